@@ -1,0 +1,18 @@
+//! The one source of the current time. Tests pin it with `GIT_HANDOVER_NOW`
+//! (an RFC 3339 timestamp), so every verdict is reproducible.
+
+use jiff::Timestamp;
+
+/// The environment variable that pins the clock.
+pub const NOW_ENV: &str = "GIT_HANDOVER_NOW";
+
+/// The current instant, or the pinned one.
+///
+/// An unparsable pinned value is ignored in favour of the real clock rather than
+/// failing every command; tests that pin the clock assert on the output anyway.
+pub fn now() -> Timestamp {
+    std::env::var(NOW_ENV)
+        .ok()
+        .and_then(|v| v.parse::<Timestamp>().ok())
+        .unwrap_or_else(Timestamp::now)
+}

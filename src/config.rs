@@ -1,0 +1,299 @@
+//! The `handover.*` settings of SPEC section 6.
+//!
+//! Parsing is pure: values come in through a lookup function, so the rules are tested
+//! without a repository. `git::Repo::config_string` supplies git's own view of the
+//! configuration (system, global, repository, worktree, includes).
+
+use std::time::Duration;
+
+use crate::error::{Error, Result};
+
+pub const DEFAULT_DIR: &str = ".claude/handover";
+
+/// Which output language messages and `handover.md` words use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    En,
+    Ja,
+}
+
+/// Where handovers are kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Store {
+    Files,
+    Notes,
+    Both,
+}
+
+/// The colour setting, before a terminal is considered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    pub dir: String,
+    pub store: Store,
+    pub notes_ref: String,
+    pub fresh_for: Duration,
+    pub stale_after: Duration,
+    pub clean_after: Duration,
+    pub auto_clean: bool,
+    pub lock_timeout: Duration,
+    /// `None` when `handover.language` is unset: the locale decides.
+    pub language: Option<Lang>,
+    pub color: ColorChoice,
+}
+
+impl Settings {
+    /// Read every setting through `get`, which returns the raw value of a key.
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Self> {
+        let duration = |key: &str, default: Duration| -> Result<Duration> {
+            get(key).map_or(Ok(default), |v| {
+                parse_duration(&v).map_err(|expected| invalid(key, &v, &expected))
+            })
+        };
+        let store = match get("handover.store") {
+            None => Store::Files,
+            Some(v) => match v.to_ascii_lowercase().as_str() {
+                "files" => Store::Files,
+                "notes" => Store::Notes,
+                "both" => Store::Both,
+                _ => return Err(invalid("handover.store", &v, "one of files, notes, both")),
+            },
+        };
+        let auto_clean = match get("handover.autoClean") {
+            None => true,
+            Some(v) => {
+                parse_bool(&v).ok_or_else(|| invalid("handover.autoClean", &v, "a boolean"))?
+            }
+        };
+        let language = match get("handover.language") {
+            None => None,
+            Some(v) => {
+                Some(parse_lang(&v).ok_or_else(|| invalid("handover.language", &v, "en or ja"))?)
+            }
+        };
+        let color_key = if get("color.handover").is_some() {
+            "color.handover"
+        } else {
+            "color.ui"
+        };
+        let color = match get(color_key) {
+            None => ColorChoice::Auto,
+            Some(v) => parse_color(&v)
+                .ok_or_else(|| invalid(color_key, &v, "auto, always, never or a boolean"))?,
+        };
+        let dir = get("handover.dir").unwrap_or_else(|| DEFAULT_DIR.to_owned());
+        crate::paths::check_relative("handover.dir", &dir)
+            .map_err(|why| invalid("handover.dir", &dir, &why))?;
+        Ok(Settings {
+            dir,
+            store,
+            notes_ref: get("handover.notesRef").unwrap_or_else(|| "refs/notes/handover".to_owned()),
+            fresh_for: duration("handover.freshFor", hours(24))?,
+            stale_after: duration("handover.staleAfter", hours(48))?,
+            clean_after: duration("handover.cleanAfter", hours(24 * 7))?,
+            auto_clean,
+            lock_timeout: duration("handover.lockTimeout", Duration::from_secs(5))?,
+            language,
+            color,
+        })
+    }
+
+    /// The defaults of SPEC section 6, as if nothing were configured.
+    pub fn defaults() -> Self {
+        Self::from_lookup(|_| None).expect("defaults are valid")
+    }
+}
+
+fn hours(n: u64) -> Duration {
+    Duration::from_secs(n * 3600)
+}
+
+fn invalid(key: &str, value: &str, expected: &str) -> Error {
+    Error::InvalidConfig {
+        key: key.to_owned(),
+        value: value.to_owned(),
+        expected: expected.to_owned(),
+    }
+}
+
+/// Parse a duration like `36h`, `7d`, `90m`, `1w`, `2 days` or `P7D`.
+/// Days are 24 hours; calendar units (months, years) are refused, as their length varies.
+pub fn parse_duration(s: &str) -> std::result::Result<Duration, String> {
+    const EXPECTED: &str = "a duration such as 90m, 36h, 7d or 1w";
+    let span: jiff::Span = s.trim().parse().map_err(|_| EXPECTED.to_owned())?;
+    if span.get_years() != 0 || span.get_months() != 0 {
+        return Err(EXPECTED.to_owned());
+    }
+    let signed = span
+        .to_duration(jiff::SpanRelativeTo::days_are_24_hours())
+        .map_err(|_| EXPECTED.to_owned())?;
+    Duration::try_from(signed).map_err(|_| "a duration that is not negative".to_owned())
+}
+
+fn parse_bool(v: &str) -> Option<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "true" | "yes" | "on" | "1" => Some(true),
+        "false" | "no" | "off" | "0" | "" => Some(false),
+        _ => None,
+    }
+}
+
+pub fn parse_lang(v: &str) -> Option<Lang> {
+    let v = v.to_ascii_lowercase();
+    if v.starts_with("ja") {
+        Some(Lang::Ja)
+    } else if v.starts_with("en") {
+        Some(Lang::En)
+    } else {
+        None
+    }
+}
+
+fn parse_color(v: &str) -> Option<ColorChoice> {
+    match v.to_ascii_lowercase().as_str() {
+        "auto" => Some(ColorChoice::Auto),
+        "always" => Some(ColorChoice::Always),
+        "never" => Some(ColorChoice::Never),
+        other => parse_bool(other).map(|b| {
+            if b {
+                ColorChoice::Auto
+            } else {
+                ColorChoice::Never
+            }
+        }),
+    }
+}
+
+/// The language from the locale variables, as git's own gettext would pick it.
+pub fn lang_from_locale(get_env: impl Fn(&str) -> Option<String>) -> Lang {
+    for var in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+        if let Some(v) = get_env(var).filter(|v| !v.is_empty()) {
+            return if v.to_ascii_lowercase().starts_with("ja") {
+                Lang::Ja
+            } else {
+                Lang::En
+            };
+        }
+    }
+    Lang::En
+}
+
+/// Render a duration the way people read it: `2d 3h`, `5h 10m`, `45m`, `30s`.
+pub fn human_duration(d: Duration) -> String {
+    let s = d.as_secs();
+    let (days, hours, minutes) = (s / 86_400, (s % 86_400) / 3600, (s % 3600) / 60);
+    match (days, hours, minutes) {
+        (0, 0, 0) => format!("{s}s"),
+        (0, 0, m) => format!("{m}m"),
+        (0, h, 0) => format!("{h}h"),
+        (0, h, m) => format!("{h}h {m}m"),
+        (d, 0, _) => format!("{d}d"),
+        (d, h, _) => format!("{d}d {h}h"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("36h"), Ok(hours(36)));
+        assert_eq!(parse_duration("7d"), Ok(hours(168)));
+        assert_eq!(parse_duration("90m"), Ok(Duration::from_secs(5400)));
+        assert_eq!(parse_duration("1w"), Ok(hours(168)));
+        assert_eq!(parse_duration("2 days"), Ok(hours(48)));
+        assert_eq!(parse_duration("P7D"), Ok(hours(168)));
+        assert!(parse_duration("soon").is_err());
+        assert!(parse_duration("1 month").is_err());
+        assert!(parse_duration("-2h").is_err());
+    }
+
+    #[test]
+    fn settings_defaults_and_overrides() {
+        let d = Settings::defaults();
+        assert_eq!(d.dir, ".claude/handover");
+        assert_eq!(d.fresh_for, hours(24));
+        assert_eq!(d.stale_after, hours(48));
+        assert_eq!(d.clean_after, hours(168));
+        assert!(d.auto_clean);
+        assert_eq!(d.color, ColorChoice::Auto);
+
+        let s = Settings::from_lookup(|k| match k {
+            "handover.freshFor" => Some("36h".into()),
+            "handover.autoClean" => Some("false".into()),
+            "color.ui" => Some("never".into()),
+            "handover.store" => Some("both".into()),
+            _ => None,
+        })
+        .unwrap();
+        assert_eq!(s.fresh_for, hours(36));
+        assert!(!s.auto_clean);
+        assert_eq!(s.color, ColorChoice::Never);
+        assert_eq!(s.store, Store::Both);
+    }
+
+    #[test]
+    fn color_handover_wins_over_color_ui() {
+        let s = Settings::from_lookup(|k| match k {
+            "color.handover" => Some("always".into()),
+            "color.ui" => Some("never".into()),
+            _ => None,
+        })
+        .unwrap();
+        assert_eq!(s.color, ColorChoice::Always);
+    }
+
+    #[test]
+    fn invalid_values_name_key_and_value() {
+        let err = Settings::from_lookup(|k| (k == "handover.staleAfter").then(|| "forever".into()))
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid value \"forever\" for config key handover.staleAfter: expected a duration such as 90m, 36h, 7d or 1w"
+        );
+        assert_eq!(err.exit_code(), 2);
+        let err =
+            Settings::from_lookup(|k| (k == "handover.dir").then(|| "../x".into())).unwrap_err();
+        assert!(err.to_string().contains("handover.dir"), "{err}");
+    }
+
+    #[test]
+    fn locale_picks_japanese() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| (*v).to_owned())
+            }
+        };
+        assert_eq!(lang_from_locale(env(&[("LANG", "ja_JP.UTF-8")])), Lang::Ja);
+        assert_eq!(
+            lang_from_locale(env(&[("LC_ALL", "C"), ("LANG", "ja_JP.UTF-8")])),
+            Lang::En
+        );
+        assert_eq!(lang_from_locale(env(&[])), Lang::En);
+    }
+
+    #[test]
+    fn human_durations() {
+        assert_eq!(human_duration(Duration::from_secs(30)), "30s");
+        assert_eq!(human_duration(Duration::from_secs(45 * 60)), "45m");
+        assert_eq!(
+            human_duration(Duration::from_secs(5 * 3600 + 600)),
+            "5h 10m"
+        );
+        assert_eq!(
+            human_duration(Duration::from_secs(2 * 86_400 + 3 * 3600 + 59)),
+            "2d 3h"
+        );
+        assert_eq!(human_duration(Duration::from_secs(3 * 86_400)), "3d");
+    }
+}

@@ -1,0 +1,12 @@
+//! git-handover: the handover state AI coding agents leave between sessions, checked
+//! against git.
+
+pub mod clock;
+pub mod config;
+pub mod error;
+pub mod paths;
+pub mod text;
+
+pub fn main() -> std::process::ExitCode {
+    std::process::ExitCode::SUCCESS
+}
