@@ -5,6 +5,7 @@ pub mod clock;
 pub mod config;
 pub mod error;
 pub mod paths;
+pub mod state;
 pub mod text;
 
 pub fn main() -> std::process::ExitCode {
