@@ -3,6 +3,7 @@
 
 pub mod clock;
 pub mod config;
+pub mod continue_here;
 pub mod error;
 pub mod paths;
 pub mod state;
