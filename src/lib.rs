@@ -5,9 +5,11 @@ pub mod clock;
 pub mod config;
 pub mod continue_here;
 pub mod error;
+pub mod git;
 pub mod paths;
 pub mod state;
 pub mod text;
+pub mod verdict;
 
 pub fn main() -> std::process::ExitCode {
     std::process::ExitCode::SUCCESS
