@@ -1,16 +1,196 @@
 //! git-handover: the handover state AI coding agents leave between sessions, checked
-//! against git.
+//! against git. `main` parses the command line, runs one command, renders its report
+//! and maps errors to the exit statuses of the specification.
 
+pub mod assess;
+pub mod cli;
 pub mod clock;
+pub mod commands;
 pub mod config;
 pub mod continue_here;
 pub mod error;
 pub mod git;
 pub mod paths;
+pub mod render;
+pub mod scan;
 pub mod state;
 pub mod text;
 pub mod verdict;
 
-pub fn main() -> std::process::ExitCode {
-    std::process::ExitCode::SUCCESS
+use std::io::{IsTerminal as _, Write as _};
+use std::process::ExitCode;
+
+use clap::Parser as _;
+
+use crate::cli::{Cli, Command, StatusArgs};
+use crate::commands::Context;
+use crate::config::{Lang, Settings};
+use crate::error::{Error, Result, exit};
+
+/// What a command leaves for the process: its stdout, its stderr lines, its status.
+struct Outcome {
+    stdout: Vec<u8>,
+    /// Errors about individual files: always printed.
+    errors: Vec<String>,
+    /// Warnings and hints: left out with `-q`.
+    warnings: Vec<String>,
+    hints: Vec<String>,
+    code: u8,
+}
+
+impl Outcome {
+    fn ok(stdout: impl Into<Vec<u8>>) -> Self {
+        Outcome {
+            stdout: stdout.into(),
+            errors: Vec::new(),
+            warnings: Vec::new(),
+            hints: Vec::new(),
+            code: exit::OK,
+        }
+    }
+}
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() {
+                exit::USAGE
+            } else {
+                exit::OK
+            });
+        }
+    };
+    let quiet = cli.quiet;
+    match run(cli) {
+        Ok(outcome) => finish(&outcome, quiet),
+        Err(err) => {
+            let mut stderr = std::io::stderr().lock();
+            let _ = writeln!(stderr, "git-handover: {err}");
+            if let Some(hint) = err.hint().filter(|_| !quiet) {
+                let _ = writeln!(stderr, "hint: {hint}");
+            }
+            ExitCode::from(err.exit_code())
+        }
+    }
+}
+
+fn finish(outcome: &Outcome, quiet: bool) -> ExitCode {
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout
+        .write_all(&outcome.stdout)
+        .and_then(|()| stdout.flush())
+    {
+        // A reader that went away (`| head`) is not an error worth a word.
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            return ExitCode::from(exit::OK);
+        }
+        eprintln!("git-handover: cannot write output: {e}");
+        return ExitCode::from(exit::ATTENTION);
+    }
+    let mut stderr = std::io::stderr().lock();
+    for line in &outcome.errors {
+        let _ = writeln!(stderr, "git-handover: {line}");
+    }
+    if !quiet {
+        for line in &outcome.warnings {
+            let _ = writeln!(stderr, "git-handover: warning: {line}");
+        }
+        for line in &outcome.hints {
+            let _ = writeln!(stderr, "hint: {line}");
+        }
+    }
+    ExitCode::from(outcome.code)
+}
+
+fn run(cli: Cli) -> Result<Outcome> {
+    let cwd =
+        std::env::current_dir().map_err(|e| Error::io(".", "read the current directory", e))?;
+    let cwd = match &cli.dir {
+        Some(dir) => cwd.join(dir),
+        None => cwd,
+    };
+    let command = cli
+        .command
+        .unwrap_or(Command::Status(StatusArgs::default()));
+    match command {
+        Command::Completions(args) => Ok(Outcome::ok(commands::completions::run(&args).script)),
+        Command::Man(args) => {
+            let report = commands::man::run(&args)?;
+            let listing = report.written.iter().fold(String::new(), |mut s, p| {
+                s.push_str(&p.display().to_string());
+                s.push('\n');
+                s
+            });
+            Ok(Outcome::ok(if cli.quiet { String::new() } else { listing }))
+        }
+        Command::Status(args) => {
+            if !cwd.is_dir() {
+                return Err(Error::Usage {
+                    message: format!("cannot change to {}: no such directory", cwd.display()),
+                    hint: None,
+                });
+            }
+            let repo = git::discover(&cwd)?;
+            let settings = Settings::from_lookup(|k| repo.config_string(k))?;
+            let lang = match cli.lang {
+                Some(cli::LangArg::Ja) => Lang::Ja,
+                Some(cli::LangArg::En) => Lang::En,
+                None => settings
+                    .language
+                    .unwrap_or_else(|| config::lang_from_locale(|k| std::env::var(k).ok())),
+            };
+            let color = render::use_color(
+                cli.color,
+                settings.color,
+                |k| std::env::var(k).ok(),
+                std::io::stdout().is_terminal(),
+            );
+            let ctx = Context {
+                repo,
+                settings,
+                now: clock::now(),
+                lang,
+                cwd,
+            };
+            let report = commands::status::run(&ctx, &args)?;
+            let stdout = if cli.json {
+                let mut s = serde_json::to_string_pretty(&render::json::status(&report))
+                    .expect("output structs serialise");
+                s.push('\n');
+                s
+            } else {
+                render::human::status(&report, &render::human::Painter::new(color))
+            };
+            let warnings = report.warnings().map(str::to_owned).collect();
+            let errors: Vec<String> = report.invalid().map(str::to_owned).collect();
+            let mut hints = Vec::new();
+            if let Some(hint) = (!errors.is_empty())
+                .then(|| {
+                    Error::InvalidHandovers {
+                        count: errors.len(),
+                    }
+                    .hint()
+                })
+                .flatten()
+            {
+                hints.push(hint);
+            }
+            let code = if !errors.is_empty() {
+                exit::INVALID_DATA
+            } else if args.check && report.attention_count() > 0 {
+                exit::ATTENTION
+            } else {
+                exit::OK
+            };
+            Ok(Outcome {
+                stdout: stdout.into_bytes(),
+                errors,
+                warnings,
+                hints,
+                code,
+            })
+        }
+    }
 }

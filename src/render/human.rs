@@ -1,0 +1,338 @@
+//! Human output. The only place that colours; everything read from handover files is
+//! escaped before it is printed.
+
+use std::fmt::Write as _;
+
+use owo_colors::{OwoColorize as _, Style};
+
+use crate::assess::{Assessment, Handover, Kind};
+use crate::commands::status;
+use crate::config::human_duration;
+use crate::git::Worktree;
+use crate::text::{escape, one_line};
+use crate::verdict::{CommitState, Freshness, Presence};
+
+/// Width of the labels of detail lines, so values line up.
+const LABEL: usize = 10;
+/// Descriptions are cut to this many characters in one-line summaries.
+const SUMMARY_WIDTH: usize = 72;
+
+pub struct Painter {
+    color: bool,
+}
+
+impl Painter {
+    pub fn new(color: bool) -> Self {
+        Painter { color }
+    }
+
+    fn paint(&self, text: &str, style: Style) -> String {
+        if self.color {
+            text.style(style).to_string()
+        } else {
+            text.to_owned()
+        }
+    }
+
+    fn bold(&self, t: &str) -> String {
+        self.paint(t, Style::new().bold())
+    }
+    fn good(&self, t: &str) -> String {
+        self.paint(t, Style::new().green())
+    }
+    fn warn(&self, t: &str) -> String {
+        self.paint(t, Style::new().yellow())
+    }
+    fn bad(&self, t: &str) -> String {
+        self.paint(t, Style::new().red().bold())
+    }
+    fn dim(&self, t: &str) -> String {
+        self.paint(t, Style::new().dimmed())
+    }
+}
+
+pub fn status(report: &status::Report, p: &Painter) -> String {
+    let mut out = String::new();
+    if report.handover_count() == 0 {
+        let n = report.worktrees.len();
+        if report.here {
+            out.push_str("no handovers in this worktree\n");
+        } else if n == 1 {
+            out.push_str("no handovers in the repository's only worktree\n");
+        } else {
+            let _ = writeln!(out, "no handovers in any of {n} worktrees");
+        }
+        return out;
+    }
+    for (i, wt) in report.worktrees.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        worktree_header(&mut out, &wt.worktree, wt.current, p);
+        if !wt.worktree.exists {
+            let why = if wt.worktree.locked.is_some() {
+                "offline"
+            } else {
+                "prunable"
+            };
+            let _ = writeln!(
+                out,
+                "  {}",
+                p.dim(&format!("directory missing ({why}): not scanned"))
+            );
+            continue;
+        }
+        if wt.handovers.is_empty() {
+            let _ = writeln!(out, "  {}", p.dim("no handovers"));
+        }
+        for h in &wt.handovers {
+            handover(&mut out, h, &wt.worktree, p);
+        }
+    }
+    out
+}
+
+fn worktree_header(out: &mut String, wt: &Worktree, current: bool, p: &Painter) {
+    let mut flags = vec![if wt.is_main {
+        "main".to_owned()
+    } else {
+        "linked".to_owned()
+    }];
+    if current {
+        flags.push("current".into());
+    }
+    if wt.is_bare {
+        flags.push("bare".into());
+    }
+    if let Some(reason) = &wt.locked {
+        flags.push(if reason.is_empty() {
+            "locked".into()
+        } else {
+            format!("locked: {}", one_line(reason, 40))
+        });
+    }
+    if wt.prunable {
+        flags.push("prunable".into());
+    }
+    let _ = writeln!(
+        out,
+        "{} ({})",
+        p.bold(&escape(&wt.path.display().to_string())),
+        flags.join(", ")
+    );
+    if wt.is_bare {
+        return;
+    }
+    let head = wt
+        .head
+        .map_or_else(|| "no commits yet".to_owned(), |h| h.short());
+    let line = match (&wt.branch, wt.detached) {
+        (Some(b), false) => format!("branch {}, HEAD {head}", escape(b)),
+        _ => format!("detached HEAD {head}"),
+    };
+    let _ = writeln!(out, "  {line}");
+}
+
+fn detail(out: &mut String, label: &str, value: &str) {
+    let _ = writeln!(out, "      {label:<LABEL$} {value}");
+}
+
+fn more(out: &mut String, value: &str) {
+    let _ = writeln!(out, "      {:<LABEL$} {value}", "");
+}
+
+fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painter) {
+    let title = match h.kind {
+        Kind::Session => {
+            let team = h.assessment.as_ref().is_some_and(|a| a.team);
+            let default_root = h.root.as_deref() == Some(crate::config::DEFAULT_DIR);
+            let root = h
+                .root
+                .as_deref()
+                .filter(|_| !default_root)
+                .map(|r| format!(" in {r}"))
+                .unwrap_or_default();
+            format!(
+                "{} {}{}",
+                if team { "team session" } else { "session" },
+                escape(&h.key),
+                escape(&root)
+            )
+        }
+        Kind::Legacy => format!("legacy state {}", escape(&h.key)),
+        Kind::ContinueHere => format!("continue-here {}", escape(&h.key)),
+    };
+    let _ = writeln!(out, "  {}", p.bold(&title));
+    if let Some(err) = &h.error {
+        detail(out, "invalid", &p.bad(&escape(err)));
+        return;
+    }
+    let Some(a) = &h.assessment else { return };
+    if let Some(status) = &a.status {
+        let counts = format!("{status}, {}/{} done", a.done, a.total);
+        let counts = if status == crate::state::ALL_COMPLETE {
+            p.good(&counts)
+        } else {
+            counts
+        };
+        detail(out, "status", &counts);
+        if let Some(next) = &a.next {
+            detail(
+                out,
+                "next",
+                &format!(
+                    "{} ({}) {}",
+                    escape(&next.id),
+                    escape(&next.status),
+                    one_line(&next.description, SUMMARY_WIDTH)
+                ),
+            );
+        }
+    }
+    if let Some(note) = &a.note {
+        if let Some(objective) = &note.objective {
+            detail(out, "objective", &one_line(objective, SUMMARY_WIDTH));
+        }
+        if let Some(step) = note.next_steps.first() {
+            detail(out, "next", &one_line(step, SUMMARY_WIDTH));
+        }
+    }
+    freshness(out, a, wt, p);
+    presence(out, a, p);
+    commits(out, a, p);
+    for stale in &a.stale_tasks {
+        detail(
+            out,
+            "stale",
+            &p.warn(&format!(
+                "{} untouched for {}",
+                escape(&stale.id),
+                human_duration(stale.untouched_for)
+            )),
+        );
+    }
+    if let Some(note) = &a.note {
+        for item in &note.user_items {
+            detail(out, "[USER]", &p.warn(&one_line(item, SUMMARY_WIDTH)));
+        }
+        let mut missing: Vec<String> = note
+            .missing_header
+            .iter()
+            .map(|h| format!("`{h}:` header"))
+            .collect();
+        missing.extend(note.missing_sections.iter().map(|s| format!("## {s}")));
+        if !missing.is_empty() {
+            detail(
+                out,
+                "partial",
+                &p.dim(&format!("missing {}", missing.join(", "))),
+            );
+        }
+    }
+}
+
+fn freshness(out: &mut String, a: &Assessment, wt: &Worktree, p: &Painter) {
+    let Some(f) = a.freshness else {
+        detail(out, "freshness", &p.dim("unknown (no time recorded)"));
+        return;
+    };
+    let word = match f {
+        Freshness::Fresh => p.good("fresh"),
+        Freshness::Stale => p.warn("stale"),
+        Freshness::Superseded => p.bad("superseded"),
+    };
+    let mut text = word;
+    if let Some(age) = a.age {
+        let source = match (a.written_from_mtime, a.note.is_some()) {
+            (true, _) => "file changed",
+            (false, true) => "updated",
+            (false, false) => "written",
+        };
+        let _ = write!(text, ", {source} {} ago", human_duration(age));
+    }
+    if let Some(branch) = &a.branch {
+        let _ = write!(text, " on {}", escape(branch));
+    }
+    if !a.branch_matches {
+        let here = wt
+            .branch
+            .as_deref()
+            .filter(|_| !wt.detached)
+            .map_or_else(|| "a detached HEAD".to_owned(), escape);
+        let _ = write!(text, " (worktree is on {here})");
+    }
+    detail(out, "freshness", &text);
+    if a.newer.count > 0 {
+        let n = a.newer.count;
+        more(
+            out,
+            &format!(
+                "{n} newer commit{} on the branch:",
+                if n == 1 { "" } else { "s" }
+            ),
+        );
+        for c in &a.newer.newest {
+            more(
+                out,
+                &format!("  {} {}", c.id.short(), one_line(&c.subject, SUMMARY_WIDTH)),
+            );
+        }
+        if n > a.newer.newest.len() {
+            more(out, &format!("  … and {} more", n - a.newer.newest.len()));
+        }
+    }
+}
+
+fn presence(out: &mut String, a: &Assessment, p: &Painter) {
+    let root = a.workspace_root.as_deref().map(escape).unwrap_or_default();
+    match a.presence {
+        Presence::Present => {}
+        Presence::Orphan => detail(
+            out,
+            "orphan",
+            &p.bad(&format!("⚠ worktree deleted: {root}")),
+        ),
+        Presence::Offline => detail(
+            out,
+            "offline",
+            &p.warn(&format!("locked worktree not present: {root}")),
+        ),
+    }
+}
+
+fn commits(out: &mut String, a: &Assessment, p: &Painter) {
+    if a.commits.is_empty() {
+        return;
+    }
+    let count = |s: CommitState| a.commits.iter().filter(|c| c.state == s).count();
+    let mut parts = Vec::new();
+    for s in [
+        CommitState::Ok,
+        CommitState::Unreachable,
+        CommitState::Missing,
+        CommitState::Ambiguous,
+    ] {
+        let n = count(s);
+        if n > 0 {
+            let text = format!("{n} {}", s.as_str());
+            parts.push(if s == CommitState::Ok {
+                p.good(&text)
+            } else {
+                p.bad(&text)
+            });
+        }
+    }
+    let rewritten = a.commits.iter().filter(|c| c.rewritten.is_some()).count();
+    if rewritten > 0 {
+        parts.push(p.warn(&format!("{rewritten} rewritten")));
+    }
+    detail(out, "commits", &parts.join(", "));
+    for c in a.commits.iter().filter(|c| c.needs_attention()) {
+        let sha = escape(&c.recorded.chars().take(12).collect::<String>());
+        let mut line = format!("{} {sha} {}", escape(&c.task_id), c.state.as_str());
+        if let Some(new) = &c.rewritten {
+            let _ = write!(line, ", rewritten → {}", &new[..7.min(new.len())]);
+        }
+        more(out, &line);
+    }
+}

@@ -1,0 +1,93 @@
+//! Output: one human renderer (the only user of colour) and one JSON renderer with
+//! versioned output structs.
+
+pub mod human;
+pub mod json;
+
+use crate::cli::ColorWhen;
+use crate::config::ColorChoice;
+
+/// Decide once whether to colour: `--color` wins; then `NO_COLOR` turns colour off and
+/// `CLICOLOR_FORCE` on; then `color.handover`/`color.ui`; `auto` means a terminal.
+pub fn use_color(
+    flag: Option<ColorWhen>,
+    config: ColorChoice,
+    env: impl Fn(&str) -> Option<String>,
+    stdout_is_terminal: bool,
+) -> bool {
+    let set = |k: &str| env(k).is_some_and(|v| !v.is_empty());
+    match flag {
+        Some(ColorWhen::Always) => return true,
+        Some(ColorWhen::Never) => return false,
+        Some(ColorWhen::Auto) | None => {}
+    }
+    if set("NO_COLOR") {
+        return false;
+    }
+    if set("CLICOLOR_FORCE") && env("CLICOLOR_FORCE").as_deref() != Some("0") {
+        return true;
+    }
+    match (flag, config) {
+        (None, ColorChoice::Always) => true,
+        (None, ColorChoice::Never) => false,
+        _ => stdout_is_terminal,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+        move |k| {
+            pairs
+                .iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| (*v).to_owned())
+        }
+    }
+
+    #[test]
+    fn colour_policy() {
+        assert!(use_color(None, ColorChoice::Auto, env(&[]), true));
+        assert!(!use_color(None, ColorChoice::Auto, env(&[]), false));
+        assert!(!use_color(
+            None,
+            ColorChoice::Auto,
+            env(&[("NO_COLOR", "1")]),
+            true
+        ));
+        assert!(use_color(
+            None,
+            ColorChoice::Auto,
+            env(&[("CLICOLOR_FORCE", "1")]),
+            false
+        ));
+        assert!(!use_color(
+            None,
+            ColorChoice::Auto,
+            env(&[("CLICOLOR_FORCE", "0")]),
+            false
+        ));
+        assert!(use_color(
+            Some(ColorWhen::Always),
+            ColorChoice::Never,
+            env(&[("NO_COLOR", "1")]),
+            false
+        ));
+        assert!(!use_color(
+            Some(ColorWhen::Never),
+            ColorChoice::Always,
+            env(&[]),
+            true
+        ));
+        assert!(use_color(None, ColorChoice::Always, env(&[]), false));
+        assert!(!use_color(None, ColorChoice::Never, env(&[]), true));
+        assert!(!use_color(
+            Some(ColorWhen::Auto),
+            ColorChoice::Always,
+            env(&[]),
+            false
+        ));
+    }
+}

@@ -1,0 +1,170 @@
+//! A hermetic test environment: real git in a temporary directory, with no system or
+//! user configuration, a temporary HOME, fixed identities and dates, and the tool's
+//! clock pinned. Every process the tests start goes through [`TestEnv::command`].
+
+#![allow(dead_code)] // Each test binary uses a different part of the harness.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The instant every test runs at, unless it says otherwise.
+pub const NOW: &str = "2026-11-30T12:00:00Z";
+
+pub struct TestEnv {
+    tmp: tempfile::TempDir,
+    root: PathBuf,
+    home: PathBuf,
+    global_config: PathBuf,
+    pub now: String,
+}
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl TestEnv {
+    pub fn new() -> Self {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let root = tmp.path().canonicalize().expect("canonical temp dir");
+        let home = root.join("home");
+        std::fs::create_dir_all(&home).unwrap();
+        let global_config = home.join("gitconfig");
+        std::fs::write(&global_config, "").unwrap();
+        TestEnv {
+            tmp,
+            root,
+            home,
+            global_config,
+            now: NOW.to_owned(),
+        }
+    }
+
+    /// The temporary directory everything lives in (shown as `[ROOT]` in snapshots).
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// A command with a clean environment: only what is set here reaches it.
+    pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut cmd = Command::new(program);
+        cmd.env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", &self.global_config)
+            .env("GIT_AUTHOR_NAME", "Ada Agent")
+            .env("GIT_AUTHOR_EMAIL", "ada@example.com")
+            .env("GIT_COMMITTER_NAME", "Ada Agent")
+            .env("GIT_COMMITTER_EMAIL", "ada@example.com")
+            .env("GIT_AUTHOR_DATE", "2026-11-01T00:00:00Z")
+            .env("GIT_COMMITTER_DATE", "2026-11-01T00:00:00Z")
+            .env("LANG", "C")
+            .env("TZ", "UTC")
+            .env("GIT_HANDOVER_NOW", &self.now);
+        cmd
+    }
+
+    /// Run git in `dir`; panics with git's stderr when it fails. Returns stdout, trimmed.
+    pub fn git(&self, dir: &Path, args: &[&str]) -> String {
+        let out = self
+            .command("git")
+            .current_dir(dir)
+            .args(args)
+            .output()
+            .expect("git runs");
+        assert!(
+            out.status.success(),
+            "git {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap().trim().to_owned()
+    }
+
+    /// A new repository at `<root>/<name>` on branch `main`.
+    pub fn init(&self, name: &str) -> PathBuf {
+        let dir = self.root.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        self.git(&dir, &["init", "-q", "-b", "main"]);
+        dir
+    }
+
+    /// Write `content` to `file` (relative to `dir`) and commit it at `date`. Returns the sha.
+    pub fn commit(
+        &self,
+        dir: &Path,
+        file: &str,
+        content: &str,
+        message: &str,
+        date: &str,
+    ) -> String {
+        self.write(&dir.join(file), content);
+        self.git(dir, &["add", file]);
+        self.git_at(dir, date, &["commit", "-q", "-m", message]);
+        self.git(dir, &["rev-parse", "HEAD"])
+    }
+
+    /// Run git with author and committer date `date`.
+    pub fn git_at(&self, dir: &Path, date: &str, args: &[&str]) -> String {
+        let out = self
+            .command("git")
+            .current_dir(dir)
+            .env("GIT_AUTHOR_DATE", date)
+            .env("GIT_COMMITTER_DATE", date)
+            .args(args)
+            .output()
+            .expect("git runs");
+        assert!(
+            out.status.success(),
+            "git {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap().trim().to_owned()
+    }
+
+    #[allow(clippy::unused_self)] // A method, so tests read `env.write(..)` like the rest.
+    pub fn write(&self, path: &Path, content: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+    }
+
+    /// Run `git-handover` in `dir`.
+    pub fn handover(&self, dir: &Path, args: &[&str]) -> Run {
+        self.handover_with(dir, args, |_| {})
+    }
+
+    /// Run `git-handover` in `dir`, adjusting the command first (extra environment).
+    pub fn handover_with(
+        &self,
+        dir: &Path,
+        args: &[&str],
+        adjust: impl FnOnce(&mut Command),
+    ) -> Run {
+        let mut cmd = self.command(env!("CARGO_BIN_EXE_git-handover"));
+        cmd.current_dir(dir).args(args);
+        adjust(&mut cmd);
+        let out: Output = cmd.output().expect("git-handover runs");
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: self.redact(&String::from_utf8_lossy(&out.stdout)),
+            stderr: self.redact(&String::from_utf8_lossy(&out.stderr)),
+        }
+    }
+
+    /// Replace the temporary directory with a stable placeholder.
+    pub fn redact(&self, text: &str) -> String {
+        text.replace(&self.root.display().to_string(), "[ROOT]")
+    }
+}
+
+impl Run {
+    /// Exit status, stdout and stderr, for a snapshot.
+    pub fn snapshot(&self) -> String {
+        format!(
+            "exit: {}\n--- stdout\n{}--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+}

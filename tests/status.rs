@@ -1,0 +1,433 @@
+//! `git handover status` on real repositories with linked, deleted and locked worktrees.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::TestEnv;
+use serde_json::{Value, json};
+
+fn write_state(env: &TestEnv, path: &Path, state: &Value) {
+    env.write(path, &serde_json::to_string_pretty(state).unwrap());
+}
+
+/// The repository of the foundation issue's acceptance list.
+struct Fixture {
+    env: TestEnv,
+    main: PathBuf,
+    wt_x: PathBuf,
+}
+
+fn fixture() -> Fixture {
+    let env = TestEnv::new();
+    let main = env.init("repo");
+    let c1 = env.commit(
+        &main,
+        "README",
+        "hello\n",
+        "initial commit",
+        "2026-11-20T10:00:00Z",
+    );
+
+    // The main worktree: a legacy v2 state and a continue-here note, then a commit
+    // after the note (so the note is superseded) but before the legacy state.
+    write_state(
+        &env,
+        &main.join(".claude/project-state.json"),
+        &json!({
+            "version": 2,
+            "generated_at": "2026-11-28T09:00:00Z",
+            "session_id": "legacy-1",
+            "status": "READY",
+            "active_tasks": [
+                {"id": "T1", "description": "Write the README", "status": "done", "commit_sha": &c1[..7]},
+                {"id": "T2", "description": "Add a licence", "status": "pending"}
+            ]
+        }),
+    );
+    env.write(
+        &main.join("CONTINUE_HERE.md"),
+        "# Continue Here\n\n> Last updated: 2026-11-24T10:00:00Z | Branch: main\n\n## Objective\nPublish the crate.\n\n## Completed\n- [x] README\n\n## In Progress\n- [ ] licence\n\n## Next Steps\n1. Pick the licence text\n2. **[USER]** approve the licence\n",
+    );
+    env.commit(
+        &main,
+        "src.txt",
+        "code\n",
+        "add code after the note",
+        "2026-11-25T10:00:00Z",
+    );
+
+    // A linked worktree on feature/x with a session whose done tasks point at a
+    // reachable commit, an amended-away commit and a sha that does not exist.
+    let wt_x = env.root().join("wt-x");
+    env.git(
+        &main,
+        &[
+            "worktree",
+            "add",
+            "-q",
+            "-b",
+            "feature/x",
+            wt_x.to_str().unwrap(),
+        ],
+    );
+    let f1 = env.commit(
+        &wt_x,
+        "x1.txt",
+        "one\n",
+        "feature: first step",
+        "2026-11-27T10:00:00Z",
+    );
+    let f2 = env.commit(
+        &wt_x,
+        "x2.txt",
+        "two\n",
+        "feature: second step",
+        "2026-11-28T10:00:00Z",
+    );
+    env.git_at(
+        &wt_x,
+        "2026-11-28T11:00:00Z",
+        &["commit", "-q", "--amend", "--no-edit"],
+    );
+    let session = wt_x.join(".claude/handover/feature/x/20261129-080000/project-state.json");
+    write_state(
+        &env,
+        &session,
+        &json!({
+            "version": 3,
+            "generated_at": "2026-11-29T08:00:00Z",
+            "session_id": "sess-x",
+            "status": "READY",
+            "workspace": {"root": wt_x.to_str().unwrap(), "branch": "feature/x", "is_worktree": true},
+            "active_tasks": [
+                {"id": "T1", "description": "First step", "status": "done", "commit_sha": f1,
+                 "last_touched": "2026-11-27T10:00:00Z"},
+                {"id": "T2", "description": "Second step", "status": "done", "commit_sha": &f2[..10],
+                 "last_touched": "2026-11-28T10:00:00Z"},
+                {"id": "T3", "description": "Third step", "status": "done",
+                 "commit_sha": "deadbeefdeadbeefdeadbeefdeadbeefdeadbeef"},
+                {"id": "T4", "description": "Wire the parser into the CLI", "status": "in_progress",
+                 "file_paths": ["src/cli.rs"], "next_action": "add the flag",
+                 "last_touched": "2026-11-27T08:00:00Z"},
+                {"id": "T5", "description": "Benchmark", "status": "blocked",
+                 "blockers": ["needs the large repository"], "last_touched": "2026-11-29T08:00:00Z"}
+            ]
+        }),
+    );
+    // Somebody went on working on the branch after the handover.
+    env.commit(
+        &wt_x,
+        "other.txt",
+        "x\n",
+        "unrelated fix after the handover",
+        "2026-11-29T20:00:00Z",
+    );
+    // A team session lives in the same worktree.
+    write_state(
+        &env,
+        &wt_x.join(".claude/handover/alpha-team/reviewer/project-state.json"),
+        &json!({
+            "version": 3,
+            "generated_at": "2026-11-30T09:00:00Z",
+            "status": "READY",
+            "active_tasks": [{"id": "R1", "description": "Review the parser", "status": "pending"}]
+        }),
+    );
+
+    // A linked worktree deleted with rm -rf; its session is recorded in main.
+    let gone = env.root().join("wt-gone");
+    env.git(
+        &main,
+        &[
+            "worktree",
+            "add",
+            "-q",
+            "-b",
+            "gone",
+            gone.to_str().unwrap(),
+        ],
+    );
+    std::fs::remove_dir_all(&gone).unwrap();
+    write_state(
+        &env,
+        &main.join(".claude/handover/gone/20261128-120000/project-state.json"),
+        &json!({
+            "version": 3,
+            "generated_at": "2026-11-28T12:00:00Z",
+            "status": "READY",
+            "workspace": {"root": gone.to_str().unwrap(), "branch": "gone"},
+            "active_tasks": [{"id": "G1", "description": "Finish the gone work", "status": "in_progress",
+                              "last_touched": "2026-11-29T12:00:00Z"}]
+        }),
+    );
+
+    // A locked worktree whose directory was moved away (an unplugged disk).
+    let locked = env.root().join("wt-locked");
+    env.git(
+        &main,
+        &[
+            "worktree",
+            "add",
+            "-q",
+            "-b",
+            "usb",
+            locked.to_str().unwrap(),
+        ],
+    );
+    env.git(
+        &main,
+        &[
+            "worktree",
+            "lock",
+            "--reason",
+            "on the usb disk",
+            locked.to_str().unwrap(),
+        ],
+    );
+    std::fs::rename(&locked, env.root().join("moved-away")).unwrap();
+    write_state(
+        &env,
+        &main.join(".claude/handover/usb/20261129-090000/project-state.json"),
+        &json!({
+            "version": 3,
+            "generated_at": "2026-11-29T09:00:00Z",
+            "status": "ALL_COMPLETE",
+            "workspace": {"root": locked.to_str().unwrap(), "branch": "usb"},
+            "active_tasks": [{"id": "U1", "description": "Copy files", "status": "done"}]
+        }),
+    );
+    std::fs::create_dir_all(main.join("sub/dir")).unwrap();
+    std::fs::create_dir_all(wt_x.join("sub/dir")).unwrap();
+    Fixture { env, main, wt_x }
+}
+
+#[test]
+fn status_reports_every_worktree_and_verdict() {
+    let f = fixture();
+    let run = f.env.handover(&f.main.join("sub/dir"), &["status"]);
+    insta::assert_snapshot!("status_human", run.snapshot());
+    let json = f
+        .env
+        .handover(&f.main.join("sub/dir"), &["status", "--json"]);
+    insta::assert_snapshot!("status_json", json.snapshot());
+}
+
+#[test]
+fn status_is_the_same_from_a_subdirectory_of_every_worktree() {
+    let f = fixture();
+    let from_main = f
+        .env
+        .handover(&f.main.join("sub/dir"), &["status", "--json"]);
+    let from_x = f
+        .env
+        .handover(&f.wt_x.join("sub/dir"), &["status", "--json"]);
+    assert_eq!(from_main.code, 0);
+    let strip_current = |s: &str| {
+        let mut v: Value = serde_json::from_str(s).unwrap();
+        for w in v["worktrees"].as_array_mut().unwrap() {
+            w["current"] = Value::Null;
+        }
+        v
+    };
+    assert_eq!(
+        strip_current(&from_main.stdout),
+        strip_current(&from_x.stdout)
+    );
+    let v: Value = serde_json::from_str(&from_x.stdout).unwrap();
+    let current: Vec<&str> = v["worktrees"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["current"] == true)
+        .map(|w| w["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(current, ["[ROOT]/wt-x"]);
+}
+
+#[test]
+fn verdicts_in_json() {
+    let f = fixture();
+    let run = f.env.handover(&f.main, &["status", "--json"]);
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["schema"], "git-handover/status/1");
+    let find = |key: &str| -> Value {
+        v["worktrees"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|w| w["handovers"].as_array().unwrap().clone())
+            .find(|h| h["key"] == key)
+            .unwrap_or_else(|| panic!("no handover {key}"))
+    };
+    let x = find("feature/x/20261129-080000");
+    assert_eq!(x["freshness"], "superseded");
+    assert_eq!(x["newer_commits"]["count"], 1);
+    assert_eq!(
+        x["newer_commits"]["newest"][0]["subject"],
+        "unrelated fix after the handover"
+    );
+    let states: Vec<(&str, &str, bool)> = x["commits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["task"].as_str().unwrap(),
+                c["state"].as_str().unwrap(),
+                c["rewritten"].is_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        states,
+        [
+            ("T1", "ok", false),
+            ("T2", "unreachable", true),
+            ("T3", "missing", false)
+        ]
+    );
+    let amended = f.env.git(&f.wt_x, &["rev-parse", "HEAD~1"]);
+    assert_eq!(x["commits"][1]["rewritten"], amended.as_str());
+    assert_eq!(x["stale_tasks"][0]["id"], "T4");
+    assert_eq!(x["stale_tasks"].as_array().unwrap().len(), 1);
+    assert_eq!(find("gone/20261128-120000")["presence"], "orphan");
+    assert_eq!(find("usb/20261129-090000")["presence"], "offline");
+    assert_eq!(find("alpha-team/reviewer")["team"], true);
+    assert_eq!(find("alpha-team/reviewer")["freshness"], "fresh");
+    assert_eq!(find(".claude/project-state.json")["freshness"], "stale");
+    let note = find("CONTINUE_HERE.md");
+    assert_eq!(note["freshness"], "superseded");
+    assert_eq!(note["note"]["user_items"][0], "approve the licence");
+    assert_eq!(note["note"]["missing_sections"][0], "Context");
+}
+
+#[test]
+fn check_exits_one_when_something_needs_attention() {
+    let f = fixture();
+    assert_eq!(f.env.handover(&f.main, &["status", "--check"]).code, 1);
+    let env = TestEnv::new();
+    let repo = env.init("clean");
+    env.commit(&repo, "a", "a\n", "a", "2026-11-30T10:00:00Z");
+    env.write(
+        &repo.join(".claude/handover/main/20261130-110000/project-state.json"),
+        &json!({"version": 3, "generated_at": "2026-11-30T11:00:00Z", "status": "READY",
+                "workspace": {"branch": "main"},
+                "active_tasks": [{"id": "T1", "status": "in_progress", "last_touched": "2026-11-30T11:00:00Z"}]})
+        .to_string(),
+    );
+    let run = env.handover(&repo, &["status", "--check"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+}
+
+#[test]
+fn here_limits_to_the_current_worktree() {
+    let f = fixture();
+    let run = f.env.handover(&f.wt_x, &["status", "--here", "--json"]);
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    let paths: Vec<&str> = v["worktrees"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["[ROOT]/wt-x"]);
+}
+
+#[test]
+fn no_handovers_is_one_line_and_success() {
+    let env = TestEnv::new();
+    let repo = env.init("empty");
+    env.commit(&repo, "a", "a\n", "a", "2026-11-30T10:00:00Z");
+    let run = env.handover(&repo, &["status"]);
+    insta::assert_snapshot!(run.snapshot(), @r"
+    exit: 0
+    --- stdout
+    no handovers in the repository's only worktree
+    --- stderr
+    ");
+}
+
+#[test]
+fn outside_a_repository_exits_128() {
+    let env = TestEnv::new();
+    let dir = env.root().join("plain");
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = env.handover_with(&dir, &["status"], |c| {
+        c.env("GIT_CEILING_DIRECTORIES", env.root());
+    });
+    insta::assert_snapshot!(run.snapshot(), @r"
+    exit: 128
+    --- stdout
+    --- stderr
+    git-handover: not a git repository (or any of the parent directories): [ROOT]/plain
+    hint: run it inside a git repository or one of its worktrees, or point at one with -C <path>
+    ");
+}
+
+#[test]
+fn dash_c_and_git_dir_find_the_repository() {
+    let f = fixture();
+    let elsewhere = f.env.root().join("home");
+    let by_c = f.env.handover(
+        &elsewhere,
+        &["-C", "../wt-x/sub", "status", "--here", "--json"],
+    );
+    assert_eq!(by_c.code, 0, "{}", by_c.snapshot());
+    assert!(by_c.stdout.contains("\"[ROOT]/wt-x\""), "{}", by_c.stdout);
+    let git_dir = f.main.join(".git");
+    let by_env = f.env.handover_with(&elsewhere, &["status", "--json"], |c| {
+        c.env("GIT_DIR", &git_dir).env("GIT_WORK_TREE", &f.main);
+    });
+    assert_eq!(by_env.code, 0, "{}", by_env.snapshot());
+    let v: Value = serde_json::from_str(&by_env.stdout).unwrap();
+    assert_eq!(v["worktrees"][0]["current"], true);
+}
+
+#[test]
+fn an_invalid_state_is_named_exits_three_and_is_left_alone() {
+    let env = TestEnv::new();
+    let repo = env.init("bad");
+    env.commit(&repo, "a", "a\n", "a", "2026-11-30T10:00:00Z");
+    let path = repo.join(".claude/handover/main/20261130-100000/project-state.json");
+    let bad = "{\n  \"version\": 3,\n  \"status\": \"READY\",\n  \"active_tasks\": [\n    {\"id\": \"T1\",}\n  ]\n}\n";
+    env.write(&path, bad);
+    let wrong = repo.join(".claude/handover/main/20261130-110000/project-state.json");
+    env.write(
+        &wrong,
+        r#"{"version": 3, "status": "READY", "active_tasks": [{"id": "T1", "status": ["done"]}]}"#,
+    );
+    let run = env.handover(&repo, &["status"]);
+    insta::assert_snapshot!(run.snapshot());
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), bad);
+}
+
+#[test]
+fn escape_sequences_in_files_do_not_reach_the_terminal() {
+    let env = TestEnv::new();
+    let repo = env.init("evil");
+    env.commit(&repo, "a", "a\n", "a", "2026-11-30T10:00:00Z");
+    env.write(
+        &repo.join(".claude/handover/main/20261130-100000/project-state.json"),
+        &json!({"version": 3, "generated_at": "2026-11-30T10:00:00Z", "status": "READY",
+                "workspace": {"branch": "main"},
+                "active_tasks": [{"id": "T1\u{1b}[2J", "description": "clear \u{1b}]0;pwned\u{7} \u{202e}txt.exe",
+                                  "status": "in_progress"}]})
+        .to_string(),
+    );
+    let run = env.handover_with(&repo, &["status"], |c| {
+        c.env("CLICOLOR_FORCE", "1");
+    });
+    assert!(!run.stdout.contains("\u{1b}]0"), "{:?}", run.stdout);
+    assert!(!run.stdout.contains("\u{1b}[2J"), "{:?}", run.stdout);
+    assert!(!run.stdout.contains('\u{202e}'), "{:?}", run.stdout);
+    assert!(run.stdout.contains("\\u{1b}[2J"), "{:?}", run.stdout);
+    // Colour was forced, so escape codes of the tool's own are there.
+    assert!(run.stdout.contains("\u{1b}[1m"), "{:?}", run.stdout);
+    let plain = env.handover(&repo, &["status"]);
+    assert!(
+        !plain.stdout.contains('\u{1b}'),
+        "no colour off a terminal: {:?}",
+        plain.stdout
+    );
+}
