@@ -27,15 +27,25 @@ fn repo() -> &'static Path {
 fn man_pages_match_the_cli() {
     let mut drift = Vec::new();
     let pages = git_handover::commands::man::pages().unwrap();
-    assert!(pages.iter().any(|(name, _)| name == "git-handover-status.1"));
+    assert!(
+        pages
+            .iter()
+            .any(|(name, _)| name == "git-handover-status.1")
+    );
     for (name, page) in &pages {
         check(&repo().join("man").join(name), page, &mut drift);
     }
     let committed = std::fs::read_dir(repo().join("man")).map_or(0, Iterator::count);
     if committed != pages.len() && std::env::var_os("UPDATE_GENERATED").is_none() {
-        drift.push(format!("man/ holds {committed} pages, the cli makes {}", pages.len()));
+        drift.push(format!(
+            "man/ holds {committed} pages, the cli makes {}",
+            pages.len()
+        ));
     }
-    assert!(drift.is_empty(), "regenerate with UPDATE_GENERATED=1 cargo test --test generated: {drift:?}");
+    assert!(
+        drift.is_empty(),
+        "regenerate with UPDATE_GENERATED=1 cargo test --test generated: {drift:?}"
+    );
 }
 
 #[test]
@@ -51,5 +61,8 @@ fn completions_match_the_cli() {
         let script = git_handover::commands::completions::generate(shell);
         check(&repo().join("completions").join(file), &script, &mut drift);
     }
-    assert!(drift.is_empty(), "regenerate with UPDATE_GENERATED=1 cargo test --test generated: {drift:?}");
+    assert!(
+        drift.is_empty(),
+        "regenerate with UPDATE_GENERATED=1 cargo test --test generated: {drift:?}"
+    );
 }
