@@ -171,6 +171,11 @@ impl Repo {
         Ok(out)
     }
 
+    /// Whether a commit-graph is present and enabled (`core.commitGraph`).
+    pub fn has_commit_graph(&self) -> bool {
+        self.repo.commit_graph_if_enabled().ok().flatten().is_some()
+    }
+
     /// The commit a local branch points to, if the branch exists.
     pub fn branch_tip(&self, branch: &str) -> Option<CommitId> {
         let mut r = self
