@@ -64,6 +64,13 @@ pub enum Error {
     },
     /// The repository could not be read.
     Git { action: String, message: String },
+    /// There was nothing to do (nothing to resume, nothing to migrate).
+    NothingToDo { message: String },
+    /// A lock stayed held by another writer for the whole lock timeout.
+    Locked {
+        lock: PathBuf,
+        waited: std::time::Duration,
+    },
     /// The handovers were listed but some of them could not be read; the report says which.
     InvalidHandovers { count: usize },
 }
@@ -93,7 +100,8 @@ impl Error {
             | Error::TooLarge { .. }
             | Error::InvalidHandovers { .. } => exit::INVALID_DATA,
             Error::InvalidConfig { .. } | Error::Usage { .. } => exit::USAGE,
-            Error::Io { .. } | Error::Git { .. } => exit::ATTENTION,
+            Error::Io { .. } | Error::Git { .. } | Error::NothingToDo { .. } => exit::ATTENTION,
+            Error::Locked { .. } => exit::RACE,
         }
     }
 
@@ -119,7 +127,11 @@ impl Error {
                 "fix or remove each named file by hand; git-handover never rewrites a file it cannot read"
                     .into(),
             ),
-            Error::Io { .. } | Error::Git { .. } => None,
+            Error::Locked { lock, .. } => Some(format!(
+                "another git-handover is writing; if none is running, remove {}",
+                lock.display()
+            )),
+            Error::Io { .. } | Error::Git { .. } | Error::NothingToDo { .. } => None,
         }
     }
 }
@@ -168,7 +180,7 @@ impl fmt::Display for Error {
                     "invalid value {value:?} for config key {key}: expected {expected}"
                 )
             }
-            Error::Usage { message, .. } => f.write_str(message),
+            Error::Usage { message, .. } | Error::NothingToDo { message } => f.write_str(message),
             Error::Io {
                 path,
                 action,
@@ -182,6 +194,12 @@ impl fmt::Display for Error {
                 )
             }
             Error::Git { action, message } => write!(f, "cannot {action}: {}", one_line(message)),
+            Error::Locked { lock, waited } => write!(
+                f,
+                "cannot take the lock {}: held by another writer for {}",
+                lock.display(),
+                crate::config::human_duration(*waited)
+            ),
             Error::InvalidHandovers { count } => {
                 if *count == 1 {
                     f.write_str("1 handover file is invalid")

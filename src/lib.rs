@@ -9,6 +9,7 @@ pub mod commands;
 pub mod config;
 pub mod continue_here;
 pub mod error;
+pub mod fsio;
 pub mod git;
 pub mod paths;
 pub mod render;
