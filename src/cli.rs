@@ -91,6 +91,19 @@ pub enum Command {
     /// Show every worktree and every handover in it, checked against git.
     #[command(after_long_help = STATUS_HELP)]
     Status(StatusArgs),
+    /// Create or update this branch's session (or the team's) from JSON.
+    #[command(after_long_help = SAVE_HELP)]
+    Save(SaveArgs),
+    /// Add, start, finish, block or reopen one task of a session.
+    Task(TaskArgs),
+    /// Regenerate a session's handover.md from its state.
+    Render(RenderArgs),
+    /// Write `CONTINUE_HERE.md`, stamped with the time and branch.
+    Here(HereArgs),
+    /// Move the legacy .claude/project-state.json into a session directory.
+    Migrate,
+    /// Remove finished sessions older than a limit, in every worktree.
+    Clean(CleanArgs),
     /// Print a shell completion script.
     Completions(CompletionsArgs),
     /// Write the man pages into a directory.
@@ -119,6 +132,121 @@ pub struct StatusArgs {
     /// Exit with status 1 when anything needs attention.
     #[arg(long)]
     pub check: bool,
+}
+
+const SAVE_HELP: &str = "\
+The input is a full or partial project-state.json. It is merged into the session: tasks
+with the same id are replaced and new ones appended; decisions are appended unless an
+identical one exists; architecture changes keep the newest 10; known issues are replaced
+when given; status, generated_at and session_hash are the tool's own. The READY session
+of this branch is reused, else a new <branch>/<YYYYMMDD-HHMMSS> directory is made. A save
+that changes nothing rewrites nothing.
+
+Examples:
+  echo '{\"active_tasks\":[{\"id\":\"T1\",\"description\":\"Parse\",\"status\":\"in_progress\"}]}' | git handover save
+  git handover save --from state.json --team alpha --agent reviewer";
+
+/// Which team session to use instead of the branch's.
+#[derive(Debug, Args, Default, Clone)]
+pub struct TeamArgs {
+    /// Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`).
+    #[arg(long, value_name = "TEAM")]
+    pub team: Option<String>,
+
+    /// The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`).
+    #[arg(long, value_name = "AGENT")]
+    pub agent: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct SaveArgs {
+    /// Read the state from FILE instead of stdin.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub team: TeamArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct TaskArgs {
+    #[command(subcommand)]
+    pub op: TaskOp,
+
+    /// Edit the session with this key instead of this branch's ready session.
+    #[arg(long, value_name = "KEY", global = true)]
+    pub session: Option<String>,
+
+    #[command(flatten)]
+    pub team: TeamArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TaskOp {
+    /// Add a task (status `pending`).
+    Add {
+        id: String,
+        description: String,
+        /// A file the task touches; repeatable.
+        #[arg(long = "file", value_name = "PATH")]
+        files: Vec<String>,
+        /// What to do next.
+        #[arg(long, value_name = "TEXT")]
+        next: Option<String>,
+    },
+    /// Mark a task in progress.
+    Start { id: String },
+    /// Mark a task done, recording the commit that did it.
+    Done {
+        id: String,
+        /// The commit (any revision; default HEAD), stored as a full sha.
+        #[arg(long, value_name = "REV")]
+        commit: Option<String>,
+    },
+    /// Mark a task blocked.
+    Block {
+        id: String,
+        /// Why; repeatable.
+        #[arg(long = "reason", value_name = "TEXT", required = true)]
+        reasons: Vec<String>,
+    },
+    /// Put a done or blocked task back in progress, clearing its blockers.
+    Reopen { id: String },
+}
+
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// The session key; this branch's ready session when left out.
+    pub key: Option<String>,
+
+    #[command(flatten)]
+    pub team: TeamArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct HereArgs {
+    /// Read the note's sections from FILE instead of stdin.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<PathBuf>,
+
+    /// Replace a note that has not been consumed yet.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CleanArgs {
+    /// Remove finished sessions older than this (default handover.cleanAfter, 7d).
+    #[arg(long, value_name = "DURATION")]
+    pub older_than: Option<String>,
+
+    /// Say what would be removed, and remove nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Remove the directory of this team, when all its sessions are finished.
+    #[arg(long, value_name = "TEAM")]
+    pub team: Option<String>,
 }
 
 #[derive(Debug, Args)]

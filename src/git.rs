@@ -171,6 +171,13 @@ impl Repo {
         Ok(out)
     }
 
+    /// The commit `rev` names (`HEAD`, `main~2`, a sha, a tag), peeled to a commit.
+    pub fn resolve_commit(&self, rev: &str) -> Option<CommitId> {
+        let id = self.repo.rev_parse_single(rev).ok()?;
+        let commit = id.object().ok()?.peel_to_commit().ok()?;
+        Some(CommitId(commit.id))
+    }
+
     /// Whether a commit-graph is present and enabled (`core.commitGraph`).
     pub fn has_commit_graph(&self) -> bool {
         self.repo.commit_graph_if_enabled().ok().flatten().is_some()
@@ -521,6 +528,16 @@ struct RewriteKey {
 }
 
 impl Worktree {
+    /// The name sessions of this worktree are filed under: the branch, or
+    /// `detached-<sha7>` for a detached HEAD; `None` on an unborn detached HEAD.
+    pub fn branch_key(&self) -> Option<String> {
+        match (&self.branch, self.detached, self.head) {
+            (Some(b), false, _) => Some(b.clone()),
+            (_, _, Some(head)) => Some(format!("detached-{}", head.short())),
+            _ => None,
+        }
+    }
+
     fn empty() -> Self {
         Worktree {
             path: PathBuf::new(),

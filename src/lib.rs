@@ -17,6 +17,7 @@ pub mod render;
 pub mod scan;
 pub mod session;
 pub mod state;
+pub mod store;
 pub mod text;
 pub mod verdict;
 
@@ -117,54 +118,60 @@ fn run(cli: Cli) -> Result<Outcome> {
     let command = cli
         .command
         .unwrap_or(Command::Status(StatusArgs::default()));
-    match command {
-        Command::Completions(args) => Ok(Outcome::ok(commands::completions::run(&args).script)),
+    // Commands that need no repository.
+    match &command {
+        Command::Completions(args) => {
+            return Ok(Outcome::ok(commands::completions::run(args).script));
+        }
         Command::Man(args) => {
-            let report = commands::man::run(&args)?;
+            let report = commands::man::run(args)?;
             let listing = report.written.iter().fold(String::new(), |mut s, p| {
                 s.push_str(&p.display().to_string());
                 s.push('\n');
                 s
             });
-            Ok(Outcome::ok(if cli.quiet { String::new() } else { listing }))
+            return Ok(Outcome::ok(if cli.quiet { String::new() } else { listing }));
         }
+        _ => {}
+    }
+    if !cwd.is_dir() {
+        return Err(Error::Usage {
+            message: format!("cannot change to {}: no such directory", cwd.display()),
+            hint: None,
+        });
+    }
+    let repo = git::discover(&cwd)?;
+    let settings = Settings::from_lookup(|k| repo.config_string(k))?;
+    let lang = match cli.lang {
+        Some(cli::LangArg::Ja) => Lang::Ja,
+        Some(cli::LangArg::En) => Lang::En,
+        None => settings
+            .language
+            .unwrap_or_else(|| config::lang_from_locale(|k| std::env::var(k).ok())),
+    };
+    let color = render::use_color(
+        cli.color,
+        settings.color,
+        |k| std::env::var(k).ok(),
+        std::io::stdout().is_terminal(),
+    );
+    let ctx = Context {
+        repo,
+        settings,
+        now: clock::now(),
+        lang,
+        cwd,
+    };
+    let json = cli.json;
+    let painter = render::human::Painter::new(color);
+    match command {
+        Command::Completions(_) | Command::Man(_) => unreachable!("handled above"),
         Command::Status(args) => {
-            if !cwd.is_dir() {
-                return Err(Error::Usage {
-                    message: format!("cannot change to {}: no such directory", cwd.display()),
-                    hint: None,
-                });
-            }
-            let repo = git::discover(&cwd)?;
-            let settings = Settings::from_lookup(|k| repo.config_string(k))?;
-            let lang = match cli.lang {
-                Some(cli::LangArg::Ja) => Lang::Ja,
-                Some(cli::LangArg::En) => Lang::En,
-                None => settings
-                    .language
-                    .unwrap_or_else(|| config::lang_from_locale(|k| std::env::var(k).ok())),
-            };
-            let color = render::use_color(
-                cli.color,
-                settings.color,
-                |k| std::env::var(k).ok(),
-                std::io::stdout().is_terminal(),
-            );
-            let ctx = Context {
-                repo,
-                settings,
-                now: clock::now(),
-                lang,
-                cwd,
-            };
             let report = commands::status::run(&ctx, &args)?;
-            let stdout = if cli.json {
-                let mut s = serde_json::to_string_pretty(&render::json::status(&report))
-                    .expect("output structs serialise");
-                s.push('\n');
-                s
+            let stdout = if json {
+                render::json::to_string(&render::json::status(&report))
             } else {
-                render::human::status(&report, &render::human::Painter::new(color))
+                render::human::status(&report, &painter)
             };
             let warnings = report.warnings().map(str::to_owned).collect();
             let errors: Vec<String> = report.invalid().map(str::to_owned).collect();
@@ -193,6 +200,77 @@ fn run(cli: Cli) -> Result<Outcome> {
                 warnings,
                 hints,
                 code,
+            })
+        }
+        Command::Save(args) => {
+            let written = commands::save::run(&ctx, &args)?;
+            Ok(Outcome::ok(if json {
+                render::json::to_string(&render::json::save(&written))
+            } else {
+                render::human::save(&written)
+            }))
+        }
+        Command::Task(args) => {
+            let report = commands::task::run(&ctx, &args)?;
+            Ok(Outcome::ok(if json {
+                render::json::to_string(&render::json::task(&report))
+            } else {
+                render::human::task(&report)
+            }))
+        }
+        Command::Render(args) => {
+            let report = commands::render::run(&ctx, &args)?;
+            Ok(Outcome::ok(if json {
+                render::json::to_string(&render::json::render(&report))
+            } else {
+                render::human::render(&report)
+            }))
+        }
+        Command::Here(args) => {
+            let report = commands::here::run(&ctx, &args)?;
+            Ok(Outcome::ok(if json {
+                render::json::to_string(&render::json::here(&report))
+            } else {
+                render::human::here(&report)
+            }))
+        }
+        Command::Migrate => {
+            let report = commands::migrate::run(&ctx)?;
+            Ok(Outcome::ok(if json {
+                render::json::to_string(&render::json::migrate(&report))
+            } else {
+                render::human::migrate(&report)
+            }))
+        }
+        Command::Clean(args) => {
+            let mut announce = |path: &std::path::Path, dry_run: bool| {
+                if !json {
+                    let verb = if dry_run { "would remove" } else { "removing" };
+                    let mut out = std::io::stdout().lock();
+                    let _ = writeln!(out, "{verb} {}", text::escape(&path.display().to_string()));
+                    let _ = out.flush();
+                }
+            };
+            let report = commands::clean::run(&ctx, &args, &mut announce)?;
+            let stdout = if json {
+                render::json::to_string(&render::json::clean(&report))
+            } else {
+                render::human::clean(&report)
+            };
+            let warnings = report
+                .skipped
+                .iter()
+                .map(|(p, why)| {
+                    format!(
+                        "skipped {}: {}",
+                        text::escape(&p.display().to_string()),
+                        why
+                    )
+                })
+                .collect();
+            Ok(Outcome {
+                warnings,
+                ..Outcome::ok(stdout)
             })
         }
     }

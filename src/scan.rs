@@ -83,6 +83,34 @@ pub fn scan_worktree(worktree: &Path, configured_dir: &str) -> Vec<Found> {
     found
 }
 
+/// Symbolic links found below the handover roots of `worktree` (they are never followed).
+pub fn links(worktree: &Path, configured_dir: &str) -> Vec<PathBuf> {
+    fn visit(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            match entry.file_type() {
+                Ok(t) if t.is_symlink() => out.push(entry.path()),
+                Ok(t) if t.is_dir() => visit(&entry.path(), depth + 1, out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for root in roots(configured_dir) {
+        let base = worktree.join(root);
+        if is_real_dir(&base) {
+            visit(&base, 1, &mut out);
+        }
+    }
+    out.sort();
+    out
+}
+
 fn walk(dir: &Path, key: &mut Vec<String>, out: &mut Vec<String>) {
     if key.len() >= MAX_DEPTH {
         return;

@@ -1,15 +1,25 @@
 //! One file per subcommand: arguments in, a plain data report out. Commands do not print.
 
+pub mod clean;
 pub mod completions;
+pub mod here;
 pub mod man;
+pub mod migrate;
+pub mod render;
+pub mod save;
 pub mod status;
+pub mod task;
 
-use std::path::PathBuf;
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
 
+use crate::cli::TeamArgs;
 use crate::config::{Lang, Settings};
-use crate::git::Repo;
+use crate::error::{Error, Result};
+use crate::git::{Repo, Worktree};
+use crate::store::{self, Owner, SessionDir, TeamChoice};
 
 /// What every command that works on a repository gets.
 pub struct Context {
@@ -19,4 +29,103 @@ pub struct Context {
     pub lang: Lang,
     /// The directory the command runs in (after `-C`).
     pub cwd: PathBuf,
+}
+
+impl Context {
+    /// The worktree the command runs in; writing commands need one.
+    pub fn current_worktree(&self) -> Result<Worktree> {
+        let current = self.repo.current_worktree().ok_or_else(|| Error::Usage {
+            message: "this command needs a worktree, and this repository is bare".into(),
+            hint: Some("run it inside one of the worktrees".into()),
+        })?;
+        Ok(self
+            .repo
+            .worktrees()?
+            .into_iter()
+            .find(|w| w.path == current)
+            .unwrap_or_else(|| {
+                // Not registered (GIT_WORK_TREE pointing elsewhere): describe it from here.
+                let mut w = self
+                    .repo
+                    .worktrees()
+                    .ok()
+                    .and_then(|v| v.into_iter().next())
+                    .expect("main worktree");
+                w.path = current;
+                w
+            }))
+    }
+
+    /// The handover root writes go to in `wt`.
+    pub fn write_root(&self, wt: &Worktree) -> PathBuf {
+        wt.path.join(&self.settings.dir)
+    }
+
+    /// Whose session this is: the team's when asked, else the worktree's branch.
+    pub fn owner(&self, team: &TeamArgs, wt: &Worktree) -> Result<Owner> {
+        let branch_key = wt.branch_key();
+        if let Some(b) = &branch_key {
+            crate::paths::check_relative("branch", b).map_err(|message| Error::Usage {
+                message,
+                hint: None,
+            })?;
+        }
+        store::owner(
+            &TeamChoice {
+                team: team.team.clone(),
+                agent: team.agent.clone(),
+            },
+            |k| std::env::var(k).ok(),
+            branch_key,
+        )
+    }
+
+    /// An explicit session key, looked for under every handover root of `wt`.
+    pub fn session_by_key(&self, wt: &Worktree, key: &str) -> Result<SessionDir> {
+        for root in crate::scan::roots(&self.settings.dir) {
+            let session = SessionDir::new(&wt.path.join(root), key)?;
+            if session.exists() {
+                return Ok(session);
+            }
+        }
+        Err(Error::Usage {
+            message: format!("no session {key:?} in {}", wt.path.display()),
+            hint: Some("`git handover status --here` lists the sessions of this worktree".into()),
+        })
+    }
+}
+
+/// Input for `save` and `here`: the file named, or stdin. Returns the bytes and a name
+/// for error messages.
+pub fn read_input(from: Option<&Path>) -> Result<(Vec<u8>, PathBuf)> {
+    let limit = crate::state::MAX_FILE_SIZE;
+    match from {
+        Some(path) => {
+            let meta = std::fs::metadata(path).map_err(|e| Error::io(path, "read", e))?;
+            if meta.len() > limit {
+                return Err(Error::TooLarge {
+                    file: path.to_owned(),
+                    size: meta.len(),
+                    limit,
+                });
+            }
+            let bytes = std::fs::read(path).map_err(|e| Error::io(path, "read", e))?;
+            Ok((bytes, path.to_owned()))
+        }
+        None => {
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .take(limit + 1)
+                .read_to_end(&mut bytes)
+                .map_err(|e| Error::io("<stdin>", "read", e))?;
+            if bytes.len() as u64 > limit {
+                return Err(Error::TooLarge {
+                    file: "<stdin>".into(),
+                    size: bytes.len() as u64,
+                    limit,
+                });
+            }
+            Ok((bytes, PathBuf::from("<stdin>")))
+        }
+    }
 }

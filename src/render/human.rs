@@ -336,3 +336,77 @@ fn commits(out: &mut String, a: &Assessment, p: &Painter) {
         more(out, &line);
     }
 }
+
+/// `save` prints the session key alone, for scripts and agents.
+pub fn save(w: &crate::store::Written) -> String {
+    format!("{}\n", escape(&w.session.key))
+}
+
+pub fn task(r: &crate::commands::task::Report) -> String {
+    let status = r
+        .written
+        .state
+        .tasks
+        .iter()
+        .find(|t| t.id == r.task)
+        .map_or("?", |t| t.status.as_str());
+    format!(
+        "{} {} in {} ({})\n",
+        escape(&r.task),
+        escape(status),
+        escape(&r.written.session.key),
+        r.written.state.status
+    )
+}
+
+pub fn render(r: &crate::commands::render::Report) -> String {
+    let path = r.session.dir().join(crate::store::MARKDOWN_FILE);
+    let path = escape(&path.display().to_string());
+    if r.changed {
+        format!("rendered {path}\n")
+    } else {
+        format!("{path} is up to date\n")
+    }
+}
+
+pub fn here(r: &crate::commands::here::Report) -> String {
+    let verb = if r.replaced { "replaced" } else { "wrote" };
+    format!("{verb} {}\n", escape(&r.path.display().to_string()))
+}
+
+pub fn migrate(r: &crate::commands::migrate::Report) -> String {
+    let mut out = format!(
+        "migrated {} to session {}\n",
+        escape(&r.from.display().to_string()),
+        escape(&r.session.key)
+    );
+    if r.removed_markdown {
+        out.push_str("removed the old .claude/handover.md\n");
+    }
+    out
+}
+
+/// Removals were announced as they happened; this is the closing line.
+pub fn clean(r: &crate::commands::clean::Report) -> String {
+    let n = r.removed.len();
+    let kept: Vec<String> = r
+        .removed
+        .iter()
+        .filter(|x| x.kept_other_files)
+        .map(|x| {
+            format!(
+                "kept {}: it holds files git-handover did not write\n",
+                escape(&x.path.display().to_string())
+            )
+        })
+        .collect();
+    let summary = match (n, r.dry_run) {
+        (0, _) => "nothing to clean\n".to_owned(),
+        (n, true) => format!(
+            "{n} session{} would be removed\n",
+            if n == 1 { "" } else { "s" }
+        ),
+        (n, false) => format!("removed {n} session{}\n", if n == 1 { "" } else { "s" }),
+    };
+    kept.concat() + &summary
+}

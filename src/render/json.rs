@@ -230,3 +230,157 @@ fn details(a: &Assessment) -> DetailsV1 {
         warnings: a.warnings.clone(),
     }
 }
+
+/// Pretty JSON and a final newline.
+pub fn to_string(v: &impl Serialize) -> String {
+    let mut s = serde_json::to_string_pretty(v).expect("output structs serialise");
+    s.push('\n');
+    s
+}
+
+#[derive(Serialize)]
+pub struct SaveV1 {
+    pub schema: &'static str,
+    pub key: String,
+    pub path: String,
+    pub created: bool,
+    pub changed: bool,
+    pub status: String,
+}
+
+pub fn save(w: &crate::store::Written) -> SaveV1 {
+    SaveV1 {
+        schema: "git-handover/save/1",
+        key: w.session.key.clone(),
+        path: w.session.dir().display().to_string(),
+        created: w.created,
+        changed: w.changed,
+        status: w.state.status.clone(),
+    }
+}
+
+#[derive(Serialize)]
+pub struct TaskEditV1 {
+    pub schema: &'static str,
+    pub key: String,
+    pub task: String,
+    pub task_status: Option<String>,
+    pub session_status: String,
+    pub changed: bool,
+}
+
+pub fn task(r: &crate::commands::task::Report) -> TaskEditV1 {
+    TaskEditV1 {
+        schema: "git-handover/task/1",
+        key: r.written.session.key.clone(),
+        task: r.task.clone(),
+        task_status: r
+            .written
+            .state
+            .tasks
+            .iter()
+            .find(|t| t.id == r.task)
+            .map(|t| t.status.as_str().to_owned()),
+        session_status: r.written.state.status.clone(),
+        changed: r.written.changed,
+    }
+}
+
+#[derive(Serialize)]
+pub struct RenderV1 {
+    pub schema: &'static str,
+    pub key: String,
+    pub path: String,
+    pub changed: bool,
+}
+
+pub fn render(r: &crate::commands::render::Report) -> RenderV1 {
+    RenderV1 {
+        schema: "git-handover/render/1",
+        key: r.session.key.clone(),
+        path: r
+            .session
+            .dir()
+            .join(crate::store::MARKDOWN_FILE)
+            .display()
+            .to_string(),
+        changed: r.changed,
+    }
+}
+
+#[derive(Serialize)]
+pub struct HereV1 {
+    pub schema: &'static str,
+    pub path: String,
+    pub replaced: bool,
+}
+
+pub fn here(r: &crate::commands::here::Report) -> HereV1 {
+    HereV1 {
+        schema: "git-handover/here/1",
+        path: r.path.display().to_string(),
+        replaced: r.replaced,
+    }
+}
+
+#[derive(Serialize)]
+pub struct MigrateV1 {
+    pub schema: &'static str,
+    pub from: String,
+    pub key: String,
+    pub path: String,
+}
+
+pub fn migrate(r: &crate::commands::migrate::Report) -> MigrateV1 {
+    MigrateV1 {
+        schema: "git-handover/migrate/1",
+        from: r.from.display().to_string(),
+        key: r.session.key.clone(),
+        path: r.session.dir().display().to_string(),
+    }
+}
+
+#[derive(Serialize)]
+pub struct CleanV1 {
+    pub schema: &'static str,
+    pub dry_run: bool,
+    pub removed: Vec<RemovedV1>,
+    pub skipped: Vec<SkippedV1>,
+}
+
+#[derive(Serialize)]
+pub struct RemovedV1 {
+    pub path: String,
+    pub key: String,
+    pub kept_other_files: bool,
+}
+
+#[derive(Serialize)]
+pub struct SkippedV1 {
+    pub path: String,
+    pub reason: String,
+}
+
+pub fn clean(r: &crate::commands::clean::Report) -> CleanV1 {
+    CleanV1 {
+        schema: "git-handover/clean/1",
+        dry_run: r.dry_run,
+        removed: r
+            .removed
+            .iter()
+            .map(|x| RemovedV1 {
+                path: x.path.display().to_string(),
+                key: x.key.clone(),
+                kept_other_files: x.kept_other_files,
+            })
+            .collect(),
+        skipped: r
+            .skipped
+            .iter()
+            .map(|(p, why)| SkippedV1 {
+                path: p.display().to_string(),
+                reason: why.clone(),
+            })
+            .collect(),
+    }
+}

@@ -1,0 +1,138 @@
+//! `clean`: remove finished (`ALL_COMPLETE`) sessions older than a limit, in every
+//! worktree, or a finished team's directory with `--team`.
+
+use std::path::{Path, PathBuf};
+
+use super::Context;
+use crate::cli::CleanArgs;
+use crate::error::{Error, Result};
+use crate::scan::{self, Found};
+use crate::state::State;
+use crate::store::{self, Removal, SessionDir};
+use crate::verdict;
+
+pub struct Removed {
+    pub path: PathBuf,
+    pub key: String,
+    pub kept_other_files: bool,
+}
+
+pub struct Report {
+    pub dry_run: bool,
+    pub removed: Vec<Removed>,
+    /// Paths left alone, with the reason.
+    pub skipped: Vec<(PathBuf, String)>,
+}
+
+/// `before_removing` is called with each path (and whether it is a dry run) before it
+/// is removed, so the caller can say so first.
+pub fn run(
+    ctx: &Context,
+    args: &CleanArgs,
+    before_removing: &mut dyn FnMut(&Path, bool),
+) -> Result<Report> {
+    let limit = match &args.older_than {
+        Some(v) => crate::config::parse_duration(v).map_err(|expected| Error::Usage {
+            message: format!("invalid --older-than {v:?}: expected {expected}"),
+            hint: None,
+        })?,
+        None => ctx.settings.clean_after,
+    };
+    if let Some(team) = &args.team {
+        crate::paths::check_relative("team", team).map_err(|message| Error::Usage {
+            message,
+            hint: None,
+        })?;
+        if team.contains('/') {
+            return Err(Error::Usage {
+                message: format!("team must be one path component, not {team:?}"),
+                hint: None,
+            });
+        }
+    }
+    let mut report = Report {
+        dry_run: args.dry_run,
+        removed: Vec::new(),
+        skipped: Vec::new(),
+    };
+    for wt in ctx.repo.worktrees()? {
+        if !wt.exists || wt.is_bare {
+            continue;
+        }
+        for link in scan::links(&wt.path, &ctx.settings.dir) {
+            report
+                .skipped
+                .push((link, "a symbolic link: not followed, not removed".into()));
+        }
+        let mut candidates: Vec<(SessionDir, Option<State>)> = Vec::new();
+        for found in scan::scan_worktree(&wt.path, &ctx.settings.dir) {
+            let Found::Session { root, key, dir } = found else {
+                continue;
+            };
+            if let Some(team) = &args.team {
+                if key.split('/').next() != Some(team.as_str()) {
+                    continue;
+                }
+            }
+            let session = SessionDir {
+                root: wt.path.join(root),
+                key,
+            };
+            match State::read(&dir.join(scan::STATE_FILE)) {
+                Ok(state) => candidates.push((session, Some(state))),
+                Err(e) => report.skipped.push((dir, e.to_string())),
+            }
+        }
+        if args.team.is_some() {
+            let unfinished: Vec<&str> = candidates
+                .iter()
+                .filter(|(_, s)| s.as_ref().is_none_or(State::is_ready))
+                .map(|(s, _)| s.key.as_str())
+                .collect();
+            if !unfinished.is_empty() {
+                let dir = candidates[0]
+                    .0
+                    .root
+                    .join(args.team.as_deref().unwrap_or_default());
+                report.skipped.push((
+                    dir,
+                    format!(
+                        "the team has unfinished sessions: {}",
+                        unfinished.join(", ")
+                    ),
+                ));
+                continue;
+            }
+        } else {
+            candidates.retain(|(_, state)| {
+                state.as_ref().is_some_and(|s| {
+                    !s.is_ready()
+                        && s.generated_at
+                            .as_ref()
+                            .is_some_and(|g| verdict::age(g.at, ctx.now) >= limit)
+                })
+            });
+        }
+        for (session, _) in candidates {
+            let path = session.dir();
+            before_removing(&path, args.dry_run);
+            if args.dry_run {
+                report.removed.push(Removed {
+                    path,
+                    key: session.key,
+                    kept_other_files: false,
+                });
+                continue;
+            }
+            match store::remove_session(&session, &ctx.settings) {
+                Ok(outcome) => report.removed.push(Removed {
+                    path,
+                    key: session.key,
+                    kept_other_files: outcome == Removal::KeptOtherFiles,
+                }),
+                Err(e) => report.skipped.push((path, e.to_string())),
+            }
+        }
+    }
+    Ok(report)
+}

@@ -1,0 +1,95 @@
+//! `here`: write `CONTINUE_HERE.md` (SPEC section 3) with a stamped header.
+
+use std::path::PathBuf;
+
+use super::{Context, read_input};
+use crate::cli::HereArgs;
+use crate::error::{Error, Result};
+use crate::fsio::{self, Lock};
+use crate::scan::NOTE_PLACES;
+
+pub struct Report {
+    pub path: PathBuf,
+    pub replaced: bool,
+}
+
+pub fn run(ctx: &Context, args: &HereArgs) -> Result<Report> {
+    let wt = ctx.current_worktree()?;
+    let (bytes, name) = read_input(args.from.as_deref())?;
+    let body = String::from_utf8(bytes).map_err(|_| Error::InvalidField {
+        file: name,
+        field: "(text)".into(),
+        message: "is not UTF-8 text".into(),
+    })?;
+    let path = NOTE_PLACES
+        .iter()
+        .map(|p| wt.path.join(p))
+        .find(|p| std::fs::symlink_metadata(p).is_ok())
+        .unwrap_or_else(|| wt.path.join(NOTE_PLACES[0]));
+    if std::fs::symlink_metadata(&path).is_ok_and(|m| !m.is_file()) {
+        return Err(Error::Usage {
+            message: format!("refusing to write {}: not a regular file", path.display()),
+            hint: None,
+        });
+    }
+    let _lock = Lock::acquire(&path, ctx.settings.lock_timeout)?;
+    let replaced = path.exists();
+    if replaced && !args.force {
+        return Err(Error::Usage {
+            message: format!("{} exists and has not been consumed", path.display()),
+            hint: Some(
+                "brief on it with `git handover continue`, or replace it with --force".into(),
+            ),
+        });
+    }
+    let branch = wt.branch_key().unwrap_or_else(|| "unknown".into());
+    let stamp = ctx.now.strftime("%Y-%m-%dT%H:%M:%SZ");
+    let text = format!(
+        "# Continue Here\n\n> Last updated: {stamp} | Branch: {branch}\n\n{}\n",
+        strip_header(&body)
+    );
+    fsio::write_atomic(&path, text.as_bytes())?;
+    Ok(Report { path, replaced })
+}
+
+/// The body without a title or header of its own (the tool stamps a new one) and
+/// without surrounding blank lines; line endings made `\n`.
+fn strip_header(body: &str) -> String {
+    let body = body
+        .strip_prefix('\u{feff}')
+        .unwrap_or(body)
+        .replace("\r\n", "\n");
+    let lines: Vec<&str> = body.lines().collect();
+    let first_section = lines
+        .iter()
+        .position(|l| l.starts_with("## "))
+        .unwrap_or(lines.len());
+    let preamble_is_header = lines[..first_section]
+        .iter()
+        .all(|l| l.trim().is_empty() || l.starts_with("# ") || l.starts_with('>'));
+    let start = if preamble_is_header { first_section } else { 0 };
+    lines[start..].join("\n").trim().to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::strip_header;
+
+    #[test]
+    fn header_of_the_input_is_replaced() {
+        assert_eq!(
+            strip_header(
+                "# Continue Here\r\n\r\n> Last updated: x | Branch: y\r\n\r\n## Objective\r\ngo\r\n"
+            ),
+            "## Objective\ngo"
+        );
+        assert_eq!(
+            strip_header("Some intro\n## Objective\ngo\n"),
+            "Some intro\n## Objective\ngo"
+        );
+        assert_eq!(
+            strip_header("\n\n## Next Steps\n1. a\n\n"),
+            "## Next Steps\n1. a"
+        );
+    }
+}

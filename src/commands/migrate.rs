@@ -1,0 +1,70 @@
+//! `migrate`: move a legacy v2 state into `<root>/<branch>/<fingerprint>/` (SPEC section 7).
+//! The new copy is written and read back before the old files are removed.
+
+use std::path::PathBuf;
+
+use super::Context;
+use crate::error::{Error, Result};
+use crate::fsio::{self, Lock};
+use crate::scan::LEGACY_STATE;
+use crate::session;
+use crate::state::State;
+use crate::store::{self, MARKDOWN_FILE, Owner, SessionDir};
+
+pub struct Report {
+    pub from: PathBuf,
+    pub session: SessionDir,
+    pub removed_markdown: bool,
+}
+
+pub fn run(ctx: &Context) -> Result<Report> {
+    let wt = ctx.current_worktree()?;
+    let legacy = wt.path.join(LEGACY_STATE);
+    if !std::fs::symlink_metadata(&legacy).is_ok_and(|m| m.is_file()) {
+        return Err(Error::NothingToDo {
+            message: format!("no legacy state at {}", legacy.display()),
+        });
+    }
+    let _old_lock = Lock::acquire(&legacy, ctx.settings.lock_timeout)?;
+    let state = State::read(&legacy)?;
+    let Owner::Branch(branch) = ctx.owner(&crate::cli::TeamArgs::default(), &wt)? else {
+        unreachable!("no team was asked for");
+    };
+    let target = store::new_branch_session(&ctx.write_root(&wt), &branch, ctx.now)?;
+    let mut doc = state.document().clone();
+    session::merge(
+        &mut doc,
+        &super::save::workspace(&wt, &Owner::Branch(branch)),
+    );
+    session::finish(&mut doc);
+    let file = target.state_file();
+    let migrated = State::from_doc(doc, &file)?;
+    let bytes = migrated.to_json_bytes();
+    {
+        let _new_lock = Lock::acquire(&file, ctx.settings.lock_timeout)?;
+        fsio::write_atomic(&file, &bytes)?;
+        let md = crate::markdown::render(&migrated, ctx.lang);
+        fsio::write_atomic(&target.dir().join(MARKDOWN_FILE), md.as_bytes())?;
+    }
+    // Read the copy back; only an identical, valid copy lets the old files go.
+    let back = State::read(&file)?;
+    if back.to_json_bytes() != bytes {
+        return Err(Error::Usage {
+            message: format!(
+                "the migrated copy {} does not read back as written; {} is kept",
+                file.display(),
+                legacy.display()
+            ),
+            hint: None,
+        });
+    }
+    std::fs::remove_file(&legacy).map_err(|e| Error::io(&legacy, "remove", e))?;
+    let old_md = legacy.with_file_name(MARKDOWN_FILE);
+    let removed_markdown = std::fs::symlink_metadata(&old_md).is_ok_and(|m| m.is_file())
+        && std::fs::remove_file(&old_md).is_ok();
+    Ok(Report {
+        from: legacy,
+        session: target,
+        removed_markdown,
+    })
+}

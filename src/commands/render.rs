@@ -1,0 +1,29 @@
+//! `render [KEY]`: regenerate a session's `handover.md` from its state.
+
+use super::Context;
+use crate::cli::RenderArgs;
+use crate::error::{Error, Result};
+use crate::store::{self, SessionDir};
+
+pub struct Report {
+    pub session: SessionDir,
+    pub changed: bool,
+}
+
+pub fn run(ctx: &Context, args: &RenderArgs) -> Result<Report> {
+    let wt = ctx.current_worktree()?;
+    let session = match &args.key {
+        Some(key) => ctx.session_by_key(&wt, key)?,
+        None => {
+            let owner = ctx.owner(&args.team, &wt)?;
+            store::current_session(&ctx.write_root(&wt), &owner)?
+                .filter(SessionDir::exists)
+                .ok_or_else(|| Error::Usage {
+                    message: "no ready session for this worktree to render".into(),
+                    hint: Some("name one: `git handover render <key>`".into()),
+                })?
+        }
+    };
+    let changed = store::render(&session, &ctx.settings, ctx.lang)?;
+    Ok(Report { session, changed })
+}
