@@ -152,22 +152,44 @@ pub fn assess(
     include: impl Fn(&Worktree) -> bool,
     current: Option<&Path>,
 ) -> Result<Vec<WorktreeHandovers>> {
-    let mut pending_by_worktree: Vec<(usize, Vec<Pending>)> = Vec::new();
-    for (wi, wt) in worktrees.iter().enumerate() {
-        if !include(wt) {
-            continue;
-        }
-        let found = if wt.exists && !wt.is_bare {
-            scan::scan_worktree(&wt.path, &settings.dir)
-        } else {
-            Vec::new()
-        };
-        let pending = found
-            .into_iter()
-            .map(|f| read_found(repo, wt, &f))
-            .collect();
-        pending_by_worktree.push((wi, pending));
-    }
+    let found = worktrees
+        .iter()
+        .enumerate()
+        .filter(|(_, wt)| include(wt))
+        .map(|(wi, wt)| {
+            let found = if wt.exists && !wt.is_bare {
+                scan::scan_worktree(&wt.path, &settings.dir)
+            } else {
+                Vec::new()
+            };
+            (wi, found)
+        })
+        .collect();
+    check(repo, settings, now, worktrees, found, current)
+}
+
+/// Check the handovers `found` in the worktrees (by index into `worktrees`) against git:
+/// every recorded commit in one walk, newer commits in one walk per branch.
+pub fn check(
+    repo: &Repo,
+    settings: &Settings,
+    now: Timestamp,
+    worktrees: &[Worktree],
+    found: Vec<(usize, Vec<Found>)>,
+    current: Option<&Path>,
+) -> Result<Vec<WorktreeHandovers>> {
+    let pending_by_worktree: Vec<(usize, Vec<Pending>)> = found
+        .into_iter()
+        .map(|(wi, items)| {
+            (
+                wi,
+                items
+                    .iter()
+                    .map(|f| read_found(repo, &worktrees[wi], f))
+                    .collect(),
+            )
+        })
+        .collect();
 
     // One walk for every recorded commit of every handover.
     let mut queries: Vec<(String, CommitId)> = Vec::new();

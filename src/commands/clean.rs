@@ -56,83 +56,102 @@ pub fn run(
         skipped: Vec::new(),
     };
     for wt in ctx.repo.worktrees()? {
-        if !wt.exists || wt.is_bare {
-            continue;
-        }
-        for link in scan::links(&wt.path, &ctx.settings.dir) {
-            report
-                .skipped
-                .push((link, "a symbolic link: not followed, not removed".into()));
-        }
-        let mut candidates: Vec<(SessionDir, Option<State>)> = Vec::new();
-        for found in scan::scan_worktree(&wt.path, &ctx.settings.dir) {
-            let Found::Session { root, key, dir } = found else {
-                continue;
-            };
-            if let Some(team) = &args.team {
-                if key.split('/').next() != Some(team.as_str()) {
-                    continue;
-                }
-            }
-            let session = SessionDir {
-                root: wt.path.join(root),
-                key,
-            };
-            match State::read(&dir.join(scan::STATE_FILE)) {
-                Ok(state) => candidates.push((session, Some(state))),
-                Err(e) => report.skipped.push((dir, e.to_string())),
-            }
-        }
-        if args.team.is_some() {
-            let unfinished: Vec<&str> = candidates
-                .iter()
-                .filter(|(_, s)| s.as_ref().is_none_or(State::is_ready))
-                .map(|(s, _)| s.key.as_str())
-                .collect();
-            if !unfinished.is_empty() {
-                let dir = candidates[0]
-                    .0
-                    .root
-                    .join(args.team.as_deref().unwrap_or_default());
-                report.skipped.push((
-                    dir,
-                    format!(
-                        "the team has unfinished sessions: {}",
-                        unfinished.join(", ")
-                    ),
-                ));
-                continue;
-            }
-        } else {
-            candidates.retain(|(_, state)| {
-                state.as_ref().is_some_and(|s| {
-                    !s.is_ready()
-                        && s.generated_at
-                            .as_ref()
-                            .is_some_and(|g| verdict::age(g.at, ctx.now) >= limit)
-                })
-            });
-        }
-        for (session, _) in candidates {
-            let path = session.dir();
-            before_removing(&path, args.dry_run);
-            if args.dry_run {
-                report.removed.push(Removed {
-                    path,
-                    key: session.key,
-                    kept_other_files: false,
-                });
-                continue;
-            }
-            match store::remove_session(&session, &ctx.settings) {
-                Ok(outcome) => report.removed.push(Removed {
-                    path,
-                    key: session.key,
-                    kept_other_files: outcome == Removal::KeptOtherFiles,
-                }),
-                Err(e) => report.skipped.push((path, e.to_string())),
-            }
-        }
+        clean_worktree(
+            ctx,
+            &wt,
+            args.team.as_deref(),
+            limit,
+            args.dry_run,
+            before_removing,
+            &mut report,
+        );
     }
     Ok(report)
+}
+
+/// Clean one worktree: its finished sessions older than `limit`, or with `team`, that
+/// team's sessions when all of them are finished. What is left alone goes to `skipped`.
+pub fn clean_worktree(
+    ctx: &Context,
+    wt: &crate::git::Worktree,
+    team: Option<&str>,
+    limit: std::time::Duration,
+    dry_run: bool,
+    before_removing: &mut dyn FnMut(&Path, bool),
+    report: &mut Report,
+) {
+    if !wt.exists || wt.is_bare {
+        return;
+    }
+    for link in scan::links(&wt.path, &ctx.settings.dir) {
+        report
+            .skipped
+            .push((link, "a symbolic link: not followed, not removed".into()));
+    }
+    let mut candidates: Vec<(SessionDir, Option<State>)> = Vec::new();
+    for found in scan::scan_worktree(&wt.path, &ctx.settings.dir) {
+        let Found::Session { root, key, dir } = found else {
+            continue;
+        };
+        if let Some(team) = team {
+            if key.split('/').next() != Some(team) {
+                continue;
+            }
+        }
+        let session = SessionDir {
+            root: wt.path.join(root),
+            key,
+        };
+        match State::read(&dir.join(scan::STATE_FILE)) {
+            Ok(state) => candidates.push((session, Some(state))),
+            Err(e) => report.skipped.push((dir, e.to_string())),
+        }
+    }
+    if team.is_some() {
+        let unfinished: Vec<&str> = candidates
+            .iter()
+            .filter(|(_, s)| s.as_ref().is_none_or(State::is_ready))
+            .map(|(s, _)| s.key.as_str())
+            .collect();
+        if !unfinished.is_empty() {
+            let dir = candidates[0].0.root.join(team.unwrap_or_default());
+            report.skipped.push((
+                dir,
+                format!(
+                    "the team has unfinished sessions: {}",
+                    unfinished.join(", ")
+                ),
+            ));
+            return;
+        }
+    } else {
+        candidates.retain(|(_, state)| {
+            state.as_ref().is_some_and(|s| {
+                !s.is_ready()
+                    && s.generated_at
+                        .as_ref()
+                        .is_some_and(|g| verdict::age(g.at, ctx.now) >= limit)
+            })
+        });
+    }
+    for (session, _) in candidates {
+        let path = session.dir();
+        before_removing(&path, dry_run);
+        if dry_run {
+            report.removed.push(Removed {
+                path,
+                key: session.key,
+                kept_other_files: false,
+            });
+            continue;
+        }
+        match store::remove_session(&session, &ctx.settings) {
+            Ok(outcome) => report.removed.push(Removed {
+                path,
+                key: session.key,
+                kept_other_files: outcome == Removal::KeptOtherFiles,
+            }),
+            Err(e) => report.skipped.push((path, e.to_string())),
+        }
+    }
 }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use super::Context;
 use crate::error::{Error, Result};
 use crate::fsio::{self, Lock};
+use crate::git::Worktree;
 use crate::scan::LEGACY_STATE;
 use crate::session;
 use crate::state::State;
@@ -18,7 +19,11 @@ pub struct Report {
 }
 
 pub fn run(ctx: &Context) -> Result<Report> {
-    let wt = ctx.current_worktree()?;
+    migrate_in(ctx, &ctx.current_worktree()?)
+}
+
+/// Migrate the legacy state of worktree `wt`.
+pub fn migrate_in(ctx: &Context, wt: &Worktree) -> Result<Report> {
     let legacy = wt.path.join(LEGACY_STATE);
     if !std::fs::symlink_metadata(&legacy).is_ok_and(|m| m.is_file()) {
         return Err(Error::NothingToDo {
@@ -27,14 +32,14 @@ pub fn run(ctx: &Context) -> Result<Report> {
     }
     let _old_lock = Lock::acquire(&legacy, ctx.settings.lock_timeout)?;
     let state = State::read(&legacy)?;
-    let Owner::Branch(branch) = ctx.owner(&crate::cli::TeamArgs::default(), &wt)? else {
+    let Owner::Branch(branch) = ctx.owner(&crate::cli::TeamArgs::default(), wt)? else {
         unreachable!("no team was asked for");
     };
-    let target = store::new_branch_session(&ctx.write_root(&wt), &branch, ctx.now)?;
+    let target = store::new_branch_session(&ctx.write_root(wt), &branch, ctx.now)?;
     let mut doc = state.document().clone();
     session::merge(
         &mut doc,
-        &super::save::workspace(&wt, &Owner::Branch(branch)),
+        &super::save::workspace(wt, &Owner::Branch(branch)),
     );
     session::finish(&mut doc);
     let file = target.state_file();

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)] // Each test binary uses a different part of the harness.
 
+pub mod fixture;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
