@@ -22,6 +22,9 @@ _git__handover() {
             git__handover,completions)
                 cmd="git__handover__subcmd__completions"
                 ;;
+            git__handover,continue)
+                cmd="git__handover__subcmd__continue"
+                ;;
             git__handover,here)
                 cmd="git__handover__subcmd__here"
                 ;;
@@ -65,7 +68,7 @@ _git__handover() {
 
     case "${cmd}" in
         git__handover)
-            opts="-C -q -h -V --json --color --lang --quiet --help --version status save task render here migrate clean completions man"
+            opts="-C -q -h -V --json --color --lang --quiet --help --version status continue save task render here migrate clean completions man"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -131,6 +134,40 @@ _git__handover() {
                 return 0
             fi
             case "${prev}" in
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -W "en ja" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handover__subcmd__continue)
+            opts="-C -q -h --successor --keep --team --agent --json --color --lang --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --team)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 -C)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

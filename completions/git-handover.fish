@@ -35,6 +35,7 @@ complete -c git-handover -n "__fish_git_handover_needs_command" -s q -l quiet -d
 complete -c git-handover -n "__fish_git_handover_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_needs_command" -s V -l version -d 'Print version'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "status" -d 'Show every worktree and every handover in it, checked against git'
+complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "continue" -d 'Find the handover to resume, from any worktree, and brief on it'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "save" -d 'Create or update this branch\'s session (or the team\'s) from JSON'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "task" -d 'Add, start, finish, block or reopen one task of a session'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "render" -d 'Regenerate a session\'s handover.md from its state'
@@ -54,6 +55,19 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand status" -l che
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l team -d 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l agent -d 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l color -d 'When to colour the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+ja\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l successor -d 'Brief a successor agent: start at once instead of asking for approval'
+complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l keep -d 'Do not consume (remove) a continue-here note after briefing'
+complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_using_subcommand save" -l from -d 'Read the state from FILE instead of stdin' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand save" -l team -d 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand save" -l agent -d 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)' -r

@@ -91,6 +91,9 @@ pub enum Command {
     /// Show every worktree and every handover in it, checked against git.
     #[command(after_long_help = STATUS_HELP)]
     Status(StatusArgs),
+    /// Find the handover to resume, from any worktree, and brief on it.
+    #[command(after_long_help = CONTINUE_HELP)]
+    Continue(ContinueArgs),
     /// Create or update this branch's session (or the team's) from JSON.
     #[command(after_long_help = SAVE_HELP)]
     Save(SaveArgs),
@@ -132,6 +135,44 @@ pub struct StatusArgs {
     /// Exit with status 1 when anything needs attention.
     #[arg(long)]
     pub check: bool,
+}
+
+const CONTINUE_HELP: &str = "\
+Resolution: an explicit KEY or PATH (a session directory, a project-state.json or a
+CONTINUE_HERE.md) wins; else the team session with --team/--agent or GIT_HANDOVER_TEAM/
+GIT_HANDOVER_AGENT; else the READY sessions, legacy state and continue-here note of this
+worktree; else those of the other worktrees, announced as such. With several, a terminal
+gets a numbered list and a prompt; without one, the list is printed and the exit status
+is 2. Nothing to resume: exit 1.
+
+Side effects, each said in a line: a chosen legacy state is migrated; handover.md is
+regenerated; finished sessions older than handover.cleanAfter are removed from this
+worktree (unless handover.autoClean=false); a continue-here note is consumed after the
+briefing (a copy is kept under <handover.dir>/consumed/ first; a tracked note is removed
+with git rm and a commit of that path alone), unless --keep.
+
+Examples:
+  git handover continue
+  git handover continue feature/x/20261129-080000 --successor
+  git handover continue ../other-worktree/CONTINUE_HERE.md --keep";
+
+#[derive(Debug, Args)]
+pub struct ContinueArgs {
+    /// A session key, or a path to a session directory, a `project-state.json` or a
+    /// `CONTINUE_HERE.md`.
+    #[arg(value_name = "KEY | PATH")]
+    pub target: Option<String>,
+
+    /// Brief a successor agent: start at once instead of asking for approval.
+    #[arg(long)]
+    pub successor: bool,
+
+    /// Do not consume (remove) a continue-here note after briefing.
+    #[arg(long)]
+    pub keep: bool,
+
+    #[command(flatten)]
+    pub team: TeamArgs,
 }
 
 const SAVE_HELP: &str = "\

@@ -11,6 +11,7 @@ pub mod continue_here;
 pub mod error;
 pub mod fsio;
 pub mod git;
+pub mod git_cli;
 pub mod markdown;
 pub mod paths;
 pub mod render;
@@ -202,6 +203,36 @@ fn run(cli: Cli) -> Result<Outcome> {
                 code,
             })
         }
+        Command::Continue(args) => {
+            let mut choose = |candidates: &[commands::r#continue::Candidate]| -> Option<usize> {
+                if json || !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
+                    return None;
+                }
+                prompt(&render::human::candidates(candidates), candidates.len())
+            };
+            let report = commands::r#continue::run(&ctx, &args, &mut choose)?;
+            let stdout = if json {
+                render::json::to_string(&render::json::continue_(&report, &ctx))
+            } else {
+                render::human::continue_(&report, &painter)
+            };
+            let mut outcome = Outcome::ok(stdout);
+            outcome.warnings.clone_from(&report.skipped);
+            match &report.outcome {
+                commands::r#continue::Outcome::Nothing => outcome.code = exit::ATTENTION,
+                commands::r#continue::Outcome::Choose(_) => {
+                    outcome.code = exit::USAGE;
+                    outcome
+                        .errors
+                        .push("several handovers could be resumed; name one".into());
+                    outcome
+                        .hints
+                        .push("git handover continue <key or path from the list>".into());
+                }
+                _ => {}
+            }
+            Ok(outcome)
+        }
         Command::Save(args) => {
             let written = commands::save::run(&ctx, &args)?;
             Ok(Outcome::ok(if json {
@@ -274,4 +305,24 @@ fn run(cli: Cli) -> Result<Outcome> {
             })
         }
     }
+}
+
+/// Ask on the terminal which of `count` candidates to resume; `None` when the answer
+/// never comes (end of input) or is not a number in range after three tries.
+fn prompt(listing: &str, count: usize) -> Option<usize> {
+    let mut stderr = std::io::stderr().lock();
+    let _ = write!(stderr, "{listing}");
+    for _ in 0..3 {
+        let _ = write!(stderr, "Resume which one? [1-{count}] ");
+        let _ = stderr.flush();
+        let mut line = String::new();
+        if std::io::stdin().read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        match line.trim().parse::<usize>() {
+            Ok(n) if (1..=count).contains(&n) => return Some(n - 1),
+            _ => {}
+        }
+    }
+    None
 }

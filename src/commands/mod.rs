@@ -2,6 +2,7 @@
 
 pub mod clean;
 pub mod completions;
+pub mod r#continue;
 pub mod here;
 pub mod man;
 pub mod migrate;

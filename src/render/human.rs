@@ -86,7 +86,7 @@ pub fn status(report: &status::Report, p: &Painter) -> String {
             let _ = writeln!(out, "  {}", p.dim("no handovers"));
         }
         for h in &wt.handovers {
-            handover(&mut out, h, &wt.worktree, p);
+            handover(&mut out, h, &wt.worktree, p, false);
         }
     }
     out
@@ -141,7 +141,9 @@ fn more(out: &mut String, value: &str) {
     let _ = writeln!(out, "      {:<LABEL$} {value}", "");
 }
 
-fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painter) {
+/// One handover's summary block. `briefing` leaves out what a briefing shows in full
+/// below it (a note's objective, next step and `[USER]` items).
+fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painter, briefing: bool) {
     let title = match h.kind {
         Kind::Session => {
             let team = h.assessment.as_ref().is_some_and(|a| a.team);
@@ -189,7 +191,7 @@ fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painter) {
             );
         }
     }
-    if let Some(note) = &a.note {
+    if let Some(note) = a.note.as_ref().filter(|_| !briefing) {
         if let Some(objective) = &note.objective {
             detail(out, "objective", &one_line(objective, SUMMARY_WIDTH));
         }
@@ -212,7 +214,7 @@ fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painter) {
         );
     }
     if let Some(note) = &a.note {
-        for item in &note.user_items {
+        for item in note.user_items.iter().filter(|_| !briefing) {
             detail(out, "[USER]", &p.warn(&one_line(item, SUMMARY_WIDTH)));
         }
         let mut missing: Vec<String> = note
@@ -409,4 +411,238 @@ pub fn clean(r: &crate::commands::clean::Report) -> String {
         (n, false) => format!("removed {n} session{}\n", if n == 1 { "" } else { "s" }),
     };
     kept.concat() + &summary
+}
+
+/// The numbered list `continue` offers when several handovers could be resumed.
+pub fn candidates(list: &[crate::commands::r#continue::Candidate]) -> String {
+    let mut out = String::new();
+    for (i, c) in list.iter().enumerate() {
+        let h = &c.handover;
+        let mut parts = vec![format!("{:>2}) {}", i + 1, escape(&c.handle))];
+        if let Some(a) = &h.assessment {
+            if let Some(branch) = &a.branch {
+                parts.push(format!("branch {}", escape(branch)));
+            }
+            if h.kind == Kind::Session && a.branch.is_some() {
+                if let Some(fingerprint) = h.key.rsplit('/').next() {
+                    parts.push(format!("fingerprint {}", escape(fingerprint)));
+                }
+            }
+            match h.kind {
+                Kind::ContinueHere => parts.push("continue-here note".into()),
+                _ => parts.push(format!("{} done / {} remaining", a.done, a.total - a.done)),
+            }
+            if let Some(next) = &a.next {
+                parts.push(format!(
+                    "next: [{}] {}",
+                    escape(&next.id),
+                    one_line(&next.description, 48)
+                ));
+            } else if let Some(step) = a.note.as_ref().and_then(|n| n.next_steps.first()) {
+                parts.push(format!("next: {}", one_line(step, 48)));
+            }
+            if a.presence == Presence::Orphan {
+                parts.push("⚠ worktree deleted".into());
+            }
+        }
+        // A handle that is a key or a relative path is this worktree's; say where others are.
+        if c.handle.starts_with('/') {
+            parts.push(format!(
+                "in {}",
+                escape(&c.worktree.path.display().to_string())
+            ));
+        }
+        out.push_str(&parts.join("  "));
+        out.push('\n');
+    }
+    out
+}
+
+pub fn continue_(r: &crate::commands::r#continue::Report, p: &Painter) -> String {
+    use crate::commands::r#continue::Outcome;
+    let mut out = String::new();
+    for a in &r.announcements {
+        let _ = writeln!(out, "{}", escape(a));
+    }
+    match &r.outcome {
+        Outcome::Nothing => {
+            out.push_str("nothing to resume: no ready session, legacy state or continue-here note in any worktree\n");
+        }
+        Outcome::Choose(list) => out.push_str(&candidates(list)),
+        Outcome::AllComplete(c) => {
+            let _ = writeln!(
+                out,
+                "All tasks of {} are done. Waiting for new work.",
+                escape(&c.handover.key)
+            );
+        }
+        Outcome::Briefing(b) => briefing(&mut out, b, p),
+    }
+    if !r.effects.is_empty() && matches!(r.outcome, Outcome::Briefing(_)) {
+        out.push('\n');
+    }
+    for e in &r.effects {
+        out.push_str(&effect(e));
+    }
+    out
+}
+
+fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Painter) {
+    let c = &b.candidate;
+    let _ = writeln!(
+        out,
+        "Resuming in {}",
+        p.bold(&escape(&c.worktree.path.display().to_string()))
+    );
+    handover(out, &c.handover, &c.worktree, p, true);
+    let Some(a) = &c.handover.assessment else {
+        return;
+    };
+    if !b.recent.is_empty() {
+        detail(
+            out,
+            "recent",
+            &format!(
+                "{} {}",
+                b.recent[0].id.short(),
+                one_line(&b.recent[0].subject, SUMMARY_WIDTH)
+            ),
+        );
+        for commit in &b.recent[1..] {
+            more(
+                out,
+                &format!(
+                    "{} {}",
+                    commit.id.short(),
+                    one_line(&commit.subject, SUMMARY_WIDTH)
+                ),
+            );
+        }
+    }
+    if !b.open_tasks.is_empty() {
+        let _ = writeln!(out, "\n{}", p.bold("Open tasks"));
+        for t in &b.open_tasks {
+            let stale = a.stale_tasks.iter().find(|s| s.id == t.id).map(|s| {
+                p.warn(&format!(
+                    "  ⚠ stale ({} untouched)",
+                    human_duration(s.untouched_for)
+                ))
+            });
+            let _ = writeln!(
+                out,
+                "  [{}] {} {}{}",
+                escape(&t.id),
+                escape(t.status.as_str()),
+                one_line(&t.description, SUMMARY_WIDTH),
+                stale.unwrap_or_default()
+            );
+            if !t.file_paths.is_empty() {
+                let _ = writeln!(out, "      files: {}", escape(&t.file_paths.join(", ")));
+            }
+            if let Some(next) = t.next_action.as_deref().filter(|n| !n.is_empty()) {
+                let _ = writeln!(out, "      next: {}", one_line(next, SUMMARY_WIDTH));
+            }
+            if !t.blockers.is_empty() {
+                let _ = writeln!(out, "      blockers: {}", escape(&t.blockers.join(", ")));
+            }
+        }
+    }
+    if !b.other_tasks.is_empty() {
+        let ids: Vec<String> = b.other_tasks.iter().map(|i| escape(i)).collect();
+        let _ = writeln!(out, "  not started: {}", ids.join(", "));
+    }
+    if let Some(note) = &b.note {
+        use crate::continue_here::Known;
+        for known in [
+            Known::Objective,
+            Known::Completed,
+            Known::InProgress,
+            Known::NextSteps,
+            Known::Context,
+        ] {
+            let Some(section) = note.section(known) else {
+                continue;
+            };
+            if section.text().is_empty() {
+                continue;
+            }
+            let _ = writeln!(out, "\n{}", p.bold(known.title()));
+            for line in section.lines.iter().filter(|l| !l.trim().is_empty()) {
+                let _ = writeln!(out, "  {}", escape(line.trim_end()));
+            }
+        }
+    }
+    let user_items = a
+        .note
+        .as_ref()
+        .map(|n| n.user_items.clone())
+        .unwrap_or_default();
+    if !user_items.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n{}",
+            p.warn("Needs the user (do not start these without them):")
+        );
+        for item in &user_items {
+            let _ = writeln!(out, "  - {}", escape(item));
+        }
+    }
+    let first = b
+        .open_tasks
+        .first()
+        .map(|t| {
+            format!(
+                "[{}] {}",
+                escape(&t.id),
+                one_line(&t.description, SUMMARY_WIDTH)
+            )
+        })
+        .or_else(|| {
+            a.note
+                .as_ref()
+                .and_then(|n| n.next_steps.first())
+                .map(|s| one_line(s, SUMMARY_WIDTH))
+        });
+    let _ = writeln!(out);
+    match (b.successor, first) {
+        (true, Some(first)) => {
+            let _ = writeln!(out, "Successor: start now with {first}, without waiting for approval.");
+        }
+        (true, None) => out.push_str("Successor: start now, without waiting for approval.\n"),
+        (false, _) if a.freshness != Some(Freshness::Fresh) => {
+            out.push_str(
+                "Next: this handover is not fresh; show the user the evidence above and ask whether to continue \
+                 from it or start afresh. Start no work before they answer.\n",
+            );
+        }
+        (false, _) => out.push_str(
+            "Next: ask the user whether to work through these tasks in this order. Start no work before they approve.\n",
+        ),
+    }
+}
+
+fn effect(e: &crate::commands::r#continue::Effect) -> String {
+    use crate::commands::r#continue::Effect;
+    let path = |p: &std::path::Path| escape(&p.display().to_string());
+    match e {
+        Effect::Migrated { from, key } => {
+            format!("migrated {} to session {}\n", path(from), escape(key))
+        }
+        Effect::Rendered { path: p } => format!("regenerated {}\n", path(p)),
+        Effect::Cleaned { path: p } => format!("removed finished session {}\n", path(p)),
+        Effect::Consumed {
+            path: p,
+            copy,
+            committed,
+        } => format!(
+            "consumed {} (a copy is in {}{})\n",
+            path(p),
+            path(copy),
+            if *committed {
+                "; its removal was committed"
+            } else {
+                ""
+            }
+        ),
+    }
 }
