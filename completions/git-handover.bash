@@ -28,6 +28,9 @@ _git__handover() {
             git__handover,here)
                 cmd="git__handover__subcmd__here"
                 ;;
+            git__handover,hook)
+                cmd="git__handover__subcmd__hook"
+                ;;
             git__handover,man)
                 cmd="git__handover__subcmd__man"
                 ;;
@@ -45,6 +48,15 @@ _git__handover() {
                 ;;
             git__handover,task)
                 cmd="git__handover__subcmd__task"
+                ;;
+            git__handover__subcmd__hook,install)
+                cmd="git__handover__subcmd__hook__subcmd__install"
+                ;;
+            git__handover__subcmd__hook,session-start)
+                cmd="git__handover__subcmd__hook__subcmd__session__subcmd__start"
+                ;;
+            git__handover__subcmd__hook,uninstall)
+                cmd="git__handover__subcmd__hook__subcmd__uninstall"
                 ;;
             git__handover__subcmd__task,add)
                 cmd="git__handover__subcmd__task__subcmd__add"
@@ -68,7 +80,7 @@ _git__handover() {
 
     case "${cmd}" in
         git__handover)
-            opts="-C -q -h -V --json --color --lang --quiet --help --version status continue save task render here migrate clean completions man"
+            opts="-C -q -h -V --json --color --lang --quiet --help --version status continue save task render here migrate clean hook completions man"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -196,6 +208,126 @@ _git__handover() {
             case "${prev}" in
                 --from)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -W "en ja" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handover__subcmd__hook)
+            opts="-C -q -h --json --color --lang --quiet --help session-start install uninstall"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -W "en ja" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handover__subcmd__hook__subcmd__install)
+            opts="-C -q -h --agent --scope --instructions --json --color --lang --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -W "claude codex gemini" -- "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -W "project local user" -- "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -W "en ja" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handover__subcmd__hook__subcmd__session__subcmd__start)
+            opts="-C -q -h --json --color --lang --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -W "en ja" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handover__subcmd__hook__subcmd__uninstall)
+            opts="-C -q -h --agent --scope --instructions --json --color --lang --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -W "claude codex gemini" -- "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -W "project local user" -- "${cur}"))
                     return 0
                     ;;
                 -C)

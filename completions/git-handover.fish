@@ -42,6 +42,7 @@ complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "render" -
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "here" -d 'Write `CONTINUE_HERE.md`, stamped with the time and branch'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "migrate" -d 'Move the legacy .claude/project-state.json into a session directory'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "clean" -d 'Remove finished sessions older than a limit, in every worktree'
+complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "hook" -d 'Agent hooks: the session-start command and its installation'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "man" -d 'Write the man pages into a directory'
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -s C -d 'Run as if started in <PATH>' -r -F
@@ -194,6 +195,59 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -l dry-
 complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -s h -l help -d 'Print help'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -l color -d 'When to colour the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+ja\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -s h -l help -d 'Print help'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -f -a "session-start" -d 'Print the handover of the agent\'s worktree as `SessionStart` context (read-only)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -f -a "install" -d 'Add the session-start hook to an agent\'s settings file'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -f -a "uninstall" -d 'Remove what `hook install` added'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l color -d 'When to colour the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+ja\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -l agent -d 'The agent whose settings to change' -r -f -a "claude\t''
+codex\t''
+gemini\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -l scope -d 'Which settings file: the project\'s (committed), local (not committed), or the user\'s' -r -f -a "project\t''
+local\t''
+user\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -l color -d 'When to colour the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+ja\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -l instructions -d 'Also add (or remove) a short "Session continuity" section in CLAUDE.md (Codex: AGENTS.md, Gemini: GEMINI.md)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l agent -d 'The agent whose settings to change' -r -f -a "claude\t''
+codex\t''
+gemini\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l scope -d 'Which settings file: the project\'s (committed), local (not committed), or the user\'s' -r -f -a "project\t''
+local\t''
+user\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l color -d 'When to colour the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+ja\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l instructions -d 'Also add (or remove) a short "Session continuity" section in CLAUDE.md (Codex: AGENTS.md, Gemini: GEMINI.md)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help'
 complete -c git-handover -n "__fish_git_handover_using_subcommand completions" -s C -d 'Run as if started in <PATH>' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand completions" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''

@@ -107,6 +107,9 @@ pub enum Command {
     Migrate,
     /// Remove finished sessions older than a limit, in every worktree.
     Clean(CleanArgs),
+    /// Agent hooks: the session-start command and its installation.
+    #[command(subcommand)]
+    Hook(HookCommand),
     /// Print a shell completion script.
     Completions(CompletionsArgs),
     /// Write the man pages into a directory.
@@ -288,6 +291,59 @@ pub struct CleanArgs {
     /// Remove the directory of this team, when all its sessions are finished.
     #[arg(long, value_name = "TEAM")]
     pub team: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HookCommand {
+    /// Print the handover of the agent's worktree as `SessionStart` context (read-only).
+    ///
+    /// Reads the agent's JSON event from stdin when there is one and uses its `cwd`.
+    /// Prints nothing when there is nothing to resume; never fails the agent's start.
+    SessionStart,
+    /// Add the session-start hook to an agent's settings file.
+    Install(HookInstallArgs),
+    /// Remove what `hook install` added.
+    Uninstall(HookInstallArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct HookInstallArgs {
+    /// The agent whose settings to change.
+    #[arg(long, value_enum, default_value_t = HookAgent::Claude)]
+    pub agent: HookAgent,
+
+    /// Which settings file: the project's (committed), local (not committed), or the user's.
+    #[arg(long, value_enum, default_value_t = HookScope::Project)]
+    pub scope: HookScope,
+
+    /// Also add (or remove) a short "Session continuity" section in CLAUDE.md (Codex:
+    /// AGENTS.md, Gemini: GEMINI.md).
+    #[arg(long)]
+    pub instructions: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HookAgent {
+    Claude,
+    Codex,
+    Gemini,
+}
+
+impl HookAgent {
+    pub fn name(self) -> &'static str {
+        match self {
+            HookAgent::Claude => "Claude Code",
+            HookAgent::Codex => "Codex CLI",
+            HookAgent::Gemini => "Gemini CLI",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HookScope {
+    Project,
+    Local,
+    User,
 }
 
 #[derive(Debug, Args)]

@@ -119,8 +119,11 @@ fn run(cli: Cli) -> Result<Outcome> {
     let command = cli
         .command
         .unwrap_or(Command::Status(StatusArgs::default()));
-    // Commands that need no repository.
+    // Commands that need no repository, or must never fail.
     match &command {
+        Command::Hook(cli::HookCommand::SessionStart) => {
+            return Ok(hook_session_start(cwd, cli.lang));
+        }
         Command::Completions(args) => {
             return Ok(Outcome::ok(commands::completions::run(args).script));
         }
@@ -166,7 +169,27 @@ fn run(cli: Cli) -> Result<Outcome> {
     let json = cli.json;
     let painter = render::human::Painter::new(color);
     match command {
-        Command::Completions(_) | Command::Man(_) => unreachable!("handled above"),
+        Command::Completions(_)
+        | Command::Man(_)
+        | Command::Hook(cli::HookCommand::SessionStart) => {
+            unreachable!("handled above")
+        }
+        Command::Hook(cli::HookCommand::Install(args)) => {
+            let report = commands::hook::install(&ctx, &args)?;
+            Ok(Outcome::ok(if json {
+                render::json::to_string(&render::json::hook(&report))
+            } else {
+                render::human::hook(&report, true)
+            }))
+        }
+        Command::Hook(cli::HookCommand::Uninstall(args)) => {
+            let report = commands::hook::uninstall(&ctx, &args)?;
+            Ok(Outcome::ok(if json {
+                render::json::to_string(&render::json::hook(&report))
+            } else {
+                render::human::hook(&report, false)
+            }))
+        }
         Command::Status(args) => {
             let report = commands::status::run(&ctx, &args)?;
             let stdout = if json {
@@ -210,7 +233,12 @@ fn run(cli: Cli) -> Result<Outcome> {
                 }
                 prompt(&render::human::candidates(candidates), candidates.len())
             };
-            let report = commands::r#continue::run(&ctx, &args, &mut choose)?;
+            let report = commands::r#continue::run(
+                &ctx,
+                &args,
+                commands::r#continue::Mode::Resume,
+                &mut choose,
+            )?;
             let stdout = if json {
                 render::json::to_string(&render::json::continue_(&report, &ctx))
             } else {
@@ -325,4 +353,49 @@ fn prompt(listing: &str, count: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// `hook session-start`: the briefing of the agent's worktree as `SessionStart` context.
+/// It never fails the agent's start: nothing to resume prints nothing, and any error
+/// (a panic too) becomes a one-line note in the context, with exit status 0.
+fn hook_session_start(cwd: std::path::PathBuf, lang: Option<cli::LangArg>) -> Outcome {
+    use std::io::Read as _;
+    let mut event = Vec::new();
+    if !std::io::stdin().is_terminal() {
+        let _ = std::io::stdin().take(1 << 20).read_to_end(&mut event);
+    }
+    let dir = commands::hook::event_cwd(&event).unwrap_or(cwd);
+    let context = std::panic::catch_unwind(|| -> Result<Option<String>> {
+        let repo = match git::discover(&dir) {
+            Ok(repo) => repo,
+            Err(Error::NotARepository { .. }) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let settings = Settings::from_lookup(|k| repo.config_string(k))?;
+        let lang = match lang {
+            Some(cli::LangArg::Ja) => Lang::Ja,
+            Some(cli::LangArg::En) => Lang::En,
+            None => settings
+                .language
+                .unwrap_or_else(|| config::lang_from_locale(|k| std::env::var(k).ok())),
+        };
+        let ctx = Context {
+            repo,
+            settings,
+            now: clock::now(),
+            lang,
+            cwd: dir.clone(),
+        };
+        commands::hook::session_start_context(&ctx)
+    });
+    let text = match context {
+        Ok(Ok(Some(text))) => text,
+        Ok(Ok(None)) => return Outcome::ok(Vec::new()),
+        Ok(Err(e)) => format!("git-handover: {e}\n"),
+        Err(_) => {
+            "git-handover: internal error while reading the handover; run `git handover continue`\n"
+                .to_owned()
+        }
+    };
+    Outcome::ok(commands::hook::hook_output(&text))
 }

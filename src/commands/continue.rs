@@ -97,11 +97,21 @@ pub struct Report {
     pub skipped: Vec<String>,
 }
 
+/// Whether `continue` may change anything.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Migrate, regenerate, clean and consume, as `git handover continue` does.
+    Resume,
+    /// Only look: what `hook session-start` does before every agent start.
+    ReadOnly,
+}
+
 /// `choose` is asked to pick among several candidates (it returns an index), or returns
 /// `None` when nobody can be asked.
 pub fn run(
     ctx: &Context,
     args: &ContinueArgs,
+    mode: Mode,
     choose: &mut dyn FnMut(&[Candidate]) -> Option<usize>,
 ) -> Result<Report> {
     let worktrees = ctx.repo.worktrees()?;
@@ -210,6 +220,7 @@ pub fn run(
     report.outcome = resume(
         ctx,
         args,
+        mode,
         chosen,
         current.map(|i| &worktrees[i]),
         &mut report.effects,
@@ -401,12 +412,13 @@ fn explicit(
 fn resume(
     ctx: &Context,
     args: &ContinueArgs,
+    mode: Mode,
     mut chosen: Candidate,
     current: Option<&Worktree>,
     effects: &mut Vec<Effect>,
 ) -> Result<Outcome> {
     // A legacy state is migrated first, and the session it becomes is briefed.
-    if chosen.handover.kind == Kind::Legacy {
+    if chosen.handover.kind == Kind::Legacy && mode == Mode::Resume {
         let status = chosen
             .handover
             .assessment
@@ -477,7 +489,11 @@ fn resume(
                 .filter(|t| matches!(t.status, TaskStatus::Other(_)))
                 .map(|t| t.id.clone())
                 .collect();
-            if let Some(session) = briefing.candidate.session() {
+            if let Some(session) = briefing
+                .candidate
+                .session()
+                .filter(|_| mode == Mode::Resume)
+            {
                 if store::render(&session, &ctx.settings, ctx.lang)? {
                     effects.push(Effect::Rendered {
                         path: session.dir().join(store::MARKDOWN_FILE),
@@ -500,7 +516,7 @@ fn resume(
         briefing.recent = ctx.repo.recent_commits(tip, 5)?;
     }
 
-    if ctx.settings.auto_clean {
+    if ctx.settings.auto_clean && mode == Mode::Resume {
         if let Some(wt) = current {
             let mut cleaned = super::clean::Report {
                 dry_run: false,
@@ -524,7 +540,8 @@ fn resume(
             );
         }
     }
-    if briefing.candidate.handover.kind == Kind::ContinueHere && !args.keep {
+    if briefing.candidate.handover.kind == Kind::ContinueHere && !args.keep && mode == Mode::Resume
+    {
         effects.push(consume(ctx, &briefing.candidate)?);
     }
     Ok(Outcome::Briefing(Box::new(briefing)))

@@ -4,6 +4,7 @@ pub mod clean;
 pub mod completions;
 pub mod r#continue;
 pub mod here;
+pub mod hook;
 pub mod man;
 pub mod migrate;
 pub mod render;

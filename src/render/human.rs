@@ -646,3 +646,26 @@ fn effect(e: &crate::commands::r#continue::Effect) -> String {
         ),
     }
 }
+
+pub fn hook(r: &crate::commands::hook::InstallReport, install: bool) -> String {
+    let path = escape(&r.settings.display().to_string());
+    let mut out = match (install, r.changed) {
+        (true, true) => format!("added the SessionStart hook to {path}\n"),
+        (true, false) => format!("{path} already has the SessionStart hook\n"),
+        (false, true) => format!("removed the SessionStart hook from {path}\n"),
+        (false, false) => format!("{path} has no SessionStart hook of git-handover\n"),
+    };
+    if let Some((file, changed)) = &r.instructions {
+        let file = escape(&file.display().to_string());
+        let _ = match (install, changed) {
+            (true, true) => writeln!(out, "added a Session continuity section to {file}"),
+            (true, false) => writeln!(out, "{file} already has a Session continuity section"),
+            (false, true) => writeln!(out, "removed the Session continuity section from {file}"),
+            (false, false) => writeln!(
+                out,
+                "{file} has no Session continuity section written by git-handover"
+            ),
+        };
+    }
+    out
+}

@@ -578,3 +578,29 @@ pub fn continue_(
     }
     v
 }
+
+#[derive(Serialize)]
+pub struct HookV1 {
+    pub schema: &'static str,
+    pub settings: String,
+    pub changed: bool,
+    pub instructions: Option<InstructionsV1>,
+}
+
+#[derive(Serialize)]
+pub struct InstructionsV1 {
+    pub path: String,
+    pub changed: bool,
+}
+
+pub fn hook(r: &crate::commands::hook::InstallReport) -> HookV1 {
+    HookV1 {
+        schema: "git-handover/hook/1",
+        settings: r.settings.display().to_string(),
+        changed: r.changed,
+        instructions: r.instructions.as_ref().map(|(p, changed)| InstructionsV1 {
+            path: p.display().to_string(),
+            changed: *changed,
+        }),
+    }
+}

@@ -1,0 +1,364 @@
+//! `hook session-start` and `hook install|uninstall` (SPEC section 9).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use super::Context;
+use super::r#continue::{self, Mode, Outcome};
+use crate::cli::{ContinueArgs, HookAgent, HookInstallArgs, HookScope};
+use crate::error::{Error, Result};
+use crate::fsio;
+
+/// The command `install` registers and `session-start` answers to.
+pub const COMMAND: &str = "git handover hook session-start";
+pub const MATCHER: &str = "startup|resume|clear|compact";
+/// The most context an agent takes inline (Claude Code replaces more with a file path).
+pub const MAX_CONTEXT: usize = 10_000;
+
+/// The directory the agent's event names (`cwd`), if the event is JSON with one that
+/// exists. Empty input, garbage and unknown fields are all fine.
+pub fn event_cwd(stdin: &[u8]) -> Option<PathBuf> {
+    let event: Value = serde_json::from_slice(stdin).ok()?;
+    let cwd = PathBuf::from(event.get("cwd")?.as_str()?);
+    cwd.is_dir().then_some(cwd)
+}
+
+/// The briefing for the worktree of `ctx`, read-only, as the agent's context; `None`
+/// when there is nothing to resume and nothing wrong.
+pub fn session_start_context(ctx: &Context) -> Result<Option<String>> {
+    let args = ContinueArgs {
+        target: None,
+        successor: false,
+        keep: true,
+        team: crate::cli::TeamArgs::default(),
+    };
+    let report = r#continue::run(ctx, &args, Mode::ReadOnly, &mut |_| None)?;
+    let mut text = String::new();
+    for problem in &report.skipped {
+        let _ = writeln!(text, "git-handover: could not read a handover: {problem}");
+    }
+    match &report.outcome {
+        Outcome::Nothing if text.is_empty() => return Ok(None),
+        Outcome::Nothing => {}
+        Outcome::Choose(_) => {
+            text.push_str(
+                "Several handovers can be resumed. Ask the user which one, then run \
+                 `git handover continue <key or path>`:\n",
+            );
+        }
+        Outcome::AllComplete(_) | Outcome::Briefing(_) => {
+            text.push_str("Handover from the previous session (git handover continue):\n");
+        }
+    }
+    text.push_str(&crate::render::human::continue_(
+        &report,
+        &crate::render::human::Painter::new(false),
+    ));
+    Ok(Some(cut(&text, MAX_CONTEXT)))
+}
+
+/// `text` cut at a line end so that it, with a closing note, is at most `max` characters.
+pub fn cut(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let note =
+        "[cut: the briefing is longer; run `git handover continue --keep` to see all of it]\n";
+    let budget = max - note.chars().count();
+    let mut out = String::new();
+    let mut used = 0;
+    for line in text.split_inclusive('\n') {
+        let n = line.chars().count();
+        if used + n > budget {
+            break;
+        }
+        out.push_str(line);
+        used += n;
+    }
+    out.push_str(note);
+    out
+}
+
+/// The hook's output: one line of JSON in the shape agents document.
+pub fn hook_output(context: &str) -> String {
+    let v = serde_json::json!({
+        "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}
+    });
+    format!("{v}\n")
+}
+
+/// What `install` or `uninstall` did.
+pub struct InstallReport {
+    pub settings: PathBuf,
+    pub changed: bool,
+    pub instructions: Option<(PathBuf, bool)>,
+}
+
+fn settings_path(ctx: &Context, agent: HookAgent, scope: HookScope) -> Result<PathBuf> {
+    let home = || {
+        std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .ok_or_else(|| Error::Usage {
+                message: "HOME is not set, so the user's settings cannot be found".into(),
+                hint: None,
+            })
+    };
+    let project = || -> Result<PathBuf> { Ok(ctx.current_worktree()?.path) };
+    Ok(match (agent, scope) {
+        (HookAgent::Claude, HookScope::Project) => project()?.join(".claude/settings.json"),
+        (HookAgent::Claude, HookScope::Local) => project()?.join(".claude/settings.local.json"),
+        (HookAgent::Claude, HookScope::User) => home()?.join(".claude/settings.json"),
+        (HookAgent::Codex, HookScope::Project) => project()?.join(".codex/hooks.json"),
+        (HookAgent::Codex, HookScope::User) => home()?.join(".codex/hooks.json"),
+        (HookAgent::Gemini, HookScope::Project) => project()?.join(".gemini/settings.json"),
+        (HookAgent::Gemini, HookScope::User) => home()?.join(".gemini/settings.json"),
+        (agent, HookScope::Local) => {
+            return Err(Error::Usage {
+                message: format!("{} has no local settings file", agent.name()),
+                hint: Some("use --scope project or --scope user".into()),
+            });
+        }
+    })
+}
+
+fn instructions_path(ctx: &Context, agent: HookAgent, scope: HookScope) -> Result<PathBuf> {
+    let file = match agent {
+        HookAgent::Claude => "CLAUDE.md",
+        HookAgent::Codex => "AGENTS.md",
+        HookAgent::Gemini => "GEMINI.md",
+    };
+    Ok(match scope {
+        HookScope::Project | HookScope::Local => ctx.current_worktree()?.path.join(file),
+        HookScope::User => settings_path(ctx, agent, scope)?.with_file_name(file),
+    })
+}
+
+const INSTRUCTIONS: &str = "\
+## Session continuity
+
+This repository keeps handovers between agent sessions with git-handover. At the start of
+a session, read the handover (a SessionStart hook may already have put it in your context;
+otherwise run `git handover continue`) and ask before working on its open tasks. Record
+progress as you go with `git handover task start|done|block <id>`, and before you stop,
+save what remains with `git handover save` or `git handover here`.
+";
+
+/// The hook entry for `agent`: Gemini CLI counts the timeout in milliseconds.
+fn entry(agent: HookAgent) -> Value {
+    let timeout = if agent == HookAgent::Gemini {
+        10_000
+    } else {
+        10
+    };
+    serde_json::json!({"matcher": MATCHER, "hooks": [{"type": "command", "command": COMMAND, "timeout": timeout}]})
+}
+
+fn read_settings(path: &Path) -> Result<Map<String, Value>> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Map::new()),
+        Err(e) => return Err(Error::io(path, "read", e)),
+    };
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Map::new());
+    }
+    match serde_json::from_slice(&bytes) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err(Error::InvalidField {
+            file: path.to_owned(),
+            field: "(root)".into(),
+            message: "must be a JSON object".into(),
+        }),
+        Err(e) => Err(Error::InvalidJson {
+            file: path.to_owned(),
+            line: e.line(),
+            column: e.column(),
+            message: e
+                .to_string()
+                .split(" at line ")
+                .next()
+                .unwrap_or_default()
+                .to_owned(),
+        }),
+    }
+}
+
+fn write_settings(path: &Path, settings: &Map<String, Value>) -> Result<()> {
+    let mut bytes = serde_json::to_vec_pretty(settings).expect("a JSON map serialises");
+    bytes.push(b'\n');
+    fsio::write_atomic(path, &bytes)
+}
+
+fn is_ours(hook: &Value) -> bool {
+    hook.get("command").and_then(Value::as_str) == Some(COMMAND)
+}
+
+fn wrong_shape(path: &Path, field: &str, what: &str) -> Error {
+    Error::InvalidField {
+        file: path.to_owned(),
+        field: field.into(),
+        message: format!("must be {what}"),
+    }
+}
+
+/// Add the hook (and, when asked, the instructions), keeping everything else.
+pub fn install(ctx: &Context, args: &HookInstallArgs) -> Result<InstallReport> {
+    let path = settings_path(ctx, args.agent, args.scope)?;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create", e))?;
+    }
+    let _lock = fsio::Lock::acquire(&path, ctx.settings.lock_timeout)?;
+    let mut settings = read_settings(&path)?;
+    let hooks = settings
+        .entry("hooks")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let hooks = hooks
+        .as_object_mut()
+        .ok_or_else(|| wrong_shape(&path, "hooks", "an object"))?;
+    let groups = hooks
+        .entry("SessionStart")
+        .or_insert_with(|| Value::Array(Vec::new()));
+    let groups = groups
+        .as_array_mut()
+        .ok_or_else(|| wrong_shape(&path, "hooks.SessionStart", "an array"))?;
+    let present = groups.iter().any(|g| {
+        g.get("hooks")
+            .and_then(Value::as_array)
+            .is_some_and(|hs| hs.iter().any(is_ours))
+    });
+    if !present {
+        groups.push(entry(args.agent));
+        write_settings(&path, &settings)?;
+    }
+    let instructions = if args.instructions {
+        let file = instructions_path(ctx, args.agent, args.scope)?;
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        let has = text.lines().any(|l| l.trim() == "## Session continuity");
+        if !has {
+            let sep = match (
+                text.is_empty(),
+                text.ends_with("\n\n"),
+                text.ends_with('\n'),
+            ) {
+                (true, _, _) | (false, true, _) => "",
+                (false, false, true) => "\n",
+                (false, false, false) => "\n\n",
+            };
+            if let Some(dir) = file.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create", e))?;
+            }
+            fsio::write_atomic(&file, format!("{text}{sep}{INSTRUCTIONS}").as_bytes())?;
+        }
+        Some((file, !has))
+    } else {
+        None
+    };
+    Ok(InstallReport {
+        settings: path,
+        changed: !present,
+        instructions,
+    })
+}
+
+/// Remove what `install` added: its hook entry (and a matcher group, `SessionStart` or
+/// `hooks` it left empty), and with `--instructions` the section it wrote.
+pub fn uninstall(ctx: &Context, args: &HookInstallArgs) -> Result<InstallReport> {
+    let path = settings_path(ctx, args.agent, args.scope)?;
+    let mut changed = false;
+    if path.exists() {
+        let _lock = fsio::Lock::acquire(&path, ctx.settings.lock_timeout)?;
+        let mut settings = read_settings(&path)?;
+        if let Some(Value::Object(hooks)) = settings.get_mut("hooks") {
+            if let Some(Value::Array(groups)) = hooks.get_mut("SessionStart") {
+                for group in groups.iter_mut() {
+                    if let Some(Value::Array(hs)) = group.get_mut("hooks") {
+                        let before = hs.len();
+                        hs.retain(|h| !is_ours(h));
+                        changed |= hs.len() != before;
+                    }
+                }
+                groups.retain(|g| {
+                    g.get("hooks")
+                        .and_then(Value::as_array)
+                        .is_none_or(|hs| !hs.is_empty())
+                });
+                if groups.is_empty() {
+                    hooks.remove("SessionStart");
+                }
+            }
+            if hooks.is_empty() && changed {
+                settings.remove("hooks");
+            }
+        }
+        if changed {
+            write_settings(&path, &settings)?;
+        }
+    }
+    let instructions = if args.instructions {
+        let file = instructions_path(ctx, args.agent, args.scope)?;
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        let removed = text.contains(INSTRUCTIONS);
+        if removed {
+            let rest = text.replacen(INSTRUCTIONS, "", 1);
+            let rest = rest.trim_end_matches('\n');
+            let rest = if rest.is_empty() {
+                String::new()
+            } else {
+                format!("{rest}\n")
+            };
+            fsio::write_atomic(&file, rest.as_bytes())?;
+        }
+        Some((file, removed))
+    } else {
+        None
+    };
+    Ok(InstallReport {
+        settings: path,
+        changed,
+        instructions,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn event_cwd_tolerates_anything() {
+        assert_eq!(event_cwd(b""), None);
+        assert_eq!(event_cwd(b"garbage"), None);
+        assert_eq!(event_cwd(br#"{"cwd": 7}"#), None);
+        assert_eq!(event_cwd(br#"{"cwd": "/no/such/dir/anywhere"}"#), None);
+        assert_eq!(
+            event_cwd(br#"{"cwd": "/", "extra": {"x": 1}}"#),
+            Some(PathBuf::from("/"))
+        );
+    }
+
+    #[test]
+    fn cut_at_a_line_end_within_the_limit() {
+        let text: String = (0..2000).fold(String::new(), |mut t, i| {
+            let _ = writeln!(t, "line {i:04} of the briefing");
+            t
+        });
+        let out = cut(&text, MAX_CONTEXT);
+        assert!(out.chars().count() <= MAX_CONTEXT);
+        assert!(out.ends_with("to see all of it]\n"));
+        let body = out.rsplit_once("[cut:").unwrap().0;
+        assert!(body.ends_with("of the briefing\n"), "cut at a line end");
+        assert!(text.starts_with(body));
+        assert_eq!(cut("short\n", MAX_CONTEXT), "short\n");
+        let japanese: String = (0..3000).map(|_| "日本語の行\n").collect();
+        assert!(cut(&japanese, MAX_CONTEXT).chars().count() <= MAX_CONTEXT);
+    }
+
+    #[test]
+    fn output_has_the_documented_shape() {
+        let v: Value = serde_json::from_str(&hook_output("a\n\"b\"")).unwrap();
+        assert_eq!(v["hookSpecificOutput"]["hookEventName"], "SessionStart");
+        assert_eq!(v["hookSpecificOutput"]["additionalContext"], "a\n\"b\"");
+        assert_eq!(v.as_object().unwrap().len(), 1);
+    }
+}
