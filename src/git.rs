@@ -83,8 +83,13 @@ const REWRITE_SEARCH_DEPTH: usize = 1000;
 /// How many newer commits are shown by subject.
 const NEWEST_SHOWN: usize = 3;
 
+/// Walking more commits than this without a commit-graph earns a hint to write one.
+const SLOW_WALK: usize = 20_000;
+
 pub struct Repo {
     repo: gix::Repository,
+    /// Commits read from objects (not from a commit-graph) by this run's walks.
+    walked_without_graph: std::cell::Cell<usize>,
 }
 
 /// Open the repository containing `dir`, honouring `GIT_DIR` and friends like git.
@@ -93,7 +98,10 @@ pub fn discover(dir: &Path) -> Result<Repo> {
         gix::discover_with_environment_overrides(dir).map_err(|_| Error::NotARepository {
             dir: dir.to_owned(),
         })?;
-    Ok(Repo { repo })
+    Ok(Repo {
+        repo,
+        walked_without_graph: std::cell::Cell::new(0),
+    })
 }
 
 /// A path made canonical when it exists; lexically cleaned otherwise, so that a
@@ -176,6 +184,16 @@ impl Repo {
         let id = self.repo.rev_parse_single(rev).ok()?;
         let commit = id.object().ok()?.peel_to_commit().ok()?;
         Some(CommitId(commit.id))
+    }
+
+    /// A hint to write a commit-graph, when this run walked much history without one.
+    pub fn commit_graph_hint(&self) -> Option<String> {
+        (self.walked_without_graph.get() > SLOW_WALK && !self.has_commit_graph()).then(|| {
+            format!(
+                "{} commits were read without a commit-graph; `git commit-graph write --reachable` makes this much faster",
+                self.walked_without_graph.get()
+            )
+        })
     }
 
     /// Whether a commit-graph is present and enabled (`core.commitGraph`).
@@ -315,7 +333,10 @@ impl Repo {
                     *needed.entry(*c).or_default() |= bit;
                 }
             }
-            let masks = Walk::new(&self.repo, graph.as_ref()).run(&bit_of, &needed);
+            let walk = Walk::new(&self.repo, graph.as_ref());
+            let masks = walk.run(&bit_of, &needed);
+            self.walked_without_graph
+                .set(self.walked_without_graph.get() + walk.parsed.get());
             for (c, t) in queries {
                 if let (Some(bit), Some(mask)) = (bit_of.get(t), masks.get(c)) {
                     if mask & bit != 0 {
@@ -476,6 +497,10 @@ impl Repo {
             let mut list = Vec::new();
             for info in walk {
                 let info = info.map_err(|e| Error::git("walk history", e))?;
+                if info.generation.is_none() {
+                    self.walked_without_graph
+                        .set(self.walked_without_graph.get() + 1);
+                }
                 let time = match info.commit_time {
                     Some(t) => t,
                     None => self.commit_time(info.id).unwrap_or(i64::MIN),
@@ -582,6 +607,10 @@ fn subject_of(message: &[u8]) -> String {
 struct Walk<'a> {
     repo: &'a gix::Repository,
     graph: Option<&'a gix::commitgraph::Graph>,
+    /// Commits read from their objects, not the graph.
+    parsed: std::cell::Cell<usize>,
+    /// What was read from objects, so no commit is decoded twice.
+    decoded: std::cell::RefCell<HashMap<ObjectId, (i64, Vec<ObjectId>)>>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -596,7 +625,12 @@ const NO_GENERATION: u32 = u32::MAX;
 
 impl<'a> Walk<'a> {
     fn new(repo: &'a gix::Repository, graph: Option<&'a gix::commitgraph::Graph>) -> Self {
-        Walk { repo, graph }
+        Walk {
+            repo,
+            graph,
+            parsed: std::cell::Cell::new(0),
+            decoded: std::cell::RefCell::default(),
+        }
     }
 
     /// Generation, commit time and parents of a commit, from the graph when it is there.
@@ -616,6 +650,10 @@ impl<'a> Walk<'a> {
                 ));
             }
         }
+        if let Some((time, parents)) = self.decoded.borrow().get(&id) {
+            return Some((NO_GENERATION, *time, parents.clone()));
+        }
+        self.parsed.set(self.parsed.get() + 1);
         let commit = self.repo.find_commit(id).ok()?;
         let decoded = commit.decode().ok()?;
         let time = decoded
@@ -623,7 +661,11 @@ impl<'a> Walk<'a> {
             .ok()
             .and_then(|c| c.time().ok())
             .map_or(0, |t| t.seconds);
-        Some((NO_GENERATION, time, decoded.parents().collect()))
+        let parents: Vec<ObjectId> = decoded.parents().collect();
+        self.decoded
+            .borrow_mut()
+            .insert(id, (time, parents.clone()));
+        Some((NO_GENERATION, time, parents))
     }
 
     fn run(

@@ -168,6 +168,18 @@ fn run(cli: Cli) -> Result<Outcome> {
     };
     let json = cli.json;
     let painter = render::human::Painter::new(color);
+    let mut outcome = dispatch(&ctx, command, json, &painter)?;
+    outcome.hints.extend(ctx.repo.commit_graph_hint());
+    Ok(outcome)
+}
+
+/// Run a command that works on a repository and render its report.
+fn dispatch(
+    ctx: &Context,
+    command: Command,
+    json: bool,
+    painter: &render::human::Painter,
+) -> Result<Outcome> {
     match command {
         Command::Completions(_)
         | Command::Man(_)
@@ -175,7 +187,7 @@ fn run(cli: Cli) -> Result<Outcome> {
             unreachable!("handled above")
         }
         Command::Hook(cli::HookCommand::Install(args)) => {
-            let report = commands::hook::install(&ctx, &args)?;
+            let report = commands::hook::install(ctx, &args)?;
             Ok(Outcome::ok(if json {
                 render::json::to_string(&render::json::hook(&report))
             } else {
@@ -183,7 +195,7 @@ fn run(cli: Cli) -> Result<Outcome> {
             }))
         }
         Command::Hook(cli::HookCommand::Uninstall(args)) => {
-            let report = commands::hook::uninstall(&ctx, &args)?;
+            let report = commands::hook::uninstall(ctx, &args)?;
             Ok(Outcome::ok(if json {
                 render::json::to_string(&render::json::hook(&report))
             } else {
@@ -191,11 +203,11 @@ fn run(cli: Cli) -> Result<Outcome> {
             }))
         }
         Command::Status(args) => {
-            let report = commands::status::run(&ctx, &args)?;
+            let report = commands::status::run(ctx, &args)?;
             let stdout = if json {
                 render::json::to_string(&render::json::status(&report))
             } else {
-                render::human::status(&report, &painter)
+                render::human::status(&report, painter)
             };
             let warnings = report.warnings().map(str::to_owned).collect();
             let errors: Vec<String> = report.invalid().map(str::to_owned).collect();
@@ -234,15 +246,15 @@ fn run(cli: Cli) -> Result<Outcome> {
                 prompt(&render::human::candidates(candidates), candidates.len())
             };
             let report = commands::r#continue::run(
-                &ctx,
+                ctx,
                 &args,
                 commands::r#continue::Mode::Resume,
                 &mut choose,
             )?;
             let stdout = if json {
-                render::json::to_string(&render::json::continue_(&report, &ctx))
+                render::json::to_string(&render::json::continue_(&report, ctx))
             } else {
-                render::human::continue_(&report, &painter)
+                render::human::continue_(&report, painter)
             };
             let mut outcome = Outcome::ok(stdout);
             outcome.warnings.clone_from(&report.skipped);
@@ -262,7 +274,7 @@ fn run(cli: Cli) -> Result<Outcome> {
             Ok(outcome)
         }
         Command::Save(args) => {
-            let written = commands::save::run(&ctx, &args)?;
+            let written = commands::save::run(ctx, &args)?;
             Ok(Outcome::ok(if json {
                 render::json::to_string(&render::json::save(&written))
             } else {
@@ -270,7 +282,7 @@ fn run(cli: Cli) -> Result<Outcome> {
             }))
         }
         Command::Task(args) => {
-            let report = commands::task::run(&ctx, &args)?;
+            let report = commands::task::run(ctx, &args)?;
             Ok(Outcome::ok(if json {
                 render::json::to_string(&render::json::task(&report))
             } else {
@@ -278,7 +290,7 @@ fn run(cli: Cli) -> Result<Outcome> {
             }))
         }
         Command::Render(args) => {
-            let report = commands::render::run(&ctx, &args)?;
+            let report = commands::render::run(ctx, &args)?;
             Ok(Outcome::ok(if json {
                 render::json::to_string(&render::json::render(&report))
             } else {
@@ -286,7 +298,7 @@ fn run(cli: Cli) -> Result<Outcome> {
             }))
         }
         Command::Here(args) => {
-            let report = commands::here::run(&ctx, &args)?;
+            let report = commands::here::run(ctx, &args)?;
             Ok(Outcome::ok(if json {
                 render::json::to_string(&render::json::here(&report))
             } else {
@@ -294,7 +306,7 @@ fn run(cli: Cli) -> Result<Outcome> {
             }))
         }
         Command::Migrate => {
-            let report = commands::migrate::run(&ctx)?;
+            let report = commands::migrate::run(ctx)?;
             Ok(Outcome::ok(if json {
                 render::json::to_string(&render::json::migrate(&report))
             } else {
@@ -310,7 +322,7 @@ fn run(cli: Cli) -> Result<Outcome> {
                     let _ = out.flush();
                 }
             };
-            let report = commands::clean::run(&ctx, &args, &mut announce)?;
+            let report = commands::clean::run(ctx, &args, &mut announce)?;
             let stdout = if json {
                 render::json::to_string(&render::json::clean(&report))
             } else {

@@ -3,6 +3,7 @@
 
 mod common;
 
+use std::fmt::Write as _;
 use std::path::Path;
 
 use common::TestEnv;
@@ -307,4 +308,54 @@ fn worktrees_are_listed_like_git_worktree_list() {
         .collect();
     assert_eq!(from_tool, from_git);
     assert_eq!(from_git.len(), 4);
+}
+
+#[test]
+fn a_long_walk_without_a_commit_graph_says_once_how_to_write_one() {
+    let env = TestEnv::new();
+    let repo = env.init("repo");
+    // 25,000 commits on main and one side commit, through fast-import.
+    let mut stream = String::new();
+    for i in 1..=25_000u64 {
+        let from = if i > 1 {
+            format!("from :{}\n", i - 1)
+        } else {
+            String::new()
+        };
+        let _ = write!(
+            stream,
+            "commit refs/heads/main\nmark :{i}\ncommitter a <a@example.com> {} +0000\ndata 2\nc\n{from}\n",
+            1_700_000_000 + i * 60
+        );
+    }
+    stream.push_str("commit refs/heads/side\nmark :99999\ncommitter a <a@example.com> 1800000000 +0000\ndata 2\ns\nfrom :1\n\n");
+    let mut child = env
+        .command("git")
+        .args(["fast-import", "--quiet"])
+        .current_dir(&repo)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write as _;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(stream.as_bytes())
+            .unwrap();
+    }
+    assert!(child.wait().unwrap().success());
+    let side = env.git(&repo, &["rev-parse", "side"]);
+    session(&env, &repo, "main", "20261130-110000", &[&side]);
+    let run = env.handover(&repo, &["status"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert_eq!(
+        run.stderr,
+        "hint: 25000 commits were read without a commit-graph; `git commit-graph write --reachable` makes this much faster\n"
+    );
+    env.git(&repo, &["commit-graph", "write", "--reachable"]);
+    let run = env.handover(&repo, &["status"]);
+    assert_eq!(run.stderr, "", "no hint once the graph is there");
+    assert!(run.stdout.contains("1 unreachable"), "{}", run.stdout);
 }
