@@ -130,6 +130,29 @@ END {
   printf "  ]\n}\n" > file
 }' "$dir/marks"
 
+# Two worktrees for the many-shas target: one session recording 10 commits, one
+# recording 10,000, all from the same stretch of history (the same depth).
+for count in 10 10000; do
+  git -C "$repo" worktree add -q --no-checkout -b "shas-$count" "$dir/shas-$count" main
+  awk -v n="$COMMITS" -v count="$count" -v root="$dir/shas-$count" -v now="$(date +%s)" '
+  { sub(/^:/, "", $1); sha[$1] = $2 }
+  END {
+    path = root "/.claude/handover/shas-" count "/20261130-000000"
+    system("mkdir -p " path)
+    file = path "/project-state.json"
+    printf "{\"version\": 3, \"generated_at\": \"%s\", \"status\": \"READY\",\n", strftime("%Y-%m-%dT%H:%M:%SZ", now - 600, 1) > file
+    printf " \"workspace\": {\"branch\": \"shas-%d\"},\n \"active_tasks\": [\n", count > file
+    # Commits between depth n/2 and n/2 + 10,000 from the root: the deepest one is the
+    # same for both sessions.
+    for (t = 1; t <= count; t++) {
+      c = (t == 1) ? int(n / 2) : int(n / 2) + 1 + int((t - 1) * (10000 / count))
+      if (c % 50 == 0) c++
+      printf "  {\"id\": \"T%d\", \"status\": \"done\", \"commit_sha\": \"%s\"},\n", t, sha[c] > file
+    }
+    printf "  {\"id\": \"open\", \"status\": \"in_progress\"}\n ]\n}\n" > file
+  }' "$dir/marks"
+done
+
 # Deleted and locked worktrees (sessions recorded in them are gone with them).
 for w in $(seq -w 1 "$DELETED"); do rm -rf "$dir/wt-$w"; done
 for k in $(seq 1 "$LOCKED"); do

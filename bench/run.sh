@@ -19,7 +19,10 @@ repo=$dir/repo
 hook=$dir/hook
 event=$(printf '{"session_id":"bench","cwd":"%s","hook_event_name":"SessionStart","source":"startup"}' "$hook")
 
-names=(status status_json continue_json hook_session_start reference worktree_list rev_list_count rev_parse_head)
+names=(status status_json continue_json hook_session_start reference worktree_list rev_list_count rev_parse_head
+       shas_10 shas_10000)
+# HALF=DIR: a repository made with half the worktrees and sessions, for the scaling ratio.
+[ -n "${HALF:-}" ] && names+=(status_half)
 run_one() {
   case "$1" in
     status) (cd "$repo" && "$bin" status) ;;
@@ -30,6 +33,9 @@ run_one() {
     worktree_list) git -C "$repo" worktree list --porcelain ;;
     rev_list_count) git -C "$repo" rev-list --count HEAD ;;
     rev_parse_head) git -C "$repo" rev-parse HEAD ;;
+    shas_10) (cd "$dir/shas-10" && "$bin" status --here) ;;
+    shas_10000) (cd "$dir/shas-10000" && "$bin" status --here) ;;
+    status_half) (cd "$HALF/repo" && "$bin" status) ;;
   esac
 }
 
@@ -38,7 +44,7 @@ trap 'rm -rf "$tmp"' EXIT
 for r in $(seq 1 "$rounds"); do
   for n in "${names[@]}"; do
     start=$(date +%s%N)
-    /usr/bin/time -f %M -o "$tmp/mem" bash -c "$(declare -f run_one); bin='$bin' repo='$repo' hook='$hook' here='$here' event='$event' run_one $n" >/dev/null 2>"$tmp/err" || true
+    /usr/bin/time -f %M -o "$tmp/mem" bash -c "$(declare -f run_one); bin='$bin' repo='$repo' hook='$hook' here='$here' dir='$dir' HALF='${HALF:-}' event='$event' run_one $n" >/dev/null 2>"$tmp/err" || true
     end=$(date +%s%N)
     echo $(( (end - start) / 1000 )) >> "$tmp/$n.us"
     tail -1 "$tmp/mem" >> "$tmp/$n.kib"
@@ -75,6 +81,8 @@ sessions=$(find "$dir" -name project-state.json | wc -l)
   echo "| status / rev-list --count HEAD | $(ratio "${med[status]}" "${med[rev_list_count]}") | ≤ 1 |"
   echo "| hook session-start / rev-parse HEAD | $(ratio "${med[hook_session_start]}" "${med[rev_parse_head]}") | ≤ 5 |"
   echo "| continue --json / rev-parse HEAD | $(ratio "${med[continue_json]}" "${med[rev_parse_head]}") | ≤ 5 |"
+  echo "| 10,000 shas / 10 shas, same depth | $(ratio "${med[shas_10000]}" "${med[shas_10]}") | ≤ 1.5 |"
+  [ -n "${HALF:-}" ] && echo "| status, twice the worktrees and sessions | $(ratio "${med[status]}" "${med[status_half]}") | ≤ 2.2 |"
   echo "| status peak RSS | $(awk -v k="${mem[status]}" 'BEGIN {printf "%.1f MiB", k / 1024}') | ≤ 64 MiB |"
 } > "$out"
 cat "$out"

@@ -604,24 +604,63 @@ fn subject_of(message: &[u8]) -> String {
 /// each commit. It stops when every candidate has all the bits it asks for, or when
 /// nothing left in the queue can reach an open candidate any more: every remaining
 /// commit is in the graph and its generation is below that of every open candidate.
+///
+/// Commits in the graph are keyed by their graph position in flat vectors, and their
+/// parents come from the graph as positions; only commits outside it (newer than the
+/// graph, or all of them without one) are decoded and kept in a map.
 struct Walk<'a> {
     repo: &'a gix::Repository,
     graph: Option<&'a gix::commitgraph::Graph>,
     /// Commits read from their objects, not the graph.
     parsed: std::cell::Cell<usize>,
-    /// What was read from objects, so no commit is decoded twice.
-    decoded: std::cell::RefCell<HashMap<ObjectId, (i64, Vec<ObjectId>)>>,
+}
+
+/// A commit in the walk: its position in the commit-graph, or its id when it is not
+/// in the graph.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Node {
+    Pos(u32),
+    Id(ObjectId),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct Entry {
     generation: u32,
     time: i64,
-    id: ObjectId,
+    node: Node,
 }
 
 /// Not in the commit-graph: newer than everything in it.
 const NO_GENERATION: u32 = u32::MAX;
+
+/// Per-commit bits: a vector over graph positions, a map for the rest.
+struct Bits {
+    by_pos: Vec<u64>,
+    by_id: HashMap<ObjectId, u64>,
+}
+
+impl Bits {
+    fn new(graph_len: usize) -> Self {
+        Bits {
+            by_pos: vec![0; graph_len],
+            by_id: HashMap::new(),
+        }
+    }
+
+    fn get(&self, node: Node) -> u64 {
+        match node {
+            Node::Pos(p) => self.by_pos[p as usize],
+            Node::Id(id) => self.by_id.get(&id).copied().unwrap_or(0),
+        }
+    }
+
+    fn slot(&mut self, node: Node) -> &mut u64 {
+        match node {
+            Node::Pos(p) => &mut self.by_pos[p as usize],
+            Node::Id(id) => self.by_id.entry(id).or_default(),
+        }
+    }
+}
 
 impl<'a> Walk<'a> {
     fn new(repo: &'a gix::Repository, graph: Option<&'a gix::commitgraph::Graph>) -> Self {
@@ -629,77 +668,111 @@ impl<'a> Walk<'a> {
             repo,
             graph,
             parsed: std::cell::Cell::new(0),
-            decoded: std::cell::RefCell::default(),
         }
     }
 
-    /// Generation, commit time and parents of a commit, from the graph when it is there.
-    fn node(&self, id: ObjectId) -> Option<(u32, i64, Vec<ObjectId>)> {
-        if let Some(graph) = self.graph {
-            if let Some(pos) = graph.lookup(id) {
-                let c = graph.commit_at(pos);
+    fn node_of(&self, id: ObjectId) -> Node {
+        match self.graph.and_then(|g| g.lookup(id)) {
+            Some(pos) => Node::Pos(pos.0),
+            None => Node::Id(id),
+        }
+    }
+
+    /// Generation and commit time of a node, and its parents; commits outside the
+    /// graph are decoded once and remembered in `decoded`.
+    fn entry(
+        &self,
+        node: Node,
+        decoded: &mut HashMap<ObjectId, (i64, Vec<Node>)>,
+    ) -> Option<(Entry, Vec<Node>)> {
+        match node {
+            Node::Pos(p) => {
+                let graph = self.graph?;
+                let c = graph.commit_at(gix::commitgraph::Position(p));
                 let parents = c
                     .iter_parents()
                     .filter_map(std::result::Result::ok)
-                    .map(|p| graph.id_at(p).to_owned())
+                    .map(|p| Node::Pos(p.0))
                     .collect();
-                return Some((
-                    c.generation(),
-                    i64::try_from(c.committer_timestamp()).unwrap_or(i64::MAX),
+                let time = i64::try_from(c.committer_timestamp()).unwrap_or(i64::MAX);
+                Some((
+                    Entry {
+                        generation: c.generation(),
+                        time,
+                        node,
+                    },
                     parents,
-                ));
+                ))
+            }
+            Node::Id(id) => {
+                if let Some((time, parents)) = decoded.get(&id) {
+                    return Some((
+                        Entry {
+                            generation: NO_GENERATION,
+                            time: *time,
+                            node,
+                        },
+                        parents.clone(),
+                    ));
+                }
+                self.parsed.set(self.parsed.get() + 1);
+                let commit = self.repo.find_commit(id).ok()?;
+                let commit = commit.decode().ok()?;
+                let time = commit
+                    .committer()
+                    .ok()
+                    .and_then(|c| c.time().ok())
+                    .map_or(0, |t| t.seconds);
+                let parents: Vec<Node> = commit.parents().map(|p| self.node_of(p)).collect();
+                decoded.insert(id, (time, parents.clone()));
+                Some((
+                    Entry {
+                        generation: NO_GENERATION,
+                        time,
+                        node,
+                    },
+                    parents,
+                ))
             }
         }
-        if let Some((time, parents)) = self.decoded.borrow().get(&id) {
-            return Some((NO_GENERATION, *time, parents.clone()));
-        }
-        self.parsed.set(self.parsed.get() + 1);
-        let commit = self.repo.find_commit(id).ok()?;
-        let decoded = commit.decode().ok()?;
-        let time = decoded
-            .committer()
-            .ok()
-            .and_then(|c| c.time().ok())
-            .map_or(0, |t| t.seconds);
-        let parents: Vec<ObjectId> = decoded.parents().collect();
-        self.decoded
-            .borrow_mut()
-            .insert(id, (time, parents.clone()));
-        Some((NO_GENERATION, time, parents))
     }
 
+    /// For each candidate, the bits of the tips that reach it.
     fn run(
         &self,
         bit_of: &HashMap<ObjectId, u64>,
         needed: &HashMap<ObjectId, u64>,
     ) -> HashMap<ObjectId, u64> {
-        let mut mask: HashMap<ObjectId, u64> = HashMap::new();
-        let mut done: HashMap<ObjectId, u64> = HashMap::new();
+        let graph_len = self.graph.map_or(0, |g| g.num_commits() as usize);
+        let mut mask = Bits::new(graph_len);
+        let mut done = Bits::new(graph_len);
+        let mut decoded: HashMap<ObjectId, (i64, Vec<Node>)> = HashMap::new();
         let mut heap: BinaryHeap<Entry> = BinaryHeap::new();
-        // Open candidates in the graph, by generation; candidates outside the graph are
-        // settled once only graph commits remain in the queue.
+        // Open candidates: by node, with their generation; those in the graph also
+        // counted by generation, to know how deep the walk must go.
+        let candidates: HashMap<Node, (ObjectId, u64)> = needed
+            .iter()
+            .map(|(id, bits)| (self.node_of(*id), (*id, *bits)))
+            .collect();
+        let mut open: HashMap<Node, u32> = HashMap::new();
         let mut open_generations: BTreeMap<u32, usize> = BTreeMap::new();
-        let mut open: HashMap<ObjectId, u32> = HashMap::new();
-        for c in needed.keys() {
-            let generation = self
-                .graph
-                .and_then(|g| g.commit_by_id(c))
-                .map_or(NO_GENERATION, |c| c.generation());
-            open.insert(*c, generation);
+        for node in candidates.keys() {
+            let generation = match (node, self.graph) {
+                (Node::Pos(p), Some(g)) => g.commit_at(gix::commitgraph::Position(*p)).generation(),
+                _ => NO_GENERATION,
+            };
+            open.insert(*node, generation);
             if generation != NO_GENERATION {
                 *open_generations.entry(generation).or_default() += 1;
             }
         }
         for (tip, bit) in bit_of {
-            let Some((generation, time, _)) = self.node(*tip) else {
+            let node = self.node_of(*tip);
+            let Some((entry, _)) = self.entry(node, &mut decoded) else {
                 continue;
             };
-            *mask.entry(*tip).or_default() |= bit;
-            heap.push(Entry {
-                generation,
-                time,
-                id: *tip,
-            });
+            *mask.slot(node) |= bit;
+            heap.push(entry);
         }
         while let Some(top) = heap.peek() {
             if open.is_empty() {
@@ -713,43 +786,39 @@ impl<'a> Walk<'a> {
             {
                 break;
             }
-            let Entry { id, .. } = heap.pop().expect("peeked");
-            let m = mask.get(&id).copied().unwrap_or(0);
-            let before = done.get(&id).copied().unwrap_or(0);
-            if m & !before == 0 {
+            let node = heap.pop().expect("peeked").node;
+            let m = mask.get(node);
+            if m & !done.get(node) == 0 {
                 continue;
             }
-            done.insert(id, m);
-            if let Some(generation) = open.get(&id).copied() {
-                if needed[&id] & !m == 0 {
-                    open.remove(&id);
-                    if generation != NO_GENERATION {
-                        if let Some(n) = open_generations.get_mut(&generation) {
-                            *n -= 1;
-                            if *n == 0 {
-                                open_generations.remove(&generation);
-                            }
+            *done.slot(node) = m;
+            if let Some(generation) = open.get(&node).copied() {
+                if candidates[&node].1 & !m == 0 {
+                    open.remove(&node);
+                    if let Some(n) = open_generations.get_mut(&generation) {
+                        *n -= 1;
+                        if *n == 0 {
+                            open_generations.remove(&generation);
                         }
                     }
                 }
             }
-            let Some((_, _, parents)) = self.node(id) else {
+            let Some((_, parents)) = self.entry(node, &mut decoded) else {
                 continue;
             };
             for p in parents {
-                let pm = mask.entry(p).or_default();
+                let pm = mask.slot(p);
                 if m & !*pm != 0 {
                     *pm |= m;
-                    if let Some((generation, time, _)) = self.node(p) {
-                        heap.push(Entry {
-                            generation,
-                            time,
-                            id: p,
-                        });
+                    if let Some((entry, _)) = self.entry(p, &mut decoded) {
+                        heap.push(entry);
                     }
                 }
             }
         }
-        mask
+        candidates
+            .iter()
+            .map(|(node, (id, _))| (*id, mask.get(*node)))
+            .collect()
     }
 }
