@@ -68,7 +68,8 @@ git -C "$repo" gc --quiet --auto || true
 echo "history: $(git -C "$repo" rev-list --count HEAD) commits in $(( $(date +%s) - start ))s" >&2
 
 # Worktrees (no checkout: the tool reads no working files but its own).
-for w in $(seq -w 1 "$WORKTREES"); do
+for k in $(seq 1 "$WORKTREES"); do
+  w=$(printf %02d "$k")
   git -C "$repo" worktree add -q --no-checkout "$dir/wt-$w" "wt-$w"
 done
 
@@ -154,7 +155,7 @@ for count in 10 10000; do
 done
 
 # Deleted and locked worktrees (sessions recorded in them are gone with them).
-for w in $(seq -w 1 "$DELETED"); do rm -rf "$dir/wt-$w"; done
+for k in $(seq 1 "$DELETED"); do rm -rf "$dir/wt-$(printf %02d "$k")"; done
 for k in $(seq 1 "$LOCKED"); do
   w=$(printf '%02d' $((DELETED + k)))
   git -C "$repo" worktree lock --reason "bench" "$dir/wt-$w"

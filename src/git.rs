@@ -163,11 +163,12 @@ impl Repo {
             let base = proxy.base().ok();
             let locked = proxy.lock_reason().map(|r| r.to_str_lossy().into_owned());
             let prunable = proxy.is_prunable();
-            let (mut wt, path) = match proxy.into_repo_with_possibly_inaccessible_worktree() {
-                Ok(repo) => (head_info(&repo), base),
-                Err(_) => (Worktree::empty(), base),
-            };
-            let Some(path) = path else { continue };
+            // Read the worktree's HEAD through the main repository's ref store rather
+            // than opening a repository per worktree (each would map the packs again).
+            let mut wt = proxy
+                .id()
+                .map_or_else(|_| Worktree::empty(), |id| linked_head(&main, id));
+            let Some(path) = base else { continue };
             wt.exists = path.is_dir();
             wt.path = normalize(&path);
             wt.locked = locked;
@@ -248,7 +249,11 @@ impl Repo {
     /// Unreachable commits are then looked for among the newest commits of their tip,
     /// as rewritten (amended or rebased) equivalents.
     pub fn check_commits(&self, queries: &[(String, CommitId)]) -> Result<Vec<CommitAnswer>> {
-        let resolved: Vec<Resolved> = queries.iter().map(|(sha, _)| self.resolve(sha)).collect();
+        let graph = self.repo.commit_graph_if_enabled().ok().flatten();
+        let resolved: Vec<Resolved> = queries
+            .iter()
+            .map(|(sha, _)| self.resolve(sha, graph.as_ref()))
+            .collect();
         let mut walk_queries: Vec<(ObjectId, ObjectId)> = Vec::new();
         for ((_, tip), r) in queries.iter().zip(&resolved) {
             if let Resolved::Commit(id) = r {
@@ -286,10 +291,16 @@ impl Repo {
         Ok(answers)
     }
 
-    fn resolve(&self, sha: &str) -> Resolved {
+    /// What a recorded sha names. A commit in the commit-graph is answered from the
+    /// graph alone: reading object headers from the pack for thousands of shas touches
+    /// (and, with the kernel's fault-around, maps in) most of a large pack.
+    fn resolve(&self, sha: &str, graph: Option<&gix::commitgraph::Graph>) -> Resolved {
         let sha = sha.trim();
         if sha.len() < 4 || sha.len() > 40 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Resolved::Missing;
+        }
+        if let Some(found) = graph.and_then(|g| in_graph(g, sha)) {
+            return found;
         }
         let id = if sha.len() == 40 {
             match ObjectId::from_hex(sha.as_bytes()) {
@@ -348,81 +359,100 @@ impl Repo {
         out
     }
 
-    /// Look among the newest commits of `tip` for equivalents of `lost` commits: the
-    /// same change (paths and contents against the first parent), else the same author,
-    /// author date and subject.
+    /// Look among the newest commits of `tip` for equivalents of `lost` commits.
+    ///
+    /// Amending and rebasing keep the author and the author date, so those are the
+    /// cheap first filter; among the commits that pass it, one with the same change
+    /// (paths and contents against the first parent, the role of git's patch id) wins,
+    /// else one with the same subject. The walk reads commits newest first and stops at
+    /// the oldest lost commit's time (a rewrite is never older than its original) or
+    /// after `REWRITE_SEARCH_DEPTH` commits; trees are compared only for the few
+    /// commits that pass the filter.
     fn find_rewritten(
         &self,
         tip: ObjectId,
         lost: &[(usize, ObjectId)],
     ) -> Result<Vec<(usize, ObjectId)>> {
-        let keys: Vec<(usize, RewriteKey)> = lost
+        let keys: Vec<(usize, ObjectId, Ident)> = lost
             .iter()
-            .filter_map(|(i, id)| self.rewrite_key(*id).map(|k| (*i, k)))
+            .filter_map(|(i, id)| self.ident(*id).map(|k| (*i, *id, k)))
             .collect();
-        if keys.is_empty() {
+        let Some(oldest) = keys.iter().map(|(_, _, k)| k.committed).min() else {
             return Ok(Vec::new());
-        }
+        };
         let walk = self
             .repo
             .rev_walk([tip])
-            .sorting(gix::revision::walk::Sorting::ByCommitTime(
-                CommitTimeOrder::default(),
-            ))
+            .sorting(gix::revision::walk::Sorting::ByCommitTimeCutoff {
+                order: CommitTimeOrder::default(),
+                seconds: oldest,
+            })
             .use_commit_graph(true)
             .all()
             .map_err(|e| Error::git("walk history", e))?;
-        let mut found: Vec<(usize, ObjectId)> = Vec::new();
         let mut by_change: Vec<Option<ObjectId>> = vec![None; keys.len()];
-        let mut by_ident: Vec<Option<ObjectId>> = vec![None; keys.len()];
+        let mut by_subject: Vec<Option<ObjectId>> = vec![None; keys.len()];
+        let mut lost_changes: Vec<Option<Vec<Change>>> = vec![None; keys.len()];
         for info in walk.take(REWRITE_SEARCH_DEPTH) {
             let info = info.map_err(|e| Error::git("walk history", e))?;
-            let Some(key) = self.rewrite_key(info.id) else {
+            let Some(key) = self.ident(info.id) else {
                 continue;
             };
-            for (k, (_, lost_key)) in keys.iter().enumerate() {
-                if by_change[k].is_none()
-                    && key.changes.is_some()
-                    && key.changes == lost_key.changes
-                {
+            for (k, (_, lost_id, lost_key)) in keys.iter().enumerate() {
+                if by_change[k].is_some() || key.author != lost_key.author {
+                    continue;
+                }
+                let lost_change = lost_changes[k].get_or_insert_with(|| self.changes(*lost_id));
+                if !lost_change.is_empty() && self.changes(info.id) == *lost_change {
                     by_change[k] = Some(info.id);
-                }
-                if by_ident[k].is_none() && key.ident == lost_key.ident {
-                    by_ident[k] = Some(info.id);
+                } else if by_subject[k].is_none() && key.subject == lost_key.subject {
+                    by_subject[k] = Some(info.id);
                 }
             }
         }
-        for (k, (i, _)) in keys.iter().enumerate() {
-            if let Some(id) = by_change[k].or(by_ident[k]) {
-                found.push((*i, id));
-            }
-        }
-        Ok(found)
+        Ok(keys
+            .iter()
+            .enumerate()
+            .filter_map(|(k, (i, _, _))| by_change[k].or(by_subject[k]).map(|id| (*i, id)))
+            .collect())
     }
 
-    fn rewrite_key(&self, id: ObjectId) -> Option<RewriteKey> {
+    /// Author (name, e-mail, date as written), subject and commit time of a commit.
+    fn ident(&self, id: ObjectId) -> Option<Ident> {
         let commit = self.repo.find_commit(id).ok()?;
         let decoded = commit.decode().ok()?;
         let author = decoded.author().ok()?;
-        let ident = (
-            author.name.to_str_lossy().into_owned(),
-            author.email.to_str_lossy().into_owned(),
-            author.time.to_owned(),
-            subject_of(decoded.message),
-        );
-        let tree = decoded.tree();
-        let parent_tree = decoded
-            .parents()
+        let committed = decoded
+            .committer()
+            .ok()
+            .and_then(|c| c.time().ok())
+            .map_or(0, |t| t.seconds);
+        Some(Ident {
+            author: (
+                author.name.to_str_lossy().into_owned(),
+                author.email.to_str_lossy().into_owned(),
+                author.time.to_owned(),
+            ),
+            subject: subject_of(decoded.message),
+            committed,
+        })
+    }
+
+    /// What a commit changed against its first parent, sorted.
+    fn changes(&self, id: ObjectId) -> Vec<Change> {
+        let Ok(commit) = self.repo.find_commit(id) else {
+            return Vec::new();
+        };
+        let tree = commit.tree_id().ok().map(gix::Id::detach);
+        let parent_tree = commit
+            .parent_ids()
             .next()
             .and_then(|p| self.repo.find_commit(p).ok())
             .and_then(|p| p.tree_id().ok().map(gix::Id::detach));
         let mut changes = Vec::new();
-        self.diff_trees(parent_tree, Some(tree), &mut Vec::new(), &mut changes);
+        self.diff_trees(parent_tree, tree, &mut Vec::new(), &mut changes);
         changes.sort();
-        Some(RewriteKey {
-            ident,
-            changes: (!changes.is_empty()).then_some(changes),
-        })
+        changes
     }
 
     /// The changed blobs between two trees, as `(path, old, new)`.
@@ -538,6 +568,40 @@ impl Repo {
     }
 }
 
+/// Look a full or abbreviated sha up among the commit-graph's sorted ids: `None` when
+/// no commit in the graph has it (the object database must be asked), `Ambiguous` when
+/// several commits share the prefix.
+fn in_graph(graph: &gix::commitgraph::Graph, sha: &str) -> Option<Resolved> {
+    use std::cmp::Ordering;
+    let at = |pos: u32| graph.id_at(gix::commitgraph::Position(pos));
+    let n = graph.num_commits();
+    let matches_at =
+        |pos: u32, cmp: &dyn Fn(&gix::oid) -> Ordering| pos < n && cmp(at(pos)) == Ordering::Equal;
+    if sha.len() == 40 {
+        let id = ObjectId::from_hex(sha.as_bytes()).ok()?;
+        return graph.lookup(id).map(|_| Resolved::Commit(id));
+    }
+    let prefix = gix::hash::Prefix::from_hex(sha).ok()?;
+    // `cmp_oid` orders the prefix against an id: Greater while the id is below it.
+    let cmp = |id: &gix::oid| prefix.cmp_oid(id);
+    let (mut lo, mut hi) = (0u32, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if cmp(at(mid)) == Ordering::Greater {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    if !matches_at(lo, &cmp) {
+        return None;
+    }
+    if matches_at(lo + 1, &cmp) {
+        return Some(Resolved::Ambiguous);
+    }
+    Some(Resolved::Commit(at(lo).to_owned()))
+}
+
 enum Resolved {
     Commit(ObjectId),
     NotACommit(ObjectId),
@@ -547,9 +611,10 @@ enum Resolved {
 
 type Change = (Vec<u8>, Option<ObjectId>, Option<ObjectId>);
 
-struct RewriteKey {
-    ident: (String, String, String, String),
-    changes: Option<Vec<Change>>,
+struct Ident {
+    author: (String, String, String),
+    subject: String,
+    committed: i64,
 }
 
 impl Worktree {
@@ -586,6 +651,31 @@ fn head_info(repo: &gix::Repository) -> Worktree {
             .referent_name()
             .map(|n| n.shorten().to_str_lossy().into_owned());
         wt.head = head.id().map(|id| CommitId(id.detach()));
+    }
+    wt
+}
+
+/// Branch and HEAD of the linked worktree `id`, from its `worktrees/<id>/HEAD`.
+fn linked_head(main: &gix::Repository, id: &gix::bstr::BStr) -> Worktree {
+    let mut wt = Worktree::empty();
+    let name = format!("worktrees/{id}/HEAD");
+    let Ok(Some(head)) = main.try_find_reference(name.as_str()) else {
+        return wt;
+    };
+    match head.target() {
+        gix::refs::TargetRef::Symbolic(branch) => {
+            wt.branch = Some(branch.shorten().to_str_lossy().into_owned());
+            wt.head = main
+                .try_find_reference(branch)
+                .ok()
+                .flatten()
+                .and_then(|mut r| r.peel_to_id().ok())
+                .map(|id| CommitId(id.detach()));
+        }
+        gix::refs::TargetRef::Object(oid) => {
+            wt.detached = true;
+            wt.head = Some(CommitId(oid.to_owned()));
+        }
     }
     wt
 }
@@ -629,6 +719,9 @@ struct Entry {
     time: i64,
     node: Node,
 }
+
+/// Commits decoded from objects: commit time and parents.
+type Decoded = HashMap<ObjectId, (i64, Vec<Node>)>;
 
 /// Not in the commit-graph: newer than everything in it.
 const NO_GENERATION: u32 = u32::MAX;
@@ -678,63 +771,67 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// Generation and commit time of a node, and its parents; commits outside the
-    /// graph are decoded once and remembered in `decoded`.
-    fn entry(
-        &self,
-        node: Node,
-        decoded: &mut HashMap<ObjectId, (i64, Vec<Node>)>,
-    ) -> Option<(Entry, Vec<Node>)> {
-        match node {
-            Node::Pos(p) => {
-                let graph = self.graph?;
+    /// What orders a node in the queue: its generation and commit time.
+    fn key(&self, node: Node, decoded: &mut Decoded) -> Option<Entry> {
+        match (node, self.graph) {
+            (Node::Pos(p), Some(graph)) => {
                 let c = graph.commit_at(gix::commitgraph::Position(p));
-                let parents = c
-                    .iter_parents()
-                    .filter_map(std::result::Result::ok)
-                    .map(|p| Node::Pos(p.0))
-                    .collect();
                 let time = i64::try_from(c.committer_timestamp()).unwrap_or(i64::MAX);
-                Some((
-                    Entry {
-                        generation: c.generation(),
-                        time,
-                        node,
-                    },
-                    parents,
-                ))
+                Some(Entry {
+                    generation: c.generation(),
+                    time,
+                    node,
+                })
             }
-            Node::Id(id) => {
-                if let Some((time, parents)) = decoded.get(&id) {
-                    return Some((
-                        Entry {
-                            generation: NO_GENERATION,
-                            time: *time,
-                            node,
-                        },
-                        parents.clone(),
-                    ));
-                }
-                self.parsed.set(self.parsed.get() + 1);
-                let commit = self.repo.find_commit(id).ok()?;
-                let commit = commit.decode().ok()?;
-                let time = commit
-                    .committer()
-                    .ok()
-                    .and_then(|c| c.time().ok())
-                    .map_or(0, |t| t.seconds);
-                let parents: Vec<Node> = commit.parents().map(|p| self.node_of(p)).collect();
-                decoded.insert(id, (time, parents.clone()));
-                Some((
-                    Entry {
-                        generation: NO_GENERATION,
-                        time,
-                        node,
-                    },
-                    parents,
-                ))
+            (Node::Pos(_), None) => None,
+            (Node::Id(id), _) => {
+                let (time, _) = self.decode(id, decoded)?;
+                Some(Entry {
+                    generation: NO_GENERATION,
+                    time,
+                    node,
+                })
             }
         }
+    }
+
+    /// The parents of a node, into `out` (cleared first).
+    fn parents_into(&self, node: Node, decoded: &mut Decoded, out: &mut Vec<Node>) {
+        out.clear();
+        match (node, self.graph) {
+            (Node::Pos(p), Some(graph)) => {
+                let c = graph.commit_at(gix::commitgraph::Position(p));
+                out.extend(
+                    c.iter_parents()
+                        .filter_map(std::result::Result::ok)
+                        .map(|p| Node::Pos(p.0)),
+                );
+            }
+            (Node::Pos(_), None) => {}
+            (Node::Id(id), _) => {
+                if let Some((_, parents)) = self.decode(id, decoded) {
+                    out.extend(parents);
+                }
+            }
+        }
+    }
+
+    /// Commit time and parents of a commit outside the graph, decoded once.
+    fn decode(&self, id: ObjectId, decoded: &mut Decoded) -> Option<(i64, Vec<Node>)> {
+        if let Some(known) = decoded.get(&id) {
+            return Some(known.clone());
+        }
+        self.parsed.set(self.parsed.get() + 1);
+        let commit = self.repo.find_commit(id).ok()?;
+        let commit = commit.decode().ok()?;
+        let time = commit
+            .committer()
+            .ok()
+            .and_then(|c| c.time().ok())
+            .map_or(0, |t| t.seconds);
+        let parents: Vec<Node> = commit.parents().map(|p| self.node_of(p)).collect();
+        decoded.insert(id, (time, parents.clone()));
+        Some((time, parents))
     }
 
     /// For each candidate, the bits of the tips that reach it.
@@ -746,7 +843,8 @@ impl<'a> Walk<'a> {
         let graph_len = self.graph.map_or(0, |g| g.num_commits() as usize);
         let mut mask = Bits::new(graph_len);
         let mut done = Bits::new(graph_len);
-        let mut decoded: HashMap<ObjectId, (i64, Vec<Node>)> = HashMap::new();
+        let mut decoded = Decoded::new();
+        let mut parents = Vec::new();
         let mut heap: BinaryHeap<Entry> = BinaryHeap::new();
         // Open candidates: by node, with their generation; those in the graph also
         // counted by generation, to know how deep the walk must go.
@@ -754,28 +852,29 @@ impl<'a> Walk<'a> {
             .iter()
             .map(|(id, bits)| (self.node_of(*id), (*id, *bits)))
             .collect();
-        let mut open: HashMap<Node, u32> = HashMap::new();
+        // The bits each open candidate still waits for, indexed like the masks, so the
+        // hot loop asks no hash map whether a commit is a candidate.
+        let mut waiting = Bits::new(graph_len);
+        let mut open = candidates.len();
         let mut open_generations: BTreeMap<u32, usize> = BTreeMap::new();
-        for node in candidates.keys() {
-            let generation = match (node, self.graph) {
-                (Node::Pos(p), Some(g)) => g.commit_at(gix::commitgraph::Position(*p)).generation(),
-                _ => NO_GENERATION,
-            };
-            open.insert(*node, generation);
-            if generation != NO_GENERATION {
-                *open_generations.entry(generation).or_default() += 1;
+        for (node, (_, bits)) in &candidates {
+            *waiting.slot(*node) = *bits;
+            if let (Node::Pos(p), Some(g)) = (node, self.graph) {
+                *open_generations
+                    .entry(g.commit_at(gix::commitgraph::Position(*p)).generation())
+                    .or_default() += 1;
             }
         }
         for (tip, bit) in bit_of {
             let node = self.node_of(*tip);
-            let Some((entry, _)) = self.entry(node, &mut decoded) else {
+            let Some(entry) = self.key(node, &mut decoded) else {
                 continue;
             };
             *mask.slot(node) |= bit;
             heap.push(entry);
         }
         while let Some(top) = heap.peek() {
-            if open.is_empty() {
+            if open == 0 {
                 break;
             }
             if top.generation != NO_GENERATION
@@ -792,9 +891,12 @@ impl<'a> Walk<'a> {
                 continue;
             }
             *done.slot(node) = m;
-            if let Some(generation) = open.get(&node).copied() {
-                if candidates[&node].1 & !m == 0 {
-                    open.remove(&node);
+            let wanted = waiting.get(node);
+            if wanted != 0 && wanted & !m == 0 {
+                *waiting.slot(node) = 0;
+                open -= 1;
+                if let (Node::Pos(p), Some(g)) = (node, self.graph) {
+                    let generation = g.commit_at(gix::commitgraph::Position(p)).generation();
                     if let Some(n) = open_generations.get_mut(&generation) {
                         *n -= 1;
                         if *n == 0 {
@@ -803,14 +905,12 @@ impl<'a> Walk<'a> {
                     }
                 }
             }
-            let Some((_, parents)) = self.entry(node, &mut decoded) else {
-                continue;
-            };
-            for p in parents {
+            self.parents_into(node, &mut decoded, &mut parents);
+            for &p in &parents {
                 let pm = mask.slot(p);
                 if m & !*pm != 0 {
                     *pm |= m;
-                    if let Some((entry, _)) = self.entry(p, &mut decoded) {
+                    if let Some(entry) = self.key(p, &mut decoded) {
                         heap.push(entry);
                     }
                 }

@@ -167,18 +167,18 @@ impl State {
             Some(Value::Array(items)) => items
                 .iter()
                 .enumerate()
-                .map(|(i, item)| v.task(item, &format!("active_tasks[{i}]")))
+                .map(|(i, item)| v.task(item, i))
                 .collect::<Result<Vec<_>>>()?,
             Some(_) => return Err(field_error(file, "active_tasks", "must be an array")),
         };
-        let generated_at = v.stamp(doc.get("generated_at"), "generated_at")?;
-        let session_id = v.string(doc.get("session_id"), "session_id")?;
+        let generated_at = v.stamp(doc.get("generated_at"), &top("generated_at"))?;
+        let session_id = v.string(doc.get("session_id"), &top("session_id"))?;
         let workspace = match doc.get("workspace") {
             None | Some(Value::Null) => Workspace::default(),
             Some(Value::Object(w)) => Workspace {
-                root: v.string(w.get("root"), "workspace.root")?,
+                root: v.string(w.get("root"), &top("workspace.root"))?,
                 branch: v
-                    .string(w.get("branch"), "workspace.branch")?
+                    .string(w.get("branch"), &top("workspace.branch"))?
                     .filter(|b| !b.is_empty()),
                 is_worktree: match w.get("is_worktree") {
                     None | Some(Value::Null) => None,
@@ -262,17 +262,37 @@ fn strip_position(msg: &str) -> String {
     }
 }
 
+/// A field path, formatted only when an error needs it: `active_tasks[2].status`.
+struct Field<'a> {
+    task: Option<usize>,
+    name: &'a str,
+}
+
+impl std::fmt::Display for Field<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.task, self.name) {
+            (Some(i), "") => write!(f, "active_tasks[{i}]"),
+            (Some(i), name) => write!(f, "active_tasks[{i}].{name}"),
+            (None, name) => f.write_str(name),
+        }
+    }
+}
+
+fn top(name: &str) -> Field<'_> {
+    Field { task: None, name }
+}
+
 struct Validator<'a> {
     file: &'a Path,
     warnings: Vec<String>,
 }
 
 impl Validator<'_> {
-    fn err(&self, field: &str, message: &str) -> Error {
-        field_error(self.file, field, message)
+    fn err(&self, field: &Field<'_>, message: &str) -> Error {
+        field_error(self.file, &field.to_string(), message)
     }
 
-    fn string(&self, value: Option<&Value>, field: &str) -> Result<Option<String>> {
+    fn string(&self, value: Option<&Value>, field: &Field<'_>) -> Result<Option<String>> {
         match value {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.clone())),
@@ -280,7 +300,7 @@ impl Validator<'_> {
         }
     }
 
-    fn strings(&self, value: Option<&Value>, field: &str) -> Result<Vec<String>> {
+    fn strings(&self, value: Option<&Value>, field: &Field<'_>) -> Result<Vec<String>> {
         match value {
             None | Some(Value::Null) => Ok(Vec::new()),
             Some(Value::Array(items)) => items
@@ -288,14 +308,18 @@ impl Validator<'_> {
                 .enumerate()
                 .map(|(i, item)| match item {
                     Value::String(s) => Ok(s.clone()),
-                    _ => Err(self.err(&format!("{field}[{i}]"), "must be a string")),
+                    _ => Err(field_error(
+                        self.file,
+                        &format!("{field}[{i}]"),
+                        "must be a string",
+                    )),
                 })
                 .collect(),
             Some(_) => Err(self.err(field, "must be an array of strings")),
         }
     }
 
-    fn stamp(&mut self, value: Option<&Value>, field: &str) -> Result<Option<Stamp>> {
+    fn stamp(&mut self, value: Option<&Value>, field: &Field<'_>) -> Result<Option<Stamp>> {
         let Some(raw) = self.string(value, field)? else {
             return Ok(None);
         };
@@ -312,11 +336,20 @@ impl Validator<'_> {
         }
     }
 
-    fn task(&mut self, item: &Value, path: &str) -> Result<Task> {
+    fn task(&mut self, item: &Value, index: usize) -> Result<Task> {
         let Value::Object(t) = item else {
-            return Err(self.err(path, "must be an object"));
+            return Err(self.err(
+                &Field {
+                    task: Some(index),
+                    name: "",
+                },
+                "must be an object",
+            ));
         };
-        let field = |name: &str| format!("{path}.{name}");
+        let field = |name| Field {
+            task: Some(index),
+            name,
+        };
         let id = match t.get("id") {
             None | Some(Value::Null) => String::new(),
             Some(Value::String(s)) => s.clone(),

@@ -359,3 +359,40 @@ fn a_long_walk_without_a_commit_graph_says_once_how_to_write_one() {
     assert_eq!(run.stderr, "", "no hint once the graph is there");
     assert!(run.stdout.contains("1 unreachable"), "{}", run.stdout);
 }
+
+#[test]
+fn an_amended_message_is_found_by_its_change_and_an_amended_change_by_its_subject() {
+    let env = TestEnv::new();
+    let repo = env.init("repo");
+    env.commit(&repo, "base", "b\n", "base", "2026-11-20T10:00:00Z");
+    let first = env.commit(&repo, "one", "1\n", "first subject", "2026-11-21T10:00:00Z");
+    env.git_at(
+        &repo,
+        "2026-11-21T11:00:00Z",
+        &["commit", "-q", "--amend", "-m", "a better subject"],
+    );
+    let new_first = env.git(&repo, &["rev-parse", "HEAD"]);
+    let second = env.commit(
+        &repo,
+        "two",
+        "2\n",
+        "second subject",
+        "2026-11-22T10:00:00Z",
+    );
+    env.write(&repo.join("two"), "2, fixed\n");
+    env.git(&repo, &["add", "two"]);
+    env.git_at(
+        &repo,
+        "2026-11-22T11:00:00Z",
+        &["commit", "-q", "--amend", "--no-edit"],
+    );
+    let new_second = env.git(&repo, &["rev-parse", "HEAD"]);
+    session(&env, &repo, "main", "20261130-110000", &[&first, &second]);
+    assert_eq!(
+        checks(&env, &repo, "main/20261130-110000"),
+        [
+            s("T1", "unreachable", Some(&new_first)),
+            s("T2", "unreachable", Some(&new_second))
+        ]
+    );
+}
