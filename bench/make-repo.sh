@@ -132,9 +132,13 @@ END {
 }' "$dir/marks"
 
 # Two worktrees for the many-shas target: one session recording 10 commits, one
-# recording 10,000, all from the same stretch of history (the same depth).
+# recording 10,000, all from the same stretch of history (the same depth). They belong
+# to a clone sharing the objects, so that the repository status is compared on stays
+# the one described above.
+git clone -q --shared --no-checkout "$repo" "$dir/shas-repo"
+git -C "$dir/shas-repo" commit-graph write --reachable
 for count in 10 10000; do
-  git -C "$repo" worktree add -q --no-checkout -b "shas-$count" "$dir/shas-$count" main
+  git -C "$dir/shas-repo" worktree add -q --no-checkout -b "shas-$count" "$dir/shas-$count" origin/main
   awk -v n="$COMMITS" -v count="$count" -v root="$dir/shas-$count" -v now="$(date +%s)" '
   { sub(/^:/, "", $1); sha[$1] = $2 }
   END {
