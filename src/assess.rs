@@ -314,7 +314,7 @@ fn read_found(repo: &Repo, wt: &Worktree, found: &Found) -> Pending {
             }
         },
         Kind::Session | Kind::Legacy => match State::read(&file) {
-            Ok(state) => Some(Parsed::State(Box::new(state))),
+            Ok(state) => Some(Parsed::State(Box::new(state.into_view()))),
             Err(e) => {
                 handover.error = Some(e.to_string());
                 None
@@ -399,19 +399,18 @@ fn finish(
     let written_at = written.map(|(t, _)| t);
     let written_from_mtime = written.is_some_and(|(_, m)| m);
     let worktree_branch = wt.branch.as_deref().filter(|_| !wt.detached);
+    // Freshness is judged the same way for a session and a note.
+    let judge = |branch: Option<&str>| {
+        let matches = verdict::branches_match(branch, worktree_branch);
+        let freshness = age.map(|a| {
+            verdict::freshness(a, settings.fresh_for, branch, worktree_branch, newer.count)
+        });
+        (matches, freshness)
+    };
     let assessment = match parsed {
         Parsed::State(state) => {
             let branch = state.workspace.branch.clone();
-            let branch_matches = verdict::branches_match(branch.as_deref(), worktree_branch);
-            let freshness = age.map(|a| {
-                verdict::freshness(
-                    a,
-                    settings.fresh_for,
-                    branch.as_deref(),
-                    worktree_branch,
-                    newer.count,
-                )
-            });
+            let (branch_matches, freshness) = judge(branch.as_deref());
             let presence = state
                 .workspace
                 .root
@@ -458,16 +457,7 @@ fn finish(
         }
         Parsed::Note(note) => {
             let branch = note.branch.clone();
-            let branch_matches = verdict::branches_match(branch.as_deref(), worktree_branch);
-            let freshness = age.map(|a| {
-                verdict::freshness(
-                    a,
-                    settings.fresh_for,
-                    branch.as_deref(),
-                    worktree_branch,
-                    newer.count,
-                )
-            });
+            let (branch_matches, freshness) = judge(branch.as_deref());
             let mut missing_header = Vec::new();
             if note.updated_raw.is_none() {
                 missing_header.push("Last updated");

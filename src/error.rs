@@ -84,6 +84,21 @@ impl Error {
         }
     }
 
+    /// A JSON syntax error in `file`, with serde's position moved into the fields.
+    pub fn json(file: &std::path::Path, e: &serde_json::Error) -> Self {
+        let message = e.to_string();
+        let message = message
+            .rfind(" at line ")
+            .map_or(message.as_str(), |i| &message[..i])
+            .to_owned();
+        Error::InvalidJson {
+            file: file.to_owned(),
+            line: e.line(),
+            column: e.column(),
+            message,
+        }
+    }
+
     pub fn git(action: impl Into<String>, err: impl fmt::Display) -> Self {
         Error::Git {
             action: action.into(),

@@ -213,21 +213,31 @@ impl Repo {
 
     /// The newest `n` commits from `tip`, newest first.
     pub fn recent_commits(&self, tip: CommitId, n: usize) -> Result<Vec<CommitLine>> {
-        let walk = self
-            .repo
-            .rev_walk([tip.0])
-            .sorting(gix::revision::walk::Sorting::ByCommitTime(
-                CommitTimeOrder::default(),
-            ))
-            .use_commit_graph(true)
-            .all()
-            .map_err(|e| Error::git("walk history", e))?;
+        let walk = self.newest_first(tip.0, None)?;
         walk.take(n)
             .map(|info| {
                 let info = info.map_err(|e| Error::git("walk history", e))?;
                 Ok(self.commit_line(info.id))
             })
             .collect()
+    }
+
+    /// The history of `tip`, newest commit first (by commit time), using the
+    /// commit-graph when there is one; with `since`, it stops at older commits.
+    fn newest_first(&self, tip: ObjectId, since: Option<i64>) -> Result<gix::revision::Walk<'_>> {
+        let sorting = match since {
+            Some(seconds) => gix::revision::walk::Sorting::ByCommitTimeCutoff {
+                order: CommitTimeOrder::default(),
+                seconds,
+            },
+            None => gix::revision::walk::Sorting::ByCommitTime(CommitTimeOrder::default()),
+        };
+        self.repo
+            .rev_walk([tip])
+            .sorting(sorting)
+            .use_commit_graph(true)
+            .all()
+            .map_err(|e| Error::git("walk history", e))
     }
 
     fn commit_line(&self, id: ObjectId) -> CommitLine {
@@ -380,16 +390,7 @@ impl Repo {
         let Some(oldest) = keys.iter().map(|(_, _, k)| k.committed).min() else {
             return Ok(Vec::new());
         };
-        let walk = self
-            .repo
-            .rev_walk([tip])
-            .sorting(gix::revision::walk::Sorting::ByCommitTimeCutoff {
-                order: CommitTimeOrder::default(),
-                seconds: oldest,
-            })
-            .use_commit_graph(true)
-            .all()
-            .map_err(|e| Error::git("walk history", e))?;
+        let walk = self.newest_first(tip, Some(oldest))?;
         let mut by_change: Vec<Option<ObjectId>> = vec![None; keys.len()];
         let mut by_subject: Vec<Option<ObjectId>> = vec![None; keys.len()];
         let mut lost_changes: Vec<Option<Vec<Change>>> = vec![None; keys.len()];
@@ -514,16 +515,7 @@ impl Repo {
         }
         let mut newer_by_tip: HashMap<ObjectId, Vec<(i64, ObjectId)>> = HashMap::new();
         for (tip, since) in oldest {
-            let walk = self
-                .repo
-                .rev_walk([tip])
-                .sorting(gix::revision::walk::Sorting::ByCommitTimeCutoff {
-                    order: CommitTimeOrder::default(),
-                    seconds: since,
-                })
-                .use_commit_graph(true)
-                .all()
-                .map_err(|e| Error::git("walk history", e))?;
+            let walk = self.newest_first(tip, Some(since))?;
             let mut list = Vec::new();
             for info in walk {
                 let info = info.map_err(|e| Error::git("walk history", e))?;

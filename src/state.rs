@@ -114,12 +114,7 @@ impl State {
     /// Parse and validate `bytes`; `file` only names the source in errors.
     pub fn parse(bytes: &[u8], file: &Path) -> Result<State> {
         let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        let value: Value = serde_json::from_slice(bytes).map_err(|e| Error::InvalidJson {
-            file: file.to_owned(),
-            line: e.line(),
-            column: e.column(),
-            message: strip_position(&e.to_string()),
-        })?;
+        let value: Value = serde_json::from_slice(bytes).map_err(|e| Error::json(file, &e))?;
         let Value::Object(doc) = value else {
             return Err(field_error(file, "(root)", "must be a JSON object"));
         };
@@ -207,6 +202,14 @@ impl State {
         })
     }
 
+    /// Keep only the typed view: for readers that never write the state back (status
+    /// holds hundreds of states at once). `document` and `to_json_bytes` are then empty.
+    #[must_use]
+    pub fn into_view(mut self) -> State {
+        self.doc = Map::new();
+        self
+    }
+
     /// The whole document, unknown keys included, in its original order.
     pub fn document(&self) -> &Map<String, Value> {
         &self.doc
@@ -251,14 +254,6 @@ fn field_error(file: &Path, field: &str, message: &str) -> Error {
         file: file.to_owned(),
         field: field.to_owned(),
         message: message.to_owned(),
-    }
-}
-
-/// `serde_json` appends " at line L column C"; the error already carries the position.
-fn strip_position(msg: &str) -> String {
-    match msg.rfind(" at line ") {
-        Some(i) => msg[..i].to_owned(),
-        None => msg.to_owned(),
     }
 }
 

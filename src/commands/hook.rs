@@ -171,17 +171,7 @@ fn read_settings(path: &Path) -> Result<Map<String, Value>> {
             field: "(root)".into(),
             message: "must be a JSON object".into(),
         }),
-        Err(e) => Err(Error::InvalidJson {
-            file: path.to_owned(),
-            line: e.line(),
-            column: e.column(),
-            message: e
-                .to_string()
-                .split(" at line ")
-                .next()
-                .unwrap_or_default()
-                .to_owned(),
-        }),
+        Err(e) => Err(Error::json(path, &e)),
     }
 }
 

@@ -12,17 +12,7 @@ use crate::store::{self, Owner, Written};
 pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Written> {
     let (bytes, name) = read_input(args.from.as_deref())?;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-    let input: Value = serde_json::from_slice(bytes).map_err(|e| Error::InvalidJson {
-        file: name.clone(),
-        line: e.line(),
-        column: e.column(),
-        message: e
-            .to_string()
-            .split(" at line ")
-            .next()
-            .unwrap_or_default()
-            .to_owned(),
-    })?;
+    let input: Value = serde_json::from_slice(bytes).map_err(|e| Error::json(&name, &e))?;
     let incoming =
         session::check_input(&input).map_err(|(field, message)| Error::InvalidField {
             file: name.clone(),
