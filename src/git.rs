@@ -204,11 +204,11 @@ impl Repo {
 
     /// The commit a local branch points to, if the branch exists.
     pub fn branch_tip(&self, branch: &str) -> Option<CommitId> {
-        let mut r = self
+        let r = self
             .repo
             .try_find_reference(format!("refs/heads/{branch}").as_str())
             .ok()??;
-        r.peel_to_id().ok().map(|id| CommitId(id.detach()))
+        target_commit(r)
     }
 
     /// The newest `n` commits from `tip`, newest first.
@@ -647,6 +647,16 @@ fn head_info(repo: &gix::Repository) -> Worktree {
     wt
 }
 
+/// The commit a branch points to. A branch names its commit directly, so its id is
+/// taken as is, without reading the object (which would touch the pack); a symbolic
+/// reference is followed.
+fn target_commit(mut r: gix::Reference<'_>) -> Option<CommitId> {
+    if let Some(id) = r.try_id() {
+        return Some(CommitId(id.detach()));
+    }
+    r.peel_to_id().ok().map(|id| CommitId(id.detach()))
+}
+
 /// Branch and HEAD of the linked worktree `id`, from its `worktrees/<id>/HEAD`.
 fn linked_head(main: &gix::Repository, id: &gix::bstr::BStr) -> Worktree {
     let mut wt = Worktree::empty();
@@ -661,8 +671,7 @@ fn linked_head(main: &gix::Repository, id: &gix::bstr::BStr) -> Worktree {
                 .try_find_reference(branch)
                 .ok()
                 .flatten()
-                .and_then(|mut r| r.peel_to_id().ok())
-                .map(|id| CommitId(id.detach()));
+                .and_then(target_commit);
         }
         gix::refs::TargetRef::Object(oid) => {
             wt.detached = true;
