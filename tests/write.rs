@@ -650,3 +650,21 @@ fn clean_team_removes_a_finished_team_only() {
     assert!(!repo.join(".claude/handover/done-team").exists());
     assert_eq!(env.handover(&repo, &["clean", "--team", "../x"]).code, 2);
 }
+
+#[test]
+fn a_notes_store_setting_is_not_ignored_silently() {
+    let env = TestEnv::new();
+    let repo = repo(&env);
+    env.git(&repo, &["config", "handover.store", "both"]);
+    let run = save(&env, &repo, &json!({}), &[]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert_eq!(
+        run.stderr,
+        "git-handover: warning: handover.store asks for the notes store, which this version does not have yet; handovers are kept in files only\n"
+    );
+    let quiet = env.handover(&repo, &["-q", "status"]);
+    assert_eq!(
+        quiet.stderr, "",
+        "status writes nothing, and -q silences warnings"
+    );
+}
