@@ -71,18 +71,7 @@ impl TestEnv {
 
     /// Run git in `dir`; panics with git's stderr when it fails. Returns stdout, trimmed.
     pub fn git(&self, dir: &Path, args: &[&str]) -> String {
-        let out = self
-            .command("git")
-            .current_dir(dir)
-            .args(args)
-            .output()
-            .expect("git runs");
-        assert!(
-            out.status.success(),
-            "git {args:?} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap().trim().to_owned()
+        self.run_git(dir, args, None)
     }
 
     /// A new repository at `<root>/<name>` on branch `main`.
@@ -110,14 +99,17 @@ impl TestEnv {
 
     /// Run git with author and committer date `date`.
     pub fn git_at(&self, dir: &Path, date: &str, args: &[&str]) -> String {
-        let out = self
-            .command("git")
-            .current_dir(dir)
-            .env("GIT_AUTHOR_DATE", date)
-            .env("GIT_COMMITTER_DATE", date)
-            .args(args)
-            .output()
-            .expect("git runs");
+        self.run_git(dir, args, Some(date))
+    }
+
+    fn run_git(&self, dir: &Path, args: &[&str], date: Option<&str>) -> String {
+        let mut cmd = self.command("git");
+        cmd.current_dir(dir).args(args);
+        if let Some(date) = date {
+            cmd.env("GIT_AUTHOR_DATE", date)
+                .env("GIT_COMMITTER_DATE", date);
+        }
+        let out = cmd.output().expect("git runs");
         assert!(
             out.status.success(),
             "git {args:?} failed: {}",
