@@ -358,15 +358,7 @@ fn read_found(repo: &Repo, wt: &Worktree, found: &Found) -> Pending {
 }
 
 fn read_note(path: &Path) -> Result<Note> {
-    let meta = std::fs::metadata(path).map_err(|e| crate::error::Error::io(path, "read", e))?;
-    if meta.len() > crate::state::MAX_FILE_SIZE {
-        return Err(crate::error::Error::TooLarge {
-            file: path.to_owned(),
-            size: meta.len(),
-            limit: crate::state::MAX_FILE_SIZE,
-        });
-    }
-    let bytes = std::fs::read(path).map_err(|e| crate::error::Error::io(path, "read", e))?;
+    let bytes = crate::fsio::read_limited(path)?;
     Ok(Note::parse(&String::from_utf8_lossy(&bytes)))
 }
 

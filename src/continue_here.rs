@@ -143,11 +143,6 @@ impl Note {
         self.sections.iter().filter(|s| s.known.is_none())
     }
 
-    /// True when the header or any of the five sections is missing.
-    pub fn is_partial(&self) -> bool {
-        self.updated_raw.is_none() || self.branch.is_none() || !self.missing_sections().is_empty()
-    }
-
     /// Items tagged `[USER]` anywhere in the note: decisions only the user can make.
     /// The tag (and bold markers around it) is removed from the text.
     pub fn user_items(&self) -> Vec<String> {
@@ -213,7 +208,7 @@ mod tests {
         assert_eq!(n.updated_raw.as_deref(), Some("2026-11-30T01:15:00Z"));
         assert_eq!(n.updated_at.unwrap().to_string(), "2026-11-30T01:15:00Z");
         assert_eq!(n.branch.as_deref(), Some("feature/x"));
-        assert!(!n.is_partial());
+        assert!(n.missing_sections().is_empty());
         assert_eq!(
             n.section(Known::Objective).unwrap().text(),
             "Ship the parser."
@@ -250,7 +245,6 @@ mod tests {
     #[test]
     fn partial_notes_say_what_is_missing() {
         let n = Note::parse("## Objective\nonly this\n");
-        assert!(n.is_partial());
         assert_eq!(n.updated_raw, None);
         assert_eq!(n.branch, None);
         assert_eq!(

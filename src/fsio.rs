@@ -124,6 +124,23 @@ fn jitter(pause: Duration) -> Duration {
     Duration::from_micros(seed % max)
 }
 
+/// Read a handover file, refusing one over [`crate::state::MAX_FILE_SIZE`] before
+/// reading it.
+pub fn read_limited(path: &Path) -> Result<Vec<u8>> {
+    let limit = crate::state::MAX_FILE_SIZE;
+    let size = std::fs::metadata(path)
+        .map_err(|e| Error::io(path, "read", e))?
+        .len();
+    if size > limit {
+        return Err(Error::TooLarge {
+            file: path.to_owned(),
+            size,
+            limit,
+        });
+    }
+    std::fs::read(path).map_err(|e| Error::io(path, "read", e))
+}
+
 /// Replace `path` with `bytes` atomically: write a temporary file in the same
 /// directory, flush it to disk, rename it over `path`, then sync the directory.
 /// Readers see the old content or the new, never a mix.

@@ -99,15 +99,7 @@ pub struct State {
 impl State {
     /// Read and validate the file at `path`, refusing files over [`MAX_FILE_SIZE`].
     pub fn read(path: &Path) -> Result<State> {
-        let meta = std::fs::metadata(path).map_err(|e| Error::io(path, "read", e))?;
-        if meta.len() > MAX_FILE_SIZE {
-            return Err(Error::TooLarge {
-                file: path.to_owned(),
-                size: meta.len(),
-                limit: MAX_FILE_SIZE,
-            });
-        }
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, "read", e))?;
+        let bytes = crate::fsio::read_limited(path)?;
         State::parse(&bytes, path)
     }
 
