@@ -668,3 +668,29 @@ fn a_notes_store_setting_is_not_ignored_silently() {
         "status writes nothing, and -q silences warnings"
     );
 }
+
+#[test]
+fn save_on_a_terminal_without_input_says_so_instead_of_waiting() {
+    let env = TestEnv::new();
+    let repo = repo(&env);
+    let cmd = format!(
+        "{} save; echo \"exit=$?\"",
+        env!("CARGO_BIN_EXE_git-handover")
+    );
+    let out = env
+        .command("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .current_dir(&repo)
+        .stdin(std::process::Stdio::piped())
+        .output()
+        .expect("script(1) from util-linux runs");
+    let screen = String::from_utf8_lossy(&out.stdout).replace('\r', "");
+    assert!(
+        screen.contains(
+            "git-handover: no input: this command reads from stdin, and stdin is a terminal"
+        ),
+        "{screen}"
+    );
+    assert!(screen.contains("exit=2"), "{screen}");
+    assert!(!repo.join(".claude/handover").exists());
+}

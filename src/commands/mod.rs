@@ -12,7 +12,7 @@ pub mod save;
 pub mod status;
 pub mod task;
 
-use std::io::Read as _;
+use std::io::{IsTerminal as _, Read as _};
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
@@ -40,22 +40,17 @@ impl Context {
             message: "this command needs a worktree, and this repository is bare".into(),
             hint: Some("run it inside one of the worktrees".into()),
         })?;
-        Ok(self
-            .repo
-            .worktrees()?
-            .into_iter()
-            .find(|w| w.path == current)
-            .unwrap_or_else(|| {
-                // Not registered (GIT_WORK_TREE pointing elsewhere): describe it from here.
-                let mut w = self
-                    .repo
-                    .worktrees()
-                    .ok()
-                    .and_then(|v| v.into_iter().next())
-                    .expect("main worktree");
+        let mut all = self.repo.worktrees()?;
+        match all.iter().position(|w| w.path == current) {
+            Some(i) => Ok(all.swap_remove(i)),
+            // Not registered (GIT_WORK_TREE pointing elsewhere): the main worktree's
+            // branch and HEAD, at the path git was pointed at.
+            None => {
+                let mut w = all.swap_remove(0);
                 w.path = current;
-                w
-            }))
+                Ok(w)
+            }
+        }
     }
 
     /// The handover root writes go to in `wt`.
@@ -100,34 +95,27 @@ impl Context {
 /// Input for `save` and `here`: the file named, or stdin. Returns the bytes and a name
 /// for error messages.
 pub fn read_input(from: Option<&Path>) -> Result<(Vec<u8>, PathBuf)> {
-    let limit = crate::state::MAX_FILE_SIZE;
-    match from {
-        Some(path) => {
-            let meta = std::fs::metadata(path).map_err(|e| Error::io(path, "read", e))?;
-            if meta.len() > limit {
-                return Err(Error::TooLarge {
-                    file: path.to_owned(),
-                    size: meta.len(),
-                    limit,
-                });
-            }
-            let bytes = std::fs::read(path).map_err(|e| Error::io(path, "read", e))?;
-            Ok((bytes, path.to_owned()))
-        }
-        None => {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .take(limit + 1)
-                .read_to_end(&mut bytes)
-                .map_err(|e| Error::io("<stdin>", "read", e))?;
-            if bytes.len() as u64 > limit {
-                return Err(Error::TooLarge {
-                    file: "<stdin>".into(),
-                    size: bytes.len() as u64,
-                    limit,
-                });
-            }
-            Ok((bytes, PathBuf::from("<stdin>")))
-        }
+    if let Some(path) = from {
+        return Ok((crate::fsio::read_limited(path)?, path.to_owned()));
     }
+    if std::io::stdin().is_terminal() {
+        return Err(Error::Usage {
+            message: "no input: this command reads from stdin, and stdin is a terminal".into(),
+            hint: Some("pipe the input in, or name a file with --from FILE".into()),
+        });
+    }
+    let limit = crate::state::MAX_FILE_SIZE;
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io("<stdin>", "read", e))?;
+    if bytes.len() as u64 > limit {
+        return Err(Error::TooLarge {
+            file: "<stdin>".into(),
+            size: bytes.len() as u64,
+            limit,
+        });
+    }
+    Ok((bytes, PathBuf::from("<stdin>")))
 }
