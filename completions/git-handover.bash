@@ -31,6 +31,9 @@ _git__handover() {
             git__handover,hook)
                 cmd="git__handover__subcmd__hook"
                 ;;
+            git__handover,log)
+                cmd="git__handover__subcmd__log"
+                ;;
             git__handover,man)
                 cmd="git__handover__subcmd__man"
                 ;;
@@ -45,6 +48,9 @@ _git__handover() {
                 ;;
             git__handover,status)
                 cmd="git__handover__subcmd__status"
+                ;;
+            git__handover,sync)
+                cmd="git__handover__subcmd__sync"
                 ;;
             git__handover,task)
                 cmd="git__handover__subcmd__task"
@@ -80,7 +86,7 @@ _git__handover() {
 
     case "${cmd}" in
         git__handover)
-            opts="-C -q -h -V --json --color --lang --quiet --help --version status continue save task render here migrate clean hook completions man"
+            opts="-C -q -h -V --json --color --lang --quiet --help --version status continue save task render here migrate clean log sync hook completions man"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -349,6 +355,40 @@ _git__handover() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        git__subcmd__handover__subcmd__log)
+            opts="-n -C -q -h --max-count --json --color --lang --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max-count)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -W "en ja" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         git__subcmd__handover__subcmd__man)
             opts="-q -h --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -471,6 +511,32 @@ _git__handover() {
             ;;
         git__subcmd__handover__subcmd__status)
             opts="-C -q -h --here --check --json --color --lang --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -W "en ja" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__subcmd__handover__subcmd__sync)
+            opts="-C -q -h --rewrite-ref --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -36,6 +36,8 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand here 'Write `CONTINUE_HERE.md`, stamped with the time and branch'
             cand migrate 'Move the legacy .claude/project-state.json into a session directory'
             cand clean 'Remove finished sessions older than a limit, in every worktree'
+            cand log 'Show the history of handovers kept in the notes store, newest first'
+            cand sync 'Exchange the notes store with a remote: fetch, merge, push without force'
             cand hook 'Agent hooks: the session-start command and its installation'
             cand completions 'Print a shell completion script'
             cand man 'Write the man pages into a directory'
@@ -202,6 +204,29 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --quiet 'Say less: no warnings or hints on stderr'
             cand -h 'Print help'
             cand --help 'Print help'
+        }
+        &'git-handover;log'= {
+            cand -n 'Show at most N records'
+            cand --max-count 'Show at most N records'
+            cand -C 'Run as if started in <PATH>'
+            cand --color 'When to colour the output'
+            cand --lang 'The language of messages and labels'
+            cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+            cand -q 'Say less: no warnings or hints on stderr'
+            cand --quiet 'Say less: no warnings or hints on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'git-handover;sync'= {
+            cand -C 'Run as if started in <PATH>'
+            cand --color 'When to colour the output'
+            cand --lang 'The language of messages and labels'
+            cand --rewrite-ref 'Also add the notes ref to `notes.rewriteRef` in the repository''s config, so that `git rebase` and `git commit --amend` carry the notes to the new commits'
+            cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+            cand -q 'Say less: no warnings or hints on stderr'
+            cand --quiet 'Say less: no warnings or hints on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-handover;hook'= {
             cand -C 'Run as if started in <PATH>'

@@ -42,6 +42,8 @@ complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "render" -
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "here" -d 'Write `CONTINUE_HERE.md`, stamped with the time and branch'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "migrate" -d 'Move the legacy .claude/project-state.json into a session directory'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "clean" -d 'Remove finished sessions older than a limit, in every worktree'
+complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "log" -d 'Show the history of handovers kept in the notes store, newest first'
+complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "sync" -d 'Exchange the notes store with a remote: fetch, merge, push without force'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "hook" -d 'Agent hooks: the session-start command and its installation'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "man" -d 'Write the man pages into a directory'
@@ -195,6 +197,26 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -l dry-
 complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -s h -l help -d 'Print help'
+complete -c git-handover -n "__fish_git_handover_using_subcommand log" -s n -l max-count -d 'Show at most N records' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand log" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand log" -l color -d 'When to colour the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand log" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+ja\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand log" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand log" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -l color -d 'When to colour the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+ja\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -l rewrite-ref -d 'Also add the notes ref to `notes.rewriteRef` in the repository\'s config, so that `git rebase` and `git commit --amend` carry the notes to the new commits'
+complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -s C -d 'Run as if started in <PATH>' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''

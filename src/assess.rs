@@ -45,6 +45,20 @@ pub struct Handover {
     /// What is wrong with the file, when it could not be read.
     pub error: Option<String>,
     pub assessment: Option<Assessment>,
+    /// Where a session found only in the notes store was read from.
+    pub stored: Option<Stored>,
+}
+
+/// A session read from the notes store rather than from a file.
+#[derive(Debug, Clone)]
+pub struct Stored {
+    /// The commit whose note holds the record.
+    pub commit: String,
+    pub saved_at: Timestamp,
+    /// The worktree the record was saved in.
+    pub worktree: Option<String>,
+    /// The whole state document, for `continue` to restore.
+    pub state: serde_json::Map<String, serde_json::Value>,
 }
 
 #[derive(Debug, Clone)]
@@ -141,6 +155,60 @@ struct Pending {
     /// Where commits are checked: the handover's branch, else the worktree's HEAD.
     tip: Option<CommitId>,
     written: Option<(Timestamp, bool)>,
+}
+
+/// Read a session record of the notes store as a pending handover.
+fn read_stored(repo: &Repo, commit: &str, record: &crate::notes::Record) -> Pending {
+    let file = PathBuf::from(format!(
+        "notes:{}:{}",
+        &commit[..commit.len().min(12)],
+        record.key
+    ));
+    let state_doc = record.state.clone().unwrap_or_default();
+    let mut handover = Handover {
+        kind: Kind::Session,
+        key: record.key.clone(),
+        root: None,
+        file: file.clone(),
+        error: None,
+        assessment: None,
+        stored: Some(Stored {
+            commit: commit.to_owned(),
+            saved_at: record.saved_at,
+            worktree: record.worktree.clone(),
+            state: state_doc.clone(),
+        }),
+    };
+    let parsed = match State::from_doc(state_doc, &file) {
+        Ok(state) => Some(Parsed::State(Box::new(state.into_view()))),
+        Err(e) => {
+            handover.error = Some(e.to_string());
+            None
+        }
+    };
+    let (tip, written) = match &parsed {
+        Some(Parsed::State(state)) => (
+            state
+                .workspace
+                .branch
+                .as_deref()
+                .and_then(|b| repo.branch_tip(b)),
+            Some((
+                state
+                    .generated_at
+                    .as_ref()
+                    .map_or(record.saved_at, |s| s.at),
+                false,
+            )),
+        ),
+        _ => (None, None),
+    };
+    Pending {
+        handover,
+        parsed,
+        tip,
+        written,
+    }
 }
 
 /// Scan `worktrees` (those with `include` true) and check everything found against git.
@@ -277,6 +345,7 @@ pub fn check(
 
 fn read_found(repo: &Repo, wt: &Worktree, found: &Found) -> Pending {
     let (kind, key, root, file) = match found {
+        Found::Stored { commit, record } => return read_stored(repo, commit, record),
         Found::Session { root, key, dir } => (
             Kind::Session,
             key.clone(),
@@ -298,6 +367,7 @@ fn read_found(repo: &Repo, wt: &Worktree, found: &Found) -> Pending {
         file: file.clone(),
         error: None,
         assessment: None,
+        stored: None,
     };
     let mtime = || {
         std::fs::metadata(&file)
@@ -390,7 +460,17 @@ fn finish(
     let age = written.map(|(t, _)| verdict::age(t, now));
     let written_at = written.map(|(t, _)| t);
     let written_from_mtime = written.is_some_and(|(_, m)| m);
-    let worktree_branch = wt.branch.as_deref().filter(|_| !wt.detached);
+    // A session from the notes store has no worktree of its own: it is judged against
+    // its own branch (by age and newer commits only).
+    let stored_branch = match (&handover.stored, &parsed) {
+        (Some(_), Parsed::State(state)) => state.workspace.branch.clone(),
+        _ => None,
+    };
+    let worktree_branch = if handover.stored.is_some() {
+        stored_branch.as_deref()
+    } else {
+        wt.branch.as_deref().filter(|_| !wt.detached)
+    };
     // Freshness is judged the same way for a session and a note.
     let judge = |branch: Option<&str>| {
         let matches = verdict::branches_match(branch, worktree_branch);

@@ -32,6 +32,7 @@ Files:
   <worktree>/.agents/handover/...        also scanned
   <worktree>/.claude/project-state.json  legacy (v2) state
   <worktree>/CONTINUE_HERE.md            (or docs/, .claude/) continue-here note
+  refs/notes/handover                    the notes store (handover.store = notes|both)
 
 Environment:
   GIT_HANDOVER_NOW      pin the clock to an RFC 3339 time (for tests)
@@ -107,6 +108,12 @@ pub enum Command {
     Migrate,
     /// Remove finished sessions older than a limit, in every worktree.
     Clean(CleanArgs),
+    /// Show the history of handovers kept in the notes store, newest first.
+    #[command(after_long_help = LOG_HELP)]
+    Log(LogArgs),
+    /// Exchange the notes store with a remote: fetch, merge, push without force.
+    #[command(after_long_help = SYNC_HELP)]
+    Sync(SyncArgs),
     /// Agent hooks: the session-start command and its installation.
     #[command(subcommand)]
     Hook(HookCommand),
@@ -151,8 +158,11 @@ is 2. Nothing to resume: exit 1.
 Side effects, each said in a line: a chosen legacy state is migrated; handover.md is
 regenerated; finished sessions older than handover.cleanAfter are removed from this
 worktree (unless handover.autoClean=false); a continue-here note is consumed after the
-briefing (a copy is kept under <handover.dir>/consumed/ first; a tracked note is removed
-with git rm and a commit of that path alone), unless --keep.
+briefing (a copy is kept first: in the notes store when handover.store is notes or both,
+else under <handover.dir>/consumed/; a tracked note is removed with git rm and a commit
+of that path alone), unless --keep. Last, when nothing is found in any worktree, the
+unfinished sessions that only the notes store has are offered; the one chosen is
+restored into this worktree before the briefing.
 
 Examples:
   git handover continue
@@ -291,6 +301,51 @@ pub struct CleanArgs {
     /// Remove the directory of this team, when all its sessions are finished.
     #[arg(long, value_name = "TEAM")]
     pub team: Option<String>,
+}
+
+const LOG_HELP: &str = "\
+The notes store (handover.store = notes or both) keeps a record of every save, task
+change and consumed continue-here note on the commit that was HEAD at that moment, in
+handover.notesRef (refs/notes/handover). Each note is one JSON record per line; this
+lists them all, newest first. Records that cannot be read are named on stderr.
+
+Examples:
+  git handover log
+  git handover log main/20261130-120000
+  git notes --ref=handover show HEAD";
+
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// Only the records of this session key.
+    pub key: Option<String>,
+
+    /// Show at most N records.
+    #[arg(short = 'n', long = "max-count", value_name = "N")]
+    pub max_count: Option<usize>,
+}
+
+const SYNC_HELP: &str = "\
+Fetches the remote's notes ref into refs/notes/remotes/<REMOTE>/handover, merges it into
+the local one (each note joined line by line, as `git notes merge -s cat_sort_uniq`
+does; when reading, the newest record of each session wins), and pushes the result
+without force. If the push is rejected because the remote moved, it fetches, merges and
+pushes again, up to 5 times (then exit 4). Uses the git binary for fetch and push.
+
+Examples:
+  git handover sync
+  git handover sync upstream
+  git handover sync --rewrite-ref    # also make notes follow rebase and --amend";
+
+#[derive(Debug, Args)]
+pub struct SyncArgs {
+    /// The remote to exchange with.
+    #[arg(default_value = "origin")]
+    pub remote: String,
+
+    /// Also add the notes ref to `notes.rewriteRef` in the repository's config, so that
+    /// `git rebase` and `git commit --amend` carry the notes to the new commits.
+    #[arg(long)]
+    pub rewrite_ref: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -25,6 +25,16 @@ pub enum Store {
     Both,
 }
 
+impl Store {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Store::Files => "files",
+            Store::Notes => "notes",
+            Store::Both => "both",
+        }
+    }
+}
+
 /// The colour setting, before a terminal is considered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ColorChoice {
@@ -90,10 +100,24 @@ impl Settings {
         let dir = get("handover.dir").unwrap_or_else(|| DEFAULT_DIR.to_owned());
         crate::paths::check_relative("handover.dir", &dir)
             .map_err(|why| invalid("handover.dir", &dir, &why))?;
+        let notes_ref =
+            get("handover.notesRef").unwrap_or_else(|| "refs/notes/handover".to_owned());
+        match notes_ref.strip_prefix("refs/notes/") {
+            Some(rest)
+                if crate::paths::check_relative("ref", rest).is_ok()
+                    && !rest.contains(['*', '?', '[', ':', '~', '^', ' ']) => {}
+            _ => {
+                return Err(invalid(
+                    "handover.notesRef",
+                    &notes_ref,
+                    "a reference name under refs/notes/",
+                ));
+            }
+        }
         Ok(Settings {
             dir,
             store,
-            notes_ref: get("handover.notesRef").unwrap_or_else(|| "refs/notes/handover".to_owned()),
+            notes_ref,
             fresh_for: duration("handover.freshFor", hours(24))?,
             stale_after: duration("handover.staleAfter", hours(48))?,
             clean_after: duration("handover.cleanAfter", hours(24 * 7))?,

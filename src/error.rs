@@ -71,6 +71,12 @@ pub enum Error {
         lock: PathBuf,
         waited: std::time::Duration,
     },
+    /// A reference kept moving under a compare-and-swap update until retries ran out.
+    RefRace {
+        reference: String,
+        attempts: usize,
+        last: String,
+    },
     /// The handovers were listed but some of them could not be read; the report says which.
     InvalidHandovers { count: usize },
 }
@@ -116,7 +122,7 @@ impl Error {
             | Error::InvalidHandovers { .. } => exit::INVALID_DATA,
             Error::InvalidConfig { .. } | Error::Usage { .. } => exit::USAGE,
             Error::Io { .. } | Error::Git { .. } | Error::NothingToDo { .. } => exit::ATTENTION,
-            Error::Locked { .. } => exit::RACE,
+            Error::Locked { .. } | Error::RefRace { .. } => exit::RACE,
         }
     }
 
@@ -145,6 +151,9 @@ impl Error {
             Error::Locked { lock, .. } => Some(format!(
                 "another git-handover is writing; if none is running, remove {}",
                 lock.display()
+            )),
+            Error::RefRace { reference, .. } => Some(format!(
+                "other writers kept updating {reference}; run the command again"
             )),
             Error::Io { .. } | Error::Git { .. } | Error::NothingToDo { .. } => None,
         }
@@ -214,6 +223,14 @@ impl fmt::Display for Error {
                 "cannot take the lock {}: held by another writer for {}",
                 lock.display(),
                 crate::config::human_duration(*waited)
+            ),
+            Error::RefRace {
+                reference,
+                attempts,
+                last,
+            } => write!(
+                f,
+                "cannot update {reference}: it kept changing under {attempts} attempts (last: {last})"
             ),
             Error::InvalidHandovers { count } => {
                 if *count == 1 {

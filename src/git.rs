@@ -13,6 +13,9 @@ use jiff::Timestamp;
 use crate::error::{Error, Result};
 use crate::verdict::CommitState;
 
+mod notes;
+pub use notes::{NotesMerge, StoredNote};
+
 /// A commit id. Only this module makes them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CommitId(ObjectId);
@@ -127,6 +130,11 @@ impl Repo {
     /// The worktree the repository was discovered from, if it has one.
     pub fn current_worktree(&self) -> Option<PathBuf> {
         self.repo.workdir().map(normalize)
+    }
+
+    /// The repository's common git directory (shared by all worktrees).
+    pub fn common_dir(&self) -> PathBuf {
+        self.repo.common_dir().to_owned()
     }
 
     /// The raw value of a configuration key, as git would read it (all scopes, includes).

@@ -13,6 +13,7 @@ pub mod fsio;
 pub mod git;
 pub mod git_cli;
 pub mod markdown;
+pub mod notes;
 pub mod paths;
 pub mod render;
 pub mod scan;
@@ -168,22 +169,7 @@ fn run(cli: Cli) -> Result<Outcome> {
     };
     let json = cli.json;
     let painter = render::human::Painter::new(color);
-    // The notes store (SPEC section 8) is not built yet: say so rather than keep
-    // handovers in files only without a word.
-    let writes = matches!(
-        command,
-        Command::Save(_)
-            | Command::Task(_)
-            | Command::Continue(_)
-            | Command::Here(_)
-            | Command::Migrate
-    );
-    let store_warning = (writes && ctx.settings.store != config::Store::Files).then(|| {
-        "handover.store asks for the notes store, which this version does not have yet; handovers are kept in files only"
-            .to_owned()
-    });
     let mut outcome = dispatch(&ctx, command, json, &painter)?;
-    outcome.warnings.extend(store_warning);
     outcome.hints.extend(ctx.repo.commit_graph_hint());
     Ok(outcome)
 }
@@ -326,6 +312,26 @@ fn dispatch(
                 render::json::to_string(&render::json::migrate(&report))
             } else {
                 render::human::migrate(&report)
+            }))
+        }
+        Command::Log(args) => {
+            let report = commands::log::run(ctx, &args)?;
+            let stdout = if json {
+                render::json::to_string(&render::json::log(&report))
+            } else {
+                render::human::log(&report)
+            };
+            Ok(Outcome {
+                warnings: report.skipped.clone(),
+                ..Outcome::ok(stdout)
+            })
+        }
+        Command::Sync(args) => {
+            let report = commands::sync::run(ctx, &args)?;
+            Ok(Outcome::ok(if json {
+                render::json::to_string(&render::json::sync(&report))
+            } else {
+                render::human::sync(&report)
             }))
         }
         Command::Clean(args) => {

@@ -20,7 +20,7 @@ pub const STATE_FILE: &str = "project-state.json";
 /// Session directories lie at most this deep below a root.
 pub const MAX_DEPTH: usize = 8;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Found {
     /// A session directory: its root (relative to the worktree) and key.
     Session {
@@ -33,6 +33,11 @@ pub enum Found {
     },
     ContinueHere {
         path: PathBuf,
+    },
+    /// A session found only in the notes store: its newest record, on `commit`.
+    Stored {
+        commit: String,
+        record: Box<crate::notes::Record>,
     },
 }
 
@@ -171,6 +176,7 @@ mod tests {
                 Found::Legacy { path } | Found::ContinueHere { path } => {
                     path.strip_prefix(w).unwrap().display().to_string()
                 }
+                Found::Stored { .. } => unreachable!("not on disk"),
             })
             .collect();
         assert_eq!(

@@ -244,6 +244,8 @@ pub struct Written {
     /// False when the state was already as asked (nothing was rewritten).
     pub changed: bool,
     pub state: State,
+    /// The commit whose note in the notes store got this write's record.
+    pub noted: Option<crate::git::CommitId>,
 }
 
 /// Read-modify-write a session under its lock: `change` gets the current document
@@ -286,6 +288,7 @@ pub fn update(
                 created,
                 changed: false,
                 state,
+                noted: None,
             });
         }
     }
@@ -308,6 +311,7 @@ pub fn update(
         created,
         changed: true,
         state,
+        noted: None,
     })
 }
 

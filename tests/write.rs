@@ -652,21 +652,49 @@ fn clean_team_removes_a_finished_team_only() {
 }
 
 #[test]
-fn a_notes_store_setting_is_not_ignored_silently() {
+fn store_both_writes_files_and_a_record_and_bad_store_settings_are_refused() {
     let env = TestEnv::new();
     let repo = repo(&env);
     env.git(&repo, &["config", "handover.store", "both"]);
-    let run = save(&env, &repo, &json!({}), &[]);
+    let run = save(&env, &repo, &json!({}), &["--json"]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
-    assert_eq!(
-        run.stderr,
-        "git-handover: warning: handover.store asks for the notes store, which this version does not have yet; handovers are kept in files only\n"
+    assert_eq!(run.stderr, "");
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    let head = env.git(&repo, &["rev-parse", "HEAD"]);
+    assert_eq!(report["noted"], head.as_str());
+    assert!(
+        repo.join(".claude/handover")
+            .join(report["key"].as_str().unwrap())
+            .join("project-state.json")
+            .is_file()
     );
-    let quiet = env.handover(&repo, &["-q", "status"]);
     assert_eq!(
-        quiet.stderr, "",
-        "status writes nothing, and -q silences warnings"
+        env.git(&repo, &["notes", "--ref=handover", "list"])
+            .split(' ')
+            .nth(1),
+        Some(head.as_str())
     );
+
+    env.git(&repo, &["config", "handover.notesRef", "refs/heads/main"]);
+    let run = save(&env, &repo, &json!({}), &[]);
+    assert_eq!(run.code, 2, "{}", run.snapshot());
+    assert_eq!(
+        run.stderr.lines().next().unwrap(),
+        "git-handover: invalid value \"refs/heads/main\" for config key handover.notesRef: expected a reference name under refs/notes/"
+    );
+
+    // No commit to put the note on: refused before anything is written.
+    let empty = env.init("empty");
+    env.git(&empty, &["config", "handover.store", "notes"]);
+    let run = save(&env, &empty, &json!({}), &["--team", "t"]);
+    assert_eq!(run.code, 2, "{}", run.snapshot());
+    assert!(
+        run.stderr
+            .contains("HEAD has no commit to attach the note to"),
+        "{}",
+        run.stderr
+    );
+    assert!(!empty.join(".claude").exists(), "nothing written");
 }
 
 #[test]

@@ -58,8 +58,15 @@ pub enum Effect {
     },
     Consumed {
         path: PathBuf,
-        copy: PathBuf,
+        /// Where the copy went: a file, or the notes store (`<ref> on <commit>`).
+        copy: String,
         committed: bool,
+    },
+    /// A session found only in the notes store was written into this worktree.
+    Restored {
+        key: String,
+        path: PathBuf,
+        commit: String,
     },
 }
 
@@ -202,6 +209,27 @@ pub fn run(
                     )
                 })
                 .collect();
+        }
+        if found.is_empty() {
+            let stored = store_candidates(ctx, &worktrees, None)?;
+            if !stored.is_empty() {
+                let wi = current.unwrap_or(0);
+                found = assessed(
+                    ctx,
+                    &worktrees,
+                    vec![(wi, stored)],
+                    current_path.as_deref(),
+                    current,
+                    &mut report,
+                )?;
+                let keys: Vec<&str> = found.iter().map(|c| c.handover.key.as_str()).collect();
+                if !keys.is_empty() {
+                    report.announcements.push(format!(
+                        "no sessions in any worktree, but the notes store has: {}",
+                        keys.join(", ")
+                    ));
+                }
+            }
         }
         found
     };
@@ -403,9 +431,37 @@ fn explicit(
             }
         }
     }
+    if let Some(found) = store_candidates(ctx, worktrees, Some(target))?
+        .into_iter()
+        .next()
+    {
+        return Ok((current.unwrap_or(0), found));
+    }
     Err(Error::NothingToDo {
-        message: format!("no session {target:?} in any worktree"),
+        message: format!("no session {target:?} in any worktree or in the notes store"),
     })
+}
+
+/// Unfinished sessions found only in the notes store (only `key`, when given).
+fn store_candidates(
+    ctx: &Context,
+    worktrees: &[Worktree],
+    key: Option<&str>,
+) -> Result<Vec<Found>> {
+    let mut on_disk = Vec::new();
+    for wt in worktrees.iter().filter(|w| w.exists && !w.is_bare) {
+        for f in scan::scan_worktree(&wt.path, &ctx.settings.dir) {
+            if let Found::Session { key, .. } = f {
+                on_disk.push(key);
+            }
+        }
+    }
+    let on_disk: Vec<&str> = on_disk.iter().map(String::as_str).collect();
+    let (mut found, _skipped) = super::status::store_only(ctx, &on_disk)?;
+    if let Some(key) = key {
+        found.retain(|f| matches!(f, Found::Stored { record, .. } if record.key == key));
+    }
+    Ok(found)
 }
 
 /// Carry out the side effects and brief on the chosen handover.
@@ -458,6 +514,40 @@ fn resume(
         };
     }
 
+    // A session from the notes store is written into this worktree first.
+    if let (Some(stored), Mode::Resume) = (chosen.handover.stored.clone(), mode) {
+        let wt = current.ok_or_else(needs_worktree)?.clone();
+        let session = restore(ctx, &wt, &chosen.handover.key, &stored)?;
+        effects.push(Effect::Restored {
+            key: session.key.clone(),
+            path: session.dir(),
+            commit: stored.commit.clone(),
+        });
+        let found = Found::Session {
+            root: ctx.settings.dir.clone(),
+            key: session.key.clone(),
+            dir: session.dir(),
+        };
+        let worktrees = [wt.clone()];
+        let mut rechecked = assess::check(
+            &ctx.repo,
+            &ctx.settings,
+            ctx.now,
+            &worktrees,
+            vec![(0, vec![found])],
+            None,
+        )?;
+        let handover = rechecked
+            .pop()
+            .and_then(|w| w.handovers.into_iter().next())
+            .expect("just written");
+        chosen = Candidate {
+            handle: session.key.clone(),
+            handover,
+            worktree: wt,
+        };
+    }
+
     let assessment = chosen
         .handover
         .assessment
@@ -473,7 +563,12 @@ fn resume(
     };
     match briefing.candidate.handover.kind {
         Kind::Session | Kind::Legacy => {
-            let state = State::read(&briefing.candidate.handover.file)?;
+            let state = match &briefing.candidate.handover.stored {
+                Some(stored) => {
+                    State::from_doc(stored.state.clone(), &briefing.candidate.handover.file)?
+                }
+                None => State::read(&briefing.candidate.handover.file)?,
+            };
             if !state.is_ready() {
                 return Ok(Outcome::AllComplete(Box::new(briefing.candidate)));
             }
@@ -547,11 +642,55 @@ fn resume(
     Ok(Outcome::Briefing(Box::new(briefing)))
 }
 
-/// Keep a copy of the note under the handover root's `consumed/`, then remove it: a
-/// tracked note with `git rm` and a commit of that path alone.
-fn consume(ctx: &Context, note: &Candidate) -> Result<Effect> {
-    let path = note.handover.file.clone();
-    let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, "read", e))?;
+/// Write a session of the notes store into `wt`'s handover root under its key, with
+/// `workspace` pointing at `wt` (the worktree it was saved in may be gone), and the
+/// time it was written kept. Refuses to overwrite a session that is there.
+fn restore(ctx: &Context, wt: &Worktree, key: &str, stored: &assess::Stored) -> Result<SessionDir> {
+    let session = SessionDir::new(&ctx.write_root(wt), key)?;
+    store::make_dirs(&session.root, Path::new(key))?;
+    let file = session.state_file();
+    let _lock = crate::fsio::Lock::acquire(&file, ctx.settings.lock_timeout)?;
+    if std::fs::symlink_metadata(&file).is_ok() {
+        return Err(Error::Usage {
+            message: format!(
+                "cannot restore {key} from the notes store: {} exists",
+                file.display()
+            ),
+            hint: Some(format!("resume it with `git handover continue {key}`")),
+        });
+    }
+    let mut doc = stored.state.clone();
+    let mut workspace = doc
+        .get("workspace")
+        .and_then(serde_json::Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    workspace.insert(
+        "root".into(),
+        serde_json::Value::from(wt.path.display().to_string()),
+    );
+    workspace.insert("is_worktree".into(), serde_json::Value::from(!wt.is_main));
+    doc.insert("workspace".into(), serde_json::Value::Object(workspace));
+    crate::session::finish(&mut doc);
+    let state = State::from_doc(doc, &file)?;
+    crate::fsio::write_atomic(&file, &state.to_json_bytes())?;
+    crate::fsio::write_atomic(
+        &session.dir().join(store::MARKDOWN_FILE),
+        crate::markdown::render(&state, ctx.lang).as_bytes(),
+    )?;
+    let written = store::Written {
+        session: session.clone(),
+        created: true,
+        changed: true,
+        state,
+        noted: None,
+    };
+    ctx.record(&ctx.session_record(&written, wt))?;
+    Ok(session)
+}
+
+/// Keep a copy of the note under the handover root's `consumed/`, read back.
+fn copy_to_consumed(ctx: &Context, note: &Candidate, path: &Path, bytes: &[u8]) -> Result<PathBuf> {
     let root = note.worktree.path.join(&ctx.settings.dir);
     store::make_dirs(&root, Path::new("consumed"))?;
     let stamp = ctx
@@ -569,8 +708,8 @@ fn consume(ctx: &Context, note: &Candidate) -> Result<Effect> {
         copy = root.join("consumed").join(format!("{stamp}-{n}-{name}"));
         n += 1;
     }
-    crate::fsio::write_atomic(&copy, &bytes)?;
-    if std::fs::read(&copy).ok().as_deref() != Some(bytes.as_slice()) {
+    crate::fsio::write_atomic(&copy, bytes)?;
+    if std::fs::read(&copy).ok().as_deref() != Some(bytes) {
         return Err(Error::Usage {
             message: format!(
                 "the copy {} does not read back; the note is kept",
@@ -579,10 +718,36 @@ fn consume(ctx: &Context, note: &Candidate) -> Result<Effect> {
             hint: None,
         });
     }
+    Ok(copy)
+}
+
+/// Keep a copy of the note (in the notes store when it is enabled, else under the
+/// handover root's `consumed/`), then remove it: a tracked note with `git rm` and a
+/// commit of that path alone.
+fn consume(ctx: &Context, note: &Candidate) -> Result<Effect> {
+    let path = note.handover.file.clone();
+    let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, "read", e))?;
     let rel = path
         .strip_prefix(&note.worktree.path)
         .unwrap_or(&path)
         .to_owned();
+    let copy = if ctx.store_enabled() {
+        let record = crate::notes::Record {
+            key: rel.display().to_string(),
+            worktree: Some(note.worktree.path.display().to_string()),
+            branch: note.worktree.branch.clone(),
+            saved_at: ctx.now,
+            kind: crate::notes::RecordKind::ContinueHere,
+            state: None,
+            text: Some(String::from_utf8_lossy(&bytes).into_owned()),
+        };
+        let commit = ctx.record(&record)?.expect("the store is enabled");
+        format!("{} on {}", ctx.settings.notes_ref, commit.short())
+    } else {
+        copy_to_consumed(ctx, note, &path, &bytes)?
+            .display()
+            .to_string()
+    };
     let committed = crate::git_cli::remove_tracked(
         &note.worktree.path,
         &rel,

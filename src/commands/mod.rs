@@ -5,11 +5,13 @@ pub mod completions;
 pub mod r#continue;
 pub mod here;
 pub mod hook;
+pub mod log;
 pub mod man;
 pub mod migrate;
 pub mod render;
 pub mod save;
 pub mod status;
+pub mod sync;
 pub mod task;
 
 use std::io::{IsTerminal as _, Read as _};
@@ -89,6 +91,105 @@ impl Context {
             message: format!("no session {key:?} in {}", wt.path.display()),
             hint: Some("`git handover status --here` lists the sessions of this worktree".into()),
         })
+    }
+}
+
+/// A record of the notes store and the commit whose note holds it.
+#[derive(Debug, Clone)]
+pub struct StoredRecord {
+    pub commit: String,
+    pub record: crate::notes::Record,
+}
+
+impl Context {
+    /// Whether writes also go to the notes store (`handover.store` = notes or both).
+    pub fn store_enabled(&self) -> bool {
+        self.settings.store != crate::config::Store::Files
+    }
+
+    /// The commit records go on: HEAD, when the store is enabled (`None` when it is
+    /// off). Asked before a write, so that a write that cannot be recorded is not made.
+    pub fn store_head(&self) -> Result<Option<crate::git::CommitId>> {
+        if !self.store_enabled() {
+            return Ok(None);
+        }
+        self.repo
+            .head_commit()
+            .map(Some)
+            .ok_or_else(|| Error::Usage {
+                message: format!(
+                    "handover.store is {}, and HEAD has no commit to attach the note to",
+                    self.settings.store.as_str()
+                ),
+                hint: Some("make a first commit, or set handover.store to files".into()),
+            })
+    }
+
+    /// Append `record` to the note on `head` (from [`Context::store_head`]); nothing
+    /// when the store is off.
+    pub fn record_at(
+        &self,
+        head: Option<crate::git::CommitId>,
+        record: &crate::notes::Record,
+    ) -> Result<Option<crate::git::CommitId>> {
+        let Some(head) = head else {
+            return Ok(None);
+        };
+        self.repo.notes_append(
+            &self.settings.notes_ref,
+            head,
+            &record.to_line(),
+            self.settings.lock_timeout,
+        )?;
+        Ok(Some(head))
+    }
+
+    /// Append `record` to the note on HEAD when the store is enabled.
+    pub fn record(&self, record: &crate::notes::Record) -> Result<Option<crate::git::CommitId>> {
+        self.record_at(self.store_head()?, record)
+    }
+
+    /// The session record of a write, for [`Context::record`].
+    pub fn session_record(&self, written: &store::Written, wt: &Worktree) -> crate::notes::Record {
+        crate::notes::Record {
+            key: written.session.key.clone(),
+            worktree: Some(wt.path.display().to_string()),
+            branch: written
+                .state
+                .workspace
+                .branch
+                .clone()
+                .or_else(|| wt.branch.clone()),
+            saved_at: self.now,
+            kind: crate::notes::RecordKind::Session,
+            state: Some(written.state.document().clone()),
+            text: None,
+        }
+    }
+
+    /// Every record of the notes store, and a line for each one that could not be read.
+    /// The store is read whatever `handover.store` says: a fetched store is worth seeing.
+    pub fn read_store(&self) -> Result<(Vec<StoredRecord>, Vec<String>)> {
+        let mut records = Vec::new();
+        let mut skipped = Vec::new();
+        for note in self.repo.notes_all(&self.settings.notes_ref)? {
+            for parsed in crate::notes::parse_note(&note.text) {
+                match parsed.record {
+                    Ok(record) => records.push(StoredRecord {
+                        commit: note.commit.clone(),
+                        record,
+                    }),
+                    Err(why) => skipped.push(format!(
+                        "{} note of {}, line {}: {}",
+                        self.settings.notes_ref,
+                        &note.commit[..12],
+                        parsed.line,
+                        crate::text::escape(&why)
+                    )),
+                }
+            }
+        }
+        Ok((records, skipped))
     }
 }
 

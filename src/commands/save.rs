@@ -29,13 +29,18 @@ pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Written> {
             Owner::Team { .. } => unreachable!("a team always has a session directory"),
         },
     };
+    let head = ctx.store_head()?;
     let workspace = workspace(&wt, &owner);
-    store::update(&target, &ctx.settings, ctx.lang, ctx.now, |existing| {
+    let mut written = store::update(&target, &ctx.settings, ctx.lang, ctx.now, |existing| {
         let mut doc = existing.unwrap_or_default();
         session::merge(&mut doc, incoming);
         session::merge(&mut doc, &workspace);
         Ok(doc)
-    })
+    })?;
+    if written.changed {
+        written.noted = ctx.record_at(head, &ctx.session_record(&written, &wt))?;
+    }
+    Ok(written)
 }
 
 /// The `workspace` the tool records: the worktree and, for a branch session, the branch.

@@ -3,7 +3,7 @@
 use jiff::Timestamp;
 
 use super::Context;
-use crate::assess::{self, WorktreeHandovers};
+use crate::assess::{self, Handover, Kind, WorktreeHandovers};
 use crate::cli::StatusArgs;
 use crate::error::{Error, Result};
 
@@ -11,36 +11,43 @@ pub struct Report {
     pub now: Timestamp,
     pub here: bool,
     pub worktrees: Vec<WorktreeHandovers>,
+    /// Sessions found only in the notes store (not with `--here`).
+    pub stored: Vec<Handover>,
+    /// Records of the notes store that could not be read.
+    pub store_skipped: Vec<String>,
 }
 
 impl Report {
     pub fn handover_count(&self) -> usize {
-        self.worktrees.iter().map(|w| w.handovers.len()).sum()
+        self.worktrees
+            .iter()
+            .map(|w| w.handovers.len())
+            .sum::<usize>()
+            + self.stored.len()
+    }
+
+    fn all(&self) -> impl Iterator<Item = &Handover> {
+        self.worktrees
+            .iter()
+            .flat_map(|w| &w.handovers)
+            .chain(&self.stored)
     }
 
     /// Handovers that need attention (`--check`), invalid ones included.
     pub fn attention_count(&self) -> usize {
-        self.worktrees
-            .iter()
-            .flat_map(|w| &w.handovers)
-            .filter(|h| h.needs_attention())
-            .count()
+        self.all().filter(|h| h.needs_attention()).count()
     }
 
     /// Error messages of the handover files that could not be read.
     pub fn invalid(&self) -> impl Iterator<Item = &str> {
-        self.worktrees
-            .iter()
-            .flat_map(|w| &w.handovers)
-            .filter_map(|h| h.error.as_deref())
+        self.all().filter_map(|h| h.error.as_deref())
     }
 
     pub fn warnings(&self) -> impl Iterator<Item = &str> {
-        self.worktrees
-            .iter()
-            .flat_map(|w| &w.handovers)
+        self.all()
             .filter_map(|h| h.assessment.as_ref())
             .flat_map(|a| a.warnings.iter().map(String::as_str))
+            .chain(self.store_skipped.iter().map(String::as_str))
     }
 }
 
@@ -53,7 +60,7 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
             hint: Some("run it inside one of the worktrees, or leave out --here".into()),
         });
     }
-    let worktrees = assess::assess(
+    let assessed = assess::assess(
         &ctx.repo,
         &ctx.settings,
         ctx.now,
@@ -61,9 +68,72 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
         |w| !args.here || current.as_ref() == Some(&w.path),
         current.as_deref(),
     )?;
+    let (stored, store_skipped) = if args.here {
+        (Vec::new(), Vec::new())
+    } else {
+        let on_disk: Vec<&str> = assessed
+            .iter()
+            .flat_map(|w| &w.handovers)
+            .filter(|h| h.kind == Kind::Session)
+            .map(|h| h.key.as_str())
+            .collect();
+        let (found, skipped) = store_only(ctx, &on_disk)?;
+        let stored = if found.is_empty() {
+            Vec::new()
+        } else {
+            assess::check(
+                &ctx.repo,
+                &ctx.settings,
+                ctx.now,
+                &worktrees,
+                vec![(0, found)],
+                current.as_deref(),
+            )?
+            .into_iter()
+            .flat_map(|w| w.handovers)
+            .collect()
+        };
+        (stored, skipped)
+    };
     Ok(Report {
         now: ctx.now,
         here: args.here,
-        worktrees,
+        worktrees: assessed,
+        stored,
+        store_skipped,
     })
+}
+
+/// Unfinished sessions whose newest record in the notes store has no session directory
+/// in any worktree (`on_disk` holds the keys that do), and the store's unreadable lines.
+/// Finished sessions stay out: `clean` removes their directories, and their records
+/// would otherwise come back in every listing.
+pub fn store_only(
+    ctx: &Context,
+    on_disk: &[&str],
+) -> crate::error::Result<(Vec<crate::scan::Found>, Vec<String>)> {
+    let (records, skipped) = ctx.read_store()?;
+    let newest = crate::notes::newest_per_key(
+        records
+            .into_iter()
+            .filter(|r| r.record.kind == crate::notes::RecordKind::Session),
+        |r| &r.record,
+    );
+    let found = newest
+        .into_iter()
+        .filter(|r| !on_disk.contains(&r.record.key.as_str()))
+        .filter(|r| {
+            r.record
+                .state
+                .as_ref()
+                .and_then(|s| s.get("status"))
+                .and_then(serde_json::Value::as_str)
+                != Some(crate::state::ALL_COMPLETE)
+        })
+        .map(|r| crate::scan::Found::Stored {
+            commit: r.commit,
+            record: Box::new(r.record),
+        })
+        .collect();
+    Ok((found, skipped))
 }

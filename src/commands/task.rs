@@ -74,9 +74,10 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
             (None, Owner::Team { .. }) => unreachable!("a team always has a session directory"),
         }
     };
+    let head = ctx.store_head()?;
     let now = session::format_time(ctx.now);
     let key = target.key.clone();
-    let written = store::update(&target, &ctx.settings, ctx.lang, ctx.now, |existing| {
+    let mut written = store::update(&target, &ctx.settings, ctx.lang, ctx.now, |existing| {
         let mut doc = existing.unwrap_or_default();
         if let Some(owner) = &owner {
             if !doc.contains_key("workspace") {
@@ -97,6 +98,9 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
         })?;
         Ok(doc)
     })?;
+    if written.changed {
+        written.noted = ctx.record_at(head, &ctx.session_record(&written, &wt))?;
+    }
     Ok(Report { written, task: id })
 }
 

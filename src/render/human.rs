@@ -89,6 +89,16 @@ pub fn status(report: &status::Report, p: &Painter) -> String {
             handover(&mut out, h, &wt.worktree, p, false);
         }
     }
+    if let (false, Some(main)) = (report.stored.is_empty(), report.worktrees.first()) {
+        let _ = writeln!(
+            out,
+            "\n{} (sessions no worktree has files for)",
+            p.bold("notes store"),
+        );
+        for h in &report.stored {
+            handover(&mut out, h, &main.worktree, p, false);
+        }
+    }
     out
 }
 
@@ -165,6 +175,22 @@ fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painter, briefing
         Kind::ContinueHere => format!("continue-here {}", escape(&h.key)),
     };
     let _ = writeln!(out, "  {}", p.bold(&title));
+    if let Some(stored) = &h.stored {
+        let from = stored
+            .worktree
+            .as_deref()
+            .map(|w| format!(" from {}", escape(w)))
+            .unwrap_or_default();
+        detail(
+            out,
+            "stored",
+            &format!(
+                "note on {}, saved {}{from}",
+                &stored.commit[..stored.commit.len().min(7)],
+                crate::session::format_time(stored.saved_at)
+            ),
+        );
+    }
     if let Some(err) = &h.error {
         detail(out, "invalid", &p.bad(&escape(err)));
         return;
@@ -637,12 +663,22 @@ fn effect(e: &crate::commands::r#continue::Effect) -> String {
         } => format!(
             "consumed {} (a copy is in {}{})\n",
             path(p),
-            path(copy),
+            escape(copy),
             if *committed {
                 "; its removal was committed"
             } else {
                 ""
             }
+        ),
+        Effect::Restored {
+            key,
+            path: p,
+            commit,
+        } => format!(
+            "restored session {} from the notes store (note on {}) into {}\n",
+            escape(key),
+            &commit[..commit.len().min(7)],
+            path(p)
         ),
     }
 }
@@ -666,6 +702,112 @@ pub fn hook(r: &crate::commands::hook::InstallReport, install: bool) -> String {
                 "{file} has no Session continuity section written by git-handover"
             ),
         };
+    }
+    out
+}
+
+pub fn log(r: &crate::commands::log::Report) -> String {
+    let mut out = String::new();
+    if r.records.is_empty() {
+        let _ = writeln!(out, "no records in {}", escape(&r.notes_ref));
+        return out;
+    }
+    for s in &r.records {
+        let rec = &s.record;
+        let what = match rec.kind {
+            crate::notes::RecordKind::Session => {
+                let state = rec.state.as_ref();
+                let status = state
+                    .and_then(|m| m.get("status"))
+                    .and_then(serde_json::Value::as_str)
+                    .unwrap_or("?");
+                let tasks = state
+                    .and_then(|m| m.get("active_tasks"))
+                    .and_then(serde_json::Value::as_array);
+                let done = tasks.map_or(0, |t| {
+                    t.iter()
+                        .filter(|t| {
+                            t.get("status").and_then(serde_json::Value::as_str) == Some("done")
+                        })
+                        .count()
+                });
+                format!(
+                    "{}, {done}/{} done",
+                    escape(status),
+                    tasks.map_or(0, Vec::len)
+                )
+            }
+            crate::notes::RecordKind::ContinueHere => "consumed note".to_owned(),
+        };
+        let _ = writeln!(
+            out,
+            "{}  {}  {}  {}",
+            crate::session::format_time(rec.saved_at),
+            rec.kind.as_str(),
+            escape(&rec.key),
+            what
+        );
+        let mut place = format!("note on {}", &s.commit[..s.commit.len().min(7)]);
+        if let Some(b) = &rec.branch {
+            let _ = write!(place, ", branch {}", escape(b));
+        }
+        if let Some(w) = &rec.worktree {
+            let _ = write!(place, ", worktree {}", escape(w));
+        }
+        let _ = writeln!(out, "    {place}");
+    }
+    out
+}
+
+pub fn sync(r: &crate::commands::sync::Report) -> String {
+    use crate::git::NotesMerge;
+    let mut out = String::new();
+    if r.rewrite_ref == Some(true) {
+        let _ = writeln!(out, "added {} to notes.rewriteRef", escape(&r.notes_ref));
+    }
+    if !r.remote_had_notes {
+        let _ = writeln!(
+            out,
+            "{} has no {} yet",
+            escape(&r.remote),
+            escape(&r.notes_ref)
+        );
+    }
+    for m in &r.merges {
+        match m {
+            NotesMerge::NoOther | NotesMerge::UpToDate => {}
+            NotesMerge::FastForward => {
+                let _ = writeln!(out, "took the remote's records (fast-forward)");
+            }
+            NotesMerge::Merged { combined } => {
+                let _ = writeln!(
+                    out,
+                    "merged the remote's records ({combined} note{} joined line by line)",
+                    if *combined == 1 { "" } else { "s" }
+                );
+            }
+        }
+    }
+    match (&r.local, r.pushed) {
+        (None, _) => {
+            let _ = writeln!(out, "nothing to exchange: neither side has records");
+        }
+        (Some(_), true) => {
+            let _ = writeln!(
+                out,
+                "pushed {} to {}",
+                escape(&r.notes_ref),
+                escape(&r.remote)
+            );
+        }
+        (Some(_), false) => {
+            let _ = writeln!(
+                out,
+                "{} is up to date with {}",
+                escape(&r.notes_ref),
+                escape(&r.remote)
+            );
+        }
     }
     out
 }

@@ -15,6 +15,8 @@ pub struct StatusV1 {
     pub now: String,
     pub needs_attention: bool,
     pub worktrees: Vec<WorktreeV1>,
+    /// Sessions found only in the notes store.
+    pub stored: Vec<HandoverV1>,
 }
 
 #[derive(Serialize)]
@@ -42,8 +44,19 @@ pub struct HandoverV1 {
     pub valid: bool,
     pub error: Option<String>,
     pub needs_attention: bool,
+    /// Only for a session read from the notes store.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stored: Option<StoredV1>,
     #[serde(flatten)]
     pub details: Option<DetailsV1>,
+}
+
+#[derive(Serialize)]
+pub struct StoredV1 {
+    /// The commit whose note holds the record.
+    pub commit: String,
+    pub saved_at: String,
+    pub worktree: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -133,6 +146,7 @@ pub fn status(report: &status::Report) -> StatusV1 {
                 ..worktree(&w.worktree)
             })
             .collect(),
+        stored: report.stored.iter().map(handover).collect(),
     }
 }
 
@@ -162,6 +176,11 @@ fn handover(h: &Handover) -> HandoverV1 {
         valid: h.error.is_none(),
         error: h.error.clone(),
         needs_attention: h.needs_attention(),
+        stored: h.stored.as_ref().map(|s| StoredV1 {
+            commit: s.commit.clone(),
+            saved_at: s.saved_at.to_string(),
+            worktree: s.worktree.clone(),
+        }),
         details: h.assessment.as_ref().map(details),
     }
 }
@@ -246,6 +265,8 @@ pub struct SaveV1 {
     pub created: bool,
     pub changed: bool,
     pub status: String,
+    /// The commit whose note in the notes store got the record (store enabled only).
+    pub noted: Option<String>,
 }
 
 pub fn save(w: &crate::store::Written) -> SaveV1 {
@@ -256,6 +277,7 @@ pub fn save(w: &crate::store::Written) -> SaveV1 {
         created: w.created,
         changed: w.changed,
         status: w.state.status.clone(),
+        noted: w.noted.map(|c| c.to_string()),
     }
 }
 
@@ -267,6 +289,8 @@ pub struct TaskEditV1 {
     pub task_status: Option<String>,
     pub session_status: String,
     pub changed: bool,
+    /// The commit whose note in the notes store got the record (store enabled only).
+    pub noted: Option<String>,
 }
 
 pub fn task(r: &crate::commands::task::Report) -> TaskEditV1 {
@@ -283,6 +307,7 @@ pub fn task(r: &crate::commands::task::Report) -> TaskEditV1 {
             .map(|t| t.status.as_str().to_owned()),
         session_status: r.written.state.status.clone(),
         changed: r.written.changed,
+        noted: r.written.noted.map(|c| c.to_string()),
     }
 }
 
@@ -445,7 +470,7 @@ pub struct CandidateV1 {
 
 #[derive(Serialize)]
 pub struct EffectV1 {
-    /// `migrated`, `rendered`, `cleaned` or `consumed`
+    /// `migrated`, `rendered`, `cleaned`, `consumed` or `restored`
     pub kind: &'static str,
     pub path: String,
     pub detail: Option<String>,
@@ -495,9 +520,14 @@ pub fn continue_(
                     path: path.display().to_string(),
                     detail: Some(format!(
                         "copy: {}{}",
-                        copy.display(),
+                        copy,
                         if *committed { "; committed" } else { "" }
                     )),
+                },
+                Effect::Restored { key, path, commit } => EffectV1 {
+                    kind: "restored",
+                    path: path.display().to_string(),
+                    detail: Some(format!("{key} from the note on {commit}")),
                 },
             })
             .collect(),
@@ -602,5 +632,90 @@ pub fn hook(r: &crate::commands::hook::InstallReport) -> HookV1 {
             path: p.display().to_string(),
             changed: *changed,
         }),
+    }
+}
+
+#[derive(Serialize)]
+pub struct LogV1 {
+    pub schema: &'static str,
+    pub notes_ref: String,
+    pub records: Vec<RecordV1>,
+    pub skipped: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct RecordV1 {
+    /// The commit whose note holds the record.
+    pub commit: String,
+    pub key: String,
+    pub kind: &'static str,
+    pub worktree: Option<String>,
+    pub branch: Option<String>,
+    pub saved_at: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<serde_json::Map<String, serde_json::Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+pub fn log(r: &crate::commands::log::Report) -> LogV1 {
+    LogV1 {
+        schema: "git-handover/log/1",
+        notes_ref: r.notes_ref.clone(),
+        records: r
+            .records
+            .iter()
+            .map(|s| RecordV1 {
+                commit: s.commit.clone(),
+                key: s.record.key.clone(),
+                kind: s.record.kind.as_str(),
+                worktree: s.record.worktree.clone(),
+                branch: s.record.branch.clone(),
+                saved_at: s.record.saved_at.to_string(),
+                state: s.record.state.clone(),
+                text: s.record.text.clone(),
+            })
+            .collect(),
+        skipped: r.skipped.clone(),
+    }
+}
+
+#[derive(Serialize)]
+pub struct SyncV1 {
+    pub schema: &'static str,
+    pub remote: String,
+    pub notes_ref: String,
+    pub tracking_ref: String,
+    pub remote_had_notes: bool,
+    /// One per round: `none`, `up-to-date`, `fast-forward` or `merged`.
+    pub merges: Vec<&'static str>,
+    pub pushed: bool,
+    pub rounds: usize,
+    pub local: Option<String>,
+    pub rewrite_ref_added: Option<bool>,
+}
+
+pub fn sync(r: &crate::commands::sync::Report) -> SyncV1 {
+    use crate::git::NotesMerge;
+    SyncV1 {
+        schema: "git-handover/sync/1",
+        remote: r.remote.clone(),
+        notes_ref: r.notes_ref.clone(),
+        tracking_ref: r.tracking.clone(),
+        remote_had_notes: r.remote_had_notes,
+        merges: r
+            .merges
+            .iter()
+            .map(|m| match m {
+                NotesMerge::NoOther => "none",
+                NotesMerge::UpToDate => "up-to-date",
+                NotesMerge::FastForward => "fast-forward",
+                NotesMerge::Merged { .. } => "merged",
+            })
+            .collect(),
+        pushed: r.pushed,
+        rounds: r.rounds,
+        local: r.local.clone(),
+        rewrite_ref_added: r.rewrite_ref,
     }
 }

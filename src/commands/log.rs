@@ -1,0 +1,42 @@
+//! `log [KEY]`: the records of the notes store, newest first (SPEC sections 5 and 8).
+
+use super::{Context, StoredRecord};
+use crate::cli::LogArgs;
+use crate::error::Result;
+
+pub struct Report {
+    pub notes_ref: String,
+    pub records: Vec<StoredRecord>,
+    /// Lines of notes that are not records, named.
+    pub skipped: Vec<String>,
+}
+
+pub fn run(ctx: &Context, args: &LogArgs) -> Result<Report> {
+    if let Some(key) = &args.key {
+        crate::paths::check_relative("session key", key).map_err(|message| {
+            crate::error::Error::Usage {
+                message,
+                hint: None,
+            }
+        })?;
+    }
+    let (mut records, skipped) = ctx.read_store()?;
+    if let Some(key) = &args.key {
+        records.retain(|r| &r.record.key == key);
+    }
+    // Newest first; the same instant in key order, then in the order read.
+    records.sort_by(|a, b| {
+        b.record
+            .saved_at
+            .cmp(&a.record.saved_at)
+            .then_with(|| a.record.key.cmp(&b.record.key))
+    });
+    if let Some(n) = args.max_count {
+        records.truncate(n);
+    }
+    Ok(Report {
+        notes_ref: ctx.settings.notes_ref.clone(),
+        records,
+        skipped,
+    })
+}

@@ -1,0 +1,93 @@
+//! `sync [REMOTE]`: exchange the notes store with a remote (SPEC sections 5 and 8).
+//! Fetch into `refs/notes/remotes/<remote>/<name>`, merge, push without force; when the
+//! push is rejected because the remote moved, do it all again, a bounded number of times.
+
+use super::Context;
+use crate::cli::SyncArgs;
+use crate::error::{Error, Result};
+use crate::git::NotesMerge;
+use crate::git_cli::{self, Pushed};
+
+/// Rounds of fetch, merge and push before giving up.
+pub const MAX_ROUNDS: usize = 5;
+
+#[derive(Debug)]
+pub struct Report {
+    pub remote: String,
+    pub notes_ref: String,
+    pub tracking: String,
+    /// Whether the remote had a notes ref (in the last round).
+    pub remote_had_notes: bool,
+    /// What each round's merge did.
+    pub merges: Vec<NotesMerge>,
+    pub pushed: bool,
+    pub rounds: usize,
+    /// The local notes ref after the sync.
+    pub local: Option<String>,
+    /// `Some(true)` when `notes.rewriteRef` was added, `Some(false)` when it was there.
+    pub rewrite_ref: Option<bool>,
+}
+
+pub fn run(ctx: &Context, args: &SyncArgs) -> Result<Report> {
+    let remote = args.remote.as_str();
+    if remote.starts_with('-')
+        || crate::paths::check_relative("remote", remote).is_err()
+        || !remote
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/'))
+    {
+        return Err(Error::Usage {
+            message: format!("{remote:?} is not a remote name this command accepts"),
+            hint: Some("name a remote configured with `git remote add`".into()),
+        });
+    }
+    let notes_ref = ctx.settings.notes_ref.clone();
+    let name = notes_ref.trim_start_matches("refs/notes/");
+    let tracking = format!("refs/notes/remotes/{remote}/{name}");
+    let git_dir = ctx.repo.common_dir();
+    let mut report = Report {
+        remote: remote.to_owned(),
+        notes_ref: notes_ref.clone(),
+        tracking: tracking.clone(),
+        remote_had_notes: false,
+        merges: Vec::new(),
+        pushed: false,
+        rounds: 0,
+        local: None,
+        rewrite_ref: None,
+    };
+    if args.rewrite_ref {
+        report.rewrite_ref = Some(ctx.repo.add_rewrite_ref(&notes_ref)?);
+    }
+    for _ in 0..MAX_ROUNDS {
+        report.rounds += 1;
+        report.remote_had_notes = git_cli::fetch_notes(&git_dir, remote, &notes_ref, &tracking)?;
+        let merged = if report.remote_had_notes {
+            ctx.repo.notes_merge(&notes_ref, &tracking)?
+        } else {
+            NotesMerge::NoOther
+        };
+        report.merges.push(merged);
+        report.local = ctx.repo.ref_target(&notes_ref)?;
+        let remote_tip = if report.remote_had_notes {
+            ctx.repo.ref_target(&tracking)?
+        } else {
+            None
+        };
+        if report.local.is_none() || report.local == remote_tip {
+            return Ok(report);
+        }
+        match git_cli::push_notes(&git_dir, remote, &notes_ref)? {
+            Pushed::Done => {
+                report.pushed = true;
+                return Ok(report);
+            }
+            Pushed::Rejected => {}
+        }
+    }
+    Err(Error::RefRace {
+        reference: format!("{notes_ref} on {remote}"),
+        attempts: MAX_ROUNDS,
+        last: "the push was rejected: the remote kept moving".into(),
+    })
+}

@@ -1,0 +1,368 @@
+//! The notes store in git (SPEC section 8): reading every note of a notes ref (flat or
+//! fan-out trees), appending a record with a compare-and-swap update of the ref, and
+//! merging another notes ref in the way `git notes merge -s cat_sort_uniq` does.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use gix::ObjectId;
+use gix::bstr::ByteSlice;
+use gix::refs::transaction::PreviousValue;
+
+use super::{CommitId, Repo};
+use crate::error::{Error, Result};
+use crate::notes::{self, Merged};
+
+/// One note: the commit it annotates and its text.
+#[derive(Debug, Clone)]
+pub struct StoredNote {
+    pub commit: String,
+    pub text: Vec<u8>,
+}
+
+/// What merging another notes ref into ours did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotesMerge {
+    /// The other ref does not exist.
+    NoOther,
+    /// Ours already holds everything the other has.
+    UpToDate,
+    /// Ours was behind (or absent) and now points where the other does.
+    FastForward,
+    /// A merge commit: `combined` notes were changed on both sides and joined.
+    Merged { combined: usize },
+}
+
+const MESSAGE: &str = "Notes added by 'git handover'";
+
+impl Repo {
+    /// The commit HEAD of the repository's worktree points to, if any.
+    pub fn head_commit(&self) -> Option<CommitId> {
+        self.repo.head_id().ok().map(|id| CommitId(id.detach()))
+    }
+
+    /// The commit a (notes) reference points to, `None` when it does not exist.
+    fn ref_commit(&self, name: &str) -> Result<Option<ObjectId>> {
+        let reference = self
+            .repo
+            .try_find_reference(name)
+            .map_err(|e| Error::git(format!("read {name}"), e))?;
+        match reference {
+            None => Ok(None),
+            Some(mut r) => r
+                .peel_to_id()
+                .map(|id| Some(id.detach()))
+                .map_err(|e| Error::git(format!("read {name}"), e)),
+        }
+    }
+
+    /// The full id `name` points to, for reports.
+    pub fn ref_target(&self, name: &str) -> Result<Option<String>> {
+        Ok(self.ref_commit(name)?.map(|id| id.to_string()))
+    }
+
+    fn tree_of(&self, commit: Option<ObjectId>) -> Result<ObjectId> {
+        match commit {
+            None => Ok(ObjectId::empty_tree(self.repo.object_hash())),
+            Some(c) => self
+                .repo
+                .find_commit(c)
+                .and_then(|c| c.tree_id().map(gix::Id::detach))
+                .map_err(|e| Error::git(format!("read notes commit {c}"), e)),
+        }
+    }
+
+    /// Every note of `notes_ref`, in tree order; nothing when the ref does not exist.
+    pub fn notes_all(&self, notes_ref: &str) -> Result<Vec<StoredNote>> {
+        let Some(commit) = self.ref_commit(notes_ref)? else {
+            return Ok(Vec::new());
+        };
+        let tree = self.tree_of(Some(commit))?;
+        let mut out = Vec::new();
+        for (annotated, blob) in self.note_entries(tree)? {
+            let blob = self
+                .repo
+                .find_blob(blob)
+                .map_err(|e| Error::git(format!("read the note of {annotated}"), e))?;
+            out.push(StoredNote {
+                commit: annotated.to_string(),
+                text: blob.data.clone(),
+            });
+        }
+        Ok(out)
+    }
+
+    /// The (annotated object, note blob) pairs of a notes tree. Fan-out directories are
+    /// followed; entries that are not notes (other names, other modes) are passed over,
+    /// as git does.
+    fn note_entries(&self, tree: ObjectId) -> Result<Vec<(ObjectId, ObjectId)>> {
+        let hex_len = self.repo.object_hash().len_in_hex();
+        let mut out = Vec::new();
+        let mut pending = vec![(tree, String::new())];
+        while let Some((tree, prefix)) = pending.pop() {
+            let tree = self
+                .repo
+                .find_tree(tree)
+                .map_err(|e| Error::git("read the notes tree", e))?;
+            let decoded = tree
+                .decode()
+                .map_err(|e| Error::git("read the notes tree", e))?;
+            for entry in decoded.entries {
+                let Ok(name) = entry.filename.to_str() else {
+                    continue;
+                };
+                if name.is_empty() || !name.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    continue;
+                }
+                let full = format!("{prefix}{name}");
+                if entry.mode.is_tree() && full.len() < hex_len {
+                    pending.push((entry.oid.to_owned(), full));
+                } else if entry.mode.is_blob() && full.len() == hex_len {
+                    if let Ok(id) = ObjectId::from_hex(full.as_bytes()) {
+                        out.push((id, entry.oid.to_owned()));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// A commit of `tree` with `parents`, by the configured identity, or by
+    /// `git-handover` when none is configured (a note must not fail a save).
+    fn notes_commit(
+        &self,
+        message: &str,
+        tree: ObjectId,
+        parents: &[ObjectId],
+    ) -> Result<ObjectId> {
+        let configured = matches!(self.repo.committer(), Some(Ok(_)))
+            && matches!(self.repo.author(), Some(Ok(_)));
+        let commit = if configured {
+            self.repo
+                .new_commit(message, tree, parents.iter().copied())
+                .map(|c| c.id)
+        } else {
+            let time = gix::date::Time::now_local_or_utc();
+            let time = time.to_string();
+            let sig = gix::actor::SignatureRef {
+                name: "git-handover".into(),
+                email: "git-handover@localhost".into(),
+                time: time.as_str(),
+            };
+            self.repo
+                .new_commit_as(sig, sig, message, tree, parents.iter().copied())
+                .map(|c| c.id)
+        };
+        commit.map_err(|e| Error::git("write a notes commit", e))
+    }
+
+    /// Move `name` from `expected` (absent when `None`) to `new`, with a reflog entry.
+    fn swap_ref(
+        &self,
+        name: &str,
+        expected: Option<ObjectId>,
+        new: ObjectId,
+        message: &str,
+    ) -> std::result::Result<(), String> {
+        let constraint = expected.map_or(PreviousValue::MustNotExist, |c| {
+            PreviousValue::MustExistAndMatch(gix::refs::Target::Object(c))
+        });
+        self.repo
+            .reference(name, new, constraint, format!("notes: {message}"))
+            .map(|_| ())
+            .map_err(|e| format!("{e:#}"))
+    }
+
+    /// Append `line` to the note of `commit` in `notes_ref`: read, append, write, and
+    /// swap the ref only if nobody moved it meanwhile; else start again, until
+    /// `timeout` has passed. Returns the number of attempts.
+    pub fn notes_append(
+        &self,
+        notes_ref: &str,
+        commit: CommitId,
+        line: &str,
+        timeout: Duration,
+    ) -> Result<usize> {
+        let started = Instant::now();
+        let mut delay = Duration::from_millis(1);
+        let mut attempts = 0;
+        loop {
+            attempts += 1;
+            let current = self.ref_commit(notes_ref)?;
+            let tree = self.tree_of(current)?;
+            let mut state = gix::note::plumbing::State::new(tree, &self.repo)
+                .map_err(|e| Error::git(format!("read {notes_ref}"), e))?;
+            let old = state
+                .get(&commit.0, &self.repo)
+                .map_err(|e| Error::git(format!("read {notes_ref}"), e))?;
+            let old_text = match old {
+                Some(id) => self
+                    .repo
+                    .find_blob(id)
+                    .map_err(|e| Error::git(format!("read the note of {commit}"), e))?
+                    .data
+                    .clone(),
+                None => Vec::new(),
+            };
+            let text = notes::append_line(&old_text, line);
+            let blob = self
+                .repo
+                .write_blob(&text)
+                .map_err(|e| Error::git("write a note", e))?
+                .detach();
+            let edit = state
+                .replace(commit.0, blob, &self.repo)
+                .map_err(|e| Error::git(format!("write {notes_ref}"), e))?;
+            let parents: Vec<ObjectId> = current.into_iter().collect();
+            let new = self.notes_commit(MESSAGE, edit.tree, &parents)?;
+            match self.swap_ref(notes_ref, current, new, MESSAGE) {
+                Ok(()) => return Ok(attempts),
+                Err(last) => {
+                    if started.elapsed() >= timeout {
+                        return Err(Error::RefRace {
+                            reference: notes_ref.to_owned(),
+                            attempts,
+                            last,
+                        });
+                    }
+                    std::thread::sleep(jittered(delay, attempts));
+                    delay = (delay * 2).min(Duration::from_millis(50));
+                }
+            }
+        }
+    }
+
+    /// Merge `other_ref` into `local_ref` as `git notes merge -s cat_sort_uniq` would:
+    /// fast-forward when one contains the other, else a merge commit whose notes are
+    /// taken from the side that changed them, or joined when both did.
+    pub fn notes_merge(&self, local_ref: &str, other_ref: &str) -> Result<NotesMerge> {
+        let Some(other) = self.ref_commit(other_ref)? else {
+            return Ok(NotesMerge::NoOther);
+        };
+        let local = self.ref_commit(local_ref)?;
+        let race = |last: String| Error::RefRace {
+            reference: local_ref.to_owned(),
+            attempts: 1,
+            last,
+        };
+        let Some(local) = local else {
+            self.swap_ref(local_ref, None, other, "fast-forward")
+                .map_err(race)?;
+            return Ok(NotesMerge::FastForward);
+        };
+        if local == other {
+            return Ok(NotesMerge::UpToDate);
+        }
+        let base = self
+            .repo
+            .merge_base(local, other)
+            .map_err(|e| Error::git(format!("merge {other_ref}"), e))?
+            .map(gix::Id::detach);
+        if base == Some(other) {
+            return Ok(NotesMerge::UpToDate);
+        }
+        if base == Some(local) {
+            self.swap_ref(local_ref, Some(local), other, "fast-forward")
+                .map_err(race)?;
+            return Ok(NotesMerge::FastForward);
+        }
+        let entries = |commit: Option<ObjectId>| -> Result<HashMap<ObjectId, ObjectId>> {
+            Ok(self
+                .note_entries(self.tree_of(commit)?)?
+                .into_iter()
+                .collect())
+        };
+        let base_notes = entries(base)?;
+        let local_notes = entries(Some(local))?;
+        let other_notes = entries(Some(other))?;
+        let local_tree = self.tree_of(Some(local))?;
+        let mut state = gix::note::plumbing::State::new(local_tree, &self.repo)
+            .map_err(|e| Error::git(format!("read {local_ref}"), e))?;
+        let mut combined = 0;
+        let mut objects: Vec<&ObjectId> = local_notes.keys().chain(other_notes.keys()).collect();
+        objects.sort();
+        objects.dedup();
+        for object in objects {
+            let (b, l, t) = (
+                base_notes.get(object),
+                local_notes.get(object),
+                other_notes.get(object),
+            );
+            let change = match notes::merge3(b, l, t) {
+                Merged::Local => continue,
+                Merged::Theirs(t) => Some(t),
+                Merged::Remove => None,
+                Merged::Combine => {
+                    let (l, t) = (l.expect("both sides"), t.expect("both sides"));
+                    let read = |id: &ObjectId| -> Result<Vec<u8>> {
+                        Ok(self
+                            .repo
+                            .find_blob(*id)
+                            .map_err(|e| Error::git(format!("read the note of {object}"), e))?
+                            .data
+                            .clone())
+                    };
+                    let joined = notes::cat_sort_uniq(&read(l)?, &read(t)?);
+                    combined += 1;
+                    Some(
+                        self.repo
+                            .write_blob(&joined)
+                            .map_err(|e| Error::git("write a note", e))?
+                            .detach(),
+                    )
+                }
+            };
+            state
+                .edit(*object, change, &self.repo)
+                .map_err(|e| Error::git(format!("merge {other_ref}"), e))?;
+        }
+        let tree = state
+            .write(&self.repo)
+            .map_err(|e| Error::git(format!("merge {other_ref}"), e))?;
+        let message = format!("Notes merged by 'git handover sync' from {other_ref}");
+        let commit = self.notes_commit(&message, tree, &[local, other])?;
+        self.swap_ref(local_ref, Some(local), commit, &message)
+            .map_err(race)?;
+        Ok(NotesMerge::Merged { combined })
+    }
+
+    /// Add `notes_ref` to the local `notes.rewriteRef` values, so that `git rebase` and
+    /// `git commit --amend` carry the notes over. Returns false when it was there.
+    pub fn add_rewrite_ref(&self, notes_ref: &str) -> Result<bool> {
+        let present = self
+            .repo
+            .config_snapshot()
+            .plumbing()
+            .strings("notes.rewriteRef")
+            .unwrap_or_default()
+            .iter()
+            .any(|v| v.as_bstr() == notes_ref.as_bytes().as_bstr());
+        if present {
+            return Ok(false);
+        }
+        let path = self.repo.common_dir().join("config");
+        let lock = crate::fsio::Lock::acquire(&path, Duration::from_secs(5))?;
+        let mut file =
+            gix::config::File::from_path_no_includes(path.clone(), gix::config::Source::Local)
+                .map_err(|e| Error::git(format!("read {}", path.display()), e))?;
+        file.section_mut_or_create_new("notes", None)
+            .map_err(|e| Error::git(format!("edit {}", path.display()), e))?
+            .push("rewriteRef", Some(notes_ref.as_bytes().as_bstr()))
+            .map_err(|e| Error::git(format!("edit {}", path.display()), e))?;
+        let mut bytes = Vec::new();
+        file.write_to(&mut bytes)
+            .map_err(|e| Error::io(&path, "write", e))?;
+        crate::fsio::write_atomic(&path, &bytes)?;
+        drop(lock);
+        Ok(true)
+    }
+}
+
+/// `delay` stretched by up to half again, differently per attempt and process, so that
+/// writers that collided once do not collide again in step.
+fn jittered(delay: Duration, attempt: usize) -> Duration {
+    let seed = u64::from(std::process::id()).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ (attempt as u64).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let spread = u64::try_from(delay.as_micros()).unwrap_or(u64::MAX) / 2 + 1;
+    delay + Duration::from_micros(seed % spread)
+}
