@@ -111,7 +111,7 @@ _git__handover() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handover__subcmd__clean)
+        git__handover__subcmd__clean)
             opts="-C -q -h --older-than --dry-run --team --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -145,7 +145,7 @@ _git__handover() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handover__subcmd__completions)
+        git__handover__subcmd__completions)
             opts="-C -q -h --json --color --lang --quiet --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -171,7 +171,7 @@ _git__handover() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handover__subcmd__continue)
+        git__handover__subcmd__continue)
             opts="-C -q -h --successor --keep --team --agent --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -205,7 +205,7 @@ _git__handover() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handover__subcmd__here)
+        git__handover__subcmd__here)
             opts="-C -q -h --from --force --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -235,7 +235,7 @@ _git__handover() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handover__subcmd__hook)
+        git__handover__subcmd__hook)
             opts="-C -q -h --json --color --lang --quiet --help session-start install uninstall"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -261,7 +261,7 @@ _git__handover() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handover__subcmd__hook__subcmd__install)
+        git__handover__subcmd__hook__subcmd__install)
             opts="-C -q -h --agent --scope --instructions --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -295,7 +295,7 @@ _git__handover() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handover__subcmd__hook__subcmd__session__subcmd__start)
+        git__handover__subcmd__hook__subcmd__session__subcmd__start)
             opts="-C -q -h --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -321,7 +321,7 @@ _git__handover() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handover__subcmd__hook__subcmd__uninstall)
+        git__handover__subcmd__hook__subcmd__uninstall)
             opts="-C -q -h --agent --scope --instructions --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -355,7 +355,7 @@ _git__handover() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handover__subcmd__log)
+        git__handover__subcmd__log)
             opts="-n -C -q -h --max-count --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -389,7 +389,7 @@ _git__handover() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handover__subcmd__man)
+        git__handover__subcmd__man)
             opts="-q -h --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -411,7 +411,7 @@ _git__handover() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handover__subcmd__migrate)
+        git__handover__subcmd__migrate)
             opts="-C -q -h --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -437,7 +437,7 @@ _git__handover() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handover__subcmd__render)
+        git__handover__subcmd__render)
             opts="-C -q -h --team --agent --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -471,7 +471,7 @@ _git__handover() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handover__subcmd__save)
+        git__handover__subcmd__save)
             opts="-C -q -h --from --team --agent --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -509,8 +509,8 @@ _git__handover() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handover__subcmd__status)
-            opts="-C -q -h --here --check --json --color --lang --quiet --help"
+        git__handover__subcmd__status)
+            opts="-C -q -h --here --check --keys --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -535,7 +535,7 @@ _git__handover() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handover__subcmd__sync)
+        git__handover__subcmd__sync)
             opts="-C -q -h --rewrite-ref --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -561,7 +561,7 @@ _git__handover() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handover__subcmd__task)
+        git__handover__subcmd__task)
             opts="-C -q -h --session --team --agent --json --color --lang --quiet --help add start done block reopen"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -599,7 +599,7 @@ _git__handover() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handover__subcmd__task__subcmd__add)
+        git__handover__subcmd__task__subcmd__add)
             opts="-C -q -h --file --next --session --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -637,7 +637,7 @@ _git__handover() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handover__subcmd__task__subcmd__block)
+        git__handover__subcmd__task__subcmd__block)
             opts="-C -q -h --reason --session --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -671,7 +671,7 @@ _git__handover() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handover__subcmd__task__subcmd__done)
+        git__handover__subcmd__task__subcmd__done)
             opts="-C -q -h --commit --session --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -705,7 +705,7 @@ _git__handover() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handover__subcmd__task__subcmd__reopen)
+        git__handover__subcmd__task__subcmd__reopen)
             opts="-C -q -h --session --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -735,7 +735,7 @@ _git__handover() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        git__subcmd__handover__subcmd__task__subcmd__start)
+        git__handover__subcmd__task__subcmd__start)
             opts="-C -q -h --session --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -768,8 +768,42 @@ _git__handover() {
     esac
 }
 
+# Session keys for `continue`, `render` and `log`, from `git handover status --keys`.
+__git_handover_session_keys() {
+    local i sub="" dir=()
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        case "${COMP_WORDS[i]}" in
+            -C) dir=(-C "${COMP_WORDS[i+1]}"); ((i++)) ;;
+            -C|--color|--lang) ((i++)) ;;
+            -*) ;;
+            *) sub="${COMP_WORDS[i]}"; break ;;
+        esac
+    done
+    case "$sub" in continue|render|log) ;; *) return 1 ;; esac
+    case "${COMP_WORDS[COMP_CWORD]}" in -*) return 1 ;; esac
+    case "${COMP_WORDS[COMP_CWORD-1]}" in -*) [[ "${COMP_WORDS[COMP_CWORD-1]}" == --successor || "${COMP_WORDS[COMP_CWORD-1]}" == --keep ]] || return 1 ;; esac
+    local keys
+    keys="$(git-handover "${dir[@]}" status --keys 2>/dev/null)" || return 1
+    [ -n "$keys" ] || return 1
+    local IFS=$'\n'
+    COMPREPLY=($(compgen -W "$keys" -- "${COMP_WORDS[COMP_CWORD]}"))
+    return 0
+}
+
+_git_handover_complete() {
+    __git_handover_session_keys && return 0
+    _git__handover "$@"
+}
+
+# git's own completion calls this for `git handover …` and for aliases of it.
+_git_handover() {
+    local COMP_WORDS=(git-handover "${words[@]:__git_cmd_idx+1}")
+    local COMP_CWORD=$((cword - __git_cmd_idx))
+    _git_handover_complete git-handover "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+}
+
 if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERSINFO[0]}" -gt 4 ]]; then
-    complete -F _git__handover -o nosort -o bashdefault -o default git-handover
+    complete -F _git_handover_complete -o nosort -o bashdefault -o default git-handover
 else
-    complete -F _git__handover -o bashdefault -o default git-handover
+    complete -F _git_handover_complete -o bashdefault -o default git-handover
 fi

@@ -48,6 +48,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --lang 'The language of messages and labels'
             cand --here 'Only the current worktree'
             cand --check 'Exit with status 1 when anything needs attention'
+            cand --keys 'Print only the session keys, one per line: the sessions of every worktree (this one''s with --here), then those only the notes store has. Nothing is checked against git; shell completion uses this'
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
             cand -q 'Say less: no warnings or hints on stderr'
             cand --quiet 'Say less: no warnings or hints on stderr'
@@ -91,8 +92,8 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
             cand -q 'Say less: no warnings or hints on stderr'
             cand --quiet 'Say less: no warnings or hints on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand add 'Add a task (status `pending`)'
             cand start 'Mark a task in progress'
             cand done 'Mark a task done, recording the commit that did it'
@@ -167,8 +168,8 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
             cand -q 'Say less: no warnings or hints on stderr'
             cand --quiet 'Say less: no warnings or hints on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-handover;here'= {
             cand --from 'Read the note''s sections from FILE instead of stdin'
@@ -179,8 +180,8 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
             cand -q 'Say less: no warnings or hints on stderr'
             cand --quiet 'Say less: no warnings or hints on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-handover;migrate'= {
             cand -C 'Run as if started in <PATH>'
@@ -189,8 +190,8 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
             cand -q 'Say less: no warnings or hints on stderr'
             cand --quiet 'Say less: no warnings or hints on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-handover;clean'= {
             cand --older-than 'Remove finished sessions older than this (default handover.cleanAfter, 7d)'
@@ -202,8 +203,8 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
             cand -q 'Say less: no warnings or hints on stderr'
             cand --quiet 'Say less: no warnings or hints on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-handover;log'= {
             cand -n 'Show at most N records'
@@ -235,8 +236,8 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
             cand -q 'Say less: no warnings or hints on stderr'
             cand --quiet 'Say less: no warnings or hints on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand session-start 'Print the handover of the agent''s worktree as `SessionStart` context (read-only)'
             cand install 'Add the session-start hook to an agent''s settings file'
             cand uninstall 'Remove what `hook install` added'
@@ -284,8 +285,8 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
             cand -q 'Say less: no warnings or hints on stderr'
             cand --quiet 'Say less: no warnings or hints on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-handover;man'= {
             cand --color 'When to colour the output'
@@ -293,8 +294,8 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
             cand -q 'Say less: no warnings or hints on stderr'
             cand --quiet 'Say less: no warnings or hints on stderr'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
     ]
     $completions[$command]

@@ -55,6 +55,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand status" -l lan
 ja\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -l here -d 'Only the current worktree'
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -l check -d 'Exit with status 1 when anything needs attention'
+complete -c git-handover -n "__fish_git_handover_using_subcommand status" -l keys -d 'Print only the session keys, one per line: the sessions of every worktree (this one\'s with --here), then those only the notes store has. Nothing is checked against git; shell completion uses this'
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -94,7 +95,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not 
 ja\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -s h -l help -d 'Print help'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -f -a "add" -d 'Add a task (status `pending`)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -f -a "start" -d 'Mark a task in progress'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -f -a "done" -d 'Mark a task done, recording the commit that did it'
@@ -164,7 +165,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand render" -l lan
 ja\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand render" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand render" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
-complete -c git-handover -n "__fish_git_handover_using_subcommand render" -s h -l help -d 'Print help'
+complete -c git-handover -n "__fish_git_handover_using_subcommand render" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_using_subcommand here" -l from -d 'Read the note\'s sections from FILE instead of stdin' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand here" -s C -d 'Run as if started in <PATH>' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand here" -l color -d 'When to colour the output' -r -f -a "auto\t''
@@ -175,7 +176,7 @@ ja\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand here" -l force -d 'Replace a note that has not been consumed yet'
 complete -c git-handover -n "__fish_git_handover_using_subcommand here" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand here" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
-complete -c git-handover -n "__fish_git_handover_using_subcommand here" -s h -l help -d 'Print help'
+complete -c git-handover -n "__fish_git_handover_using_subcommand here" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_using_subcommand migrate" -s C -d 'Run as if started in <PATH>' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand migrate" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
@@ -184,7 +185,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand migrate" -l la
 ja\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand migrate" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand migrate" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
-complete -c git-handover -n "__fish_git_handover_using_subcommand migrate" -s h -l help -d 'Print help'
+complete -c git-handover -n "__fish_git_handover_using_subcommand migrate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -l older-than -d 'Remove finished sessions older than this (default handover.cleanAfter, 7d)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -l team -d 'Remove the directory of this team, when all its sessions are finished' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -s C -d 'Run as if started in <PATH>' -r -F
@@ -196,7 +197,7 @@ ja\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -l dry-run -d 'Say what would be removed, and remove nothing'
 complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
-complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -s h -l help -d 'Print help'
+complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_using_subcommand log" -s n -l max-count -d 'Show at most N records' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand log" -s C -d 'Run as if started in <PATH>' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand log" -l color -d 'When to colour the output' -r -f -a "auto\t''
@@ -225,7 +226,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not 
 ja\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -s h -l help -d 'Print help'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -f -a "session-start" -d 'Print the handover of the agent\'s worktree as `SessionStart` context (read-only)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -f -a "install" -d 'Add the session-start hook to an agent\'s settings file'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -f -a "uninstall" -d 'Remove what `hook install` added'
@@ -278,7 +279,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand completions" -
 ja\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand completions" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand completions" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
-complete -c git-handover -n "__fish_git_handover_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c git-handover -n "__fish_git_handover_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_using_subcommand man" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -286,4 +287,34 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand man" -l lang -
 ja\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand man" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand man" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
-complete -c git-handover -n "__fish_git_handover_using_subcommand man" -s h -l help -d 'Print help'
+complete -c git-handover -n "__fish_git_handover_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
+
+# `git handover …` and git aliases of it: git's own fish completion decides that the
+# command is ours (`__fish_git_using_command` knows the aliases), and the words after it
+# are completed as `git-handover …`.
+function __fish_git_handover_complete
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    set -l i 1
+    while set -q cmd[$i]
+        switch $cmd[$i]
+            case -C -c --git-dir --work-tree --namespace
+                set i (math $i + 2)
+            case '-*'
+                set i (math $i + 1)
+            case '*'
+                break
+        end
+    end
+    set -l rest
+    if test (count $cmd) -gt $i
+        set rest $cmd[(math $i + 1)..-1]
+    end
+    complete -C "git-handover $rest "(commandline -ct)
+end
+complete -c git -f -n "__fish_git_using_command handover" -a "(__fish_git_handover_complete)"
+
+# Session keys for `continue`, `render` and `log`, from `git handover status --keys`.
+complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -a "(git-handover status --keys 2>/dev/null)" -d 'session key'
+complete -c git-handover -n "__fish_git_handover_using_subcommand render" -f -a "(git-handover status --keys 2>/dev/null)" -d 'session key'
+complete -c git-handover -n "__fish_git_handover_using_subcommand log" -f -a "(git-handover status --keys 2>/dev/null)" -d 'session key'

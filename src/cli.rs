@@ -99,14 +99,19 @@ pub enum Command {
     #[command(after_long_help = SAVE_HELP)]
     Save(SaveArgs),
     /// Add, start, finish, block or reopen one task of a session.
+    #[command(after_long_help = TASK_HELP)]
     Task(TaskArgs),
     /// Regenerate a session's handover.md from its state.
+    #[command(after_long_help = RENDER_HELP)]
     Render(RenderArgs),
     /// Write `CONTINUE_HERE.md`, stamped with the time and branch.
+    #[command(after_long_help = HERE_HELP)]
     Here(HereArgs),
     /// Move the legacy .claude/project-state.json into a session directory.
+    #[command(after_long_help = MIGRATE_HELP)]
     Migrate,
     /// Remove finished sessions older than a limit, in every worktree.
+    #[command(after_long_help = CLEAN_HELP)]
     Clean(CleanArgs),
     /// Show the history of handovers kept in the notes store, newest first.
     #[command(after_long_help = LOG_HELP)]
@@ -115,13 +120,88 @@ pub enum Command {
     #[command(after_long_help = SYNC_HELP)]
     Sync(SyncArgs),
     /// Agent hooks: the session-start command and its installation.
-    #[command(subcommand)]
+    #[command(subcommand, after_long_help = HOOK_HELP)]
     Hook(HookCommand),
     /// Print a shell completion script.
+    #[command(after_long_help = COMPLETIONS_HELP)]
     Completions(CompletionsArgs),
     /// Write the man pages into a directory.
+    #[command(after_long_help = MAN_HELP)]
     Man(ManArgs),
 }
+
+/// Examples for the top-level page.
+pub const EXAMPLES: &str = "  git handover                       # status of every worktree
+  git handover continue              # what a new session runs first
+  echo '{\"active_tasks\":[]}' | git handover save
+  git handover task done T1 --commit HEAD
+  git handover status --check --json";
+
+const TASK_HELP: &str = "\
+The session is this branch's READY session (or the team's with --team/--agent), or the one
+named with --session. `add` makes the session when the branch has none. Each edit sets the
+task's last_touched, recomputes the session's status (ALL_COMPLETE when every task is done)
+and regenerates handover.md, under the session's lock.
+
+Examples:
+  git handover task add T2 \"Write the docs\" --file README.md --next \"outline\"
+  git handover task start T2
+  git handover task done T1 --commit HEAD~1
+  git handover task block T2 --reason \"waiting for review\"
+  git handover task reopen T2
+  git handover task --session main/20261130-120000 done T3";
+
+const RENDER_HELP: &str = "\
+Examples:
+  git handover render
+  git handover render feature/x/20261129-080000
+  git handover render --team alpha --agent reviewer";
+
+const HERE_HELP: &str = "\
+The input is the note's sections in Markdown (## Objective, ## Completed, ## In Progress,
+## Next Steps, ## Context); the tool adds the title, `Last updated:` and `Branch:`. A note
+that was not consumed yet is replaced only with --force.
+
+Examples:
+  git handover here --from notes.md
+  printf '## Objective\\nShip the parser\\n' | git handover here";
+
+const MIGRATE_HELP: &str = "\
+The new copy gets version 3 and a workspace, is written and read back, and only then are the
+old project-state.json and handover.md removed.
+
+Examples:
+  git handover migrate";
+
+const CLEAN_HELP: &str = "\
+Only ALL_COMPLETE sessions are removed, judged by generated_at; only the files the tool
+writes are removed, and a directory holding anything else is kept and named.
+
+Examples:
+  git handover clean --dry-run
+  git handover clean --older-than 36h
+  git handover clean --team alpha";
+
+const HOOK_HELP: &str = "\
+Examples:
+  git handover hook install --agent claude --scope project --instructions
+  git handover hook install --agent codex --scope user
+  git handover hook uninstall --agent claude --scope project
+  echo '{\"cwd\":\"/path/to/worktree\"}' | git handover hook session-start";
+
+const COMPLETIONS_HELP: &str = "\
+The bash and zsh scripts also complete `git handover <TAB>` and git aliases of it through
+git's own completion, and session keys for continue, render and log.
+
+Examples:
+  git handover completions bash > ~/.local/share/bash-completion/completions/git-handover
+  git handover completions zsh > ~/.zfunc/_git-handover
+  git handover completions fish > ~/.config/fish/completions/git-handover.fish";
+
+const MAN_HELP: &str = "\
+Examples:
+  git handover man ~/.local/share/man/man1
+  git handover man \"$(dirname \"$(command -v git-handover)\")/../share/man/man1\"";
 
 const STATUS_HELP: &str = "\
 For each worktree (main first, then linked ones in `git worktree list` order) this shows
@@ -145,6 +225,12 @@ pub struct StatusArgs {
     /// Exit with status 1 when anything needs attention.
     #[arg(long)]
     pub check: bool,
+
+    /// Print only the session keys, one per line: the sessions of every worktree (this
+    /// one's with --here), then those only the notes store has. Nothing is checked
+    /// against git; shell completion uses this.
+    #[arg(long, conflicts_with = "check")]
+    pub keys: bool,
 }
 
 const CONTINUE_HELP: &str = "\
@@ -239,7 +325,9 @@ pub struct TaskArgs {
 pub enum TaskOp {
     /// Add a task (status `pending`).
     Add {
+        /// The new task's id (unique in the session).
         id: String,
+        /// What the task is.
         description: String,
         /// A file the task touches; repeatable.
         #[arg(long = "file", value_name = "PATH")]
@@ -249,9 +337,13 @@ pub enum TaskOp {
         next: Option<String>,
     },
     /// Mark a task in progress.
-    Start { id: String },
+    Start {
+        /// The task's id.
+        id: String,
+    },
     /// Mark a task done, recording the commit that did it.
     Done {
+        /// The task's id.
         id: String,
         /// The commit (any revision; default HEAD), stored as a full sha.
         #[arg(long, value_name = "REV")]
@@ -259,13 +351,17 @@ pub enum TaskOp {
     },
     /// Mark a task blocked.
     Block {
+        /// The task's id.
         id: String,
         /// Why; repeatable.
         #[arg(long = "reason", value_name = "TEXT", required = true)]
         reasons: Vec<String>,
     },
     /// Put a done or blocked task back in progress, clearing its blockers.
-    Reopen { id: String },
+    Reopen {
+        /// The task's id.
+        id: String,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -203,6 +203,14 @@ fn dispatch(
                 render::human::hook(&report, false)
             }))
         }
+        Command::Status(args) if args.keys => {
+            let keys = commands::status::keys(ctx, &args)?;
+            Ok(Outcome::ok(keys.iter().fold(String::new(), |mut s, k| {
+                s.push_str(&text::escape(k));
+                s.push('\n');
+                s
+            })))
+        }
         Command::Status(args) => {
             let report = commands::status::run(ctx, &args)?;
             let stdout = if json {

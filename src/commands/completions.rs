@@ -1,4 +1,12 @@
-//! `completions <shell>`: the completion script, generated from `cli.rs`.
+//! `completions <shell>`: the completion script, generated from `cli.rs`, with the glue
+//! that makes it work through git: `git handover <TAB>` and git aliases of it (bash:
+//! git's completion calls `_git_handover`; zsh: `_git` calls `_git-handover`; fish:
+//! git's completion runs `complete -C "git-handover …"`), and session keys for
+//! `continue`, `render` and `log`, listed by `git handover status --keys`.
+
+use std::fmt::Write as _;
+
+use clap_complete::Shell;
 
 use crate::cli::CompletionsArgs;
 
@@ -12,10 +20,171 @@ pub fn run(args: &CompletionsArgs) -> Report {
     }
 }
 
+/// The subcommands whose positional argument is a session key.
+const KEYED: [&str; 3] = ["continue", "render", "log"];
+
 /// The completion script for `shell`.
-pub fn generate(shell: clap_complete::Shell) -> Vec<u8> {
+pub fn generate(shell: Shell) -> Vec<u8> {
     let mut cmd = crate::cli::command();
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, "git-handover", &mut out);
+    let script = String::from_utf8(out).expect("clap writes UTF-8");
+    match shell {
+        Shell::Bash => bash(&script, &cmd),
+        Shell::Zsh => zsh(&script),
+        Shell::Fish => fish(script),
+        _ => script,
+    }
+    .into_bytes()
+}
+
+/// Global options that take a value (their value is not the subcommand).
+fn valued_globals(cmd: &clap::Command) -> String {
+    let mut names = Vec::new();
+    for arg in cmd.get_arguments() {
+        if arg.get_action().takes_values() && !arg.is_positional() {
+            if let Some(s) = arg.get_short() {
+                names.push(format!("-{s}"));
+            }
+            if let Some(l) = arg.get_long() {
+                names.push(format!("--{l}"));
+            }
+        }
+    }
+    names.join("|")
+}
+
+fn bash(script: &str, cmd: &clap::Command) -> String {
+    let registration = script
+        .find("if [[ \"${BASH_VERSINFO[0]}\" -eq 4")
+        .unwrap_or(script.len());
+    let (body, _) = script.split_at(registration);
+    // clap_complete 4.6 names the per-subcommand branches of a hyphenated binary
+    // `git__subcmd__handover__…` but sets `cmd` to `git__handover__…`, so no
+    // subcommand's options would ever complete; make the labels match.
+    let body = body.replace("git__subcmd__handover__", "git__handover__");
+    let globals = valued_globals(cmd);
+    let keyed = KEYED.join("|");
+    format!(
+        r#"{body}# Session keys for `continue`, `render` and `log`, from `git handover status --keys`.
+__git_handover_session_keys() {{
+    local i sub="" dir=()
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        case "${{COMP_WORDS[i]}}" in
+            -C) dir=(-C "${{COMP_WORDS[i+1]}}"); ((i++)) ;;
+            {globals}) ((i++)) ;;
+            -*) ;;
+            *) sub="${{COMP_WORDS[i]}}"; break ;;
+        esac
+    done
+    case "$sub" in {keyed}) ;; *) return 1 ;; esac
+    case "${{COMP_WORDS[COMP_CWORD]}}" in -*) return 1 ;; esac
+    case "${{COMP_WORDS[COMP_CWORD-1]}}" in -*) [[ "${{COMP_WORDS[COMP_CWORD-1]}}" == --successor || "${{COMP_WORDS[COMP_CWORD-1]}}" == --keep ]] || return 1 ;; esac
+    local keys
+    keys="$(git-handover "${{dir[@]}}" status --keys 2>/dev/null)" || return 1
+    [ -n "$keys" ] || return 1
+    local IFS=$'\n'
+    COMPREPLY=($(compgen -W "$keys" -- "${{COMP_WORDS[COMP_CWORD]}}"))
+    return 0
+}}
+
+_git_handover_complete() {{
+    __git_handover_session_keys && return 0
+    _git__handover "$@"
+}}
+
+# git's own completion calls this for `git handover …` and for aliases of it.
+_git_handover() {{
+    local COMP_WORDS=(git-handover "${{words[@]:__git_cmd_idx+1}}")
+    local COMP_CWORD=$((cword - __git_cmd_idx))
+    _git_handover_complete git-handover "${{COMP_WORDS[COMP_CWORD]}}" "${{COMP_WORDS[COMP_CWORD-1]}}"
+}}
+
+if [[ "${{BASH_VERSINFO[0]}}" -eq 4 && "${{BASH_VERSINFO[1]}}" -ge 4 || "${{BASH_VERSINFO[0]}}" -gt 4 ]]; then
+    complete -F _git_handover_complete -o nosort -o bashdefault -o default git-handover
+else
+    complete -F _git_handover_complete -o bashdefault -o default git-handover
+fi
+"#
+    )
+}
+
+fn zsh(script: &str) -> String {
+    let mut out = String::new();
+    for line in script.lines() {
+        let keyed = line.starts_with("'::target -- ") || line.starts_with("'::key -- ");
+        if keyed && line.ends_with(":_default' \\") {
+            let action = if line.starts_with("'::target") {
+                "_git_handover_keys_or_files"
+            } else {
+                "_git_handover_keys"
+            };
+            out.push_str(&line.replace(":_default' \\", &format!(":{action}' \\")));
+        } else if line.starts_with("if [ \"$funcstack[1]\" = \"_git-handover\" ]") {
+            out.push_str(
+                r#"# Session keys for `continue`, `render` and `log`, from `git handover status --keys`.
+(( $+functions[_git_handover_keys] )) ||
+_git_handover_keys() {
+    local -a keys
+    keys=(${(f)"$(git-handover status --keys 2>/dev/null)"})
+    compadd -a keys
+}
+(( $+functions[_git_handover_keys_or_files] )) ||
+_git_handover_keys_or_files() {
+    _git_handover_keys
+    _files
+}
+
+"#,
+            );
+            out.push_str(line);
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
     out
+}
+
+fn fish(mut script: String) -> String {
+    script.push_str(
+        r#"
+# `git handover …` and git aliases of it: git's own fish completion decides that the
+# command is ours (`__fish_git_using_command` knows the aliases), and the words after it
+# are completed as `git-handover …`.
+function __fish_git_handover_complete
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    set -l i 1
+    while set -q cmd[$i]
+        switch $cmd[$i]
+            case -C -c --git-dir --work-tree --namespace
+                set i (math $i + 2)
+            case '-*'
+                set i (math $i + 1)
+            case '*'
+                break
+        end
+    end
+    set -l rest
+    if test (count $cmd) -gt $i
+        set rest $cmd[(math $i + 1)..-1]
+    end
+    complete -C "git-handover $rest "(commandline -ct)
+end
+complete -c git -f -n "__fish_git_using_command handover" -a "(__fish_git_handover_complete)"
+"#,
+    );
+    script.push_str(
+        "\n# Session keys for `continue`, `render` and `log`, from `git handover status --keys`.\n",
+    );
+    for sub in KEYED {
+        // `continue` also takes a path, so files stay on offer there.
+        let files = if sub == "continue" { "" } else { " -f" };
+        let _ = writeln!(
+            script,
+            "complete -c git-handover -n \"__fish_git_handover_using_subcommand {sub}\"{files} -a \"(git-handover status --keys 2>/dev/null)\" -d 'session key'"
+        );
+    }
+    script
 }

@@ -104,6 +104,38 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
     })
 }
 
+/// `status --keys`: session keys on disk (every worktree, or this one with `--here`),
+/// then those only the notes store has; nothing is checked against git.
+pub fn keys(ctx: &Context, args: &StatusArgs) -> Result<Vec<String>> {
+    let current = ctx.repo.current_worktree();
+    let mut keys: Vec<String> = Vec::new();
+    for wt in ctx.repo.worktrees()? {
+        if !wt.exists || wt.is_bare || (args.here && current.as_ref() != Some(&wt.path)) {
+            continue;
+        }
+        for found in crate::scan::scan_worktree(&wt.path, &ctx.settings.dir) {
+            if let crate::scan::Found::Session { key, .. } = found {
+                if !keys.contains(&key) {
+                    keys.push(key);
+                }
+            }
+        }
+    }
+    if !args.here {
+        let on_disk: Vec<&str> = keys.iter().map(String::as_str).collect();
+        let (stored, _) = store_only(ctx, &on_disk)?;
+        let stored: Vec<String> = stored
+            .into_iter()
+            .filter_map(|f| match f {
+                crate::scan::Found::Stored { record, .. } => Some(record.key),
+                _ => None,
+            })
+            .collect();
+        keys.extend(stored);
+    }
+    Ok(keys)
+}
+
 /// Unfinished sessions whose newest record in the notes store has no session directory
 /// in any worktree (`on_disk` holds the keys that do), and the store's unreadable lines.
 /// Finished sessions stay out: `clean` removes their directories, and their records

@@ -1,0 +1,319 @@
+//! git-handover as a git extension: installed man pages found by `man` and `git help`,
+//! and completion of `git handover …` (and of an alias of it) through the shells' own
+//! git completion. A shell or tool this machine lacks skips its test with a note.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use common::TestEnv;
+
+/// `<root>/prefix/bin/git-handover`, as `cargo install --root <root>/prefix` leaves it.
+fn install(env: &TestEnv) -> PathBuf {
+    let bin = env.root().join("prefix/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_git-handover"), bin.join("git-handover")).unwrap();
+    bin
+}
+
+/// `PATH` as a user has it after the install: the prefix's bin first, then the system's.
+fn user_path(bin: &Path) -> String {
+    format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display())
+}
+
+fn have(program: &str) -> bool {
+    std::process::Command::new("sh")
+        .args(["-c", &format!("command -v {program}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// The README's install step for the man pages, word for word.
+const README_MAN_STEP: &str =
+    r#"git-handover man "$(dirname "$(command -v git-handover)")/../share/man/man1""#;
+
+#[test]
+fn installed_man_pages_are_found_by_man_and_git_help() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    assert!(
+        readme.contains(README_MAN_STEP),
+        "the README installs the pages this way"
+    );
+    if !have("man") {
+        eprintln!("skipped: no `man` on this machine");
+        return;
+    }
+    let env = TestEnv::new();
+    let bin = install(&env);
+    let path = user_path(&bin);
+    let out = env
+        .command("sh")
+        .args(["-c", README_MAN_STEP])
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let man1 = env.root().join("prefix/share/man/man1");
+    assert!(man1.join("git-handover.1").is_file());
+    assert!(man1.join("git-handover-continue.1").is_file());
+
+    // MANPATH unset, as most users have it: man derives <prefix>/share/man from PATH.
+    let man = |args: &[&str]| {
+        let out = env
+            .command("man")
+            .args(args)
+            .env("PATH", &path)
+            .env_remove("MANPATH")
+            .env("MANPAGER", "cat")
+            .env("MANWIDTH", "80")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "man {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let found = man(&["-w", "git-handover"]);
+    assert_eq!(
+        Path::new(found.trim()).canonicalize().unwrap(),
+        man1.join("git-handover.1").canonicalize().unwrap()
+    );
+    let found = man(&["-w", "git-handover-sync"]);
+    assert!(
+        found.trim().ends_with("man1/git-handover-sync.1"),
+        "{found}"
+    );
+    let page = man(&["git-handover-status"]);
+    assert!(page.contains("EXIT STATUS"), "{page}");
+
+    // git opens the same page for `git help -m handover` and `git handover --help`.
+    let repo = env.init("repo");
+    for args in [&["help", "-m", "handover"][..], &["handover", "--help"]] {
+        let out = env
+            .command("git")
+            .args(args)
+            .current_dir(&repo)
+            .env("PATH", &path)
+            .env_remove("MANPATH")
+            .env("MANPAGER", "cat")
+            .env("MANWIDTH", "80")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            text.contains("git-handover - Manage the handover state"),
+            "git {args:?}:\n{text}"
+        );
+        assert!(text.contains("CONFIGURATION"), "{text}");
+    }
+}
+
+/// A repository with one session and `git ho` as an alias of `git handover`.
+fn completion_repo(env: &TestEnv) -> (PathBuf, String) {
+    let repo = env.init("repo");
+    env.commit(&repo, "a", "a\n", "first", "2026-11-30T10:00:00Z");
+    env.git(&repo, &["config", "alias.ho", "handover"]);
+    let input = env.root().join("input.json");
+    env.write(&input, "{}");
+    let key = env
+        .handover(&repo, &["save", "--from", input.to_str().unwrap()])
+        .stdout
+        .trim()
+        .to_owned();
+    (repo, key)
+}
+
+const COMPLETIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/completions");
+
+#[test]
+fn bash_completes_git_handover_and_its_alias_through_gits_completion() {
+    let git_completion = "/usr/share/bash-completion/completions/git";
+    if !Path::new(git_completion).is_file() || !have("bash") {
+        eprintln!("skipped: no bash or no git completion script at {git_completion}");
+        return;
+    }
+    let env = TestEnv::new();
+    let bin = install(&env);
+    let (repo, key) = completion_repo(&env);
+    // The shells' own entry point: git's completion, given the line as bash splits it.
+    let script = format!(
+        r#"source {git_completion}
+source {COMPLETIONS}/git-handover.bash
+complete_line() {{
+  COMP_LINE="$1"; COMP_POINT=${{#COMP_LINE}}
+  read -ra COMP_WORDS <<< "$COMP_LINE"; [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
+  COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 ))
+  COMPREPLY=()
+  __git_wrap__git_main git "${{COMP_WORDS[COMP_CWORD]}}" "${{COMP_WORDS[COMP_CWORD-1]}}"
+  echo "$1|${{COMPREPLY[*]}}"
+}}
+complete_direct() {{
+  COMP_LINE="$1"; COMP_POINT=${{#COMP_LINE}}
+  read -ra COMP_WORDS <<< "$COMP_LINE"; [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
+  COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 ))
+  COMPREPLY=()
+  _git_handover_complete git-handover "${{COMP_WORDS[COMP_CWORD]}}" "${{COMP_WORDS[COMP_CWORD-1]}}"
+  echo "$1|${{COMPREPLY[*]}}"
+}}
+complete_line "git handover st"
+complete_line "git ho con"
+complete_line "git handover continue "
+complete_line "git ho render "
+complete_line "git handover log "
+complete_line "git handover continue --su"
+complete_direct "git-handover continue "
+"#
+    );
+    let out = env
+        .command("bash")
+        .args(["--norc", "-c", &script])
+        .current_dir(&repo)
+        .env("PATH", user_path(&bin))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got = String::from_utf8_lossy(&out.stdout);
+    let expected = format!(
+        "git handover st|status\ngit ho con|continue\ngit handover continue |{key}\ngit ho render |{key}\ngit handover log |{key}\ngit handover continue --su|--successor\ngit-handover continue |{key}\n"
+    );
+    assert_eq!(got, expected);
+}
+
+/// Type `line` and a Tab into an interactive shell in tmux; the line as the shell
+/// completed it. Polls the pane until `expect` shows or five seconds pass.
+fn tmux_complete(session: &str, line: &str, expect: &str) -> String {
+    let tmux = |args: &[&str]| {
+        std::process::Command::new("tmux")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    tmux(&["send-keys", "-t", session, "C-u", line, "Tab"]);
+    let started = Instant::now();
+    loop {
+        let pane = String::from_utf8_lossy(&tmux(&["capture-pane", "-p", "-t", session]).stdout)
+            .into_owned();
+        let last = pane
+            .lines()
+            .rev()
+            .find(|l| l.starts_with("> "))
+            .unwrap_or_default()
+            .trim_end()
+            .to_owned();
+        if last.contains(expect) || started.elapsed() > Duration::from_secs(5) {
+            return last;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn zsh_completes_git_handover_and_its_alias_through_its_git_completion() {
+    if !have("zsh") || !have("tmux") {
+        eprintln!("skipped: zsh or tmux is not installed");
+        return;
+    }
+    let env = TestEnv::new();
+    let bin = install(&env);
+    let (repo, key) = completion_repo(&env);
+    let zdot = env.root().join("zdot");
+    env.write(
+        &zdot.join(".zshrc"),
+        &format!(
+            "fpath=({COMPLETIONS} $fpath)\nautoload -U compinit && compinit -u -d {}/zcompdump\nPROMPT='> '\n",
+            zdot.display()
+        ),
+    );
+    let session = format!("gh-zsh-{}", std::process::id());
+    let shell = format!(
+        "cd {} && env -i PATH={} HOME={} TERM=xterm ZDOTDIR={} GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null zsh -i",
+        repo.display(),
+        user_path(&bin),
+        zdot.display(),
+        zdot.display()
+    );
+    let started = std::process::Command::new("tmux")
+        .args([
+            "new-session",
+            "-d",
+            "-s",
+            &session,
+            "-x",
+            "200",
+            "-y",
+            "20",
+            &shell,
+        ])
+        .status()
+        .unwrap();
+    assert!(started.success());
+    let results = [
+        tmux_complete(&session, "git handover st", "status"),
+        tmux_complete(&session, "git ho con", "continue"),
+        tmux_complete(&session, "git handover render ", &key),
+    ];
+    let _ = std::process::Command::new("tmux")
+        .args(["kill-session", "-t", &session])
+        .status();
+    assert_eq!(
+        results,
+        [
+            "> git handover status".to_owned(),
+            "> git ho continue".to_owned(),
+            format!("> git handover render {key}"),
+        ]
+    );
+}
+
+#[test]
+fn fish_completes_git_handover_and_its_alias_through_its_git_completion() {
+    if !have("fish") {
+        eprintln!("skipped: fish is not installed");
+        return;
+    }
+    let env = TestEnv::new();
+    let bin = install(&env);
+    let (repo, key) = completion_repo(&env);
+    let script = format!(
+        "source {COMPLETIONS}/git-handover.fish
+for line in 'git handover st' 'git ho con' 'git handover continue ' 'git ho log '
+    echo \"$line|\"(complete -C $line | string split -f1 \\t | string join ' ')
+end"
+    );
+    let out = env
+        .command("fish")
+        .args(["-c", &script])
+        .current_dir(&repo)
+        .env("PATH", user_path(&bin))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // `continue` also takes a path: the repository's file `a` is offered besides the key.
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!(
+            "git handover st|status\ngit ho con|continue\ngit handover continue |a {key}\ngit ho log |{key}\n"
+        )
+    );
+}
