@@ -14,7 +14,7 @@ Exit status:
   4    a lock or ref update lost a race and retries ran out
   128  not inside a git repository
 
-Configuration (git config):
+Configuration (git config; -c NAME=VALUE or git -c overrides for one run):
   handover.dir          where sessions are written (default .claude/handover)
   handover.store        files, notes or both (default files)
   handover.notesRef     the notes ref (default refs/notes/handover)
@@ -52,6 +52,11 @@ pub struct Cli {
     /// Run as if started in <PATH>.
     #[arg(short = 'C', value_name = "PATH", global = true)]
     pub dir: Option<PathBuf>,
+
+    /// Override a configuration value for this run, like `git -c` (repeatable), e.g.
+    /// `-c handover.freshFor=36h`. `git -c … handover` works too.
+    #[arg(short = 'c', value_name = "NAME=VALUE", global = true)]
+    pub config: Vec<String>,
 
     /// Print machine-readable JSON on stdout (versioned, the same in every language).
     #[arg(long, global = true)]

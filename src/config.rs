@@ -58,6 +58,76 @@ pub struct Settings {
     pub color: ColorChoice,
 }
 
+/// The `name=value` pairs git passes to a subcommand for `git -c name=value …`, from
+/// `GIT_CONFIG_PARAMETERS`: shell-quoted words, `'name'='value'` (git ≥ 2.31) or
+/// `'name=value'`; a quote inside is written `'\''`. Names are lowercased, as git
+/// compares them. Unreadable text yields what was read before it.
+pub fn parse_config_parameters(text: &str) -> Vec<(String, String)> {
+    let mut words: Vec<String> = Vec::new();
+    let mut chars = text.chars().peekable();
+    let mut current: Option<String> = None;
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                let word = current.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(ch) => word.push(ch),
+                        None => return pairs(words),
+                    }
+                }
+            }
+            '\\' => match chars.next() {
+                Some(ch) => current.get_or_insert_with(String::new).push(ch),
+                None => break,
+            },
+            ' ' | '\t' | '\n' => {
+                if let Some(w) = current.take() {
+                    words.push(w);
+                }
+            }
+            '=' => current.get_or_insert_with(String::new).push('\0'),
+            _ => return pairs(words),
+        }
+    }
+    if let Some(w) = current.take() {
+        words.push(w);
+    }
+    pairs(words)
+}
+
+/// Words of [`parse_config_parameters`] as pairs: a NUL marks the `=` outside quotes.
+fn pairs(words: Vec<String>) -> Vec<(String, String)> {
+    words
+        .into_iter()
+        .filter_map(|w| {
+            let (name, value) = match w.split_once('\0') {
+                Some((n, v)) => (n.to_owned(), v.replace('\0', "=")),
+                None => {
+                    let (n, v) = w.split_once('=')?;
+                    (n.to_owned(), v.to_owned())
+                }
+            };
+            Some((name.to_ascii_lowercase(), value))
+        })
+        .collect()
+}
+
+/// `-c name=value` pairs of the command line, lowercased names; a pair without `=` is an
+/// error naming it.
+pub fn parse_overrides(raw: &[String]) -> Result<Vec<(String, String)>> {
+    raw.iter()
+        .map(|item| {
+            let (name, value) = item.split_once('=').ok_or_else(|| crate::error::Error::Usage {
+                message: format!("-c {item:?}: expected name=value"),
+                hint: Some("for example: -c handover.freshFor=36h".into()),
+            })?;
+            Ok((name.to_ascii_lowercase(), value.to_owned()))
+        })
+        .collect()
+}
+
 impl Settings {
     /// Read every setting through `get`, which returns the raw value of a key.
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Self> {
@@ -225,6 +295,27 @@ pub fn human_duration(d: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn git_dash_c_parameters_are_read_as_git_writes_them() {
+        assert_eq!(
+            parse_config_parameters("'handover.freshFor'='36h' 'Color.UI'='always'"),
+            [
+                ("handover.freshfor".to_owned(), "36h".to_owned()),
+                ("color.ui".to_owned(), "always".to_owned())
+            ]
+        );
+        assert_eq!(
+            parse_config_parameters("'handover.dir=a=b'"),
+            [("handover.dir".to_owned(), "a=b".to_owned())]
+        );
+        assert_eq!(
+            parse_config_parameters("'handover.dir'='it'\\''s'"),
+            [("handover.dir".to_owned(), "it's".to_owned())]
+        );
+        assert_eq!(parse_config_parameters("'unterminated"), []);
+        assert!(parse_overrides(&["novalue".into()]).is_err());
+    }
 
     #[test]
     fn durations() {

@@ -141,7 +141,7 @@ impl Error {
                 Some(format!("{} is not a handover the tool wrote; inspect it by hand", file.display()))
             }
             Error::InvalidConfig { key, .. } => {
-                Some(format!("correct it with `git config {key} <value>` or remove it"))
+                Some(format!("correct it with `git config {key} <value>` (or the -c that set it), or remove it"))
             }
             Error::Usage { hint, .. } => hint.clone(),
             Error::InvalidHandovers { .. } => Some(

@@ -123,7 +123,11 @@ fn run(cli: Cli) -> Result<Outcome> {
     // Commands that need no repository, or must never fail.
     match &command {
         Command::Hook(cli::HookCommand::SessionStart) => {
-            return Ok(hook_session_start(cwd, cli.lang));
+            return Ok(hook_session_start(
+                cwd,
+                cli.lang,
+                config::parse_overrides(&cli.config)?,
+            ));
         }
         Command::Completions(args) => {
             return Ok(Outcome::ok(commands::completions::run(args).script));
@@ -146,7 +150,8 @@ fn run(cli: Cli) -> Result<Outcome> {
         });
     }
     let repo = git::discover(&cwd)?;
-    let settings = Settings::from_lookup(|k| repo.config_string(k))?;
+    let overrides = config::parse_overrides(&cli.config)?;
+    let settings = Settings::from_lookup(|k| lookup(&repo, &overrides, k))?;
     let lang = match cli.lang {
         Some(cli::LangArg::Ja) => Lang::Ja,
         Some(cli::LangArg::En) => Lang::En,
@@ -172,6 +177,27 @@ fn run(cli: Cli) -> Result<Outcome> {
     let mut outcome = dispatch(&ctx, command, json, &painter)?;
     outcome.hints.extend(ctx.repo.commit_graph_hint());
     Ok(outcome)
+}
+
+/// The value of configuration key `key` for this run: `-c` on our command line first,
+/// then `git -c` (which git hands down in `GIT_CONFIG_PARAMETERS`, and gix does not
+/// read), then the repository's configuration. The last of several `-c` wins, as in git.
+fn lookup(repo: &git::Repo, overrides: &[(String, String)], key: &str) -> Option<String> {
+    let wanted = key.to_ascii_lowercase();
+    let last = |pairs: &[(String, String)]| {
+        pairs
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == wanted)
+            .map(|(_, v)| v.clone())
+    };
+    last(overrides)
+        .or_else(|| {
+            std::env::var("GIT_CONFIG_PARAMETERS")
+                .ok()
+                .and_then(|p| last(&config::parse_config_parameters(&p)))
+        })
+        .or_else(|| repo.config_string(key))
 }
 
 /// Run a command that works on a repository and render its report.
@@ -399,7 +425,11 @@ fn prompt(listing: &str, count: usize) -> Option<usize> {
 /// `hook session-start`: the briefing of the agent's worktree as `SessionStart` context.
 /// It never fails the agent's start: nothing to resume prints nothing, and any error
 /// (a panic too) becomes a one-line note in the context, with exit status 0.
-fn hook_session_start(cwd: std::path::PathBuf, lang: Option<cli::LangArg>) -> Outcome {
+fn hook_session_start(
+    cwd: std::path::PathBuf,
+    lang: Option<cli::LangArg>,
+    overrides: Vec<(String, String)>,
+) -> Outcome {
     use std::io::Read as _;
     let mut event = Vec::new();
     if !std::io::stdin().is_terminal() {
@@ -412,7 +442,7 @@ fn hook_session_start(cwd: std::path::PathBuf, lang: Option<cli::LangArg>) -> Ou
             Err(Error::NotARepository { .. }) => return Ok(None),
             Err(e) => return Err(e),
         };
-        let settings = Settings::from_lookup(|k| repo.config_string(k))?;
+        let settings = Settings::from_lookup(|k| lookup(&repo, &overrides, k))?;
         let lang = match lang {
             Some(cli::LangArg::Ja) => Lang::Ja,
             Some(cli::LangArg::En) => Lang::En,
