@@ -86,13 +86,17 @@ _git__handover() {
 
     case "${cmd}" in
         git__handover)
-            opts="-C -q -h -V --json --color --lang --quiet --help --version status continue save task render here migrate clean log sync hook completions man"
+            opts="-C -c -q -h -V --json --color --lang --quiet --help --version status continue save task render here migrate clean log sync hook completions man"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -112,7 +116,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__clean)
-            opts="-C -q -h --older-than --dry-run --team --json --color --lang --quiet --help"
+            opts="-C -c -q -h --older-than --dry-run --team --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -127,6 +131,10 @@ _git__handover() {
                     return 0
                     ;;
                 -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -146,13 +154,17 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__completions)
-            opts="-C -q -h --json --color --lang --quiet --help bash elvish fish powershell zsh"
+            opts="-C -c -q -h --json --color --lang --quiet --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -172,7 +184,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__continue)
-            opts="-C -q -h --successor --keep --team --agent --json --color --lang --quiet --help"
+            opts="-C -c -q -h --successor --keep --team --agent --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -187,6 +199,10 @@ _git__handover() {
                     return 0
                     ;;
                 -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -206,7 +222,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__here)
-            opts="-C -q -h --from --force --json --color --lang --quiet --help"
+            opts="-C -c -q -h --from --force --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -217,6 +233,10 @@ _git__handover() {
                     return 0
                     ;;
                 -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -236,13 +256,17 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__hook)
-            opts="-C -q -h --json --color --lang --quiet --help session-start install uninstall"
+            opts="-C -c -q -h --json --color --lang --quiet --help session-start install uninstall"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -262,7 +286,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__hook__subcmd__install)
-            opts="-C -q -h --agent --scope --instructions --json --color --lang --quiet --help"
+            opts="-C -c -q -h --agent --scope --instructions --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -277,6 +301,10 @@ _git__handover() {
                     return 0
                     ;;
                 -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -296,13 +324,17 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__hook__subcmd__session__subcmd__start)
-            opts="-C -q -h --json --color --lang --quiet --help"
+            opts="-C -c -q -h --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -322,7 +354,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__hook__subcmd__uninstall)
-            opts="-C -q -h --agent --scope --instructions --json --color --lang --quiet --help"
+            opts="-C -c -q -h --agent --scope --instructions --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -337,6 +369,10 @@ _git__handover() {
                     return 0
                     ;;
                 -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -356,7 +392,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__log)
-            opts="-n -C -q -h --max-count --json --color --lang --quiet --help"
+            opts="-n -C -c -q -h --max-count --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -371,6 +407,10 @@ _git__handover() {
                     return 0
                     ;;
                 -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -390,12 +430,16 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__man)
-            opts="-q -h --json --color --lang --quiet --help"
+            opts="-c -q -h --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -412,13 +456,17 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__migrate)
-            opts="-C -q -h --json --color --lang --quiet --help"
+            opts="-C -c -q -h --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -438,7 +486,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__render)
-            opts="-C -q -h --team --agent --json --color --lang --quiet --help"
+            opts="-C -c -q -h --team --agent --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -453,6 +501,10 @@ _git__handover() {
                     return 0
                     ;;
                 -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -472,7 +524,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__save)
-            opts="-C -q -h --from --team --agent --json --color --lang --quiet --help"
+            opts="-C -c -q -h --from --team --agent --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -494,6 +546,10 @@ _git__handover() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -510,13 +566,17 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__status)
-            opts="-C -q -h --here --check --keys --json --color --lang --quiet --help"
+            opts="-C -c -q -h --here --check --keys --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -536,13 +596,17 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__sync)
-            opts="-C -q -h --rewrite-ref --json --color --lang --quiet --help"
+            opts="-C -c -q -h --rewrite-ref --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -562,7 +626,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__task)
-            opts="-C -q -h --session --team --agent --json --color --lang --quiet --help add start done block reopen"
+            opts="-C -c -q -h --session --team --agent --json --color --lang --quiet --help add start done block reopen"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -584,6 +648,10 @@ _git__handover() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -600,7 +668,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__task__subcmd__add)
-            opts="-C -q -h --file --next --session --json --color --lang --quiet --help"
+            opts="-C -c -q -h --file --next --session --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -622,6 +690,10 @@ _git__handover() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -638,7 +710,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__task__subcmd__block)
-            opts="-C -q -h --reason --session --json --color --lang --quiet --help"
+            opts="-C -c -q -h --reason --session --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -653,6 +725,10 @@ _git__handover() {
                     return 0
                     ;;
                 -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -672,7 +748,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__task__subcmd__done)
-            opts="-C -q -h --commit --session --json --color --lang --quiet --help"
+            opts="-C -c -q -h --commit --session --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -687,6 +763,10 @@ _git__handover() {
                     return 0
                     ;;
                 -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -706,7 +786,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__task__subcmd__reopen)
-            opts="-C -q -h --session --json --color --lang --quiet --help"
+            opts="-C -c -q -h --session --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -717,6 +797,10 @@ _git__handover() {
                     return 0
                     ;;
                 -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -736,7 +820,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__task__subcmd__start)
-            opts="-C -q -h --session --json --color --lang --quiet --help"
+            opts="-C -c -q -h --session --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -747,6 +831,10 @@ _git__handover() {
                     return 0
                     ;;
                 -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -774,7 +862,7 @@ __git_handover_session_keys() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
             -C) dir=(-C "${COMP_WORDS[i+1]}"); ((i++)) ;;
-            -C|--color|--lang) ((i++)) ;;
+            -C|-c|--color|--lang) ((i++)) ;;
             -*) ;;
             *) sub="${COMP_WORDS[i]}"; break ;;
         esac

@@ -19,6 +19,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
     var completions = [
         &'git-handover'= {
             cand -C 'Run as if started in <PATH>'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
@@ -44,6 +45,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         }
         &'git-handover;status'= {
             cand -C 'Run as if started in <PATH>'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
             cand --here 'Only the current worktree'
@@ -59,6 +61,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --team 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)'
             cand --agent 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)'
             cand -C 'Run as if started in <PATH>'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
             cand --successor 'Brief a successor agent: start at once instead of asking for approval'
@@ -74,6 +77,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --team 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)'
             cand --agent 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)'
             cand -C 'Run as if started in <PATH>'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
@@ -87,6 +91,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --team 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)'
             cand --agent 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)'
             cand -C 'Run as if started in <PATH>'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
@@ -105,6 +110,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --next 'What to do next'
             cand --session 'Edit the session with this key instead of this branch''s ready session'
             cand -C 'Run as if started in <PATH>'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
@@ -116,6 +122,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         &'git-handover;task;start'= {
             cand --session 'Edit the session with this key instead of this branch''s ready session'
             cand -C 'Run as if started in <PATH>'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
@@ -128,6 +135,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --commit 'The commit (any revision; default HEAD), stored as a full sha'
             cand --session 'Edit the session with this key instead of this branch''s ready session'
             cand -C 'Run as if started in <PATH>'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
@@ -140,6 +148,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --reason 'Why; repeatable'
             cand --session 'Edit the session with this key instead of this branch''s ready session'
             cand -C 'Run as if started in <PATH>'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
@@ -151,6 +160,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         &'git-handover;task;reopen'= {
             cand --session 'Edit the session with this key instead of this branch''s ready session'
             cand -C 'Run as if started in <PATH>'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
@@ -163,6 +173,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --team 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)'
             cand --agent 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)'
             cand -C 'Run as if started in <PATH>'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
@@ -174,6 +185,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         &'git-handover;here'= {
             cand --from 'Read the note''s sections from FILE instead of stdin'
             cand -C 'Run as if started in <PATH>'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
             cand --force 'Replace a note that has not been consumed yet'
@@ -185,6 +197,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         }
         &'git-handover;migrate'= {
             cand -C 'Run as if started in <PATH>'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
@@ -197,6 +210,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --older-than 'Remove finished sessions older than this (default handover.cleanAfter, 7d)'
             cand --team 'Remove the directory of this team, when all its sessions are finished'
             cand -C 'Run as if started in <PATH>'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
             cand --dry-run 'Say what would be removed, and remove nothing'
@@ -210,6 +224,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand -n 'Show at most N records'
             cand --max-count 'Show at most N records'
             cand -C 'Run as if started in <PATH>'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
@@ -220,6 +235,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         }
         &'git-handover;sync'= {
             cand -C 'Run as if started in <PATH>'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
             cand --rewrite-ref 'Also add the notes ref to `notes.rewriteRef` in the repository''s config, so that `git rebase` and `git commit --amend` carry the notes to the new commits'
@@ -231,6 +247,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         }
         &'git-handover;hook'= {
             cand -C 'Run as if started in <PATH>'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
@@ -244,6 +261,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         }
         &'git-handover;hook;session-start'= {
             cand -C 'Run as if started in <PATH>'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
@@ -256,6 +274,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --agent 'The agent whose settings to change'
             cand --scope 'Which settings file: the project''s (committed), local (not committed), or the user''s'
             cand -C 'Run as if started in <PATH>'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
             cand --instructions 'Also add (or remove) a short "Session continuity" section in CLAUDE.md (Codex: AGENTS.md, Gemini: GEMINI.md)'
@@ -269,6 +288,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --agent 'The agent whose settings to change'
             cand --scope 'Which settings file: the project''s (committed), local (not committed), or the user''s'
             cand -C 'Run as if started in <PATH>'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
             cand --instructions 'Also add (or remove) a short "Session continuity" section in CLAUDE.md (Codex: AGENTS.md, Gemini: GEMINI.md)'
@@ -280,6 +300,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         }
         &'git-handover;completions'= {
             cand -C 'Run as if started in <PATH>'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
@@ -289,6 +310,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'git-handover;man'= {
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_git_handover_global_optspecs
-    string join \n C= json color= lang= q/quiet h/help V/version
+    string join \n C= c= json color= lang= q/quiet h/help V/version
 end
 
 function __fish_git_handover_needs_command
@@ -25,6 +25,7 @@ function __fish_git_handover_using_subcommand
 end
 
 complete -c git-handover -n "__fish_git_handover_needs_command" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_needs_command" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_needs_command" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -48,6 +49,7 @@ complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "hook" -d 
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "man" -d 'Write the man pages into a directory'
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand status" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -62,6 +64,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand status" -s h -
 complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l team -d 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l agent -d 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -76,6 +79,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand save" -l from 
 complete -c git-handover -n "__fish_git_handover_using_subcommand save" -l team -d 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand save" -l agent -d 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand save" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand save" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand save" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -88,6 +92,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not 
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -l team -d 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -l agent -d 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -105,6 +110,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -l next -d 'What to do next' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -115,6 +121,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from start" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from start" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from start" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from start" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -126,6 +133,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from done" -l commit -d 'The commit (any revision; default HEAD), stored as a full sha' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from done" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from done" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from done" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from done" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -137,6 +145,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -l reason -d 'Why; repeatable' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -147,6 +156,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -s h -l help -d 'Print help'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from reopen" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from reopen" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from reopen" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from reopen" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -158,6 +168,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand render" -l team -d 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand render" -l agent -d 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand render" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand render" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand render" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -168,6 +179,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand render" -s q -
 complete -c git-handover -n "__fish_git_handover_using_subcommand render" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_using_subcommand here" -l from -d 'Read the note\'s sections from FILE instead of stdin' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand here" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand here" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand here" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -178,6 +190,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand here" -l json 
 complete -c git-handover -n "__fish_git_handover_using_subcommand here" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand here" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_using_subcommand migrate" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand migrate" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand migrate" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -189,6 +202,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand migrate" -s h 
 complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -l older-than -d 'Remove finished sessions older than this (default handover.cleanAfter, 7d)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -l team -d 'Remove the directory of this team, when all its sessions are finished' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -200,6 +214,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -s q -l
 complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_using_subcommand log" -s n -l max-count -d 'Show at most N records' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand log" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand log" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand log" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -209,6 +224,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand log" -l json -
 complete -c git-handover -n "__fish_git_handover_using_subcommand log" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -219,6 +235,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -l json 
 complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -231,6 +248,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not 
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -f -a "install" -d 'Add the session-start hook to an agent\'s settings file'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -f -a "uninstall" -d 'Remove what `hook install` added'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -246,6 +264,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fi
 local\t''
 user\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -262,6 +281,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fi
 local\t''
 user\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -272,6 +292,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help'
 complete -c git-handover -n "__fish_git_handover_using_subcommand completions" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand completions" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand completions" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -280,6 +301,7 @@ ja\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand completions" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand completions" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handover -n "__fish_git_handover_using_subcommand man" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand man" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"

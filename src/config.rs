@@ -119,10 +119,12 @@ fn pairs(words: Vec<String>) -> Vec<(String, String)> {
 pub fn parse_overrides(raw: &[String]) -> Result<Vec<(String, String)>> {
     raw.iter()
         .map(|item| {
-            let (name, value) = item.split_once('=').ok_or_else(|| crate::error::Error::Usage {
-                message: format!("-c {item:?}: expected name=value"),
-                hint: Some("for example: -c handover.freshFor=36h".into()),
-            })?;
+            let (name, value) = item
+                .split_once('=')
+                .ok_or_else(|| crate::error::Error::Usage {
+                    message: format!("-c {item:?}: expected name=value"),
+                    hint: Some("for example: -c handover.freshFor=36h".into()),
+                })?;
             Ok((name.to_ascii_lowercase(), value.to_owned()))
         })
         .collect()

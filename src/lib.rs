@@ -12,6 +12,7 @@ pub mod error;
 pub mod fsio;
 pub mod git;
 pub mod git_cli;
+pub mod i18n;
 pub mod markdown;
 pub mod notes;
 pub mod paths;
@@ -126,7 +127,7 @@ fn run(cli: Cli) -> Result<Outcome> {
             return Ok(hook_session_start(
                 cwd,
                 cli.lang,
-                config::parse_overrides(&cli.config)?,
+                &config::parse_overrides(&cli.config)?,
             ));
         }
         Command::Completions(args) => {
@@ -173,7 +174,7 @@ fn run(cli: Cli) -> Result<Outcome> {
         cwd,
     };
     let json = cli.json;
-    let painter = render::human::Painter::new(color);
+    let painter = render::human::Painter::new(color, ctx.lang);
     let mut outcome = dispatch(&ctx, command, json, &painter)?;
     outcome.hints.extend(ctx.repo.commit_graph_hint());
     Ok(outcome)
@@ -218,7 +219,7 @@ fn dispatch(
             Ok(Outcome::ok(if json {
                 render::json::to_string(&render::json::hook(&report))
             } else {
-                render::human::hook(&report, true)
+                render::human::hook(&report, true, painter)
             }))
         }
         Command::Hook(cli::HookCommand::Uninstall(args)) => {
@@ -226,7 +227,7 @@ fn dispatch(
             Ok(Outcome::ok(if json {
                 render::json::to_string(&render::json::hook(&report))
             } else {
-                render::human::hook(&report, false)
+                render::human::hook(&report, false, painter)
             }))
         }
         Command::Status(args) if args.keys => {
@@ -278,7 +279,11 @@ fn dispatch(
                 if json || !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
                     return None;
                 }
-                prompt(&render::human::candidates(candidates), candidates.len())
+                prompt(
+                    &render::human::candidates(candidates, painter),
+                    candidates.len(),
+                    painter,
+                )
             };
             let report = commands::r#continue::run(
                 ctx,
@@ -297,12 +302,8 @@ fn dispatch(
                 commands::r#continue::Outcome::Nothing => outcome.code = exit::ATTENTION,
                 commands::r#continue::Outcome::Choose(_) => {
                     outcome.code = exit::USAGE;
-                    outcome
-                        .errors
-                        .push("several handovers could be resumed; name one".into());
-                    outcome
-                        .hints
-                        .push("git handover continue <key or path from the list>".into());
+                    outcome.errors.push(painter.t("main.choose").into());
+                    outcome.hints.push(painter.t("main.choose_hint").into());
                 }
                 _ => {}
             }
@@ -321,7 +322,7 @@ fn dispatch(
             Ok(Outcome::ok(if json {
                 render::json::to_string(&render::json::task(&report))
             } else {
-                render::human::task(&report)
+                render::human::task(&report, painter)
             }))
         }
         Command::Render(args) => {
@@ -329,7 +330,7 @@ fn dispatch(
             Ok(Outcome::ok(if json {
                 render::json::to_string(&render::json::render(&report))
             } else {
-                render::human::render(&report)
+                render::human::render(&report, painter)
             }))
         }
         Command::Here(args) => {
@@ -337,7 +338,7 @@ fn dispatch(
             Ok(Outcome::ok(if json {
                 render::json::to_string(&render::json::here(&report))
             } else {
-                render::human::here(&report)
+                render::human::here(&report, painter)
             }))
         }
         Command::Migrate => {
@@ -345,7 +346,7 @@ fn dispatch(
             Ok(Outcome::ok(if json {
                 render::json::to_string(&render::json::migrate(&report))
             } else {
-                render::human::migrate(&report)
+                render::human::migrate(&report, painter)
             }))
         }
         Command::Log(args) => {
@@ -353,7 +354,7 @@ fn dispatch(
             let stdout = if json {
                 render::json::to_string(&render::json::log(&report))
             } else {
-                render::human::log(&report)
+                render::human::log(&report, painter)
             };
             Ok(Outcome {
                 warnings: report.skipped.clone(),
@@ -365,15 +366,20 @@ fn dispatch(
             Ok(Outcome::ok(if json {
                 render::json::to_string(&render::json::sync(&report))
             } else {
-                render::human::sync(&report)
+                render::human::sync(&report, painter)
             }))
         }
         Command::Clean(args) => {
             let mut announce = |path: &std::path::Path, dry_run: bool| {
                 if !json {
-                    let verb = if dry_run { "would remove" } else { "removing" };
+                    let key = if dry_run {
+                        "clean.would_remove"
+                    } else {
+                        "clean.removing"
+                    };
+                    let path = text::escape(&path.display().to_string());
                     let mut out = std::io::stdout().lock();
-                    let _ = writeln!(out, "{verb} {}", text::escape(&path.display().to_string()));
+                    let _ = writeln!(out, "{}", painter.f(key, &[("path", &path)]));
                     let _ = out.flush();
                 }
             };
@@ -381,17 +387,14 @@ fn dispatch(
             let stdout = if json {
                 render::json::to_string(&render::json::clean(&report))
             } else {
-                render::human::clean(&report)
+                render::human::clean(&report, painter)
             };
             let warnings = report
                 .skipped
                 .iter()
                 .map(|(p, why)| {
-                    format!(
-                        "skipped {}: {}",
-                        text::escape(&p.display().to_string()),
-                        why
-                    )
+                    let path = text::escape(&p.display().to_string());
+                    painter.f("clean.skipped", &[("path", &path), ("why", why)])
                 })
                 .collect();
             Ok(Outcome {
@@ -404,11 +407,11 @@ fn dispatch(
 
 /// Ask on the terminal which of `count` candidates to resume; `None` when the answer
 /// never comes (end of input) or is not a number in range after three tries.
-fn prompt(listing: &str, count: usize) -> Option<usize> {
+fn prompt(listing: &str, count: usize, painter: &render::human::Painter) -> Option<usize> {
     let mut stderr = std::io::stderr().lock();
     let _ = write!(stderr, "{listing}");
     for _ in 0..3 {
-        let _ = write!(stderr, "Resume which one? [1-{count}] ");
+        let _ = write!(stderr, "{}", painter.f("cand.prompt", &[("n", &count)]));
         let _ = stderr.flush();
         let mut line = String::new();
         if std::io::stdin().read_line(&mut line).ok()? == 0 {
@@ -428,7 +431,7 @@ fn prompt(listing: &str, count: usize) -> Option<usize> {
 fn hook_session_start(
     cwd: std::path::PathBuf,
     lang: Option<cli::LangArg>,
-    overrides: Vec<(String, String)>,
+    overrides: &[(String, String)],
 ) -> Outcome {
     use std::io::Read as _;
     let mut event = Vec::new();
@@ -442,7 +445,7 @@ fn hook_session_start(
             Err(Error::NotARepository { .. }) => return Ok(None),
             Err(e) => return Err(e),
         };
-        let settings = Settings::from_lookup(|k| lookup(&repo, &overrides, k))?;
+        let settings = Settings::from_lookup(|k| lookup(&repo, overrides, k))?;
         let lang = match lang {
             Some(cli::LangArg::Ja) => Lang::Ja,
             Some(cli::LangArg::En) => Lang::En,

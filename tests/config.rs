@@ -14,7 +14,14 @@ fn saved_under(env: &TestEnv, dir: &Path, args: &[&str], extra_env: &[(&str, &st
     let input = env.root().join("input.json");
     env.write(&input, "{}");
     let mut all = args.to_vec();
-    all.extend(["--json", "save", "--team", "t", "--from", input.to_str().unwrap()]);
+    all.extend([
+        "--json",
+        "save",
+        "--team",
+        "t",
+        "--from",
+        input.to_str().unwrap(),
+    ]);
     let run = env.handover_with(dir, &all, |c| {
         for (k, v) in extra_env {
             c.env(k, v);
@@ -39,7 +46,10 @@ fn every_config_scope_is_read_and_the_nearer_one_wins() {
     let included = env.root().join("home/handover.inc");
     env.write(&included, "[handover]\n\tdir = from-include\n");
     let global = env.root().join("home/gitconfig");
-    env.write(&global, &format!("[include]\n\tpath = {}\n", included.display()));
+    env.write(
+        &global,
+        &format!("[include]\n\tpath = {}\n", included.display()),
+    );
     assert_eq!(saved_under(&env, &repo, &[], &[]), "from-include/t/default");
 
     env.git(&repo, &["config", "handover.dir", "from-local"]);
@@ -48,8 +58,14 @@ fn every_config_scope_is_read_and_the_nearer_one_wins() {
     // A linked worktree with its own config.worktree.
     env.git(&repo, &["config", "extensions.worktreeConfig", "true"]);
     let wt = env.root().join("wt");
-    env.git(&repo, &["worktree", "add", "-q", "-b", "side", wt.to_str().unwrap()]);
-    env.git(&wt, &["config", "--worktree", "handover.dir", "from-worktree"]);
+    env.git(
+        &repo,
+        &["worktree", "add", "-q", "-b", "side", wt.to_str().unwrap()],
+    );
+    env.git(
+        &wt,
+        &["config", "--worktree", "handover.dir", "from-worktree"],
+    );
     assert_eq!(saved_under(&env, &wt, &[], &[]), "from-worktree/t/default");
     assert_eq!(saved_under(&env, &repo, &[], &[]), "from-local/t/default");
 
@@ -57,12 +73,21 @@ fn every_config_scope_is_read_and_the_nearer_one_wins() {
     let out = env
         .command("git")
         .current_dir(&repo)
-        .args(["-c", "handover.dir=from-git-c", "config", "--get", "handover.dir"])
+        .args([
+            "-c",
+            "handover.dir=from-git-c",
+            "config",
+            "--get",
+            "handover.dir",
+        ])
         .output()
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "from-git-c");
     let params = [("GIT_CONFIG_PARAMETERS", "'handover.dir'='from-git-c'")];
-    assert_eq!(saved_under(&env, &repo, &[], &params), "from-git-c/t/default");
+    assert_eq!(
+        saved_under(&env, &repo, &[], &params),
+        "from-git-c/t/default"
+    );
     // And our own -c wins over everything.
     assert_eq!(
         saved_under(&env, &repo, &["-c", "handover.dir=from-flag"], &params),
@@ -75,7 +100,9 @@ fn git_dash_c_through_git_itself_reaches_the_tool() {
     let env = TestEnv::new();
     let repo = env.init("repo");
     env.commit(&repo, "a", "a\n", "first", "2026-11-30T10:00:00Z");
-    let bin = Path::new(env!("CARGO_BIN_EXE_git-handover")).parent().unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_git-handover"))
+        .parent()
+        .unwrap();
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
     let out = env
         .command("git")
@@ -97,7 +124,10 @@ fn durations_and_bad_values() {
     let repo = env.init("repo");
     env.commit(&repo, "a", "a\n", "first", "2026-11-30T10:00:00Z");
     for good in ["36h", "7d", "90m", "1w", "45s"] {
-        let run = env.handover(&repo, &["-c", &format!("handover.freshFor={good}"), "status"]);
+        let run = env.handover(
+            &repo,
+            &["-c", &format!("handover.freshFor={good}"), "status"],
+        );
         assert_eq!(run.code, 0, "{good}: {}", run.snapshot());
     }
     for (key, bad) in [
@@ -119,5 +149,8 @@ fn durations_and_bad_values() {
     }
     let run = env.handover(&repo, &["-c", "novalue", "status"]);
     assert_eq!(run.code, 2);
-    assert!(run.stderr.starts_with("git-handover: -c \"novalue\": expected name=value"));
+    assert!(
+        run.stderr
+            .starts_with("git-handover: -c \"novalue\": expected name=value")
+    );
 }

@@ -13,6 +13,34 @@ use crate::scan::{self, Found};
 use crate::state::{State, Task, TaskStatus};
 use crate::store::{self, SessionDir};
 
+/// Where the search for a handover had to go, said before the briefing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Announcement {
+    /// Nothing in this worktree, but another worktree has these keys.
+    OtherWorktree { path: PathBuf, keys: Vec<String> },
+    /// Nothing in any worktree, but the notes store has these keys.
+    Store { keys: Vec<String> },
+}
+
+impl std::fmt::Display for Announcement {
+    /// The English sentence (JSON output carries this).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Announcement::OtherWorktree { path, keys } => write!(
+                f,
+                "no sessions here, but worktree {} has: {}",
+                path.display(),
+                keys.join(", ")
+            ),
+            Announcement::Store { keys } => write!(
+                f,
+                "no sessions in any worktree, but the notes store has: {}",
+                keys.join(", ")
+            ),
+        }
+    }
+}
+
 /// A handover that could be resumed.
 #[derive(Debug, Clone)]
 pub struct Candidate {
@@ -97,7 +125,7 @@ pub enum Outcome {
 #[derive(Debug)]
 pub struct Report {
     /// "no sessions here, but worktree … has: …", when the search left this worktree.
-    pub announcements: Vec<String>,
+    pub announcements: Vec<Announcement>,
     pub outcome: Outcome,
     pub effects: Vec<Effect>,
     /// Handover files that could not be read and were passed over.
@@ -201,12 +229,9 @@ pub fn run(
             }
             report.announcements = by_worktree
                 .into_iter()
-                .map(|(path, keys)| {
-                    format!(
-                        "no sessions here, but worktree {} has: {}",
-                        path.display(),
-                        keys.join(", ")
-                    )
+                .map(|(path, keys)| Announcement::OtherWorktree {
+                    path: path.to_owned(),
+                    keys: keys.into_iter().map(str::to_owned).collect(),
                 })
                 .collect();
         }
@@ -222,12 +247,9 @@ pub fn run(
                     current,
                     &mut report,
                 )?;
-                let keys: Vec<&str> = found.iter().map(|c| c.handover.key.as_str()).collect();
+                let keys: Vec<String> = found.iter().map(|c| c.handover.key.clone()).collect();
                 if !keys.is_empty() {
-                    report.announcements.push(format!(
-                        "no sessions in any worktree, but the notes store has: {}",
-                        keys.join(", ")
-                    ));
+                    report.announcements.push(Announcement::Store { keys });
                 }
             }
         }

@@ -54,7 +54,7 @@ pub fn session_start_context(ctx: &Context) -> Result<Option<String>> {
     }
     text.push_str(&crate::render::human::continue_(
         &report,
-        &crate::render::human::Painter::new(false),
+        &crate::render::human::Painter::new(false, ctx.lang),
     ));
     Ok(Some(cut(&text, MAX_CONTEXT)))
 }

@@ -7,7 +7,7 @@ use owo_colors::{OwoColorize as _, Style};
 
 use crate::assess::{Assessment, Handover, Kind};
 use crate::commands::status;
-use crate::config::human_duration;
+use crate::config::Lang;
 use crate::git::Worktree;
 use crate::text::{escape, one_line};
 use crate::verdict::{CommitState, Freshness, Presence};
@@ -17,13 +17,33 @@ const LABEL: usize = 10;
 /// Descriptions are cut to this many characters in one-line summaries.
 const SUMMARY_WIDTH: usize = 72;
 
+/// How human output looks: colour or not, and its language.
 pub struct Painter {
     color: bool,
+    lang: Lang,
 }
 
 impl Painter {
-    pub fn new(color: bool) -> Self {
-        Painter { color }
+    pub fn new(color: bool, lang: Lang) -> Self {
+        Painter { color, lang }
+    }
+
+    /// A message of the catalog.
+    pub fn t(&self, key: &str) -> &'static str {
+        crate::i18n::text(self.lang, key)
+    }
+
+    fn duration(&self, d: std::time::Duration) -> String {
+        crate::i18n::duration(self.lang, d)
+    }
+
+    fn separator(&self) -> &'static str {
+        crate::i18n::list_separator(self.lang)
+    }
+
+    /// A message of the catalog with its `{name}` arguments filled in.
+    pub fn f(&self, key: &str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
+        crate::i18n::fill(self.lang, key, args)
     }
 
     fn paint(&self, text: &str, style: Style) -> String {
@@ -56,11 +76,11 @@ pub fn status(report: &status::Report, p: &Painter) -> String {
     if report.handover_count() == 0 {
         let n = report.worktrees.len();
         if report.here {
-            out.push_str("no handovers in this worktree\n");
+            let _ = writeln!(out, "{}", p.t("status.none_here"));
         } else if n == 1 {
-            out.push_str("no handovers in the repository's only worktree\n");
+            let _ = writeln!(out, "{}", p.t("status.none_only"));
         } else {
-            let _ = writeln!(out, "no handovers in any of {n} worktrees");
+            let _ = writeln!(out, "{}", p.f("status.none_any", &[("n", &n)]));
         }
         return out;
     }
@@ -71,19 +91,19 @@ pub fn status(report: &status::Report, p: &Painter) -> String {
         worktree_header(&mut out, &wt.worktree, wt.current, p);
         if !wt.worktree.exists {
             let why = if wt.worktree.locked.is_some() {
-                "offline"
+                p.t("wt.offline")
             } else {
-                "prunable"
+                p.t("wt.prunable")
             };
             let _ = writeln!(
                 out,
                 "  {}",
-                p.dim(&format!("directory missing ({why}): not scanned"))
+                p.dim(&p.f("status.not_scanned", &[("why", &why)]))
             );
             continue;
         }
         if wt.handovers.is_empty() {
-            let _ = writeln!(out, "  {}", p.dim("no handovers"));
+            let _ = writeln!(out, "  {}", p.dim(p.t("status.no_handovers")));
         }
         for h in &wt.handovers {
             handover(&mut out, h, &wt.worktree, p, false);
@@ -92,8 +112,9 @@ pub fn status(report: &status::Report, p: &Painter) -> String {
     if let (false, Some(main)) = (report.stored.is_empty(), report.worktrees.first()) {
         let _ = writeln!(
             out,
-            "\n{} (sessions no worktree has files for)",
-            p.bold("notes store"),
+            "\n{} {}",
+            p.bold(p.t("status.store")),
+            p.t("status.store_note")
         );
         for h in &report.stored {
             handover(&mut out, h, &main.worktree, p, false);
@@ -104,47 +125,48 @@ pub fn status(report: &status::Report, p: &Painter) -> String {
 
 fn worktree_header(out: &mut String, wt: &Worktree, current: bool, p: &Painter) {
     let mut flags = vec![if wt.is_main {
-        "main".to_owned()
+        p.t("wt.main").to_owned()
     } else {
-        "linked".to_owned()
+        p.t("wt.linked").to_owned()
     }];
     if current {
-        flags.push("current".into());
+        flags.push(p.t("wt.current").into());
     }
     if wt.is_bare {
-        flags.push("bare".into());
+        flags.push(p.t("wt.bare").into());
     }
     if let Some(reason) = &wt.locked {
         flags.push(if reason.is_empty() {
-            "locked".into()
+            p.t("wt.locked").into()
         } else {
-            format!("locked: {}", one_line(reason, 40))
+            p.f("wt.locked_why", &[("reason", &one_line(reason, 40))])
         });
     }
     if wt.prunable {
-        flags.push("prunable".into());
+        flags.push(p.t("wt.prunable").into());
     }
+    let separator = p.separator();
     let _ = writeln!(
         out,
         "{} ({})",
         p.bold(&escape(&wt.path.display().to_string())),
-        flags.join(", ")
+        flags.join(separator)
     );
     if wt.is_bare {
         return;
     }
     let head = wt
         .head
-        .map_or_else(|| "no commits yet".to_owned(), |h| h.short());
+        .map_or_else(|| p.t("wt.no_commits").to_owned(), |h| h.short());
     let line = match (&wt.branch, wt.detached) {
-        (Some(b), false) => format!("branch {}, HEAD {head}", escape(b)),
-        _ => format!("detached HEAD {head}"),
+        (Some(b), false) => p.f("wt.on_branch", &[("branch", &escape(b)), ("head", &head)]),
+        _ => p.f("wt.detached", &[("head", &head)]),
     };
     let _ = writeln!(out, "  {line}");
 }
 
 fn detail(out: &mut String, label: &str, value: &str) {
-    let _ = writeln!(out, "      {label:<LABEL$} {value}");
+    let _ = writeln!(out, "      {} {value}", crate::i18n::pad(label, LABEL));
 }
 
 fn more(out: &mut String, value: &str) {
@@ -162,52 +184,62 @@ fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painter, briefing
                 .root
                 .as_deref()
                 .filter(|_| !default_root)
-                .map(|r| format!(" in {r}"))
+                .map(|r| p.f("kind.in_root", &[("root", &escape(r))]))
                 .unwrap_or_default();
-            format!(
-                "{} {}{}",
-                if team { "team session" } else { "session" },
-                escape(&h.key),
-                escape(&root)
-            )
+            let key = if team {
+                "kind.team_session"
+            } else {
+                "kind.session"
+            };
+            p.f(key, &[("key", &escape(&h.key)), ("root", &root)])
         }
-        Kind::Legacy => format!("legacy state {}", escape(&h.key)),
-        Kind::ContinueHere => format!("continue-here {}", escape(&h.key)),
+        Kind::Legacy => p.f("kind.legacy", &[("key", &escape(&h.key))]),
+        Kind::ContinueHere => p.f("kind.note", &[("key", &escape(&h.key))]),
     };
     let _ = writeln!(out, "  {}", p.bold(&title));
     if let Some(stored) = &h.stored {
         let from = stored
             .worktree
             .as_deref()
-            .map(|w| format!(" from {}", escape(w)))
+            .map(|w| p.f("stored.from", &[("path", &escape(w))]))
             .unwrap_or_default();
         detail(
             out,
-            "stored",
-            &format!(
-                "note on {}, saved {}{from}",
-                &stored.commit[..stored.commit.len().min(7)],
-                crate::session::format_time(stored.saved_at)
+            p.t("label.stored"),
+            &p.f(
+                "stored.value",
+                &[
+                    ("commit", &&stored.commit[..stored.commit.len().min(7)]),
+                    ("time", &crate::session::format_time(stored.saved_at)),
+                    ("from", &from),
+                ],
             ),
         );
     }
     if let Some(err) = &h.error {
-        detail(out, "invalid", &p.bad(&escape(err)));
+        detail(out, p.t("label.invalid"), &p.bad(&escape(err)));
         return;
     }
     let Some(a) = &h.assessment else { return };
     if let Some(status) = &a.status {
-        let counts = format!("{status}, {}/{} done", a.done, a.total);
+        let counts = p.f(
+            "status.counts",
+            &[
+                ("status", &escape(status)),
+                ("done", &a.done),
+                ("total", &a.total),
+            ],
+        );
         let counts = if status == crate::state::ALL_COMPLETE {
             p.good(&counts)
         } else {
             counts
         };
-        detail(out, "status", &counts);
+        detail(out, p.t("label.status"), &counts);
         if let Some(next) = &a.next {
             detail(
                 out,
-                "next",
+                p.t("label.next"),
                 &format!(
                     "{} ({}) {}",
                     escape(&next.id),
@@ -219,10 +251,14 @@ fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painter, briefing
     }
     if let Some(note) = a.note.as_ref().filter(|_| !briefing) {
         if let Some(objective) = &note.objective {
-            detail(out, "objective", &one_line(objective, SUMMARY_WIDTH));
+            detail(
+                out,
+                p.t("label.objective"),
+                &one_line(objective, SUMMARY_WIDTH),
+            );
         }
         if let Some(step) = note.next_steps.first() {
-            detail(out, "next", &one_line(step, SUMMARY_WIDTH));
+            detail(out, p.t("label.next"), &one_line(step, SUMMARY_WIDTH));
         }
     }
     freshness(out, a, wt, p);
@@ -231,29 +267,35 @@ fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painter, briefing
     for stale in &a.stale_tasks {
         detail(
             out,
-            "stale",
-            &p.warn(&format!(
-                "{} untouched for {}",
-                escape(&stale.id),
-                human_duration(stale.untouched_for)
+            p.t("label.stale"),
+            &p.warn(&p.f(
+                "stale.untouched",
+                &[
+                    ("id", &escape(&stale.id)),
+                    ("age", &p.duration(stale.untouched_for)),
+                ],
             )),
         );
     }
     if let Some(note) = &a.note {
         for item in note.user_items.iter().filter(|_| !briefing) {
-            detail(out, "[USER]", &p.warn(&one_line(item, SUMMARY_WIDTH)));
+            detail(
+                out,
+                p.t("label.user"),
+                &p.warn(&one_line(item, SUMMARY_WIDTH)),
+            );
         }
         let mut missing: Vec<String> = note
             .missing_header
             .iter()
-            .map(|h| format!("`{h}:` header"))
+            .map(|h| p.f("partial.header", &[("name", h)]))
             .collect();
         missing.extend(note.missing_sections.iter().map(|s| format!("## {s}")));
         if !missing.is_empty() {
             detail(
                 out,
-                "partial",
-                &p.dim(&format!("missing {}", missing.join(", "))),
+                p.t("label.partial"),
+                &p.dim(&p.f("partial.missing", &[("list", &missing.join(", "))])),
             );
         }
     }
@@ -261,43 +303,44 @@ fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painter, briefing
 
 fn freshness(out: &mut String, a: &Assessment, wt: &Worktree, p: &Painter) {
     let Some(f) = a.freshness else {
-        detail(out, "freshness", &p.dim("unknown (no time recorded)"));
+        detail(out, p.t("label.freshness"), &p.dim(p.t("fresh.unknown")));
         return;
     };
     let word = match f {
-        Freshness::Fresh => p.good("fresh"),
-        Freshness::Stale => p.warn("stale"),
-        Freshness::Superseded => p.bad("superseded"),
+        Freshness::Fresh => p.good(p.t("fresh.fresh")),
+        Freshness::Stale => p.warn(p.t("fresh.stale")),
+        Freshness::Superseded => p.bad(p.t("fresh.superseded")),
     };
     let mut text = word;
     if let Some(age) = a.age {
-        let source = match (a.written_from_mtime, a.note.is_some()) {
-            (true, _) => "file changed",
-            (false, true) => "updated",
-            (false, false) => "written",
+        let key = match (a.written_from_mtime, a.note.is_some()) {
+            (true, _) => "fresh.age_file",
+            (false, true) => "fresh.age_updated",
+            (false, false) => "fresh.age_written",
         };
-        let _ = write!(text, ", {source} {} ago", human_duration(age));
+        text.push_str(&p.f(key, &[("age", &p.duration(age))]));
     }
     if let Some(branch) = &a.branch {
-        let _ = write!(text, " on {}", escape(branch));
+        text.push_str(&p.f("fresh.on", &[("branch", &escape(branch))]));
     }
     if !a.branch_matches {
         let here = wt
             .branch
             .as_deref()
             .filter(|_| !wt.detached)
-            .map_or_else(|| "a detached HEAD".to_owned(), escape);
-        let _ = write!(text, " (worktree is on {here})");
+            .map_or_else(|| p.t("wt.a_detached_head").to_owned(), escape);
+        text.push_str(&p.f("fresh.worktree_on", &[("here", &here)]));
     }
-    detail(out, "freshness", &text);
+    detail(out, p.t("label.freshness"), &text);
     if a.newer.count > 0 {
         let n = a.newer.count;
         more(
             out,
-            &format!(
-                "{n} newer commit{} on the branch:",
-                if n == 1 { "" } else { "s" }
-            ),
+            &if n == 1 {
+                p.t("fresh.newer_one").to_owned()
+            } else {
+                p.f("fresh.newer_many", &[("n", &n)])
+            },
         );
         for c in &a.newer.newest {
             more(
@@ -306,7 +349,10 @@ fn freshness(out: &mut String, a: &Assessment, wt: &Worktree, p: &Painter) {
             );
         }
         if n > a.newer.newest.len() {
-            more(out, &format!("  … and {} more", n - a.newer.newest.len()));
+            more(
+                out,
+                &p.f("fresh.and_more", &[("n", &(n - a.newer.newest.len()))]),
+            );
         }
     }
 }
@@ -317,13 +363,13 @@ fn presence(out: &mut String, a: &Assessment, p: &Painter) {
         Presence::Present => {}
         Presence::Orphan => detail(
             out,
-            "orphan",
-            &p.bad(&format!("⚠ worktree deleted: {root}")),
+            p.t("label.orphan"),
+            &p.bad(&p.f("presence.orphan", &[("root", &root)])),
         ),
         Presence::Offline => detail(
             out,
-            "offline",
-            &p.warn(&format!("locked worktree not present: {root}")),
+            p.t("label.offline"),
+            &p.warn(&p.f("presence.offline", &[("root", &root)])),
         ),
     }
 }
@@ -342,7 +388,7 @@ fn commits(out: &mut String, a: &Assessment, p: &Painter) {
     ] {
         let n = count(s);
         if n > 0 {
-            let text = format!("{n} {}", s.as_str());
+            let text = p.f(&format!("commit.{}", s.as_str()), &[("n", &n)]);
             parts.push(if s == CommitState::Ok {
                 p.good(&text)
             } else {
@@ -352,14 +398,17 @@ fn commits(out: &mut String, a: &Assessment, p: &Painter) {
     }
     let rewritten = a.commits.iter().filter(|c| c.rewritten.is_some()).count();
     if rewritten > 0 {
-        parts.push(p.warn(&format!("{rewritten} rewritten")));
+        parts.push(p.warn(&p.f("commit.rewritten", &[("n", &rewritten)])));
     }
-    detail(out, "commits", &parts.join(", "));
+    detail(out, p.t("label.commits"), &parts.join(p.separator()));
     for c in a.commits.iter().filter(|c| c.needs_attention()) {
         let sha = escape(&c.recorded.chars().take(12).collect::<String>());
-        let mut line = format!("{} {sha} {}", escape(&c.task_id), c.state.as_str());
+        let mut line = p.f(
+            &format!("commit.line_{}", c.state.as_str()),
+            &[("task", &escape(&c.task_id)), ("sha", &sha)],
+        );
         if let Some(new) = &c.rewritten {
-            let _ = write!(line, ", rewritten → {}", &new[..7.min(new.len())]);
+            line.push_str(&p.f("commit.rewritten_to", &[("sha", &&new[..7.min(new.len())])]));
         }
         more(out, &line);
     }
@@ -370,7 +419,7 @@ pub fn save(w: &crate::store::Written) -> String {
     format!("{}\n", escape(&w.session.key))
 }
 
-pub fn task(r: &crate::commands::task::Report) -> String {
+pub fn task(r: &crate::commands::task::Report, p: &Painter) -> String {
     let status = r
         .written
         .state
@@ -378,105 +427,112 @@ pub fn task(r: &crate::commands::task::Report) -> String {
         .iter()
         .find(|t| t.id == r.task)
         .map_or("?", |t| t.status.as_str());
-    format!(
-        "{} {} in {} ({})\n",
-        escape(&r.task),
-        escape(status),
-        escape(&r.written.session.key),
-        r.written.state.status
-    )
+    let line = p.f(
+        "task.done",
+        &[
+            ("id", &escape(&r.task)),
+            ("status", &escape(status)),
+            ("key", &escape(&r.written.session.key)),
+            ("session", &escape(&r.written.state.status)),
+        ],
+    );
+    format!("{line}\n")
 }
 
-pub fn render(r: &crate::commands::render::Report) -> String {
+pub fn render(r: &crate::commands::render::Report, p: &Painter) -> String {
     let path = r.session.dir().join(crate::store::MARKDOWN_FILE);
     let path = escape(&path.display().to_string());
-    if r.changed {
-        format!("rendered {path}\n")
+    let key = if r.changed {
+        "render.done"
     } else {
-        format!("{path} is up to date\n")
-    }
+        "render.same"
+    };
+    format!("{}\n", p.f(key, &[("path", &path)]))
 }
 
-pub fn here(r: &crate::commands::here::Report) -> String {
-    let verb = if r.replaced { "replaced" } else { "wrote" };
-    format!("{verb} {}\n", escape(&r.path.display().to_string()))
+pub fn here(r: &crate::commands::here::Report, p: &Painter) -> String {
+    let key = if r.replaced {
+        "here.replaced"
+    } else {
+        "here.wrote"
+    };
+    let path = escape(&r.path.display().to_string());
+    format!("{}\n", p.f(key, &[("path", &path)]))
 }
 
-pub fn migrate(r: &crate::commands::migrate::Report) -> String {
-    let mut out = format!(
-        "migrated {} to session {}\n",
-        escape(&r.from.display().to_string()),
-        escape(&r.session.key)
+pub fn migrate(r: &crate::commands::migrate::Report, p: &Painter) -> String {
+    let mut out = p.f(
+        "migrate.done",
+        &[
+            ("from", &escape(&r.from.display().to_string())),
+            ("key", &escape(&r.session.key)),
+        ],
     );
+    out.push('\n');
     if r.removed_markdown {
-        out.push_str("removed the old .claude/handover.md\n");
+        let _ = writeln!(out, "{}", p.t("migrate.removed_md"));
     }
     out
 }
 
 /// Removals were announced as they happened; this is the closing line.
-pub fn clean(r: &crate::commands::clean::Report) -> String {
+pub fn clean(r: &crate::commands::clean::Report, p: &Painter) -> String {
     let n = r.removed.len();
     let kept: Vec<String> = r
         .removed
         .iter()
         .filter(|x| x.kept_other_files)
         .map(|x| {
-            format!(
-                "kept {}: it holds files git-handover did not write\n",
-                escape(&x.path.display().to_string())
-            )
+            let path = escape(&x.path.display().to_string());
+            format!("{}\n", p.f("clean.kept", &[("path", &path)]))
         })
         .collect();
     let summary = match (n, r.dry_run) {
-        (0, _) => "nothing to clean\n".to_owned(),
-        (n, true) => format!(
-            "{n} session{} would be removed\n",
-            if n == 1 { "" } else { "s" }
-        ),
-        (n, false) => format!("removed {n} session{}\n", if n == 1 { "" } else { "s" }),
+        (0, _) => p.t("clean.nothing").to_owned(),
+        (1, true) => p.t("clean.would_one").to_owned(),
+        (n, true) => p.f("clean.would_many", &[("n", &n)]),
+        (1, false) => p.t("clean.removed_one").to_owned(),
+        (n, false) => p.f("clean.removed_many", &[("n", &n)]),
     };
-    kept.concat() + &summary
+    kept.concat() + &summary + "\n"
 }
 
 /// The numbered list `continue` offers when several handovers could be resumed.
-pub fn candidates(list: &[crate::commands::r#continue::Candidate]) -> String {
+pub fn candidates(list: &[crate::commands::r#continue::Candidate], p: &Painter) -> String {
     let mut out = String::new();
     for (i, c) in list.iter().enumerate() {
         let h = &c.handover;
         let mut parts = vec![format!("{:>2}) {}", i + 1, escape(&c.handle))];
         if let Some(a) = &h.assessment {
             if let Some(branch) = &a.branch {
-                parts.push(format!("branch {}", escape(branch)));
+                parts.push(p.f("cand.branch", &[("branch", &escape(branch))]));
             }
             if h.kind == Kind::Session && a.branch.is_some() {
                 if let Some(fingerprint) = h.key.rsplit('/').next() {
-                    parts.push(format!("fingerprint {}", escape(fingerprint)));
+                    parts.push(p.f("cand.fingerprint", &[("fp", &escape(fingerprint))]));
                 }
             }
             match h.kind {
-                Kind::ContinueHere => parts.push("continue-here note".into()),
-                _ => parts.push(format!("{} done / {} remaining", a.done, a.total - a.done)),
+                Kind::ContinueHere => parts.push(p.t("cand.note").into()),
+                _ => parts.push(p.f(
+                    "cand.counts",
+                    &[("done", &a.done), ("left", &(a.total - a.done))],
+                )),
             }
             if let Some(next) = &a.next {
-                parts.push(format!(
-                    "next: [{}] {}",
-                    escape(&next.id),
-                    one_line(&next.description, 48)
-                ));
+                let what = format!("[{}] {}", escape(&next.id), one_line(&next.description, 48));
+                parts.push(p.f("cand.next", &[("what", &what)]));
             } else if let Some(step) = a.note.as_ref().and_then(|n| n.next_steps.first()) {
-                parts.push(format!("next: {}", one_line(step, 48)));
+                parts.push(p.f("cand.next", &[("what", &one_line(step, 48))]));
             }
             if a.presence == Presence::Orphan {
-                parts.push("⚠ worktree deleted".into());
+                parts.push(p.t("cand.orphan").into());
             }
         }
         // A handle that is a key or a relative path is this worktree's; say where others are.
         if c.handle.starts_with('/') {
-            parts.push(format!(
-                "in {}",
-                escape(&c.worktree.path.display().to_string())
-            ));
+            let path = escape(&c.worktree.path.display().to_string());
+            parts.push(p.f("cand.in", &[("path", &path)]));
         }
         out.push_str(&parts.join("  "));
         out.push('\n');
@@ -485,21 +541,33 @@ pub fn candidates(list: &[crate::commands::r#continue::Candidate]) -> String {
 }
 
 pub fn continue_(r: &crate::commands::r#continue::Report, p: &Painter) -> String {
-    use crate::commands::r#continue::Outcome;
+    use crate::commands::r#continue::{Announcement, Outcome};
     let mut out = String::new();
     for a in &r.announcements {
-        let _ = writeln!(out, "{}", escape(a));
+        let line = match a {
+            Announcement::OtherWorktree { path, keys } => p.f(
+                "cont.other_worktree",
+                &[
+                    ("path", &escape(&path.display().to_string())),
+                    ("keys", &escape(&keys.join(", "))),
+                ],
+            ),
+            Announcement::Store { keys } => {
+                p.f("cont.store", &[("keys", &escape(&keys.join(", ")))])
+            }
+        };
+        let _ = writeln!(out, "{line}");
     }
     match &r.outcome {
         Outcome::Nothing => {
-            out.push_str("nothing to resume: no ready session, legacy state or continue-here note in any worktree\n");
+            let _ = writeln!(out, "{}", p.t("cont.nothing"));
         }
-        Outcome::Choose(list) => out.push_str(&candidates(list)),
+        Outcome::Choose(list) => out.push_str(&candidates(list, p)),
         Outcome::AllComplete(c) => {
             let _ = writeln!(
                 out,
-                "All tasks of {} are done. Waiting for new work.",
-                escape(&c.handover.key)
+                "{}",
+                p.f("cont.all_complete", &[("key", &escape(&c.handover.key))])
             );
         }
         Outcome::Briefing(b) => briefing(&mut out, b, p),
@@ -508,18 +576,15 @@ pub fn continue_(r: &crate::commands::r#continue::Report, p: &Painter) -> String
         out.push('\n');
     }
     for e in &r.effects {
-        out.push_str(&effect(e));
+        out.push_str(&effect(e, p));
     }
     out
 }
 
 fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Painter) {
     let c = &b.candidate;
-    let _ = writeln!(
-        out,
-        "Resuming in {}",
-        p.bold(&escape(&c.worktree.path.display().to_string()))
-    );
+    let path = p.bold(&escape(&c.worktree.path.display().to_string()));
+    let _ = writeln!(out, "{}", p.f("cont.resuming", &[("path", &path)]));
     handover(out, &c.handover, &c.worktree, p, true);
     let Some(a) = &c.handover.assessment else {
         return;
@@ -527,7 +592,7 @@ fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Pai
     if !b.recent.is_empty() {
         detail(
             out,
-            "recent",
+            p.t("label.recent"),
             &format!(
                 "{} {}",
                 b.recent[0].id.short(),
@@ -546,14 +611,12 @@ fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Pai
         }
     }
     if !b.open_tasks.is_empty() {
-        let _ = writeln!(out, "\n{}", p.bold("Open tasks"));
+        let _ = writeln!(out, "\n{}", p.bold(p.t("cont.open_tasks")));
         for t in &b.open_tasks {
-            let stale = a.stale_tasks.iter().find(|s| s.id == t.id).map(|s| {
-                p.warn(&format!(
-                    "  ⚠ stale ({} untouched)",
-                    human_duration(s.untouched_for)
-                ))
-            });
+            let stale =
+                a.stale_tasks.iter().find(|s| s.id == t.id).map(|s| {
+                    p.warn(&p.f("cont.stale_mark", &[("age", &p.duration(s.untouched_for))]))
+                });
             let _ = writeln!(
                 out,
                 "  [{}] {} {}{}",
@@ -563,19 +626,23 @@ fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Pai
                 stale.unwrap_or_default()
             );
             if !t.file_paths.is_empty() {
-                let _ = writeln!(out, "      files: {}", escape(&t.file_paths.join(", ")));
+                let list = escape(&t.file_paths.join(", "));
+                let _ = writeln!(out, "      {}", p.f("cont.files", &[("list", &list)]));
             }
             if let Some(next) = t.next_action.as_deref().filter(|n| !n.is_empty()) {
-                let _ = writeln!(out, "      next: {}", one_line(next, SUMMARY_WIDTH));
+                let what = one_line(next, SUMMARY_WIDTH);
+                let _ = writeln!(out, "      {}", p.f("cont.next", &[("what", &what)]));
             }
             if !t.blockers.is_empty() {
-                let _ = writeln!(out, "      blockers: {}", escape(&t.blockers.join(", ")));
+                let list = escape(&t.blockers.join(", "));
+                let _ = writeln!(out, "      {}", p.f("cont.blockers", &[("list", &list)]));
             }
         }
     }
     if !b.other_tasks.is_empty() {
         let ids: Vec<String> = b.other_tasks.iter().map(|i| escape(i)).collect();
-        let _ = writeln!(out, "  not started: {}", ids.join(", "));
+        let list = ids.join(", ");
+        let _ = writeln!(out, "  {}", p.f("cont.not_started", &[("list", &list)]));
     }
     if let Some(note) = &b.note {
         use crate::continue_here::Known;
@@ -592,7 +659,14 @@ fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Pai
             if section.text().is_empty() {
                 continue;
             }
-            let _ = writeln!(out, "\n{}", p.bold(known.title()));
+            let title = match known {
+                Known::Objective => p.t("section.objective"),
+                Known::Completed => p.t("section.completed"),
+                Known::InProgress => p.t("section.in_progress"),
+                Known::NextSteps => p.t("section.next_steps"),
+                Known::Context => p.t("section.context"),
+            };
+            let _ = writeln!(out, "\n{}", p.bold(title));
             for line in section.lines.iter().filter(|l| !l.trim().is_empty()) {
                 let _ = writeln!(out, "  {}", escape(line.trim_end()));
             }
@@ -604,11 +678,7 @@ fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Pai
         .map(|n| n.user_items.clone())
         .unwrap_or_default();
     if !user_items.is_empty() {
-        let _ = writeln!(
-            out,
-            "\n{}",
-            p.warn("Needs the user (do not start these without them):")
-        );
+        let _ = writeln!(out, "\n{}", p.warn(p.t("cont.needs_user")));
         for item in &user_items {
             let _ = writeln!(out, "  - {}", escape(item));
         }
@@ -630,86 +700,83 @@ fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Pai
                 .map(|s| one_line(s, SUMMARY_WIDTH))
         });
     let _ = writeln!(out);
-    match (b.successor, first) {
-        (true, Some(first)) => {
-            let _ = writeln!(out, "Successor: start now with {first}, without waiting for approval.");
-        }
-        (true, None) => out.push_str("Successor: start now, without waiting for approval.\n"),
-        (false, _) if a.freshness != Some(Freshness::Fresh) => {
-            out.push_str(
-                "Next: this handover is not fresh; show the user the evidence above and ask whether to continue \
-                 from it or start afresh. Start no work before they answer.\n",
-            );
-        }
-        (false, _) => out.push_str(
-            "Next: ask the user whether to work through these tasks in this order. Start no work before they approve.\n",
-        ),
-    }
+    let line = match (b.successor, first) {
+        (true, Some(first)) => p.f("cont.successor_first", &[("first", &first)]),
+        (true, None) => p.t("cont.successor").to_owned(),
+        (false, _) if a.freshness != Some(Freshness::Fresh) => p.t("cont.ask_not_fresh").to_owned(),
+        (false, _) => p.t("cont.ask").to_owned(),
+    };
+    let _ = writeln!(out, "{line}");
 }
 
-fn effect(e: &crate::commands::r#continue::Effect) -> String {
+fn effect(e: &crate::commands::r#continue::Effect, p: &Painter) -> String {
     use crate::commands::r#continue::Effect;
-    let path = |p: &std::path::Path| escape(&p.display().to_string());
-    match e {
-        Effect::Migrated { from, key } => {
-            format!("migrated {} to session {}\n", path(from), escape(key))
-        }
-        Effect::Rendered { path: p } => format!("regenerated {}\n", path(p)),
-        Effect::Cleaned { path: p } => format!("removed finished session {}\n", path(p)),
+    let path = |x: &std::path::Path| escape(&x.display().to_string());
+    let line = match e {
+        Effect::Migrated { from, key } => p.f(
+            "migrate.done",
+            &[("from", &path(from)), ("key", &escape(key))],
+        ),
+        Effect::Rendered { path: x } => p.f("effect.rendered", &[("path", &path(x))]),
+        Effect::Cleaned { path: x } => p.f("effect.cleaned", &[("path", &path(x))]),
         Effect::Consumed {
-            path: p,
+            path: x,
             copy,
             committed,
-        } => format!(
-            "consumed {} (a copy is in {}{})\n",
-            path(p),
-            escape(copy),
+        } => p.f(
             if *committed {
-                "; its removal was committed"
+                "effect.consumed_committed"
             } else {
-                ""
-            }
+                "effect.consumed"
+            },
+            &[("path", &path(x)), ("copy", &escape(copy))],
         ),
         Effect::Restored {
             key,
-            path: p,
+            path: x,
             commit,
-        } => format!(
-            "restored session {} from the notes store (note on {}) into {}\n",
-            escape(key),
-            &commit[..commit.len().min(7)],
-            path(p)
+        } => p.f(
+            "effect.restored",
+            &[
+                ("key", &escape(key)),
+                ("commit", &&commit[..commit.len().min(7)]),
+                ("path", &path(x)),
+            ],
         ),
-    }
+    };
+    format!("{line}\n")
 }
 
-pub fn hook(r: &crate::commands::hook::InstallReport, install: bool) -> String {
+pub fn hook(r: &crate::commands::hook::InstallReport, install: bool, p: &Painter) -> String {
     let path = escape(&r.settings.display().to_string());
-    let mut out = match (install, r.changed) {
-        (true, true) => format!("added the SessionStart hook to {path}\n"),
-        (true, false) => format!("{path} already has the SessionStart hook\n"),
-        (false, true) => format!("removed the SessionStart hook from {path}\n"),
-        (false, false) => format!("{path} has no SessionStart hook of git-handover\n"),
+    let key = match (install, r.changed) {
+        (true, true) => "hook.added",
+        (true, false) => "hook.present",
+        (false, true) => "hook.removed",
+        (false, false) => "hook.absent",
     };
+    let mut out = format!("{}\n", p.f(key, &[("path", &path)]));
     if let Some((file, changed)) = &r.instructions {
         let file = escape(&file.display().to_string());
-        let _ = match (install, changed) {
-            (true, true) => writeln!(out, "added a Session continuity section to {file}"),
-            (true, false) => writeln!(out, "{file} already has a Session continuity section"),
-            (false, true) => writeln!(out, "removed the Session continuity section from {file}"),
-            (false, false) => writeln!(
-                out,
-                "{file} has no Session continuity section written by git-handover"
-            ),
+        let key = match (install, changed) {
+            (true, true) => "hook.instr_added",
+            (true, false) => "hook.instr_present",
+            (false, true) => "hook.instr_removed",
+            (false, false) => "hook.instr_absent",
         };
+        let _ = writeln!(out, "{}", p.f(key, &[("path", &file)]));
     }
     out
 }
 
-pub fn log(r: &crate::commands::log::Report) -> String {
+pub fn log(r: &crate::commands::log::Report, p: &Painter) -> String {
     let mut out = String::new();
     if r.records.is_empty() {
-        let _ = writeln!(out, "no records in {}", escape(&r.notes_ref));
+        let _ = writeln!(
+            out,
+            "{}",
+            p.f("log.none", &[("notes_ref", &escape(&r.notes_ref))])
+        );
         return out;
     }
     for s in &r.records {
@@ -731,13 +798,16 @@ pub fn log(r: &crate::commands::log::Report) -> String {
                         })
                         .count()
                 });
-                format!(
-                    "{}, {done}/{} done",
-                    escape(status),
-                    tasks.map_or(0, Vec::len)
+                p.f(
+                    "status.counts",
+                    &[
+                        ("status", &escape(status)),
+                        ("done", &done),
+                        ("total", &tasks.map_or(0, Vec::len)),
+                    ],
                 )
             }
-            crate::notes::RecordKind::ContinueHere => "consumed note".to_owned(),
+            crate::notes::RecordKind::ContinueHere => p.t("log.consumed").to_owned(),
         };
         let _ = writeln!(
             out,
@@ -747,67 +817,51 @@ pub fn log(r: &crate::commands::log::Report) -> String {
             escape(&rec.key),
             what
         );
-        let mut place = format!("note on {}", &s.commit[..s.commit.len().min(7)]);
+        let mut place = p.f(
+            "log.note_on",
+            &[("commit", &&s.commit[..s.commit.len().min(7)])],
+        );
         if let Some(b) = &rec.branch {
-            let _ = write!(place, ", branch {}", escape(b));
+            place.push_str(&p.f("log.branch", &[("branch", &escape(b))]));
         }
         if let Some(w) = &rec.worktree {
-            let _ = write!(place, ", worktree {}", escape(w));
+            place.push_str(&p.f("log.worktree", &[("path", &escape(w))]));
         }
         let _ = writeln!(out, "    {place}");
     }
     out
 }
 
-pub fn sync(r: &crate::commands::sync::Report) -> String {
+pub fn sync(r: &crate::commands::sync::Report, p: &Painter) -> String {
     use crate::git::NotesMerge;
     let mut out = String::new();
+    let notes_ref = escape(&r.notes_ref);
+    let remote = escape(&r.remote);
+    let mut line = |text: String| {
+        out.push_str(&text);
+        out.push('\n');
+    };
     if r.rewrite_ref == Some(true) {
-        let _ = writeln!(out, "added {} to notes.rewriteRef", escape(&r.notes_ref));
+        line(p.f("sync.rewrite_added", &[("notes_ref", &notes_ref)]));
     }
     if !r.remote_had_notes {
-        let _ = writeln!(
-            out,
-            "{} has no {} yet",
-            escape(&r.remote),
-            escape(&r.notes_ref)
-        );
+        line(p.f(
+            "sync.remote_empty",
+            &[("remote", &remote), ("notes_ref", &notes_ref)],
+        ));
     }
     for m in &r.merges {
         match m {
             NotesMerge::NoOther | NotesMerge::UpToDate => {}
-            NotesMerge::FastForward => {
-                let _ = writeln!(out, "took the remote's records (fast-forward)");
-            }
-            NotesMerge::Merged { combined } => {
-                let _ = writeln!(
-                    out,
-                    "merged the remote's records ({combined} note{} joined line by line)",
-                    if *combined == 1 { "" } else { "s" }
-                );
-            }
+            NotesMerge::FastForward => line(p.t("sync.fast_forward").to_owned()),
+            NotesMerge::Merged { combined } => line(p.f("sync.merged", &[("n", combined)])),
         }
     }
-    match (&r.local, r.pushed) {
-        (None, _) => {
-            let _ = writeln!(out, "nothing to exchange: neither side has records");
-        }
-        (Some(_), true) => {
-            let _ = writeln!(
-                out,
-                "pushed {} to {}",
-                escape(&r.notes_ref),
-                escape(&r.remote)
-            );
-        }
-        (Some(_), false) => {
-            let _ = writeln!(
-                out,
-                "{} is up to date with {}",
-                escape(&r.notes_ref),
-                escape(&r.remote)
-            );
-        }
-    }
+    let key = match (&r.local, r.pushed) {
+        (None, _) => "sync.nothing",
+        (Some(_), true) => "sync.pushed",
+        (Some(_), false) => "sync.same",
+    };
+    line(p.f(key, &[("notes_ref", &notes_ref), ("remote", &remote)]));
     out
 }

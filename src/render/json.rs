@@ -484,7 +484,7 @@ pub fn continue_(
     let mut v = ContinueV1 {
         schema: "git-handover/continue/1",
         outcome: "nothing",
-        announcements: r.announcements.clone(),
+        announcements: r.announcements.iter().map(ToString::to_string).collect(),
         handover: None,
         recent_commits: Vec::new(),
         open_tasks: Vec::new(),

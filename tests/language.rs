@@ -1,0 +1,92 @@
+//! The same output in English and Japanese: labels and messages from the catalog, the
+//! language from `--lang`, `handover.language` or the locale, and `--json` the same in
+//! both.
+
+mod common;
+
+use common::fixture::fixture;
+
+#[test]
+fn status_in_english_and_japanese() {
+    let f = fixture();
+    let en = f.env.handover(&f.main, &["--lang", "en", "status"]);
+    let ja = f.env.handover(&f.main, &["--lang", "ja", "status"]);
+    insta::assert_snapshot!("status_en", en.snapshot());
+    insta::assert_snapshot!("status_ja", ja.snapshot());
+    assert_eq!(en.code, ja.code);
+}
+
+#[test]
+fn continue_in_english_and_japanese() {
+    let f = fixture();
+    for (lang, name) in [("en", "continue_en"), ("ja", "continue_ja")] {
+        let run = f.env.handover(
+            &f.wt_x,
+            &["--lang", lang, "continue", "feature/x/20261129-080000"],
+        );
+        insta::assert_snapshot!(name, run.snapshot());
+    }
+    for (lang, name) in [("en", "continue_note_en"), ("ja", "continue_note_ja")] {
+        let run = f.env.handover(
+            &f.main,
+            &["--lang", lang, "continue", "--keep", "CONTINUE_HERE.md"],
+        );
+        insta::assert_snapshot!(name, run.snapshot());
+    }
+}
+
+#[test]
+fn the_language_comes_from_flag_config_or_locale_and_json_is_the_same() {
+    let f = fixture();
+    let by_locale = f.env.handover_with(&f.main, &["status"], |c| {
+        c.env("LANG", "ja_JP.UTF-8");
+    });
+    let by_flag = f.env.handover(&f.main, &["--lang", "ja", "status"]);
+    assert_eq!(by_locale.stdout, by_flag.stdout);
+    let lc_all_wins = f.env.handover_with(&f.main, &["status"], |c| {
+        c.env("LANG", "ja_JP.UTF-8").env("LC_ALL", "C");
+    });
+    assert!(
+        lc_all_wins.stdout.contains("branch main"),
+        "{}",
+        lc_all_wins.stdout
+    );
+    let by_config = f
+        .env
+        .handover(&f.main, &["-c", "handover.language=ja", "status"]);
+    assert_eq!(by_config.stdout, by_flag.stdout);
+    let flag_beats_config = f.env.handover(
+        &f.main,
+        &["-c", "handover.language=ja", "--lang", "en", "status"],
+    );
+    assert!(flag_beats_config.stdout.contains("branch main"));
+
+    let json_en = f
+        .env
+        .handover(&f.main, &["--lang", "en", "--json", "status"]);
+    let json_ja = f
+        .env
+        .handover(&f.main, &["--lang", "ja", "--json", "status"]);
+    assert_eq!(json_en.stdout, json_ja.stdout);
+    let c_en = f.env.handover(
+        &f.wt_x,
+        &[
+            "--lang",
+            "en",
+            "--json",
+            "continue",
+            "feature/x/20261129-080000",
+        ],
+    );
+    let c_ja = f.env.handover(
+        &f.wt_x,
+        &[
+            "--lang",
+            "ja",
+            "--json",
+            "continue",
+            "feature/x/20261129-080000",
+        ],
+    );
+    assert_eq!(c_en.stdout, c_ja.stdout);
+}
