@@ -10,6 +10,8 @@ pub mod config;
 pub mod continue_here;
 pub mod error;
 pub mod fsio;
+#[doc(hidden)]
+pub mod fuzz;
 pub mod git;
 pub mod git_cli;
 pub mod i18n;

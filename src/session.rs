@@ -101,7 +101,11 @@ pub fn merge(doc: &mut Map<String, Value>, incoming: &Map<String, Value>) {
             }
             "architecture_changes" => {
                 let changes = array_mut(doc, "architecture_changes");
-                for c in value.as_array().into_iter().flatten() {
+                // Only the newest ten of the input can survive; taking just those keeps
+                // the merge idempotent (older ones would otherwise come back each time).
+                let incoming = value.as_array().map_or(&[][..], Vec::as_slice);
+                let newest = &incoming[incoming.len().saturating_sub(KEEP_ARCHITECTURE_CHANGES)..];
+                for c in newest {
                     if !changes.contains(c) {
                         changes.push(c.clone());
                     }

@@ -1,0 +1,214 @@
+//! Properties that must hold for any input (proptest): a state the tool reads and
+//! writes reads back as the same document, unknown fields included; `handover.md`
+//! renders the same every time; the merge rules of `save` are idempotent; notes records
+//! read back and notes join like `git notes merge -s cat_sort_uniq`.
+
+use std::path::Path;
+
+use git_handover::config::Lang;
+use git_handover::notes::{self, Record, RecordKind};
+use git_handover::state::State;
+use proptest::prelude::*;
+use serde_json::{Map, Value, json};
+
+/// Any JSON value, a few levels deep: what other tools may leave in unknown fields.
+fn any_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        (-1.0e9..1.0e9f64).prop_map(|f| json!(f)),
+        ".{0,12}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+            prop::collection::btree_map("[a-z_]{1,8}", inner, 0..4)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+fn text() -> impl Strategy<Value = String> {
+    // Any characters, control characters and line breaks included.
+    ".{0,30}"
+}
+
+fn stamp() -> impl Strategy<Value = String> {
+    (0i64..2_000_000_000).prop_map(|s| {
+        jiff::Timestamp::from_second(1_700_000_000 + s / 1000)
+            .unwrap()
+            .to_string()
+    })
+}
+
+fn task() -> impl Strategy<Value = Value> {
+    (
+        "[A-Z][0-9]{1,2}",
+        text(),
+        prop::sample::select(vec!["pending", "in_progress", "blocked", "done", "later"]),
+        prop::option::of(prop::collection::vec(text(), 0..3)),
+        prop::option::of(text()),
+        prop::option::of(stamp()),
+        prop::collection::btree_map("x_[a-z]{1,6}", any_json(), 0..2),
+    )
+        .prop_map(|(id, description, status, files, next, touched, unknown)| {
+            let mut t = Map::new();
+            t.insert("id".into(), Value::from(id));
+            t.insert("description".into(), Value::from(description));
+            t.insert("status".into(), Value::from(status));
+            if let Some(f) = files {
+                t.insert("file_paths".into(), Value::from(f));
+            }
+            if let Some(n) = next {
+                t.insert("next_action".into(), Value::from(n));
+            }
+            if let Some(s) = touched {
+                t.insert("last_touched".into(), Value::from(s));
+            }
+            for (k, v) in unknown {
+                t.insert(k, v);
+            }
+            Value::Object(t)
+        })
+}
+
+fn state_doc() -> impl Strategy<Value = Map<String, Value>> {
+    (
+        prop::collection::vec(task(), 0..6),
+        prop::collection::vec((text(), prop::option::of(text())), 0..3),
+        prop::collection::vec(text(), 0..3),
+        prop::option::of(stamp()),
+        prop::collection::btree_map("[a-z]{1,8}_x", any_json(), 0..3),
+    )
+        .prop_map(|(tasks, decisions, changes, generated, unknown)| {
+            let mut doc = Map::new();
+            doc.insert("version".into(), Value::from(3));
+            doc.insert("status".into(), Value::from("READY"));
+            if let Some(g) = generated {
+                doc.insert("generated_at".into(), Value::from(g));
+            }
+            doc.insert("active_tasks".into(), Value::from(tasks));
+            doc.insert(
+                "recent_decisions".into(),
+                Value::from(
+                    decisions
+                        .into_iter()
+                        .map(|(d, r)| match r {
+                            Some(r) => json!({"decision": d, "rationale": r}),
+                            None => json!({"decision": d}),
+                        })
+                        .collect::<Vec<_>>(),
+                ),
+            );
+            doc.insert("architecture_changes".into(), Value::from(changes));
+            for (k, v) in unknown {
+                doc.insert(k, v);
+            }
+            doc
+        })
+}
+
+proptest! {
+    #[test]
+    fn parse_write_parse_is_the_identity(doc in state_doc()) {
+        let bytes = serde_json::to_vec(&doc).unwrap();
+        let state = State::parse(&bytes, Path::new("p.json")).unwrap();
+        let written = state.to_json_bytes();
+        let again = State::parse(&written, Path::new("p.json")).unwrap();
+        prop_assert_eq!(again.document(), &doc);
+        prop_assert_eq!(again.to_json_bytes(), written);
+    }
+
+    #[test]
+    fn handover_md_renders_the_same_every_time(doc in state_doc()) {
+        let bytes = serde_json::to_vec(&doc).unwrap();
+        let state = State::parse(&bytes, Path::new("p.json")).unwrap();
+        let again = State::parse(&state.to_json_bytes(), Path::new("p.json")).unwrap();
+        for lang in [Lang::En, Lang::Ja] {
+            let md = git_handover::markdown::render(&state, lang);
+            prop_assert_eq!(&md, &git_handover::markdown::render(&state, lang));
+            prop_assert_eq!(&md, &git_handover::markdown::render(&again, lang));
+        }
+    }
+
+    #[test]
+    fn merging_the_same_input_twice_changes_nothing(
+        base in state_doc(),
+        incoming in state_doc(),
+        more_changes in prop::collection::vec(text(), 0..14),
+    ) {
+        let mut incoming = incoming;
+        incoming.insert("architecture_changes".into(), Value::from(more_changes));
+        let mut once = base.clone();
+        git_handover::session::merge(&mut once, &incoming);
+        git_handover::session::finish(&mut once);
+        let mut twice = once.clone();
+        git_handover::session::merge(&mut twice, &incoming);
+        git_handover::session::finish(&mut twice);
+        prop_assert_eq!(&twice, &once);
+        prop_assert_eq!(
+            git_handover::session::session_hash(&twice),
+            git_handover::session::session_hash(&once)
+        );
+    }
+
+    #[test]
+    fn a_record_reads_back_from_its_line(
+        key in "[a-z]{1,6}(/[a-z0-9-]{1,8}){0,2}",
+        worktree in prop::option::of(text()),
+        branch in prop::option::of(text()),
+        seconds in 0i64..4_000_000_000,
+        doc in state_doc(),
+        note in prop::option::of(text()),
+    ) {
+        let record = Record {
+            key,
+            worktree,
+            branch,
+            saved_at: jiff::Timestamp::from_second(seconds).unwrap(),
+            kind: if note.is_some() { RecordKind::ContinueHere } else { RecordKind::Session },
+            state: if note.is_some() { None } else { Some(doc) },
+            text: note,
+        };
+        let line = record.to_line();
+        prop_assert!(!line.contains('\n'));
+        prop_assert_eq!(notes::parse_record(line.as_bytes()), Ok(record));
+    }
+
+    #[test]
+    fn notes_join_like_cat_sort_uniq(
+        a in prop::collection::vec("[ -~]{0,10}", 0..8),
+        b in prop::collection::vec("[ -~]{0,10}", 0..8),
+    ) {
+        let (a, b) = (a.join("\n"), b.join("\n"));
+        let ab = notes::cat_sort_uniq(a.as_bytes(), b.as_bytes());
+        prop_assert_eq!(&ab, &notes::cat_sort_uniq(b.as_bytes(), a.as_bytes()));
+        prop_assert_eq!(&notes::cat_sort_uniq(&ab, &ab), &ab);
+        let mut lines: Vec<&str> = a.lines().chain(b.lines()).filter(|l| !l.is_empty()).collect();
+        lines.sort_unstable();
+        lines.dedup();
+        let expected: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        prop_assert_eq!(String::from_utf8(ab).unwrap(), expected);
+    }
+}
+
+#[test]
+fn the_fuzz_seed_corpora_hold_every_property() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
+    let targets: [(&str, fn(&[u8])); 4] = [
+        ("state_reader", git_handover::fuzz::state_reader),
+        ("continue_here", git_handover::fuzz::continue_here),
+        ("notes_record", git_handover::fuzz::notes_record),
+        ("config", git_handover::fuzz::config),
+    ];
+    let mut replayed = 0;
+    for (name, check) in targets {
+        for entry in std::fs::read_dir(root.join(name)).unwrap() {
+            let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+            check(&bytes);
+            replayed += 1;
+        }
+    }
+    assert!(replayed >= 12, "{replayed} seeds");
+}
