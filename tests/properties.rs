@@ -188,15 +188,18 @@ proptest! {
         let mut lines: Vec<&str> = a.lines().chain(b.lines()).filter(|l| !l.is_empty()).collect();
         lines.sort_unstable();
         lines.dedup();
-        let expected: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        let expected: String = lines.iter().flat_map(|l| [*l, "\n"]).collect();
         prop_assert_eq!(String::from_utf8(ab).unwrap(), expected);
     }
 }
 
+/// A fuzz target's check.
+type Check = fn(&[u8]);
+
 #[test]
 fn the_fuzz_seed_corpora_hold_every_property() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
-    let targets: [(&str, fn(&[u8])); 4] = [
+    let targets: [(&str, Check); 4] = [
         ("state_reader", git_handover::fuzz::state_reader),
         ("continue_here", git_handover::fuzz::continue_here),
         ("notes_record", git_handover::fuzz::notes_record),
