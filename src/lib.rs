@@ -76,9 +76,9 @@ pub fn main() -> ExitCode {
         Ok(outcome) => finish(&outcome, quiet),
         Err(err) => {
             let mut stderr = std::io::stderr().lock();
-            let _ = writeln!(stderr, "git-handover: {err}");
+            let _ = writeln!(stderr, "git-handover: {}", text::escape(&err.to_string()));
             if let Some(hint) = err.hint().filter(|_| !quiet) {
-                let _ = writeln!(stderr, "hint: {hint}");
+                let _ = writeln!(stderr, "hint: {}", text::escape(&hint));
             }
             ExitCode::from(err.exit_code())
         }
@@ -98,16 +98,17 @@ fn finish(outcome: &Outcome, quiet: bool) -> ExitCode {
         eprintln!("git-handover: cannot write output: {e}");
         return ExitCode::from(exit::ATTENTION);
     }
+    // Messages may quote file names and file contents: escaped, like all file text.
     let mut stderr = std::io::stderr().lock();
     for line in &outcome.errors {
-        let _ = writeln!(stderr, "git-handover: {line}");
+        let _ = writeln!(stderr, "git-handover: {}", text::escape(line));
     }
     if !quiet {
         for line in &outcome.warnings {
-            let _ = writeln!(stderr, "git-handover: warning: {line}");
+            let _ = writeln!(stderr, "git-handover: warning: {}", text::escape(line));
         }
         for line in &outcome.hints {
-            let _ = writeln!(stderr, "hint: {line}");
+            let _ = writeln!(stderr, "hint: {}", text::escape(line));
         }
     }
     ExitCode::from(outcome.code)
@@ -467,7 +468,7 @@ fn hook_session_start(
     let text = match context {
         Ok(Ok(Some(text))) => text,
         Ok(Ok(None)) => return Outcome::ok(Vec::new()),
-        Ok(Err(e)) => format!("git-handover: {e}\n"),
+        Ok(Err(e)) => format!("git-handover: {}\n", text::escape(&e.to_string())),
         Err(_) => {
             "git-handover: internal error while reading the handover; run `git handover continue`\n"
                 .to_owned()

@@ -148,8 +148,13 @@ impl State {
             Some(_) => return Err(field_error(file, "status", "must be a string")),
         };
         let tasks = match doc.get("active_tasks") {
-            None | Some(Value::Null) => {
-                return Err(field_error(file, "active_tasks", "is missing"));
+            None => return Err(field_error(file, "active_tasks", "is missing")),
+            Some(Value::Null) => {
+                return Err(field_error(
+                    file,
+                    "active_tasks",
+                    "is null; it must be an array",
+                ));
             }
             Some(Value::Array(items)) => items
                 .iter()

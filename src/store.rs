@@ -208,9 +208,36 @@ pub fn new_branch_session(root: &Path, branch: &str, now: Timestamp) -> Result<S
     })
 }
 
+/// Refuse a handover root that is, or lies below, a symbolic link (or a non-directory)
+/// inside its worktree: `.claude` or `.claude/handover` linked to `/` must not let a
+/// write land outside. The walk goes up from `root` to the worktree's top (the first
+/// directory holding `.git`); what does not exist yet is fine, it will be made.
+pub fn check_root(root: &Path) -> Result<()> {
+    let mut at = Some(root);
+    while let Some(p) = at {
+        if std::fs::symlink_metadata(p.join(".git")).is_ok() {
+            break;
+        }
+        if let Ok(m) = std::fs::symlink_metadata(p) {
+            if m.file_type().is_symlink() || !m.is_dir() {
+                return Err(Error::Usage {
+                    message: format!(
+                        "refusing to write through {}: not a plain directory",
+                        p.display()
+                    ),
+                    hint: Some("handover directories must not be symbolic links".into()),
+                });
+            }
+        }
+        at = p.parent();
+    }
+    Ok(())
+}
+
 /// Create `root` and then `rel` below it one component at a time, refusing to go through
 /// a symbolic link or anything that is not a directory.
 pub fn make_dirs(root: &Path, rel: &Path) -> Result<()> {
+    check_root(root)?;
     std::fs::create_dir_all(root).map_err(|e| Error::io(root, "create", e))?;
     let mut at = root.to_owned();
     for component in rel.components() {
@@ -317,6 +344,7 @@ pub fn update(
 
 /// Re-render `handover.md` of an existing session under its lock.
 pub fn render(session: &SessionDir, settings: &Settings, lang: Lang) -> Result<bool> {
+    make_dirs(&session.root, Path::new(&session.key))?;
     let file = session.state_file();
     let _lock = Lock::acquire(&file, settings.lock_timeout)?;
     let state = State::read(&file)?;
@@ -346,6 +374,7 @@ pub fn remove_session(session: &SessionDir, settings: &Settings) -> Result<Remov
         message: format!("refusing to remove {}: {why}", dir.display()),
         hint: None,
     };
+    check_root(&session.root)?;
     if !std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) {
         return Err(refuse("not a plain directory"));
     }

@@ -23,16 +23,17 @@ fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
-/// The first line of a text, escaped, cut to at most `max` characters (with `…`).
+/// The first line of a text, cut to at most `max` characters of the original (with
+/// `…`), then escaped. Cutting first keeps an escape such as `\u{2066}` whole.
 pub fn one_line(s: &str, max: usize) -> String {
     let first = s.lines().next().unwrap_or("").trim();
-    let escaped = escape(first);
-    if escaped.chars().count() > max {
-        let mut cut: String = escaped.chars().take(max.saturating_sub(1)).collect();
+    if first.chars().count() > max {
+        let mut cut: String = first.chars().take(max.saturating_sub(1)).collect();
+        cut = escape(&cut);
         cut.push('…');
         cut
     } else {
-        escaped
+        escape(first)
     }
 }
 
@@ -53,5 +54,6 @@ mod tests {
     fn one_line_cuts() {
         assert_eq!(one_line("first\nsecond", 10), "first");
         assert_eq!(one_line("abcdefghijkl", 5), "abcd…");
+        assert_eq!(one_line("ab\u{2066}cdef", 4), "ab\\u{2066}…");
     }
 }
