@@ -68,7 +68,8 @@ pub fn check_input(input: &Value) -> Result<&Map<String, Value>, FieldError> {
 
 /// Merge `incoming` into `doc` by the rules of `save`: tasks with the same id are
 /// replaced and new ids appended in order; decisions appended unless an identical one
-/// exists; architecture changes appended, keeping the newest ten; known issues replaced
+/// exists; architecture changes appended (one given again moves to the end), keeping the
+/// newest ten; known issues replaced
 /// when given; `workspace` merged key by key; any other key set. `status`,
 /// `generated_at` and `session_hash` are the tool's own and are not taken from input.
 pub fn merge(doc: &mut Map<String, Value>, incoming: &Map<String, Value>) {
@@ -101,14 +102,12 @@ pub fn merge(doc: &mut Map<String, Value>, incoming: &Map<String, Value>) {
             }
             "architecture_changes" => {
                 let changes = array_mut(doc, "architecture_changes");
-                // Only the newest ten of the input can survive; taking just those keeps
-                // the merge idempotent (older ones would otherwise come back each time).
-                let incoming = value.as_array().map_or(&[][..], Vec::as_slice);
-                let newest = &incoming[incoming.len().saturating_sub(KEEP_ARCHITECTURE_CHANGES)..];
-                for c in newest {
-                    if !changes.contains(c) {
-                        changes.push(c.clone());
-                    }
+                // A change given again moves to the end (it is the newest now), so a
+                // repeated save of the same input changes nothing: the result is the
+                // newest ten of the existing changes followed by the input's.
+                for c in value.as_array().into_iter().flatten() {
+                    changes.retain(|x| x != c);
+                    changes.push(c.clone());
                 }
                 let excess = changes.len().saturating_sub(KEEP_ARCHITECTURE_CHANGES);
                 changes.drain(..excess);
