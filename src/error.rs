@@ -69,6 +69,8 @@ pub enum Error {
     /// A lock stayed held by another writer for the whole lock timeout.
     Locked {
         lock: PathBuf,
+        /// Who the lock file says holds it (`process <pid> on <host>`).
+        owner: Option<String>,
         waited: std::time::Duration,
     },
     /// A reference kept moving under a compare-and-swap update until retries ran out.
@@ -149,7 +151,7 @@ impl Error {
                     .into(),
             ),
             Error::Locked { lock, .. } => Some(format!(
-                "another git-handover is writing; if none is running, remove {}",
+                "another git-handover is writing; it is removed by itself once it is older than handover.lockTimeout and its process is gone; if no git-handover runs, remove {}",
                 lock.display()
             )),
             Error::RefRace { reference, .. } => Some(format!(
@@ -218,10 +220,15 @@ impl fmt::Display for Error {
                 )
             }
             Error::Git { action, message } => write!(f, "cannot {action}: {}", one_line(message)),
-            Error::Locked { lock, waited } => write!(
+            Error::Locked {
+                lock,
+                owner,
+                waited,
+            } => write!(
                 f,
-                "cannot take the lock {}: held by another writer for {}",
+                "cannot take the lock {}: held by {} for {}",
                 lock.display(),
+                owner.as_deref().unwrap_or("another writer"),
                 crate::config::human_duration(*waited)
             ),
             Error::RefRace {

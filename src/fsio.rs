@@ -15,6 +15,30 @@ use crate::error::{Error, Result};
 /// The prefix of temporary files, so a later writer can remove what a killed one left.
 const TEMP_PREFIX: &str = ".git-handover-tmp-";
 
+/// Stale locks this process removed, for the command to say so (commands do not print;
+/// the lock is taken deep inside a write).
+static TAKEN_OVER: std::sync::Mutex<Vec<(PathBuf, String)>> = std::sync::Mutex::new(Vec::new());
+
+/// The stale locks removed so far, with the owner each named, emptied.
+pub fn take_over_notices() -> Vec<(PathBuf, String)> {
+    TAKEN_OVER
+        .lock()
+        .map(|mut v| std::mem::take(&mut *v))
+        .unwrap_or_default()
+}
+
+/// The owner a lock file names (`<pid> <host>`), for messages.
+pub fn lock_owner(lock: &Path) -> Option<String> {
+    let text = std::fs::read(lock).ok()?;
+    let text = String::from_utf8_lossy(&text);
+    let mut parts = text.split_whitespace();
+    match (parts.next(), parts.next()) {
+        (Some(pid), Some(host)) => Some(format!("process {pid} on {host}")),
+        (Some(pid), None) => Some(format!("process {pid}")),
+        _ => None,
+    }
+}
+
 /// A held lock; dropping it releases the lock.
 #[derive(Debug)]
 pub struct Lock {
@@ -43,12 +67,18 @@ impl Lock {
             }
             if start.elapsed() >= timeout {
                 if !took_over && is_stale(&path, timeout) {
+                    let owner = lock_owner(&path).unwrap_or_else(|| "no process".to_owned());
                     // Remove only if it is still the same stale file.
-                    let _ = std::fs::remove_file(&path);
+                    if std::fs::remove_file(&path).is_ok() {
+                        if let Ok(mut v) = TAKEN_OVER.lock() {
+                            v.push((path.clone(), owner));
+                        }
+                    }
                     took_over = true;
                     continue;
                 }
                 return Err(Error::Locked {
+                    owner: lock_owner(&path),
                     lock: path,
                     waited: timeout,
                 });
@@ -153,11 +183,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .prefix(TEMP_PREFIX)
         .tempfile_in(dir)
         .map_err(|e| Error::io(dir, "create a temporary file in", e))?;
-    tmp.write_all(bytes)
-        .map_err(|e| Error::io(tmp.path(), "write", e))?;
+    // Through the plain file: tempfile's own writer adds the temporary name to errors,
+    // and the message should name the file the user knows.
+    tmp.as_file_mut()
+        .write_all(bytes)
+        .map_err(|e| Error::io(path, "write", e))?;
     tmp.as_file()
         .sync_all()
-        .map_err(|e| Error::io(tmp.path(), "flush", e))?;
+        .map_err(|e| Error::io(path, "flush", e))?;
     tmp.persist(path)
         .map_err(|e| Error::io(path, "replace", e.error))?;
     if let Ok(d) = std::fs::File::open(dir) {

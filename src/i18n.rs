@@ -171,6 +171,7 @@ const CATALOG: &[Entry] = &[
     // process-level lines
     e("main.warning", "warning: {text}", "警告: {text}"),
     e("main.hint", "hint: {text}", "ヒント: {text}"),
+    e("main.stale_lock", "removed the stale lock {lock} (left by {owner}, which is gone)", "古いロック {lock} を削除しました（{owner} が残したもので、そのプロセスはもうありません）"),
     e("main.choose", "several handovers could be resumed; name one", "再開できる引き継ぎが複数あります。どれかを指定してください"),
     e("main.choose_hint", "git handover continue <key or path from the list>", "git handover continue <一覧のキーまたはパス>"),
 ];

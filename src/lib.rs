@@ -178,7 +178,17 @@ fn run(cli: Cli) -> Result<Outcome> {
     };
     let json = cli.json;
     let painter = render::human::Painter::new(color, ctx.lang);
-    let mut outcome = dispatch(&ctx, command, json, &painter)?;
+    let result = dispatch(&ctx, command, json, &painter);
+    let taken_over = fsio::take_over_notices();
+    let mut outcome = result?;
+    outcome
+        .warnings
+        .extend(taken_over.into_iter().map(|(lock, owner)| {
+            painter.f(
+                "main.stale_lock",
+                &[("lock", &lock.display()), ("owner", &owner)],
+            )
+        }));
     outcome.hints.extend(ctx.repo.commit_graph_hint());
     Ok(outcome)
 }
@@ -301,7 +311,20 @@ fn dispatch(
             };
             let mut outcome = Outcome::ok(stdout);
             outcome.warnings.clone_from(&report.skipped);
+            let named = args.target.is_some();
             match &report.outcome {
+                // The handover asked for by name could not be read: that is the answer.
+                commands::r#continue::Outcome::Nothing if named && !report.skipped.is_empty() => {
+                    outcome.stdout.clear();
+                    outcome.errors = std::mem::take(&mut outcome.warnings);
+                    outcome.hints.extend(
+                        Error::InvalidHandovers {
+                            count: outcome.errors.len(),
+                        }
+                        .hint(),
+                    );
+                    outcome.code = exit::INVALID_DATA;
+                }
                 commands::r#continue::Outcome::Nothing => outcome.code = exit::ATTENTION,
                 commands::r#continue::Outcome::Choose(_) => {
                     outcome.code = exit::USAGE;
