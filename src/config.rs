@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Msg, Result, msg};
 
 pub const DEFAULT_DIR: &str = ".claude/handover";
 
@@ -119,12 +119,12 @@ fn pairs(words: Vec<String>) -> Vec<(String, String)> {
 pub fn parse_overrides(raw: &[String]) -> Result<Vec<(String, String)>> {
     raw.iter()
         .map(|item| {
-            let (name, value) = item
-                .split_once('=')
-                .ok_or_else(|| crate::error::Error::Usage {
-                    message: format!("-c {item:?}: expected name=value"),
-                    hint: Some("for example: -c handover.freshFor=36h".into()),
-                })?;
+            let (name, value) = item.split_once('=').ok_or_else(|| {
+                crate::error::Error::usage_hint(
+                    msg("err.c_no_value", &[("item", &format!("{item:?}"))]),
+                    msg("err.c_example", &[]),
+                )
+            })?;
             Ok((name.to_ascii_lowercase(), value.to_owned()))
         })
         .collect()
@@ -135,7 +135,7 @@ impl Settings {
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Self> {
         let duration = |key: &str, default: Duration| -> Result<Duration> {
             get(key).map_or(Ok(default), |v| {
-                parse_duration(&v).map_err(|expected| invalid(key, &v, &expected))
+                parse_duration(&v).map_err(|expected| invalid(key, &v, expected))
             })
         };
         let store = match get("handover.store") {
@@ -144,20 +144,20 @@ impl Settings {
                 "files" => Store::Files,
                 "notes" => Store::Notes,
                 "both" => Store::Both,
-                _ => return Err(invalid("handover.store", &v, "one of files, notes, both")),
+                _ => return Err(invalid("handover.store", &v, msg("cfg.store", &[]))),
             },
         };
         let auto_clean = match get("handover.autoClean") {
             None => true,
-            Some(v) => {
-                parse_bool(&v).ok_or_else(|| invalid("handover.autoClean", &v, "a boolean"))?
-            }
+            Some(v) => parse_bool(&v)
+                .ok_or_else(|| invalid("handover.autoClean", &v, msg("cfg.bool", &[])))?,
         };
         let language = match get("handover.language") {
             None => None,
-            Some(v) => {
-                Some(parse_lang(&v).ok_or_else(|| invalid("handover.language", &v, "en or ja"))?)
-            }
+            Some(v) => Some(
+                parse_lang(&v)
+                    .ok_or_else(|| invalid("handover.language", &v, msg("cfg.lang", &[])))?,
+            ),
         };
         let color_key = if get("color.handover").is_some() {
             "color.handover"
@@ -166,23 +166,24 @@ impl Settings {
         };
         let color = match get(color_key) {
             None => ColorChoice::Auto,
-            Some(v) => parse_color(&v)
-                .ok_or_else(|| invalid(color_key, &v, "auto, always, never or a boolean"))?,
+            Some(v) => {
+                parse_color(&v).ok_or_else(|| invalid(color_key, &v, msg("cfg.color", &[])))?
+            }
         };
         let dir = get("handover.dir").unwrap_or_else(|| DEFAULT_DIR.to_owned());
-        crate::paths::check_relative("handover.dir", &dir)
-            .map_err(|why| invalid("handover.dir", &dir, &why))?;
+        crate::paths::check_relative("what.handover_dir", &dir)
+            .map_err(|why| invalid("handover.dir", &dir, why))?;
         let notes_ref =
             get("handover.notesRef").unwrap_or_else(|| "refs/notes/handover".to_owned());
         match notes_ref.strip_prefix("refs/notes/") {
             Some(rest)
-                if crate::paths::check_relative("ref", rest).is_ok()
+                if crate::paths::check_relative("what.ref", rest).is_ok()
                     && !rest.contains(['*', '?', '[', ':', '~', '^', ' ']) => {}
             _ => {
                 return Err(invalid(
                     "handover.notesRef",
                     &notes_ref,
-                    "a reference name under refs/notes/",
+                    msg("cfg.notes_ref", &[]),
                 ));
             }
         }
@@ -210,26 +211,26 @@ fn hours(n: u64) -> Duration {
     Duration::from_secs(n * 3600)
 }
 
-fn invalid(key: &str, value: &str, expected: &str) -> Error {
+fn invalid(key: &str, value: &str, expected: Msg) -> Error {
     Error::InvalidConfig {
         key: key.to_owned(),
         value: value.to_owned(),
-        expected: expected.to_owned(),
+        expected,
     }
 }
 
 /// Parse a duration like `36h`, `7d`, `90m`, `1w`, `2 days` or `P7D`.
 /// Days are 24 hours; calendar units (months, years) are refused, as their length varies.
-pub fn parse_duration(s: &str) -> std::result::Result<Duration, String> {
-    const EXPECTED: &str = "a duration such as 90m, 36h, 7d or 1w";
-    let span: jiff::Span = s.trim().parse().map_err(|_| EXPECTED.to_owned())?;
+pub fn parse_duration(s: &str) -> std::result::Result<Duration, Msg> {
+    let expected = || msg("cfg.duration", &[]);
+    let span: jiff::Span = s.trim().parse().map_err(|_| expected())?;
     if span.get_years() != 0 || span.get_months() != 0 {
-        return Err(EXPECTED.to_owned());
+        return Err(expected());
     }
     let signed = span
         .to_duration(jiff::SpanRelativeTo::days_are_24_hours())
-        .map_err(|_| EXPECTED.to_owned())?;
-    Duration::try_from(signed).map_err(|_| "a duration that is not negative".to_owned())
+        .map_err(|_| expected())?;
+    Duration::try_from(signed).map_err(|_| msg("cfg.not_negative", &[]))
 }
 
 fn parse_bool(v: &str) -> Option<bool> {

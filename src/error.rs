@@ -7,6 +7,72 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use crate::config::Lang;
+
+/// An argument of a message: text as it is, or a word of the catalog (translated too).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Arg {
+    Text(String),
+    Word(&'static str),
+}
+
+/// A message of the catalog (`src/i18n.rs`) with its arguments, rendered in the language
+/// of the run when it is printed. `Display` gives the English text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Msg {
+    key: &'static str,
+    args: Vec<(&'static str, Arg)>,
+}
+
+impl Msg {
+    pub fn new(key: &'static str, args: &[(&'static str, &dyn fmt::Display)]) -> Msg {
+        Msg {
+            key,
+            args: args
+                .iter()
+                .map(|(name, value)| (*name, Arg::Text(value.to_string())))
+                .collect(),
+        }
+    }
+
+    /// Add an argument that is itself a word of the catalog.
+    #[must_use]
+    pub fn word(mut self, name: &'static str, key: &'static str) -> Msg {
+        self.args.push((name, Arg::Word(key)));
+        self
+    }
+
+    pub fn render(&self, lang: Lang) -> String {
+        let values: Vec<(&str, String)> = self
+            .args
+            .iter()
+            .map(|(name, arg)| {
+                let value = match arg {
+                    Arg::Text(t) => t.clone(),
+                    Arg::Word(key) => crate::i18n::text(lang, key).to_owned(),
+                };
+                (*name, value)
+            })
+            .collect();
+        let refs: Vec<(&str, &dyn fmt::Display)> = values
+            .iter()
+            .map(|(n, v)| (*n, v as &dyn fmt::Display))
+            .collect();
+        crate::i18n::fill(lang, self.key, &refs)
+    }
+}
+
+impl fmt::Display for Msg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(Lang::En))
+    }
+}
+
+/// A message of the catalog: `msg("err.bad_rev", &[("rev", &rev)])`.
+pub fn msg(key: &'static str, args: &[(&'static str, &dyn fmt::Display)]) -> Msg {
+    Msg::new(key, args)
+}
+
 /// Exit statuses of SPEC section 5.
 pub mod exit {
     pub const OK: u8 = 0;
@@ -49,13 +115,10 @@ pub enum Error {
     InvalidConfig {
         key: String,
         value: String,
-        expected: String,
+        expected: Msg,
     },
     /// Bad command-line input beyond what clap checks.
-    Usage {
-        message: String,
-        hint: Option<String>,
-    },
+    Usage { message: Msg, hint: Option<Msg> },
     /// Reading or writing a file failed.
     Io {
         path: PathBuf,
@@ -65,7 +128,7 @@ pub enum Error {
     /// The repository could not be read.
     Git { action: String, message: String },
     /// There was nothing to do (nothing to resume, nothing to migrate).
-    NothingToDo { message: String },
+    NothingToDo { message: Msg },
     /// A lock stayed held by another writer for the whole lock timeout.
     Locked {
         lock: PathBuf,
@@ -84,6 +147,22 @@ pub enum Error {
 }
 
 impl Error {
+    /// A usage error (exit 2) without a hint.
+    pub fn usage(message: Msg) -> Self {
+        Error::Usage {
+            message,
+            hint: None,
+        }
+    }
+
+    /// A usage error (exit 2) with a hint.
+    pub fn usage_hint(message: Msg, hint: Msg) -> Self {
+        Error::Usage {
+            message,
+            hint: Some(hint),
+        }
+    }
+
     pub fn io(path: impl Into<PathBuf>, action: &'static str, source: std::io::Error) -> Self {
         Error::Io {
             path: path.into(),
@@ -128,125 +207,144 @@ impl Error {
         }
     }
 
-    /// What the user can do about it, if there is something to say.
+    /// What the user can do about it, if there is something to say (in English).
     pub fn hint(&self) -> Option<String> {
+        self.hint_in(Lang::En)
+    }
+
+    /// What the user can do about it, in `lang`.
+    pub fn hint_in(&self, lang: Lang) -> Option<String> {
+        let f = |key: &str, args: &[(&str, &dyn fmt::Display)]| crate::i18n::fill(lang, key, args);
         match self {
-            Error::NotARepository { .. } => Some(
-                "run it inside a git repository or one of its worktrees, or point at one with -C <path>"
-                    .into(),
-            ),
-            Error::InvalidJson { file, .. } | Error::InvalidField { file, .. } => Some(format!(
-                "fix or remove {} by hand; git-handover never rewrites a file it cannot read",
-                file.display()
-            )),
+            Error::NotARepository { .. } => Some(f("err.hint_not_a_repo", &[])),
+            Error::InvalidJson { file, .. } | Error::InvalidField { file, .. } => {
+                Some(f("err.hint_fix_file", &[("file", &file.display())]))
+            }
             Error::TooLarge { file, .. } => {
-                Some(format!("{} is not a handover the tool wrote; inspect it by hand", file.display()))
+                Some(f("err.hint_too_large", &[("file", &file.display())]))
             }
-            Error::InvalidConfig { key, .. } => {
-                Some(format!("correct it with `git config {key} <value>` (or the -c that set it), or remove it"))
+            Error::InvalidConfig { key, .. } => Some(f("err.hint_config", &[("key", key)])),
+            Error::Usage { hint, .. } => hint.as_ref().map(|h| h.render(lang)),
+            Error::InvalidHandovers { .. } => Some(f("err.hint_fix_files", &[])),
+            Error::Locked { lock, .. } => Some(f("err.hint_locked", &[("lock", &lock.display())])),
+            Error::RefRace { reference, .. } => {
+                Some(f("err.hint_ref_race", &[("reference", reference)]))
             }
-            Error::Usage { hint, .. } => hint.clone(),
-            Error::InvalidHandovers { .. } => Some(
-                "fix or remove each named file by hand; git-handover never rewrites a file it cannot read"
-                    .into(),
-            ),
-            Error::Locked { lock, .. } => Some(format!(
-                "another git-handover is writing; it is removed by itself once it is older than handover.lockTimeout and its process is gone; if no git-handover runs, remove {}",
-                lock.display()
-            )),
-            Error::RefRace { reference, .. } => Some(format!(
-                "other writers kept updating {reference}; run the command again"
-            )),
             Error::Io { .. } | Error::Git { .. } | Error::NothingToDo { .. } => None,
+        }
+    }
+
+    /// The one-line message, in `lang`. Text that comes from elsewhere (the operating
+    /// system, the JSON parser, gix, a file) is quoted as it is.
+    pub fn message(&self, lang: Lang) -> String {
+        let f = |key: &str, args: &[(&str, &dyn fmt::Display)]| crate::i18n::fill(lang, key, args);
+        match self {
+            Error::NotARepository { dir } => f("err.not_a_repo", &[("dir", &dir.display())]),
+            Error::InvalidJson {
+                file,
+                line,
+                column,
+                message,
+            } => f(
+                "err.invalid_json",
+                &[
+                    ("file", &file.display()),
+                    ("line", line),
+                    ("column", column),
+                    ("message", message),
+                ],
+            ),
+            Error::InvalidField {
+                file,
+                field,
+                message,
+            } => f(
+                "err.invalid_field",
+                &[
+                    ("file", &file.display()),
+                    ("field", field),
+                    ("message", message),
+                ],
+            ),
+            Error::TooLarge { file, size, limit } => f(
+                "err.too_large",
+                &[("file", &file.display()), ("size", size), ("limit", limit)],
+            ),
+            Error::InvalidConfig {
+                key,
+                value,
+                expected,
+            } => f(
+                "err.invalid_config",
+                &[
+                    ("value", &format!("{value:?}")),
+                    ("key", key),
+                    ("expected", &expected.render(lang)),
+                ],
+            ),
+            Error::Usage { message, .. } | Error::NothingToDo { message } => message.render(lang),
+            Error::Io {
+                path,
+                action,
+                source,
+            } => f(
+                "err.io",
+                &[
+                    (
+                        "action",
+                        &crate::i18n::text_or(lang, &format!("io.{action}"), action),
+                    ),
+                    ("path", &path.display()),
+                    ("why", &lowercase_first(&source.to_string())),
+                ],
+            ),
+            Error::Git { action, message } => f(
+                "err.git",
+                &[("action", action), ("why", &one_line(message))],
+            ),
+            Error::Locked {
+                lock,
+                owner,
+                waited,
+            } => {
+                let owner = owner
+                    .clone()
+                    .unwrap_or_else(|| crate::i18n::text(lang, "err.another_writer").to_owned());
+                f(
+                    "err.locked",
+                    &[
+                        ("lock", &lock.display()),
+                        ("owner", &owner),
+                        ("waited", &crate::i18n::duration(lang, *waited)),
+                    ],
+                )
+            }
+            Error::RefRace {
+                reference,
+                attempts,
+                last,
+            } => f(
+                "err.ref_race",
+                &[
+                    ("reference", reference),
+                    ("attempts", attempts),
+                    ("last", last),
+                ],
+            ),
+            Error::InvalidHandovers { count } => {
+                if *count == 1 {
+                    f("err.invalid_one", &[])
+                } else {
+                    f("err.invalid_many", &[("n", count)])
+                }
+            }
         }
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::NotARepository { dir } => write!(
-                f,
-                "not a git repository (or any of the parent directories): {}",
-                dir.display()
-            ),
-            Error::InvalidJson {
-                file,
-                line,
-                column,
-                message,
-            } => write!(
-                f,
-                "invalid json in {} at line {line}, column {column}: {message}",
-                file.display()
-            ),
-            Error::InvalidField {
-                file,
-                field,
-                message,
-            } => {
-                write!(
-                    f,
-                    "invalid handover {}: field `{field}` {message}",
-                    file.display()
-                )
-            }
-            Error::TooLarge { file, size, limit } => write!(
-                f,
-                "refusing to read {}: {size} bytes is over the limit of {limit} bytes",
-                file.display()
-            ),
-            Error::InvalidConfig {
-                key,
-                value,
-                expected,
-            } => {
-                write!(
-                    f,
-                    "invalid value {value:?} for config key {key}: expected {expected}"
-                )
-            }
-            Error::Usage { message, .. } | Error::NothingToDo { message } => f.write_str(message),
-            Error::Io {
-                path,
-                action,
-                source,
-            } => {
-                write!(
-                    f,
-                    "cannot {action} {}: {}",
-                    path.display(),
-                    lowercase_first(&source.to_string())
-                )
-            }
-            Error::Git { action, message } => write!(f, "cannot {action}: {}", one_line(message)),
-            Error::Locked {
-                lock,
-                owner,
-                waited,
-            } => write!(
-                f,
-                "cannot take the lock {}: held by {} for {}",
-                lock.display(),
-                owner.as_deref().unwrap_or("another writer"),
-                crate::config::human_duration(*waited)
-            ),
-            Error::RefRace {
-                reference,
-                attempts,
-                last,
-            } => write!(
-                f,
-                "cannot update {reference}: it kept changing under {attempts} attempts (last: {last})"
-            ),
-            Error::InvalidHandovers { count } => {
-                if *count == 1 {
-                    f.write_str("1 handover file is invalid")
-                } else {
-                    write!(f, "{count} handover files are invalid")
-                }
-            }
-        }
+        f.write_str(&self.message(Lang::En))
     }
 }
 

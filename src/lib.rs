@@ -72,20 +72,32 @@ pub fn main() -> ExitCode {
         }
     };
     let quiet = cli.quiet;
-    match run(cli) {
-        Ok(outcome) => finish(&outcome, quiet),
+    // Until the configuration is read, the language comes from --lang and the locale.
+    let early = match cli.lang {
+        Some(cli::LangArg::Ja) => Lang::Ja,
+        Some(cli::LangArg::En) => Lang::En,
+        None => config::lang_from_locale(|k| std::env::var(k).ok()),
+    };
+    let result = run(cli);
+    let lang = RUN_LANG.get().copied().unwrap_or(early);
+    match result {
+        Ok(outcome) => finish(&outcome, quiet, lang),
         Err(err) => {
             let mut stderr = std::io::stderr().lock();
-            let _ = writeln!(stderr, "git-handover: {}", text::escape(&err.to_string()));
-            if let Some(hint) = err.hint().filter(|_| !quiet) {
-                let _ = writeln!(stderr, "hint: {}", text::escape(&hint));
+            let _ = writeln!(stderr, "git-handover: {}", text::escape(&err.message(lang)));
+            if let Some(hint) = err.hint_in(lang).filter(|_| !quiet) {
+                let line = i18n::fill(lang, "main.hint", &[("text", &text::escape(&hint))]);
+                let _ = writeln!(stderr, "{line}");
             }
             ExitCode::from(err.exit_code())
         }
     }
 }
 
-fn finish(outcome: &Outcome, quiet: bool) -> ExitCode {
+/// The language of this run, once the configuration has been read.
+static RUN_LANG: std::sync::OnceLock<Lang> = std::sync::OnceLock::new();
+
+fn finish(outcome: &Outcome, quiet: bool, lang: Lang) -> ExitCode {
     let mut stdout = std::io::stdout().lock();
     if let Err(e) = stdout
         .write_all(&outcome.stdout)
@@ -105,10 +117,12 @@ fn finish(outcome: &Outcome, quiet: bool) -> ExitCode {
     }
     if !quiet {
         for line in &outcome.warnings {
-            let _ = writeln!(stderr, "git-handover: warning: {}", text::escape(line));
+            let line = i18n::fill(lang, "main.warning", &[("text", &text::escape(line))]);
+            let _ = writeln!(stderr, "git-handover: {line}");
         }
         for line in &outcome.hints {
-            let _ = writeln!(stderr, "hint: {}", text::escape(line));
+            let line = i18n::fill(lang, "main.hint", &[("text", &text::escape(line))]);
+            let _ = writeln!(stderr, "{line}");
         }
     }
     ExitCode::from(outcome.code)
@@ -148,10 +162,10 @@ fn run(cli: Cli) -> Result<Outcome> {
         _ => {}
     }
     if !cwd.is_dir() {
-        return Err(Error::Usage {
-            message: format!("cannot change to {}: no such directory", cwd.display()),
-            hint: None,
-        });
+        return Err(Error::usage(error::msg(
+            "err.no_dir",
+            &[("dir", &cwd.display())],
+        )));
     }
     let repo = git::discover(&cwd)?;
     let overrides = config::parse_overrides(&cli.config)?;
@@ -163,6 +177,7 @@ fn run(cli: Cli) -> Result<Outcome> {
             .language
             .unwrap_or_else(|| config::lang_from_locale(|k| std::env::var(k).ok())),
     };
+    let _ = RUN_LANG.set(lang);
     let color = render::use_color(
         cli.color,
         settings.color,
@@ -266,7 +281,7 @@ fn dispatch(
                     Error::InvalidHandovers {
                         count: errors.len(),
                     }
-                    .hint()
+                    .hint_in(ctx.lang)
                 })
                 .flatten()
             {
@@ -321,7 +336,7 @@ fn dispatch(
                         Error::InvalidHandovers {
                             count: outcome.errors.len(),
                         }
-                        .hint(),
+                        .hint_in(ctx.lang),
                     );
                     outcome.code = exit::INVALID_DATA;
                 }

@@ -121,7 +121,8 @@ pub fn parse_record(line: &[u8]) -> Result<Record, String> {
         }
     };
     let key = string(&m, "key")?.ok_or("field `key` is missing")?;
-    crate::paths::check_relative("session key", &key).map_err(|e| format!("field `key`: {e}"))?;
+    crate::paths::check_relative("what.session_key", &key)
+        .map_err(|e| format!("field `key`: {e}"))?;
     let saved_raw = string(&m, "saved_at")?.ok_or("field `saved_at` is missing")?;
     let saved_at = saved_raw
         .parse::<Timestamp>()

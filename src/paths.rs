@@ -1,25 +1,27 @@
 //! Names that become paths under a handover root (team, agent, branch, session key).
 //! They must never escape the root.
 
+use crate::error::{Msg, msg};
+
 /// Check that `value` is a relative path of plain components: no empty component,
 /// no `.` or `..`, not absolute, no NUL or control characters, no backslash.
-/// Returns why not, in words fit for an error message.
-pub fn check_relative(what: &str, value: &str) -> Result<(), String> {
+/// Returns why not, as a message of the catalog; `what` is the catalog word naming the
+/// value (`what.session_key`, `what.team`, …).
+pub fn check_relative(what: &'static str, value: &str) -> Result<(), Msg> {
+    let why = |key: &'static str| Err(msg(key, &[]).word("what", what));
     if value.is_empty() {
-        return Err(format!("{what} must not be empty"));
+        return why("path.empty");
     }
     if value.starts_with('/') {
-        return Err(format!("{what} must be a relative path"));
+        return why("path.absolute");
     }
     if value.chars().any(|c| c.is_control() || c == '\\') {
-        return Err(format!(
-            "{what} must not contain control characters or backslashes"
-        ));
+        return why("path.control");
     }
     for component in value.split('/') {
         match component {
-            "" => return Err(format!("{what} must not contain an empty path component")),
-            "." | ".." => return Err(format!("{what} must not contain `.` or `..` components")),
+            "" => return why("path.empty_component"),
+            "." | ".." => return why("path.dots"),
             _ => {}
         }
     }
@@ -35,7 +37,10 @@ mod tests {
         for bad in [
             "", "/abs", "a/../b", "..", "a//b", "a/", "./a", "a\0b", "a\nb", "a\\b",
         ] {
-            assert!(check_relative("key", bad).is_err(), "{bad:?} accepted");
+            assert!(
+                check_relative("what.session_key", bad).is_err(),
+                "{bad:?} accepted"
+            );
         }
         for good in [
             "main",
@@ -44,7 +49,10 @@ mod tests {
             "feature/x/20261130-101500",
             "a..b",
         ] {
-            assert!(check_relative("key", good).is_ok(), "{good:?} refused");
+            assert!(
+                check_relative("what.session_key", good).is_ok(),
+                "{good:?} refused"
+            );
         }
     }
 }

@@ -11,7 +11,7 @@ use jiff::Timestamp;
 use serde_json::{Map, Value};
 
 use crate::config::{Lang, Settings};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, msg};
 use crate::fsio::{self, Lock};
 use crate::scan::STATE_FILE;
 use crate::session;
@@ -54,43 +54,39 @@ pub fn owner(
         .clone()
         .or_else(|| env("GIT_HANDOVER_AGENT"))
         .filter(|s| !s.is_empty());
-    let usage = |message: String| Error::Usage {
-        message,
-        hint: None,
-    };
-    let check = |what: &str, name: &str| -> Result<()> {
+    let usage = Error::usage;
+    let check = |what: &'static str, name: &str| -> Result<()> {
         crate::paths::check_relative(what, name).map_err(usage)?;
         if name.contains('/') {
-            return Err(usage(format!(
-                "{what} must be one path component, not {name:?}"
-            )));
+            return Err(usage(
+                msg("path.one_component", &[("value", &format!("{name:?}"))]).word("what", what),
+            ));
         }
         Ok(())
     };
     match (team, agent) {
         (Some(team), agent) => {
             let agent = agent.unwrap_or_else(|| "default".to_owned());
-            check("team", &team)?;
-            check("agent", &agent)?;
+            check("what.team", &team)?;
+            check("what.agent", &agent)?;
             Ok(Owner::Team { team, agent })
         }
         (None, Some(agent)) => {
-            check("agent", &agent)?;
+            check("what.agent", &agent)?;
             let home = env("HOME").map(PathBuf::from);
             match home.and_then(|h| team_of(&h, &agent)) {
                 Some(team) => {
-                    check("team", &team)?;
+                    check("what.team", &team)?;
                     Ok(Owner::Team { team, agent })
                 }
-                None => Err(Error::Usage {
-                    message: format!("agent {agent:?} is in no team under ~/.claude/teams"),
-                    hint: Some("name the team with --team or GIT_HANDOVER_TEAM".into()),
-                }),
+                None => Err(Error::usage_hint(
+                    msg("err.agent_no_team", &[("agent", &format!("{agent:?}"))]),
+                    msg("err.name_team", &[]),
+                )),
             }
         }
-        (None, None) => branch_key.map(Owner::Branch).ok_or_else(|| Error::Usage {
-            message: "this worktree has no branch or commit to name a session after".into(),
-            hint: Some("make a commit first, or use --team/--agent".into()),
+        (None, None) => branch_key.map(Owner::Branch).ok_or_else(|| {
+            Error::usage_hint(msg("err.no_branch", &[]), msg("err.no_branch_hint", &[]))
         }),
     }
 }
@@ -123,10 +119,7 @@ pub struct SessionDir {
 
 impl SessionDir {
     pub fn new(root: &Path, key: &str) -> Result<Self> {
-        crate::paths::check_relative("session key", key).map_err(|message| Error::Usage {
-            message,
-            hint: None,
-        })?;
+        crate::paths::check_relative("what.session_key", key).map_err(Error::usage)?;
         Ok(SessionDir {
             root: root.to_owned(),
             key: key.to_owned(),
@@ -199,13 +192,10 @@ pub fn new_branch_session(root: &Path, branch: &str, now: Timestamp) -> Result<S
             Err(e) => return Err(Error::io(session.dir(), "create", e)),
         }
     }
-    Err(Error::Usage {
-        message: format!(
-            "too many sessions named {stamp} under {}",
-            root.join(branch).display()
-        ),
-        hint: None,
-    })
+    Err(Error::usage(msg(
+        "err.too_many_sessions",
+        &[("stamp", &stamp), ("dir", &root.join(branch).display())],
+    )))
 }
 
 /// Refuse a handover root that is, or lies below, a symbolic link (or a non-directory)
@@ -220,13 +210,10 @@ pub fn check_root(root: &Path) -> Result<()> {
         }
         if let Ok(m) = std::fs::symlink_metadata(p) {
             if m.file_type().is_symlink() || !m.is_dir() {
-                return Err(Error::Usage {
-                    message: format!(
-                        "refusing to write through {}: not a plain directory",
-                        p.display()
-                    ),
-                    hint: Some("handover directories must not be symbolic links".into()),
-                });
+                return Err(Error::usage_hint(
+                    msg("err.not_plain_dir", &[("path", &p.display())]),
+                    msg("err.no_links", &[]),
+                ));
             }
         }
         at = p.parent();
@@ -245,13 +232,10 @@ pub fn make_dirs(root: &Path, rel: &Path) -> Result<()> {
         match std::fs::symlink_metadata(&at) {
             Ok(m) if m.is_dir() => {}
             Ok(_) => {
-                return Err(Error::Usage {
-                    message: format!(
-                        "refusing to write through {}: not a plain directory",
-                        at.display()
-                    ),
-                    hint: Some("handover directories must not be symbolic links".into()),
-                });
+                return Err(Error::usage_hint(
+                    msg("err.not_plain_dir", &[("path", &at.display())]),
+                    msg("err.no_links", &[]),
+                ));
             }
             Err(_) => match std::fs::create_dir(&at) {
                 Ok(()) => {}
@@ -370,22 +354,21 @@ pub enum Removal {
 /// Refuses a directory that is a link or that resolves outside the root.
 pub fn remove_session(session: &SessionDir, settings: &Settings) -> Result<Removal> {
     let dir = session.dir();
-    let refuse = |why: &str| Error::Usage {
-        message: format!("refusing to remove {}: {why}", dir.display()),
-        hint: None,
+    let refuse = |why: &'static str| {
+        Error::usage(msg("err.refuse_remove", &[("path", &dir.display())]).word("why", why))
     };
     check_root(&session.root)?;
     if !std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) {
-        return Err(refuse("not a plain directory"));
+        return Err(refuse("err.why_not_dir"));
     }
     let (Ok(real_root), Ok(real_dir)) = (
         std::fs::canonicalize(&session.root),
         std::fs::canonicalize(&dir),
     ) else {
-        return Err(refuse("cannot resolve it"));
+        return Err(refuse("err.why_unresolved"));
     };
     if !real_dir.starts_with(&real_root) || real_dir == real_root {
-        return Err(refuse("it is outside the handover root"));
+        return Err(refuse("err.why_outside"));
     }
     {
         let file = session.state_file();

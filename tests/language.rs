@@ -90,3 +90,47 @@ fn the_language_comes_from_flag_config_or_locale_and_json_is_the_same() {
     );
     assert_eq!(c_en.stdout, c_ja.stdout);
 }
+
+#[test]
+fn errors_warnings_and_hints_in_japanese() {
+    let f = fixture();
+    let run = f.env.handover(
+        &f.main,
+        &["--lang", "ja", "task", "--session", "../x", "start", "T1"],
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "git-handover: セッションキー に `.` や `..` の要素は使えません\n"
+    );
+    let run = f.env.handover(
+        &f.main,
+        &[
+            "--lang",
+            "ja",
+            "task",
+            "--session",
+            "usb/20261129-090000",
+            "start",
+            "NOPE",
+        ],
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "git-handover: セッション usb/20261129-090000 にタスク \"NOPE\" はありません\nヒント: `git handover task add NOPE <説明>` で追加してください\n"
+    );
+    // Before any configuration is read, the locale decides.
+    let outside = f.env.root().join("not-a-repo");
+    std::fs::create_dir_all(&outside).unwrap();
+    let run = f.env.handover_with(&outside, &["status"], |c| {
+        c.env("LANG", "ja_JP.UTF-8");
+    });
+    assert_eq!(run.code, 128);
+    assert!(
+        run.stderr
+            .starts_with("git-handover: git リポジトリではありません"),
+        "{}",
+        run.stderr
+    );
+}

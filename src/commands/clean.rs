@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::Context;
 use crate::cli::CleanArgs;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, msg};
 use crate::scan::{self, Found};
 use crate::state::State;
 use crate::store::{self, Removal, SessionDir};
@@ -33,21 +33,21 @@ pub fn run(
 ) -> Result<Report> {
     let limit = match &args.older_than {
         Some(v) => crate::config::parse_duration(v).map_err(|expected| Error::Usage {
-            message: format!("invalid --older-than {v:?}: expected {expected}"),
+            message: msg(
+                "err.older_than",
+                &[("value", &format!("{v:?}")), ("expected", &expected)],
+            ),
             hint: None,
         })?,
         None => ctx.settings.clean_after,
     };
     if let Some(team) = &args.team {
-        crate::paths::check_relative("team", team).map_err(|message| Error::Usage {
-            message,
-            hint: None,
-        })?;
+        crate::paths::check_relative("what.team", team).map_err(Error::usage)?;
         if team.contains('/') {
-            return Err(Error::Usage {
-                message: format!("team must be one path component, not {team:?}"),
-                hint: None,
-            });
+            return Err(Error::usage(
+                msg("path.one_component", &[("value", &format!("{team:?}"))])
+                    .word("what", "what.team"),
+            ));
         }
     }
     let mut report = Report {

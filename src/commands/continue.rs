@@ -7,7 +7,7 @@ use super::Context;
 use crate::assess::{self, Handover, Kind};
 use crate::cli::ContinueArgs;
 use crate::continue_here::Note;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, msg};
 use crate::git::{CommitLine, Worktree};
 use crate::scan::{self, Found};
 use crate::state::{State, Task, TaskStatus};
@@ -279,10 +279,7 @@ pub fn run(
 }
 
 fn needs_worktree() -> Error {
-    Error::Usage {
-        message: "this command needs a worktree, and this repository is bare".into(),
-        hint: Some("run it inside one of the worktrees, or name a session".into()),
-    }
+    Error::usage_hint(msg("err.bare", &[]), msg("err.bare_hint_or_name", &[]))
 }
 
 fn team_mode(args: &ContinueArgs) -> bool {
@@ -400,12 +397,10 @@ fn explicit(
             return Ok((wi, Found::ContinueHere { path }));
         }
         if name != scan::STATE_FILE || !file.is_file() {
-            return Err(Error::Usage {
-                message: format!(
-                    "{target} is not a session directory, a project-state.json or a CONTINUE_HERE.md"
-                ),
-                hint: None,
-            });
+            return Err(Error::usage(msg(
+                "err.not_a_target",
+                &[("target", &target)],
+            )));
         }
         if file == wt.path.join(scan::LEGACY_STATE) {
             return Ok((wi, Found::Legacy { path: file }));
@@ -426,10 +421,7 @@ fn explicit(
             .unwrap_or_default();
         return Ok((wi, Found::Session { root, key, dir }));
     }
-    crate::paths::check_relative("session key", target).map_err(|message| Error::Usage {
-        message,
-        hint: None,
-    })?;
+    crate::paths::check_relative("what.session_key", target).map_err(Error::usage)?;
     let order: Vec<usize> = current
         .into_iter()
         .chain((0..worktrees.len()).filter(|i| Some(*i) != current))
@@ -460,7 +452,10 @@ fn explicit(
         return Ok((current.unwrap_or(0), found));
     }
     Err(Error::NothingToDo {
-        message: format!("no session {target:?} in any worktree or in the notes store"),
+        message: msg(
+            "err.no_session_anywhere",
+            &[("key", &format!("{target:?}"))],
+        ),
     })
 }
 
@@ -673,13 +668,13 @@ fn restore(ctx: &Context, wt: &Worktree, key: &str, stored: &assess::Stored) -> 
     let file = session.state_file();
     let _lock = crate::fsio::Lock::acquire(&file, ctx.settings.lock_timeout)?;
     if std::fs::symlink_metadata(&file).is_ok() {
-        return Err(Error::Usage {
-            message: format!(
-                "cannot restore {key} from the notes store: {} exists",
-                file.display()
+        return Err(Error::usage_hint(
+            msg(
+                "err.restore_exists",
+                &[("key", &key), ("path", &file.display())],
             ),
-            hint: Some(format!("resume it with `git handover continue {key}`")),
-        });
+            msg("err.resume_it", &[("key", &key)]),
+        ));
     }
     let mut doc = stored.state.clone();
     let mut workspace = doc
@@ -732,13 +727,10 @@ fn copy_to_consumed(ctx: &Context, note: &Candidate, path: &Path, bytes: &[u8]) 
     }
     crate::fsio::write_atomic(&copy, bytes)?;
     if std::fs::read(&copy).ok().as_deref() != Some(bytes) {
-        return Err(Error::Usage {
-            message: format!(
-                "the copy {} does not read back; the note is kept",
-                copy.display()
-            ),
-            hint: None,
-        });
+        return Err(Error::usage(msg(
+            "err.copy_unreadable",
+            &[("path", &copy.display())],
+        )));
     }
     Ok(copy)
 }

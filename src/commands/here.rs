@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use super::{Context, read_input};
 use crate::cli::HereArgs;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, msg};
 use crate::fsio::{self, Lock};
 use crate::scan::NOTE_PLACES;
 
@@ -27,20 +27,18 @@ pub fn run(ctx: &Context, args: &HereArgs) -> Result<Report> {
         .find(|p| std::fs::symlink_metadata(p).is_ok())
         .unwrap_or_else(|| wt.path.join(NOTE_PLACES[0]));
     if std::fs::symlink_metadata(&path).is_ok_and(|m| !m.is_file()) {
-        return Err(Error::Usage {
-            message: format!("refusing to write {}: not a regular file", path.display()),
-            hint: None,
-        });
+        return Err(Error::usage(msg(
+            "err.not_regular",
+            &[("path", &path.display())],
+        )));
     }
     let _lock = Lock::acquire(&path, ctx.settings.lock_timeout)?;
     let replaced = path.exists();
     if replaced && !args.force {
-        return Err(Error::Usage {
-            message: format!("{} exists and has not been consumed", path.display()),
-            hint: Some(
-                "brief on it with `git handover continue`, or replace it with --force".into(),
-            ),
-        });
+        return Err(Error::usage_hint(
+            msg("err.note_unconsumed", &[("path", &path.display())]),
+            msg("err.note_unconsumed_hint", &[]),
+        ));
     }
     let branch = wt.branch_key().unwrap_or_else(|| "unknown".into());
     let stamp = ctx.now.strftime("%Y-%m-%dT%H:%M:%SZ");

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::Context;
 use super::r#continue::{self, Mode, Outcome};
 use crate::cli::{ContinueArgs, HookAgent, HookInstallArgs, HookScope};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, msg};
 use crate::fsio;
 
 /// The command `install` registers and `session-start` answers to.
@@ -100,10 +100,7 @@ fn settings_path(ctx: &Context, agent: HookAgent, scope: HookScope) -> Result<Pa
     let home = || {
         std::env::var_os("HOME")
             .map(PathBuf::from)
-            .ok_or_else(|| Error::Usage {
-                message: "HOME is not set, so the user's settings cannot be found".into(),
-                hint: None,
-            })
+            .ok_or_else(|| Error::usage(msg("err.no_home", &[])))
     };
     let project = || -> Result<PathBuf> { Ok(ctx.current_worktree()?.path) };
     Ok(match (agent, scope) {
@@ -115,10 +112,10 @@ fn settings_path(ctx: &Context, agent: HookAgent, scope: HookScope) -> Result<Pa
         (HookAgent::Gemini, HookScope::Project) => project()?.join(".gemini/settings.json"),
         (HookAgent::Gemini, HookScope::User) => home()?.join(".gemini/settings.json"),
         (agent, HookScope::Local) => {
-            return Err(Error::Usage {
-                message: format!("{} has no local settings file", agent.name()),
-                hint: Some("use --scope project or --scope user".into()),
-            });
+            return Err(Error::usage_hint(
+                msg("err.no_local_scope", &[("agent", &agent.name())]),
+                msg("err.scope_hint", &[]),
+            ));
         }
     })
 }

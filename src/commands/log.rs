@@ -13,12 +13,8 @@ pub struct Report {
 
 pub fn run(ctx: &Context, args: &LogArgs) -> Result<Report> {
     if let Some(key) = &args.key {
-        crate::paths::check_relative("session key", key).map_err(|message| {
-            crate::error::Error::Usage {
-                message,
-                hint: None,
-            }
-        })?;
+        crate::paths::check_relative("what.session_key", key)
+            .map_err(crate::error::Error::usage)?;
     }
     let (mut records, skipped) = ctx.read_store()?;
     if let Some(key) = &args.key {

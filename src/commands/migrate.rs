@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use super::Context;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, msg};
 use crate::fsio::{self, Lock};
 use crate::git::Worktree;
 use crate::scan::LEGACY_STATE;
@@ -27,7 +27,7 @@ pub fn migrate_in(ctx: &Context, wt: &Worktree) -> Result<Report> {
     let legacy = wt.path.join(LEGACY_STATE);
     if !std::fs::symlink_metadata(&legacy).is_ok_and(|m| m.is_file()) {
         return Err(Error::NothingToDo {
-            message: format!("no legacy state at {}", legacy.display()),
+            message: msg("err.no_legacy", &[("path", &legacy.display())]),
         });
     }
     let _old_lock = Lock::acquire(&legacy, ctx.settings.lock_timeout)?;
@@ -54,14 +54,10 @@ pub fn migrate_in(ctx: &Context, wt: &Worktree) -> Result<Report> {
     // Read the copy back; only an identical, valid copy lets the old files go.
     let back = State::read(&file)?;
     if back.to_json_bytes() != bytes {
-        return Err(Error::Usage {
-            message: format!(
-                "the migrated copy {} does not read back as written; {} is kept",
-                file.display(),
-                legacy.display()
-            ),
-            hint: None,
-        });
+        return Err(Error::usage(msg(
+            "err.migrate_readback",
+            &[("path", &file.display()), ("legacy", &legacy.display())],
+        )));
     }
     std::fs::remove_file(&legacy).map_err(|e| Error::io(&legacy, "remove", e))?;
     let old_md = legacy.with_file_name(MARKDOWN_FILE);

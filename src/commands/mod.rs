@@ -21,7 +21,7 @@ use jiff::Timestamp;
 
 use crate::cli::TeamArgs;
 use crate::config::{Lang, Settings};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, msg};
 use crate::git::{Repo, Worktree};
 use crate::store::{self, Owner, SessionDir, TeamChoice};
 
@@ -38,10 +38,10 @@ pub struct Context {
 impl Context {
     /// The worktree the command runs in; writing commands need one.
     pub fn current_worktree(&self) -> Result<Worktree> {
-        let current = self.repo.current_worktree().ok_or_else(|| Error::Usage {
-            message: "this command needs a worktree, and this repository is bare".into(),
-            hint: Some("run it inside one of the worktrees".into()),
-        })?;
+        let current = self
+            .repo
+            .current_worktree()
+            .ok_or_else(|| Error::usage_hint(msg("err.bare", &[]), msg("err.bare_hint", &[])))?;
         let mut all = self.repo.worktrees()?;
         match all.iter().position(|w| w.path == current) {
             Some(i) => Ok(all.swap_remove(i)),
@@ -64,10 +64,7 @@ impl Context {
     pub fn owner(&self, team: &TeamArgs, wt: &Worktree) -> Result<Owner> {
         let branch_key = wt.branch_key();
         if let Some(b) = &branch_key {
-            crate::paths::check_relative("branch", b).map_err(|message| Error::Usage {
-                message,
-                hint: None,
-            })?;
+            crate::paths::check_relative("what.branch", b).map_err(Error::usage)?;
         }
         store::owner(
             &TeamChoice {
@@ -87,10 +84,13 @@ impl Context {
                 return Ok(session);
             }
         }
-        Err(Error::Usage {
-            message: format!("no session {key:?} in {}", wt.path.display()),
-            hint: Some("`git handover status --here` lists the sessions of this worktree".into()),
-        })
+        Err(Error::usage_hint(
+            msg(
+                "err.no_session_in",
+                &[("key", &format!("{key:?}")), ("path", &wt.path.display())],
+            ),
+            msg("err.status_here_hint", &[]),
+        ))
     }
 }
 
@@ -113,16 +113,15 @@ impl Context {
         if !self.store_enabled() {
             return Ok(None);
         }
-        self.repo
-            .head_commit()
-            .map(Some)
-            .ok_or_else(|| Error::Usage {
-                message: format!(
-                    "handover.store is {}, and HEAD has no commit to attach the note to",
-                    self.settings.store.as_str()
+        self.repo.head_commit().map(Some).ok_or_else(|| {
+            Error::usage_hint(
+                msg(
+                    "err.store_no_head",
+                    &[("store", &self.settings.store.as_str())],
                 ),
-                hint: Some("make a first commit, or set handover.store to files".into()),
-            })
+                msg("err.store_no_head_hint", &[]),
+            )
+        })
     }
 
     /// Append `record` to the note on `head` (from [`Context::store_head`]); nothing
@@ -200,10 +199,10 @@ pub fn read_input(from: Option<&Path>) -> Result<(Vec<u8>, PathBuf)> {
         return Ok((crate::fsio::read_limited(path)?, path.to_owned()));
     }
     if std::io::stdin().is_terminal() {
-        return Err(Error::Usage {
-            message: "no input: this command reads from stdin, and stdin is a terminal".into(),
-            hint: Some("pipe the input in, or name a file with --from FILE".into()),
-        });
+        return Err(Error::usage_hint(
+            msg("err.stdin_terminal", &[]),
+            msg("err.stdin_hint", &[]),
+        ));
     }
     let limit = crate::state::MAX_FILE_SIZE;
     let mut bytes = Vec::new();

@@ -2,7 +2,7 @@
 
 use super::Context;
 use crate::cli::RenderArgs;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, msg};
 use crate::store::{self, SessionDir};
 
 pub struct Report {
@@ -18,9 +18,8 @@ pub fn run(ctx: &Context, args: &RenderArgs) -> Result<Report> {
             let owner = ctx.owner(&args.team, &wt)?;
             store::current_session(&ctx.write_root(&wt), &owner)?
                 .filter(SessionDir::exists)
-                .ok_or_else(|| Error::Usage {
-                    message: "no ready session for this worktree to render".into(),
-                    hint: Some("name one: `git handover render <key>`".into()),
+                .ok_or_else(|| {
+                    Error::usage_hint(msg("err.render_none", &[]), msg("err.render_hint", &[]))
                 })?
         }
     };

@@ -5,7 +5,7 @@ use jiff::Timestamp;
 use super::Context;
 use crate::assess::{self, Handover, Kind, WorktreeHandovers};
 use crate::cli::StatusArgs;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, msg};
 
 pub struct Report {
     pub now: Timestamp,
@@ -55,10 +55,10 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
     let worktrees = ctx.repo.worktrees()?;
     let current = ctx.repo.current_worktree();
     if args.here && current.is_none() {
-        return Err(Error::Usage {
-            message: "--here needs a worktree, and this repository is bare".into(),
-            hint: Some("run it inside one of the worktrees, or leave out --here".into()),
-        });
+        return Err(Error::usage_hint(
+            msg("err.here_bare", &[]),
+            msg("err.here_bare_hint", &[]),
+        ));
     }
     let assessed = assess::assess(
         &ctx.repo,

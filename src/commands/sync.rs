@@ -4,7 +4,7 @@
 
 use super::Context;
 use crate::cli::SyncArgs;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, msg};
 use crate::git::NotesMerge;
 use crate::git_cli::{self, Pushed};
 
@@ -31,15 +31,15 @@ pub struct Report {
 pub fn run(ctx: &Context, args: &SyncArgs) -> Result<Report> {
     let remote = args.remote.as_str();
     if remote.starts_with('-')
-        || crate::paths::check_relative("remote", remote).is_err()
+        || crate::paths::check_relative("what.remote", remote).is_err()
         || !remote
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/'))
     {
-        return Err(Error::Usage {
-            message: format!("{remote:?} is not a remote name this command accepts"),
-            hint: Some("name a remote configured with `git remote add`".into()),
-        });
+        return Err(Error::usage_hint(
+            msg("err.bad_remote", &[("remote", &format!("{remote:?}"))]),
+            msg("err.remote_hint", &[]),
+        ));
     }
     let notes_ref = ctx.settings.notes_ref.clone();
     let name = notes_ref.trim_start_matches("refs/notes/");

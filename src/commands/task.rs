@@ -2,7 +2,7 @@
 
 use super::Context;
 use crate::cli::{TaskArgs, TaskOp};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, msg};
 use crate::session::{self, TaskEdit, TaskError};
 use crate::store::{self, Owner, Written};
 
@@ -30,9 +30,11 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
         TaskOp::Start { id } => (id.clone(), TaskEdit::Start),
         TaskOp::Done { id, commit } => {
             let rev = commit.as_deref().unwrap_or("HEAD");
-            let full = ctx.repo.resolve_commit(rev).ok_or_else(|| Error::Usage {
-                message: format!("cannot resolve {rev:?} to a commit"),
-                hint: Some("name a commit: a sha, a branch, HEAD~1".into()),
+            let full = ctx.repo.resolve_commit(rev).ok_or_else(|| {
+                Error::usage_hint(
+                    msg("err.bad_rev", &[("rev", &format!("{rev:?}"))]),
+                    msg("err.rev_hint", &[]),
+                )
             })?;
             (
                 id.clone(),
@@ -50,10 +52,7 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
         TaskOp::Reopen { id } => (id.clone(), TaskEdit::Reopen),
     };
     if id.is_empty() {
-        return Err(Error::Usage {
-            message: "a task id must not be empty".into(),
-            hint: None,
-        });
+        return Err(Error::usage(msg("err.empty_task_id", &[])));
     }
     let is_add = matches!(edit, TaskEdit::Add { .. });
     let (target, owner) = if let Some(key) = &args.session {
@@ -85,16 +84,14 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
             }
         }
         session::edit_task(&mut doc, &id, edit, &now).map_err(|e| match e {
-            TaskError::NoSuchTask => Error::Usage {
-                message: format!("no task {id:?} in session {key}"),
-                hint: Some(format!(
-                    "add it with `git handover task add {id} <description>`"
-                )),
-            },
-            TaskError::AlreadyExists => Error::Usage {
-                message: format!("task {id:?} already exists in session {key}"),
-                hint: None,
-            },
+            TaskError::NoSuchTask => Error::usage_hint(
+                msg("err.no_task", &[("id", &format!("{id:?}")), ("key", &key)]),
+                msg("err.no_task_hint", &[("id", &id)]),
+            ),
+            TaskError::AlreadyExists => Error::usage(msg(
+                "err.task_exists",
+                &[("id", &format!("{id:?}")), ("key", &key)],
+            )),
         })?;
         Ok(doc)
     })?;
@@ -105,8 +102,8 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
 }
 
 fn no_session(what: &str) -> Error {
-    Error::Usage {
-        message: format!("no ready session for {what} in this worktree"),
-        hint: Some("create one with `git handover save` or `git handover task add`".into()),
-    }
+    Error::usage_hint(
+        msg("err.no_ready_session", &[("what", &what)]),
+        msg("err.no_ready_session_hint", &[]),
+    )
 }

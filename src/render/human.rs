@@ -29,7 +29,7 @@ impl Painter {
     }
 
     /// A message of the catalog.
-    pub fn t(&self, key: &str) -> &'static str {
+    pub fn t<'a>(&self, key: &'a str) -> &'a str {
         crate::i18n::text(self.lang, key)
     }
 
