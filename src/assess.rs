@@ -108,7 +108,7 @@ pub struct Assessment {
     pub commits: Vec<CommitCheck>,
     pub stale_tasks: Vec<StaleTask>,
     pub note: Option<NoteBrief>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<crate::error::Msg>,
 }
 
 impl Assessment {
@@ -554,9 +554,9 @@ fn finish(
             };
             let mut warnings = Vec::new();
             if let (Some(raw), None) = (&note.updated_raw, note.updated_at) {
-                warnings.push(format!(
-                    "{}: `Last updated: {raw}` is not a timestamp; the file's modification time is used",
-                    handover.file.display()
+                warnings.push(crate::error::msg(
+                    "warn.not_a_timestamp",
+                    &[("file", &handover.file.display()), ("raw", raw)],
                 ));
             }
             Assessment {

@@ -270,6 +270,10 @@ const CATALOG: &[Entry] = &[
     e("err.task_exists", "task {id} already exists in session {key}", "タスク {id} はセッション {key} にすでにあります"),
     e("err.no_ready_session", "no ready session for {what} in this worktree", "このワークツリーに {what} の READY のセッションはありません"),
     e("err.no_ready_session_hint", "create one with `git handover save` or `git handover task add`", "`git handover save` か `git handover task add` で作ってください"),
+    e("warn.local_time", "{file}: field `{field}` is {what} ({raw}), read as local time", "{file}: フィールド `{field}` は{what}（{raw}）なので、ローカル時刻として読みました"),
+    e("warn.not_a_timestamp", "{file}: `Last updated: {raw}` is not a timestamp; the file's modification time is used", "{file}: `Last updated: {raw}` は時刻ではありません。ファイルの更新時刻を使います"),
+    e("stamp.bare_date", "a bare date", "日付だけ"),
+    e("stamp.naive", "a naive local time", "タイムゾーンのないローカル時刻"),
     // process-level lines
     e("main.warning", "warning: {text}", "警告: {text}"),
     e("main.hint", "hint: {text}", "ヒント: {text}"),

@@ -273,7 +273,7 @@ fn dispatch(
             } else {
                 render::human::status(&report, painter)
             };
-            let warnings = report.warnings().map(str::to_owned).collect();
+            let warnings = report.warnings(ctx.lang);
             let errors: Vec<String> = report.invalid().map(str::to_owned).collect();
             let mut hints = Vec::new();
             if let Some(hint) = (!errors.is_empty())

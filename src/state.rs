@@ -93,7 +93,7 @@ pub struct State {
     pub workspace: Workspace,
     pub tasks: Vec<Task>,
     /// Things accepted but worth saying (a bare date, a naive local time).
-    pub warnings: Vec<String>,
+    pub warnings: Vec<crate::error::Msg>,
 }
 
 impl State {
@@ -276,7 +276,7 @@ fn top(name: &str) -> Field<'_> {
 
 struct Validator<'a> {
     file: &'a Path,
-    warnings: Vec<String>,
+    warnings: Vec<crate::error::Msg>,
 }
 
 impl Validator<'_> {
@@ -318,10 +318,22 @@ impl Validator<'_> {
         match parse_stamp(&raw) {
             Some((at, None)) => Ok(Some(Stamp { at, raw })),
             Some((at, Some(what))) => {
-                self.warnings.push(format!(
-                    "{}: field `{field}` is {what} ({raw:?}), read as local time",
-                    self.file.display()
-                ));
+                let word = if what == "a bare date" {
+                    "stamp.bare_date"
+                } else {
+                    "stamp.naive"
+                };
+                self.warnings.push(
+                    crate::error::msg(
+                        "warn.local_time",
+                        &[
+                            ("file", &self.file.display()),
+                            ("field", &field),
+                            ("raw", &format!("{raw:?}")),
+                        ],
+                    )
+                    .word("what", word),
+                );
                 Ok(Some(Stamp { at, raw }))
             }
             None => Err(self.err(field, &format!("is {raw:?}, not an RFC 3339 timestamp"))),
@@ -590,10 +602,14 @@ mod tests {
         )
         .unwrap();
         assert_eq!(s.warnings.len(), 1);
-        assert!(s.warnings[0].contains("bare date"), "{:?}", s.warnings);
+        assert!(
+            s.warnings[0].to_string().contains("bare date"),
+            "{:?}",
+            s.warnings
+        );
         let s = parse(r#"{"version":3,"status":"READY","active_tasks":[],"generated_at":"2026-11-30T10:00:00"}"#).unwrap();
         assert!(
-            s.warnings[0].contains("naive local time"),
+            s.warnings[0].to_string().contains("naive local time"),
             "{:?}",
             s.warnings
         );

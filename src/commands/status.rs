@@ -43,11 +43,13 @@ impl Report {
         self.all().filter_map(|h| h.error.as_deref())
     }
 
-    pub fn warnings(&self) -> impl Iterator<Item = &str> {
+    /// The warnings about handovers, in `lang`, then the store's unreadable lines.
+    pub fn warnings(&self, lang: crate::config::Lang) -> Vec<String> {
         self.all()
             .filter_map(|h| h.assessment.as_ref())
-            .flat_map(|a| a.warnings.iter().map(String::as_str))
-            .chain(self.store_skipped.iter().map(String::as_str))
+            .flat_map(|a| a.warnings.iter().map(|w| w.render(lang)))
+            .chain(self.store_skipped.iter().cloned())
+            .collect()
     }
 }
 

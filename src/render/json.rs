@@ -246,7 +246,7 @@ fn details(a: &Assessment) -> DetailsV1 {
             missing_sections: n.missing_sections.clone(),
             missing_header: n.missing_header.clone(),
         }),
-        warnings: a.warnings.clone(),
+        warnings: a.warnings.iter().map(ToString::to_string).collect(),
     }
 }
 
