@@ -196,15 +196,20 @@ complete_direct "git-handover continue "
     assert_eq!(got, expected);
 }
 
+/// tmux on a server of the test's own (`-L`), apart from any the user runs.
+fn tmux(socket: &str, args: &[&str]) -> std::process::Output {
+    std::process::Command::new("tmux")
+        .args(["-L", socket])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 /// Type `line` and a Tab into an interactive shell in tmux; the line as the shell
-/// completed it. Polls the pane until `expect` shows or five seconds pass.
-fn tmux_complete(session: &str, line: &str, expect: &str) -> String {
-    let tmux = |args: &[&str]| {
-        std::process::Command::new("tmux")
-            .args(args)
-            .output()
-            .unwrap()
-    };
+/// completed it. Polls the pane until `expect` shows or fifteen seconds pass (a first
+/// `compinit` on a loaded machine is slow).
+fn tmux_complete(socket: &str, session: &str, line: &str, expect: &str) -> String {
+    let tmux = |args: &[&str]| tmux(socket, args);
     tmux(&["send-keys", "-t", session, "C-u", line, "Tab"]);
     let started = Instant::now();
     loop {
@@ -217,7 +222,7 @@ fn tmux_complete(session: &str, line: &str, expect: &str) -> String {
             .unwrap_or_default()
             .trim_end()
             .to_owned();
-        if last.contains(expect) || started.elapsed() > Duration::from_secs(5) {
+        if last.contains(expect) || started.elapsed() > Duration::from_secs(15) {
             return last;
         }
         std::thread::sleep(Duration::from_millis(50));
@@ -249,8 +254,10 @@ fn zsh_completes_git_handover_and_its_alias_through_its_git_completion() {
         zdot.display(),
         zdot.display()
     );
-    let started = std::process::Command::new("tmux")
-        .args([
+    let socket = session.clone();
+    let started = tmux(
+        &socket,
+        &[
             "new-session",
             "-d",
             "-s",
@@ -260,18 +267,15 @@ fn zsh_completes_git_handover_and_its_alias_through_its_git_completion() {
             "-y",
             "20",
             &shell,
-        ])
-        .status()
-        .unwrap();
-    assert!(started.success());
+        ],
+    );
+    assert!(started.status.success());
     let results = [
-        tmux_complete(&session, "git handover st", "status"),
-        tmux_complete(&session, "git ho con", "continue"),
-        tmux_complete(&session, "git handover render ", &key),
+        tmux_complete(&socket, &session, "git handover st", "status"),
+        tmux_complete(&socket, &session, "git ho con", "continue"),
+        tmux_complete(&socket, &session, "git handover render ", &key),
     ];
-    let _ = std::process::Command::new("tmux")
-        .args(["kill-session", "-t", &session])
-        .status();
+    let _ = tmux(&socket, &["kill-server"]);
     assert_eq!(
         results,
         [
