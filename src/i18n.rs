@@ -282,9 +282,17 @@ const CATALOG: &[Entry] = &[
     e("main.choose_hint", "git handover continue <key or path from the list>", "git handover continue <一覧のキーまたはパス>"),
 ];
 
+/// The catalog by key, built on first use (a status of hundreds of handovers looks up
+/// thousands of labels).
+fn index() -> &'static std::collections::HashMap<&'static str, &'static Entry> {
+    static INDEX: std::sync::OnceLock<std::collections::HashMap<&'static str, &'static Entry>> =
+        std::sync::OnceLock::new();
+    INDEX.get_or_init(|| CATALOG.iter().map(|e| (e.key, e)).collect())
+}
+
 /// The message `key` in `lang`, or `fallback` when the catalog has no such key.
 pub fn text_or<'a>(lang: Lang, key: &str, fallback: &'a str) -> &'a str {
-    match CATALOG.iter().find(|e| e.key == key) {
+    match index().get(key) {
         Some(e) => match lang {
             Lang::En => e.en,
             Lang::Ja => e.ja,
@@ -297,7 +305,7 @@ pub fn text_or<'a>(lang: Lang, key: &str, fallback: &'a str) -> &'a str {
 /// tests look for) shows as itself rather than stopping the program.
 pub fn text(lang: Lang, key: &str) -> &str {
     debug_assert!(
-        CATALOG.iter().any(|e| e.key == key),
+        index().contains_key(key),
         "message {key:?} is not in the catalog"
     );
     text_or(lang, key, key)
