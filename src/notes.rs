@@ -157,6 +157,87 @@ pub fn parse_record(line: &[u8]) -> Result<Record, String> {
     })
 }
 
+/// What identifies a record, read without building its state: key, time and kind.
+/// `None` when these fields are not all there and well-formed (the full parse then says
+/// what is wrong).
+pub fn parse_head(line: &[u8]) -> Option<(String, Timestamp, RecordKind)> {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        key: String,
+        saved_at: String,
+        kind: String,
+    }
+    // Unknown fields (the state above all) are skipped without being built.
+    let head: Head = serde_json::from_slice(line).ok()?;
+    let kind = match head.kind.as_str() {
+        "session" => RecordKind::Session,
+        "continue-here" => RecordKind::ContinueHere,
+        _ => return None,
+    };
+    crate::paths::check_relative("what.session_key", &head.key).ok()?;
+    Some((head.key, head.saved_at.parse().ok()?, kind))
+}
+
+/// A line passed over: note index, line number, why.
+pub type Skipped = (usize, usize, String);
+
+/// The newest readable session record of each key among `notes` (each a note's text),
+/// with its note's index, in key order; and why each line passed over could not be
+/// read, as (note index, line number, reason). Only the lines that win are parsed
+/// whole, so a long history costs little more than reading it.
+pub fn newest_sessions(notes: &[&[u8]]) -> (Vec<(usize, Record)>, Vec<Skipped>) {
+    /// A record's head: `saved_at`, note index, line number, the line.
+    type Head<'a> = (Timestamp, usize, usize, &'a [u8]);
+    let mut skipped = Vec::new();
+    let mut by_key: std::collections::BTreeMap<String, Vec<Head<'_>>> =
+        std::collections::BTreeMap::new();
+    for (ni, text) in notes.iter().enumerate() {
+        if text.len() > MAX_NOTE_SIZE {
+            skipped.push((
+                ni,
+                1,
+                format!(
+                    "the note is {} bytes, over the limit of {MAX_NOTE_SIZE}",
+                    text.len()
+                ),
+            ));
+            continue;
+        }
+        for (li, line) in text.split(|b| *b == b'\n').enumerate() {
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            match parse_head(line) {
+                Some((key, at, RecordKind::Session)) => {
+                    by_key.entry(key).or_default().push((at, ni, li + 1, line));
+                }
+                Some((_, _, RecordKind::ContinueHere)) => {}
+                None => {
+                    if let Err(why) = parse_record(line) {
+                        skipped.push((ni, li + 1, why));
+                    }
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (_, mut heads) in by_key {
+        // Newest first; of equal times, the one read last wins, as in `newest_per_key`.
+        heads.reverse();
+        heads.sort_by_key(|h| std::cmp::Reverse(h.0));
+        for (_, ni, li, line) in heads {
+            match parse_record(line) {
+                Ok(record) => {
+                    out.push((ni, record));
+                    break;
+                }
+                Err(why) => skipped.push((ni, li, why)),
+            }
+        }
+    }
+    (out, skipped)
+}
+
 /// `text` with `line` appended as a line of its own.
 pub fn append_line(text: &[u8], line: &str) -> Vec<u8> {
     let mut out = text.to_vec();
@@ -232,25 +313,6 @@ pub fn merge3<T: PartialEq + Clone>(
     }
 }
 
-/// The item with the newest record of each key (ties: the later one read wins), in
-/// key order. `record` finds the record in an item.
-pub fn newest_per_key<T>(
-    items: impl IntoIterator<Item = T>,
-    record: impl Fn(&T) -> &Record,
-) -> Vec<T> {
-    let mut by_key: std::collections::BTreeMap<String, T> = std::collections::BTreeMap::new();
-    for item in items {
-        let r = record(&item);
-        match by_key.get(&r.key) {
-            Some(old) if record(old).saved_at > r.saved_at => {}
-            _ => {
-                by_key.insert(r.key.clone(), item);
-            }
-        }
-    }
-    by_key.into_values().collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -314,17 +376,24 @@ mod tests {
     }
 
     #[test]
-    fn newest_record_per_key_wins() {
-        let records = [
-            record("a", "2026-11-30T12:00:00Z"),
-            record("a", "2026-11-30T13:00:00Z"),
-            record("b", "2026-11-30T11:00:00Z"),
-            record("a", "2026-11-30T10:00:00Z"),
-        ];
-        let newest = newest_per_key(&records, |r| *r);
-        assert_eq!(newest.len(), 2);
-        assert_eq!(newest[0].saved_at.to_string(), "2026-11-30T13:00:00Z");
-        assert_eq!(newest[1].key, "b");
+    fn newest_sessions_parse_only_what_wins_and_fall_back_past_a_bad_newest() {
+        let old = record("a", "2026-11-30T10:00:00Z").to_line();
+        let new = record("a", "2026-11-30T12:00:00Z").to_line();
+        let b = record("b", "2026-11-30T11:00:00Z").to_line();
+        let broken_newest =
+            r#"{"key":"a","saved_at":"2026-11-30T13:00:00Z","kind":"session","state":[]}"#;
+        let note1 = format!("{old}\n{b}\nnot json\n");
+        let note2 = format!("{new}\n{broken_newest}\n");
+        let (found, skipped) = newest_sessions(&[note1.as_bytes(), note2.as_bytes()]);
+        assert_eq!(found.len(), 2);
+        assert_eq!(
+            (found[0].0, found[0].1.saved_at.to_string().as_str()),
+            (1, "2026-11-30T12:00:00Z")
+        );
+        assert_eq!(found[1].1.key, "b");
+        assert_eq!(skipped.len(), 2, "{skipped:?}");
+        assert_eq!((skipped[0].0, skipped[0].1), (0, 3));
+        assert_eq!((skipped[1].0, skipped[1].1), (1, 2));
     }
 
     #[test]

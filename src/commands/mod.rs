@@ -166,6 +166,33 @@ impl Context {
         }
     }
 
+    /// The newest readable session record of each key in the notes store, and a line for
+    /// each record passed over. Only the winning lines are parsed whole.
+    pub fn read_store_newest(&self) -> Result<(Vec<StoredRecord>, Vec<String>)> {
+        let notes = self.repo.notes_all(&self.settings.notes_ref)?;
+        let texts: Vec<&[u8]> = notes.iter().map(|n| n.text.as_slice()).collect();
+        let (found, skipped) = crate::notes::newest_sessions(&texts);
+        let records = found
+            .into_iter()
+            .map(|(ni, record)| StoredRecord {
+                commit: notes[ni].commit.clone(),
+                record,
+            })
+            .collect();
+        let skipped = skipped
+            .into_iter()
+            .map(|(ni, line, why)| {
+                format!(
+                    "{} note of {}, line {line}: {}",
+                    self.settings.notes_ref,
+                    &notes[ni].commit[..12],
+                    crate::text::escape(&why)
+                )
+            })
+            .collect();
+        Ok((records, skipped))
+    }
+
     /// Every record of the notes store, and a line for each one that could not be read.
     /// The store is read whatever `handover.store` says: a fetched store is worth seeing.
     pub fn read_store(&self) -> Result<(Vec<StoredRecord>, Vec<String>)> {

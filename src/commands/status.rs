@@ -146,13 +146,7 @@ pub fn store_only(
     ctx: &Context,
     on_disk: &[&str],
 ) -> crate::error::Result<(Vec<crate::scan::Found>, Vec<String>)> {
-    let (records, skipped) = ctx.read_store()?;
-    let newest = crate::notes::newest_per_key(
-        records
-            .into_iter()
-            .filter(|r| r.record.kind == crate::notes::RecordKind::Session),
-        |r| &r.record,
-    );
+    let (newest, skipped) = ctx.read_store_newest()?;
     let found = newest
         .into_iter()
         .filter(|r| !on_disk.contains(&r.record.key.as_str()))
