@@ -46,10 +46,17 @@ impl Drop for Tmpfs {
     }
 }
 
-fn repo_at(env: &TestEnv, dir: &Path) {
+/// A repository at `dir` with one commit and a first, small save of team `t`.
+fn saved_repo(env: &TestEnv, dir: &Path) {
     std::fs::create_dir_all(dir).unwrap();
     env.git(dir, &["init", "-q", "-b", "main"]);
     env.commit(dir, "a", "a\n", "first", "2026-11-30T10:00:00Z");
+    let first = save(
+        env,
+        dir,
+        &json!({"active_tasks": [{"id": "T1", "description": "small", "status": "in_progress"}]}),
+    );
+    assert_eq!(first.code, 0, "{}", first.snapshot());
 }
 
 fn save(env: &TestEnv, repo: &Path, state: &serde_json::Value) -> common::Run {
@@ -94,13 +101,7 @@ fn disk_full_during_a_save_leaves_the_old_state_whole() {
         return;
     };
     let repo = dir.join("repo");
-    repo_at(&env, &repo);
-    let first = save(
-        &env,
-        &repo,
-        &json!({"active_tasks": [{"id": "T1", "description": "small", "status": "in_progress"}]}),
-    );
-    assert_eq!(first.code, 0, "{}", first.snapshot());
+    saved_repo(&env, &repo);
     let before = session_files(&repo);
     // Fill what is left of the disk.
     let filler = dir.join("filler");
@@ -134,13 +135,7 @@ fn a_write_that_fails_part_way_leaves_the_old_state_whole() {
     // ignored signal stays ignored across exec), so the tool sees an error, not a kill.
     let env = TestEnv::new();
     let repo = env.root().join("repo");
-    repo_at(&env, &repo);
-    let first = save(
-        &env,
-        &repo,
-        &json!({"active_tasks": [{"id": "T1", "description": "small", "status": "in_progress"}]}),
-    );
-    assert_eq!(first.code, 0, "{}", first.snapshot());
+    saved_repo(&env, &repo);
     let before = session_files(&repo);
     let input = env.root().join("big.json");
     env.write(&input, &big_state().to_string());
@@ -177,13 +172,7 @@ fn a_read_only_handover_directory_is_a_clear_error() {
         return;
     }
     let repo = dir.join("repo");
-    repo_at(&env, &repo);
-    let first = save(
-        &env,
-        &repo,
-        &json!({"active_tasks": [{"id": "T1", "description": "a", "status": "in_progress"}]}),
-    );
-    assert_eq!(first.code, 0, "{}", first.snapshot());
+    saved_repo(&env, &repo);
     let before = session_files(&repo);
     let session = repo.join(".claude/handover/t/default");
     let made_read_only = match &fs {
@@ -232,13 +221,7 @@ fn dead_pid() -> u32 {
 fn a_stale_lock_is_named_and_removed_only_when_old_and_its_process_gone() {
     let env = TestEnv::new();
     let repo = env.root().join("repo");
-    repo_at(&env, &repo);
-    let first = save(
-        &env,
-        &repo,
-        &json!({"active_tasks": [{"id": "T1", "description": "a", "status": "in_progress"}]}),
-    );
-    assert_eq!(first.code, 0, "{}", first.snapshot());
+    saved_repo(&env, &repo);
     let lock = repo.join(".claude/handover/t/default/project-state.json.lock");
     let host = hostname();
     let old = |path: &Path| {

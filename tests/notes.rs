@@ -150,6 +150,19 @@ fn a_saved_record_reads_with_git_notes_and_git_fan_out_notes_read_with_the_tool(
     assert_eq!(by_git[&head].lines().count(), 3);
 }
 
+/// `<root>/remote.git`: a bare repository with one commit, its reflog kept.
+fn bare_remote(env: &TestEnv) -> PathBuf {
+    let seed = env.init("seed");
+    env.commit(&seed, "a", "a\n", "first", "2026-11-30T10:00:00Z");
+    let remote = env.root().join("remote.git");
+    env.git(
+        env.root(),
+        &["clone", "-q", "--bare", "seed", remote.to_str().unwrap()],
+    );
+    env.git(&remote, &["config", "core.logAllRefUpdates", "true"]);
+    remote
+}
+
 fn clone(env: &TestEnv, remote: &Path, name: &str) -> PathBuf {
     env.git(env.root(), &["clone", "-q", remote.to_str().unwrap(), name]);
     let dir = env.root().join(name);
@@ -174,14 +187,7 @@ fn newest(env: &TestEnv, dir: &Path) -> BTreeMap<String, Value> {
 #[test]
 fn two_clones_sync_through_a_bare_remote_and_the_newer_record_wins() {
     let env = TestEnv::new();
-    let seed = env.init("seed");
-    env.commit(&seed, "a", "a\n", "first", "2026-11-30T10:00:00Z");
-    let remote = env.root().join("remote.git");
-    env.git(
-        env.root(),
-        &["clone", "-q", "--bare", "seed", remote.to_str().unwrap()],
-    );
-    env.git(&remote, &["config", "core.logAllRefUpdates", "true"]);
+    let remote = bare_remote(&env);
     let a = clone(&env, &remote, "a");
     let b = clone(&env, &remote, "b");
 
@@ -316,13 +322,7 @@ fn two_clones_sync_through_a_bare_remote_and_the_newer_record_wins() {
 #[test]
 fn a_rejected_push_is_fetched_merged_and_pushed_again() {
     let env = TestEnv::new();
-    let seed = env.init("seed");
-    env.commit(&seed, "a", "a\n", "first", "2026-11-30T10:00:00Z");
-    let remote = env.root().join("remote.git");
-    env.git(
-        env.root(),
-        &["clone", "-q", "--bare", "seed", remote.to_str().unwrap()],
-    );
+    let remote = bare_remote(&env);
     let a = clone(&env, &remote, "a");
     let b = clone(&env, &remote, "b");
     save(&env, &a, "2026-11-30T12:00:00Z", &tasks(&["A1"]));
@@ -541,13 +541,7 @@ fn continue_without_a_key_falls_back_to_the_store_and_a_consumed_note_goes_there
 #[test]
 fn sync_can_make_notes_follow_rewritten_commits() {
     let env = TestEnv::new();
-    let seed = env.init("seed");
-    env.commit(&seed, "a", "a\n", "first", "2026-11-30T10:00:00Z");
-    let remote = env.root().join("remote.git");
-    env.git(
-        env.root(),
-        &["clone", "-q", "--bare", "seed", remote.to_str().unwrap()],
-    );
+    let remote = bare_remote(&env);
     let a = clone(&env, &remote, "a");
     save(&env, &a, common::NOW, &tasks(&["T1"]));
     let run = env.handover(&a, &["sync", "--rewrite-ref"]);
