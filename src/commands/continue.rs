@@ -465,6 +465,11 @@ fn store_candidates(
     worktrees: &[Worktree],
     key: Option<&str>,
 ) -> Result<Vec<Found>> {
+    // No store, nothing to find: skip the scan of every worktree (the hook's usual path
+    // in a repository without handovers).
+    if ctx.repo.ref_target(&ctx.settings.notes_ref)?.is_none() {
+        return Ok(Vec::new());
+    }
     let mut on_disk = Vec::new();
     for wt in worktrees.iter().filter(|w| w.exists && !w.is_bare) {
         for f in scan::scan_worktree(&wt.path, &ctx.settings.dir) {
