@@ -326,6 +326,30 @@ pub fn update(
     })
 }
 
+/// Write a new session whole, as given (the time it was written kept): its state and
+/// `handover.md`, under its lock. Returns false, writing nothing, when the session
+/// already has a state file. Used where a session comes from elsewhere (a legacy
+/// state, the notes store) rather than from a merge.
+pub fn create(
+    session: &SessionDir,
+    state: &State,
+    settings: &Settings,
+    lang: Lang,
+) -> Result<bool> {
+    make_dirs(&session.root, Path::new(&session.key))?;
+    let file = session.state_file();
+    let _lock = Lock::acquire(&file, settings.lock_timeout)?;
+    if std::fs::symlink_metadata(&file).is_ok() {
+        return Ok(false);
+    }
+    fsio::write_atomic(&file, &state.to_json_bytes())?;
+    fsio::write_atomic(
+        &session.dir().join(MARKDOWN_FILE),
+        crate::markdown::render(state, lang).as_bytes(),
+    )?;
+    Ok(true)
+}
+
 /// Re-render `handover.md` of an existing session under its lock.
 pub fn render(session: &SessionDir, settings: &Settings, lang: Lang) -> Result<bool> {
     make_dirs(&session.root, Path::new(&session.key))?;

@@ -586,3 +586,22 @@ fn unreadable_records_are_named_and_skipped() {
     let status = env.handover(&repo, &["status"]);
     assert_eq!(status.code, 0, "{}", status.snapshot());
 }
+
+#[test]
+fn a_migrated_legacy_state_is_recorded_too() {
+    let env = TestEnv::new();
+    let repo = env.init("repo");
+    let head = env.commit(&repo, "a", "a\n", "first", "2026-11-30T10:00:00Z");
+    enable_store(&env, &repo);
+    env.write(
+        &repo.join(".claude/project-state.json"),
+        r#"{"version":2,"status":"READY","active_tasks":[{"id":"L1","description":"old","status":"in_progress"}]}"#,
+    );
+    let run = env.handover(&repo, &["migrate"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let log = json_of(&env, &repo, &["--json", "log"]);
+    assert_eq!(log["records"].as_array().unwrap().len(), 1);
+    assert_eq!(log["records"][0]["commit"], head);
+    assert_eq!(log["records"][0]["state"]["version"], 3);
+    assert_eq!(log["records"][0]["state"]["active_tasks"][0]["id"], "L1");
+}

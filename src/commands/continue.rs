@@ -668,19 +668,9 @@ fn resume(
 /// `workspace` pointing at `wt` (the worktree it was saved in may be gone), and the
 /// time it was written kept. Refuses to overwrite a session that is there.
 fn restore(ctx: &Context, wt: &Worktree, key: &str, stored: &assess::Stored) -> Result<SessionDir> {
+    let head = ctx.store_head()?;
     let session = SessionDir::new(&ctx.write_root(wt), key)?;
-    store::make_dirs(&session.root, Path::new(key))?;
     let file = session.state_file();
-    let _lock = crate::fsio::Lock::acquire(&file, ctx.settings.lock_timeout)?;
-    if std::fs::symlink_metadata(&file).is_ok() {
-        return Err(Error::usage_hint(
-            msg(
-                "err.restore_exists",
-                &[("key", &key), ("path", &file.display())],
-            ),
-            msg("err.resume_it", &[("key", &key)]),
-        ));
-    }
     let mut doc = stored.state.clone();
     let mut workspace = doc
         .get("workspace")
@@ -695,11 +685,15 @@ fn restore(ctx: &Context, wt: &Worktree, key: &str, stored: &assess::Stored) -> 
     doc.insert("workspace".into(), serde_json::Value::Object(workspace));
     crate::session::finish(&mut doc);
     let state = State::from_doc(doc, &file)?;
-    crate::fsio::write_atomic(&file, &state.to_json_bytes())?;
-    crate::fsio::write_atomic(
-        &session.dir().join(store::MARKDOWN_FILE),
-        crate::markdown::render(&state, ctx.lang).as_bytes(),
-    )?;
+    if !store::create(&session, &state, &ctx.settings, ctx.lang)? {
+        return Err(Error::usage_hint(
+            msg(
+                "err.restore_exists",
+                &[("key", &key), ("path", &file.display())],
+            ),
+            msg("err.resume_it", &[("key", &key)]),
+        ));
+    }
     let written = store::Written {
         session: session.clone(),
         created: true,
@@ -707,7 +701,7 @@ fn restore(ctx: &Context, wt: &Worktree, key: &str, stored: &assess::Stored) -> 
         state,
         noted: None,
     };
-    ctx.record(&ctx.session_record(&written, wt))?;
+    ctx.record_at(head, &ctx.session_record(&written, wt))?;
     Ok(session)
 }
 

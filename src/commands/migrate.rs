@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use super::Context;
 use crate::error::{Error, Result, msg};
-use crate::fsio::{self, Lock};
+use crate::fsio::Lock;
 use crate::git::Worktree;
 use crate::scan::LEGACY_STATE;
 use crate::session;
@@ -35,6 +35,7 @@ pub fn migrate_in(ctx: &Context, wt: &Worktree) -> Result<Report> {
     let Owner::Branch(branch) = ctx.owner(&crate::cli::TeamArgs::default(), wt)? else {
         unreachable!("no team was asked for");
     };
+    let head = ctx.store_head()?;
     let target = store::new_branch_session(&ctx.write_root(wt), &branch, ctx.now)?;
     let mut doc = state.document().clone();
     session::merge(
@@ -45,12 +46,8 @@ pub fn migrate_in(ctx: &Context, wt: &Worktree) -> Result<Report> {
     let file = target.state_file();
     let migrated = State::from_doc(doc, &file)?;
     let bytes = migrated.to_json_bytes();
-    {
-        let _new_lock = Lock::acquire(&file, ctx.settings.lock_timeout)?;
-        fsio::write_atomic(&file, &bytes)?;
-        let md = crate::markdown::render(&migrated, ctx.lang);
-        fsio::write_atomic(&target.dir().join(MARKDOWN_FILE), md.as_bytes())?;
-    }
+    // The fingerprint directory was just made, so it holds no state yet.
+    store::create(&target, &migrated, &ctx.settings, ctx.lang)?;
     // Read the copy back; only an identical, valid copy lets the old files go.
     let back = State::read(&file)?;
     if back.to_json_bytes() != bytes {
@@ -63,6 +60,14 @@ pub fn migrate_in(ctx: &Context, wt: &Worktree) -> Result<Report> {
     let old_md = legacy.with_file_name(MARKDOWN_FILE);
     let removed_markdown = std::fs::symlink_metadata(&old_md).is_ok_and(|m| m.is_file())
         && std::fs::remove_file(&old_md).is_ok();
+    let written = store::Written {
+        session: target.clone(),
+        created: true,
+        changed: true,
+        state: back,
+        noted: None,
+    };
+    ctx.record_at(head, &ctx.session_record(&written, wt))?;
     Ok(Report {
         from: legacy,
         session: target,
