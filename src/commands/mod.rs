@@ -166,6 +166,16 @@ impl Context {
         }
     }
 
+    /// The warning for a line of a note that is not a record.
+    fn unreadable_record(&self, commit: &str, line: usize, why: &str) -> String {
+        format!(
+            "{} note of {}, line {line}: {}",
+            self.settings.notes_ref,
+            &commit[..12],
+            crate::text::escape(why)
+        )
+    }
+
     /// The newest readable session record of each key in the notes store, and a line for
     /// each record passed over. Only the winning lines are parsed whole.
     pub fn read_store_newest(&self) -> Result<(Vec<StoredRecord>, Vec<String>)> {
@@ -181,14 +191,7 @@ impl Context {
             .collect();
         let skipped = skipped
             .into_iter()
-            .map(|(ni, line, why)| {
-                format!(
-                    "{} note of {}, line {line}: {}",
-                    self.settings.notes_ref,
-                    &notes[ni].commit[..12],
-                    crate::text::escape(&why)
-                )
-            })
+            .map(|(ni, line, why)| self.unreadable_record(&notes[ni].commit, line, &why))
             .collect();
         Ok((records, skipped))
     }
@@ -205,13 +208,9 @@ impl Context {
                         commit: note.commit.clone(),
                         record,
                     }),
-                    Err(why) => skipped.push(format!(
-                        "{} note of {}, line {}: {}",
-                        self.settings.notes_ref,
-                        &note.commit[..12],
-                        parsed.line,
-                        crate::text::escape(&why)
-                    )),
+                    Err(why) => {
+                        skipped.push(self.unreadable_record(&note.commit, parsed.line, &why));
+                    }
                 }
             }
         }
