@@ -152,22 +152,17 @@ fn bash_completes_git_handover_and_its_alias_through_gits_completion() {
     let script = format!(
         r#"source {git_completion}
 source {COMPLETIONS}/git-handover.bash
-complete_line() {{
-  COMP_LINE="$1"; COMP_POINT=${{#COMP_LINE}}
+# offer FUNCTION LINE: what FUNCTION (a completion function) offers for LINE.
+offer() {{
+  COMP_LINE="$2"; COMP_POINT=${{#COMP_LINE}}
   read -ra COMP_WORDS <<< "$COMP_LINE"; [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
   COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 ))
   COMPREPLY=()
-  __git_wrap__git_main git "${{COMP_WORDS[COMP_CWORD]}}" "${{COMP_WORDS[COMP_CWORD-1]}}"
-  echo "$1|${{COMPREPLY[*]}}"
+  "$1" "${{COMP_WORDS[0]}}" "${{COMP_WORDS[COMP_CWORD]}}" "${{COMP_WORDS[COMP_CWORD-1]}}"
+  echo "$2|${{COMPREPLY[*]}}"
 }}
-complete_direct() {{
-  COMP_LINE="$1"; COMP_POINT=${{#COMP_LINE}}
-  read -ra COMP_WORDS <<< "$COMP_LINE"; [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
-  COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 ))
-  COMPREPLY=()
-  _git_handover_complete git-handover "${{COMP_WORDS[COMP_CWORD]}}" "${{COMP_WORDS[COMP_CWORD-1]}}"
-  echo "$1|${{COMPREPLY[*]}}"
-}}
+complete_line() {{ offer __git_wrap__git_main "$1"; }}
+complete_direct() {{ offer _git_handover_complete "$1"; }}
 complete_line "git handover st"
 complete_line "git ho con"
 complete_line "git handover continue "
