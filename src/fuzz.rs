@@ -5,17 +5,17 @@
 
 use std::path::Path;
 
-use crate::config::Lang;
+use crate::support::i18n::Lang;
 
 /// `project-state.json`: parse; whatever parses is written as the tool writes it, parses
 /// again to the same document (unknown fields included), and renders `handover.md` the
 /// same way twice in both languages.
 pub fn state_reader(data: &[u8]) {
-    let Ok(state) = crate::state::State::parse(data, Path::new("fuzz.json")) else {
+    let Ok(state) = crate::model::state::State::parse(data, Path::new("fuzz.json")) else {
         return;
     };
     let bytes = state.to_json_bytes();
-    let again = crate::state::State::parse(&bytes, Path::new("fuzz.json"))
+    let again = crate::model::state::State::parse(&bytes, Path::new("fuzz.json"))
         .expect("a state the tool wrote reads back");
     assert_eq!(
         again.document(),
@@ -23,19 +23,19 @@ pub fn state_reader(data: &[u8]) {
         "write then read is the identity"
     );
     for lang in [Lang::En, Lang::Ja] {
-        let md = crate::markdown::render(&state, lang);
+        let md = crate::model::markdown::render(&state, lang);
         assert_eq!(
             md,
-            crate::markdown::render(&again, lang),
+            crate::model::markdown::render(&again, lang),
             "rendering is deterministic"
         );
     }
     let mut doc = state.document().clone();
-    crate::session::finish(&mut doc);
-    let hash = crate::session::session_hash(&doc);
-    crate::session::finish(&mut doc);
+    crate::model::session::finish(&mut doc);
+    let hash = crate::model::session::session_hash(&doc);
+    crate::model::session::finish(&mut doc);
     assert_eq!(
-        crate::session::session_hash(&doc),
+        crate::model::session::session_hash(&doc),
         hash,
         "finish is idempotent"
     );
@@ -45,7 +45,7 @@ pub fn state_reader(data: &[u8]) {
 /// `CONTINUE_HERE.md`: parse any text and ask it everything the briefing asks.
 pub fn continue_here(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    let note = crate::continue_here::Note::parse(&text);
+    let note = crate::model::note::Note::parse(&text);
     let _ = note.missing_sections();
     let _ = note.user_items();
     let _ = note.in_progress_items();
@@ -55,7 +55,7 @@ pub fn continue_here(data: &[u8]) {
         let _ = s.text();
     }
     assert_eq!(
-        crate::continue_here::Note::parse(&text),
+        crate::model::note::Note::parse(&text),
         note,
         "parsing is deterministic"
     );
@@ -65,22 +65,30 @@ pub fn continue_here(data: &[u8]) {
 /// the same record; joining notes is commutative and idempotent, as git's
 /// `cat_sort_uniq` is.
 pub fn notes_record(data: &[u8]) {
-    for parsed in crate::notes::parse_note(data) {
+    for parsed in crate::model::record::parse_note(data) {
         if let Ok(record) = parsed.record {
             let line = record.to_line();
             assert!(!line.contains('\n'), "a record is one line");
             assert_eq!(
-                crate::notes::parse_record(line.as_bytes()).as_ref(),
+                crate::model::record::parse_record(line.as_bytes()).as_ref(),
                 Ok(&record),
                 "a record reads back"
             );
         }
     }
     let (a, b) = data.split_at(data.len() / 2);
-    let ab = crate::notes::cat_sort_uniq(a, b);
-    assert_eq!(ab, crate::notes::cat_sort_uniq(b, a), "commutative");
-    assert_eq!(crate::notes::cat_sort_uniq(&ab, &ab), ab, "idempotent");
-    assert_eq!(crate::notes::cat_sort_uniq(&ab, a), ab, "absorbs a part");
+    let ab = crate::model::record::cat_sort_uniq(a, b);
+    assert_eq!(ab, crate::model::record::cat_sort_uniq(b, a), "commutative");
+    assert_eq!(
+        crate::model::record::cat_sort_uniq(&ab, &ab),
+        ab,
+        "idempotent"
+    );
+    assert_eq!(
+        crate::model::record::cat_sort_uniq(&ab, a),
+        ab,
+        "absorbs a part"
+    );
 }
 
 /// Configuration: durations, `git -c` parameters and every setting from `key=value`
@@ -88,25 +96,25 @@ pub fn notes_record(data: &[u8]) {
 /// form that parses to the same length.
 pub fn config(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    if let Ok(d) = crate::config::parse_duration(&text) {
-        let shown = crate::config::human_duration(d);
-        let _ = crate::i18n::duration(Lang::Ja, d);
+    if let Ok(d) = crate::support::config::parse_duration(&text) {
+        let shown = crate::support::i18n::human_duration(d);
+        let _ = crate::support::i18n::duration(Lang::Ja, d);
         if d.as_secs() < 100 * 365 * 86_400 {
             // What the tool prints (minutes dropped under days, seconds under minutes)
             // is itself a duration it reads.
             assert!(
-                crate::config::parse_duration(&shown).is_ok(),
+                crate::support::config::parse_duration(&shown).is_ok(),
                 "{shown:?} does not parse"
             );
         }
     }
-    let _ = crate::config::parse_config_parameters(&text);
+    let _ = crate::support::config::parse_config_parameters(&text);
     let pairs: Vec<(String, String)> = text
         .lines()
         .filter_map(|l| l.split_once('='))
         .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.to_owned()))
         .collect();
-    let _ = crate::config::Settings::from_lookup(|key| {
+    let _ = crate::support::config::Settings::from_lookup(|key| {
         let key = key.to_ascii_lowercase();
         pairs
             .iter()

@@ -100,13 +100,13 @@ fn rebased_commits_are_reported_as_rewritten_with_and_without_a_commit_graph() {
     ];
     assert_eq!(checks(&env, &repo, "feature/20261130-110000"), want);
     assert!(
-        !git_handover::git::discover(&repo)
+        !git_handover::api::discover(&repo)
             .unwrap()
             .has_commit_graph()
     );
     env.git(&repo, &["commit-graph", "write", "--reachable"]);
     assert!(
-        git_handover::git::discover(&repo)
+        git_handover::api::discover(&repo)
             .unwrap()
             .has_commit_graph()
     );

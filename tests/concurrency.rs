@@ -13,7 +13,7 @@ fn state(path: &Path) -> Value {
     let text = std::fs::read_to_string(path).unwrap();
     let parsed: Value =
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("state does not parse: {e}\n{text}"));
-    git_handover::state::State::parse(text.as_bytes(), path).expect("state is valid");
+    git_handover::api::State::parse(text.as_bytes(), path).expect("state is valid");
     parsed
 }
 

@@ -26,7 +26,7 @@ fn repo() -> &'static Path {
 #[test]
 fn man_pages_match_the_cli() {
     let mut drift = Vec::new();
-    let pages = git_handover::commands::man::pages().unwrap();
+    let pages = git_handover::api::man_pages().unwrap();
     assert!(
         pages
             .iter()
@@ -58,7 +58,7 @@ fn completions_match_the_cli() {
         (Shell::Elvish, "git-handover.elv"),
         (Shell::PowerShell, "_git-handover.ps1"),
     ] {
-        let script = git_handover::commands::completions::generate(shell);
+        let script = git_handover::api::completions(shell);
         check(&repo().join("completions").join(file), &script, &mut drift);
     }
     assert!(

@@ -5,9 +5,9 @@
 
 use std::path::Path;
 
-use git_handover::config::Lang;
-use git_handover::notes::{self, Record, RecordKind};
-use git_handover::state::State;
+use git_handover::api::Lang;
+use git_handover::api::State;
+use git_handover::api::{Record, RecordKind, notes};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
@@ -126,9 +126,9 @@ proptest! {
         let state = State::parse(&bytes, Path::new("p.json")).unwrap();
         let again = State::parse(&state.to_json_bytes(), Path::new("p.json")).unwrap();
         for lang in [Lang::En, Lang::Ja] {
-            let md = git_handover::markdown::render(&state, lang);
-            prop_assert_eq!(&md, &git_handover::markdown::render(&state, lang));
-            prop_assert_eq!(&md, &git_handover::markdown::render(&again, lang));
+            let md = git_handover::api::render_markdown(&state, lang);
+            prop_assert_eq!(&md, &git_handover::api::render_markdown(&state, lang));
+            prop_assert_eq!(&md, &git_handover::api::render_markdown(&again, lang));
         }
     }
 
@@ -141,15 +141,15 @@ proptest! {
         let mut incoming = incoming;
         incoming.insert("architecture_changes".into(), Value::from(more_changes));
         let mut once = base.clone();
-        git_handover::session::merge(&mut once, &incoming);
-        git_handover::session::finish(&mut once);
+        git_handover::api::merge(&mut once, &incoming);
+        git_handover::api::finish(&mut once);
         let mut twice = once.clone();
-        git_handover::session::merge(&mut twice, &incoming);
-        git_handover::session::finish(&mut twice);
+        git_handover::api::merge(&mut twice, &incoming);
+        git_handover::api::finish(&mut twice);
         prop_assert_eq!(&twice, &once);
         prop_assert_eq!(
-            git_handover::session::session_hash(&twice),
-            git_handover::session::session_hash(&once)
+            git_handover::api::session_hash(&twice),
+            git_handover::api::session_hash(&once)
         );
     }
 

@@ -2,11 +2,12 @@
 
 use std::path::PathBuf;
 
-use super::{Context, read_input};
 use crate::cli::HereArgs;
-use crate::error::{Error, Result, msg};
-use crate::fsio::{self, Lock};
-use crate::scan::NOTE_PLACES;
+use crate::services::context::Context;
+use crate::services::input::read_input;
+use crate::services::scan::NOTE_PLACES;
+use crate::support::error::{Error, Result, msg};
+use crate::support::fsio::{self, Lock};
 
 pub struct Report {
     pub path: PathBuf,

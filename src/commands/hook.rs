@@ -1,96 +1,22 @@
 //! `hook session-start` and `hook install|uninstall` (SPEC section 9).
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use super::Context;
-use super::r#continue::{self, Mode, Outcome};
-use crate::cli::{ContinueArgs, HookAgent, HookInstallArgs, HookScope};
-use crate::error::{Error, Result, msg};
-use crate::fsio;
+use crate::cli::{HookAgent, HookInstallArgs, HookScope};
+use crate::services::context::Context;
+use crate::support::error::{Error, Result, msg};
+use crate::support::fsio;
 
 /// The command `install` registers and `session-start` answers to.
 pub const COMMAND: &str = "git handover hook session-start";
 pub const MATCHER: &str = "startup|resume|clear|compact";
-/// The most context an agent takes inline (Claude Code replaces more with a file path).
-pub const MAX_CONTEXT: usize = 10_000;
-
-/// The directory the agent's event names (`cwd`), if the event is JSON with one that
-/// exists. Empty input, garbage and unknown fields are all fine.
-pub fn event_cwd(stdin: &[u8]) -> Option<PathBuf> {
-    let event: Value = serde_json::from_slice(stdin).ok()?;
-    let cwd = PathBuf::from(event.get("cwd")?.as_str()?);
-    cwd.is_dir().then_some(cwd)
-}
-
-/// The briefing for the worktree of `ctx`, read-only, as the agent's context; `None`
-/// when there is nothing to resume and nothing wrong.
-pub fn session_start_context(ctx: &Context) -> Result<Option<String>> {
-    let args = ContinueArgs {
-        target: None,
-        successor: false,
-        keep: true,
-        team: crate::cli::TeamArgs::default(),
-    };
-    let report = r#continue::run(ctx, &args, Mode::ReadOnly, &mut |_| None)?;
-    let mut text = String::new();
-    for problem in &report.skipped {
-        let _ = writeln!(text, "git-handover: could not read a handover: {problem}");
-    }
-    match &report.outcome {
-        Outcome::Nothing if text.is_empty() => return Ok(None),
-        Outcome::Nothing => {}
-        Outcome::Choose(_) => {
-            text.push_str(
-                "Several handovers can be resumed. Ask the user which one, then run \
-                 `git handover continue <key or path>`:\n",
-            );
-        }
-        Outcome::AllComplete(_) | Outcome::Briefing(_) => {
-            text.push_str("Handover from the previous session (git handover continue):\n");
-        }
-    }
-    text.push_str(&crate::render::human::continue_(
-        &report,
-        &crate::render::human::Painter::new(false, ctx.lang),
-    ));
-    Ok(Some(cut(&text, MAX_CONTEXT)))
-}
-
-/// `text` cut at a line end so that it, with a closing note, is at most `max` characters.
-pub fn cut(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_owned();
-    }
-    let note =
-        "[cut: the briefing is longer; run `git handover continue --keep` to see all of it]\n";
-    let budget = max - note.chars().count();
-    let mut out = String::new();
-    let mut used = 0;
-    for line in text.split_inclusive('\n') {
-        let n = line.chars().count();
-        if used + n > budget {
-            break;
-        }
-        out.push_str(line);
-        used += n;
-    }
-    out.push_str(note);
-    out
-}
-
-/// The hook's output: one line of JSON in the shape agents document.
-pub fn hook_output(context: &str) -> String {
-    let v = serde_json::json!({
-        "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}
-    });
-    format!("{v}\n")
-}
 
 /// What `install` or `uninstall` did.
 pub struct InstallReport {
+    /// `install` (else `uninstall`).
+    pub install: bool,
     pub settings: PathBuf,
     pub changed: bool,
     pub instructions: Option<(PathBuf, bool)>,
@@ -243,6 +169,7 @@ pub fn install(ctx: &Context, args: &HookInstallArgs) -> Result<InstallReport> {
         None
     };
     Ok(InstallReport {
+        install: true,
         settings: path,
         changed: !present,
         instructions,
@@ -302,50 +229,9 @@ pub fn uninstall(ctx: &Context, args: &HookInstallArgs) -> Result<InstallReport>
         None
     };
     Ok(InstallReport {
+        install: false,
         settings: path,
         changed,
         instructions,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn event_cwd_tolerates_anything() {
-        assert_eq!(event_cwd(b""), None);
-        assert_eq!(event_cwd(b"garbage"), None);
-        assert_eq!(event_cwd(br#"{"cwd": 7}"#), None);
-        assert_eq!(event_cwd(br#"{"cwd": "/no/such/dir/anywhere"}"#), None);
-        assert_eq!(
-            event_cwd(br#"{"cwd": "/", "extra": {"x": 1}}"#),
-            Some(PathBuf::from("/"))
-        );
-    }
-
-    #[test]
-    fn cut_at_a_line_end_within_the_limit() {
-        let text: String = (0..2000).fold(String::new(), |mut t, i| {
-            let _ = writeln!(t, "line {i:04} of the briefing");
-            t
-        });
-        let out = cut(&text, MAX_CONTEXT);
-        assert!(out.chars().count() <= MAX_CONTEXT);
-        assert!(out.ends_with("to see all of it]\n"));
-        let body = out.rsplit_once("[cut:").unwrap().0;
-        assert!(body.ends_with("of the briefing\n"), "cut at a line end");
-        assert!(text.starts_with(body));
-        assert_eq!(cut("short\n", MAX_CONTEXT), "short\n");
-        let japanese: String = (0..3000).map(|_| "日本語の行\n").collect();
-        assert!(cut(&japanese, MAX_CONTEXT).chars().count() <= MAX_CONTEXT);
-    }
-
-    #[test]
-    fn output_has_the_documented_shape() {
-        let v: Value = serde_json::from_str(&hook_output("a\n\"b\"")).unwrap();
-        assert_eq!(v["hookSpecificOutput"]["hookEventName"], "SessionStart");
-        assert_eq!(v["hookSpecificOutput"]["additionalContext"], "a\n\"b\"");
-        assert_eq!(v.as_object().unwrap().len(), 1);
-    }
 }

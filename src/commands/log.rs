@@ -1,8 +1,9 @@
 //! `log [KEY]`: the records of the notes store, newest first (SPEC sections 5 and 8).
 
-use super::{Context, StoredRecord};
 use crate::cli::LogArgs;
-use crate::error::Result;
+use crate::services::context::Context;
+use crate::services::notes_store::StoredRecord;
+use crate::support::error::Result;
 
 pub struct Report {
     pub notes_ref: String,
@@ -13,8 +14,8 @@ pub struct Report {
 
 pub fn run(ctx: &Context, args: &LogArgs) -> Result<Report> {
     if let Some(key) = &args.key {
-        crate::paths::check_relative("what.session_key", key)
-            .map_err(crate::error::Error::usage)?;
+        crate::support::paths::check_relative("what.session_key", key)
+            .map_err(crate::support::error::Error::usage)?;
     }
     let (mut records, skipped) = ctx.read_store()?;
     if let Some(key) = &args.key {

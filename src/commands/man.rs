@@ -9,13 +9,15 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use crate::cli::ManArgs;
-use crate::error::{Error, Result};
+use crate::support::error::{Error, Result};
 
 pub struct Report {
     pub written: Vec<PathBuf>,
+    /// `-q`: list nothing.
+    pub quiet: bool,
 }
 
-pub fn run(args: &ManArgs) -> Result<Report> {
+pub fn run(args: &ManArgs, quiet: bool) -> Result<Report> {
     std::fs::create_dir_all(&args.dir).map_err(|e| Error::io(&args.dir, "create", e))?;
     let mut written = Vec::new();
     for (name, page) in pages()? {
@@ -23,7 +25,7 @@ pub fn run(args: &ManArgs) -> Result<Report> {
         std::fs::write(&path, page).map_err(|e| Error::io(&path, "write", e))?;
         written.push(path);
     }
-    Ok(Report { written })
+    Ok(Report { written, quiet })
 }
 
 /// Every page as `(file name, roff)`.

@@ -1,9 +1,9 @@
 //! `render [KEY]`: regenerate a session's `handover.md` from its state.
 
-use super::Context;
 use crate::cli::RenderArgs;
-use crate::error::{Error, Result, msg};
-use crate::store::{self, SessionDir};
+use crate::services::context::Context;
+use crate::services::sessions::{self, SessionDir};
+use crate::support::error::{Error, Result, msg};
 
 pub struct Report {
     pub session: SessionDir,
@@ -16,13 +16,13 @@ pub fn run(ctx: &Context, args: &RenderArgs) -> Result<Report> {
         Some(key) => ctx.session_by_key(&wt, key)?,
         None => {
             let owner = ctx.owner(&args.team, &wt)?;
-            store::current_session(&ctx.write_root(&wt), &owner)?
+            sessions::current_session(&ctx.write_root(&wt), &owner)?
                 .filter(SessionDir::exists)
                 .ok_or_else(|| {
                     Error::usage_hint(msg("err.render_none", &[]), msg("err.render_hint", &[]))
                 })?
         }
     };
-    let changed = store::render(&session, &ctx.settings, ctx.lang)?;
+    let changed = sessions::render(&session, &ctx.settings, ctx.lang)?;
     Ok(Report { session, changed })
 }

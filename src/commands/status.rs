@@ -2,14 +2,17 @@
 
 use jiff::Timestamp;
 
-use super::Context;
-use crate::assess::{self, Handover, Kind, WorktreeHandovers};
 use crate::cli::StatusArgs;
-use crate::error::{Error, Result, msg};
+use crate::services::assess::{self, Handover, Kind, WorktreeHandovers};
+use crate::services::context::Context;
+use crate::services::notes_store;
+use crate::support::error::{Error, Result, msg};
 
 pub struct Report {
     pub now: Timestamp,
     pub here: bool,
+    /// `--check`: exit 1 when anything needs attention.
+    pub check: bool,
     pub worktrees: Vec<WorktreeHandovers>,
     /// Sessions found only in the notes store (not with `--here`).
     pub stored: Vec<Handover>,
@@ -44,7 +47,7 @@ impl Report {
     }
 
     /// The warnings about handovers, in `lang`, then the store's unreadable lines.
-    pub fn warnings(&self, lang: crate::config::Lang) -> Vec<String> {
+    pub fn warnings(&self, lang: crate::support::i18n::Lang) -> Vec<String> {
         self.all()
             .filter_map(|h| h.assessment.as_ref())
             .flat_map(|a| a.warnings.iter().map(|w| w.render(lang)))
@@ -79,7 +82,7 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
             .filter(|h| h.kind == Kind::Session)
             .map(|h| h.key.as_str())
             .collect();
-        let (found, skipped) = store_only(ctx, &on_disk)?;
+        let (found, skipped) = notes_store::store_only(ctx, &on_disk)?;
         let stored = if found.is_empty() {
             Vec::new()
         } else {
@@ -100,23 +103,27 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
     Ok(Report {
         now: ctx.now,
         here: args.here,
+        check: args.check,
         worktrees: assessed,
         stored,
         store_skipped,
     })
 }
 
+/// The session keys `status --keys` prints, one a line.
+pub struct Keys(pub Vec<String>);
+
 /// `status --keys`: session keys on disk (every worktree, or this one with `--here`),
 /// then those only the notes store has; nothing is checked against git.
-pub fn keys(ctx: &Context, args: &StatusArgs) -> Result<Vec<String>> {
+pub fn keys(ctx: &Context, args: &StatusArgs) -> Result<Keys> {
     let current = ctx.repo.current_worktree();
     let mut keys: Vec<String> = Vec::new();
     for wt in ctx.repo.worktrees()? {
         if !wt.exists || wt.is_bare || (args.here && current.as_ref() != Some(&wt.path)) {
             continue;
         }
-        for found in crate::scan::scan_worktree(&wt.path, &ctx.settings.dir) {
-            if let crate::scan::Found::Session { key, .. } = found {
+        for found in crate::services::scan::scan_worktree(&wt.path, &ctx.settings.dir) {
+            if let crate::services::scan::Found::Session { key, .. } = found {
                 if !keys.contains(&key) {
                     keys.push(key);
                 }
@@ -125,43 +132,15 @@ pub fn keys(ctx: &Context, args: &StatusArgs) -> Result<Vec<String>> {
     }
     if !args.here {
         let on_disk: Vec<&str> = keys.iter().map(String::as_str).collect();
-        let (stored, _) = store_only(ctx, &on_disk)?;
+        let (stored, _) = notes_store::store_only(ctx, &on_disk)?;
         let stored: Vec<String> = stored
             .into_iter()
             .filter_map(|f| match f {
-                crate::scan::Found::Stored { record, .. } => Some(record.key),
+                crate::services::scan::Found::Stored { record, .. } => Some(record.key),
                 _ => None,
             })
             .collect();
         keys.extend(stored);
     }
-    Ok(keys)
-}
-
-/// Unfinished sessions whose newest record in the notes store has no session directory
-/// in any worktree (`on_disk` holds the keys that do), and the store's unreadable lines.
-/// Finished sessions stay out: `clean` removes their directories, and their records
-/// would otherwise come back in every listing.
-pub fn store_only(
-    ctx: &Context,
-    on_disk: &[&str],
-) -> crate::error::Result<(Vec<crate::scan::Found>, Vec<String>)> {
-    let (newest, skipped) = ctx.read_store_newest()?;
-    let found = newest
-        .into_iter()
-        .filter(|r| !on_disk.contains(&r.record.key.as_str()))
-        .filter(|r| {
-            r.record
-                .state
-                .as_ref()
-                .and_then(|s| s.get("status"))
-                .and_then(serde_json::Value::as_str)
-                != Some(crate::state::ALL_COMPLETE)
-        })
-        .map(|r| crate::scan::Found::Stored {
-            commit: r.commit,
-            record: Box::new(r.record),
-        })
-        .collect();
-    Ok((found, skipped))
+    Ok(Keys(keys))
 }

@@ -2,11 +2,11 @@
 //! Fetch into `refs/notes/remotes/<remote>/<name>`, merge, push without force; when the
 //! push is rejected because the remote moved, do it all again, a bounded number of times.
 
-use super::Context;
 use crate::cli::SyncArgs;
-use crate::error::{Error, Result, msg};
 use crate::git::NotesMerge;
-use crate::git_cli::{self, Pushed};
+use crate::git::subprocess::{self as git_cli, Pushed};
+use crate::services::context::Context;
+use crate::support::error::{Error, Result, msg};
 
 /// Rounds of fetch, merge and push before giving up.
 pub const MAX_ROUNDS: usize = 5;
@@ -31,7 +31,7 @@ pub struct Report {
 pub fn run(ctx: &Context, args: &SyncArgs) -> Result<Report> {
     let remote = args.remote.as_str();
     if remote.starts_with('-')
-        || crate::paths::check_relative("what.remote", remote).is_err()
+        || crate::support::paths::check_relative("what.remote", remote).is_err()
         || !remote
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/'))

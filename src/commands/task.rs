@@ -1,10 +1,11 @@
 //! `task add|start|done|block|reopen`: edit one task of a session.
 
-use super::Context;
 use crate::cli::{TaskArgs, TaskOp};
-use crate::error::{Error, Result, msg};
-use crate::session::{self, TaskEdit, TaskError};
-use crate::store::{self, Owner, Written};
+use crate::model::session;
+use crate::model::task_edit::{self, TaskEdit, TaskError};
+use crate::services::context::Context;
+use crate::services::sessions::{self, Owner, Written};
+use crate::support::error::{Error, Result, msg};
 
 pub struct Report {
     pub written: Written,
@@ -60,13 +61,13 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
     } else {
         let owner = ctx.owner(&args.team, &wt)?;
         let root = ctx.write_root(&wt);
-        match (store::current_session(&root, &owner)?, &owner) {
+        match (sessions::current_session(&root, &owner)?, &owner) {
             (Some(s), Owner::Team { .. }) if !s.exists() && !is_add => {
                 return Err(no_session(&s.key));
             }
             (Some(s), _) => (s, Some(owner)),
             (None, Owner::Branch(branch)) if is_add => (
-                store::new_branch_session(&root, branch, ctx.now)?,
+                sessions::new_branch_session(&root, branch, ctx.now)?,
                 Some(owner),
             ),
             (None, Owner::Branch(branch)) => return Err(no_session(branch)),
@@ -76,14 +77,14 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
     let head = ctx.store_head()?;
     let now = session::format_time(ctx.now);
     let key = target.key.clone();
-    let mut written = store::update(&target, &ctx.settings, ctx.lang, ctx.now, |existing| {
+    let mut written = sessions::update(&target, &ctx.settings, ctx.lang, ctx.now, |existing| {
         let mut doc = existing.unwrap_or_default();
         if let Some(owner) = &owner {
             if !doc.contains_key("workspace") {
-                session::merge(&mut doc, &super::save::workspace(&wt, owner));
+                session::merge(&mut doc, &sessions::workspace(&wt, owner));
             }
         }
-        session::edit_task(&mut doc, &id, edit, &now).map_err(|e| match e {
+        task_edit::edit_task(&mut doc, &id, edit, &now).map_err(|e| match e {
             TaskError::NoSuchTask => Error::usage_hint(
                 msg("err.no_task", &[("id", &format!("{id:?}")), ("key", &key)]),
                 msg("err.no_task_hint", &[("id", &id)]),

@@ -10,8 +10,8 @@ use gix::bstr::ByteSlice;
 use gix::refs::transaction::PreviousValue;
 
 use super::{CommitId, Repo};
-use crate::error::{Error, Result};
-use crate::notes::{self, Merged};
+use crate::model::record::{self as notes, Merged};
+use crate::support::error::{Error, Result};
 
 /// One note: the commit it annotates and its text.
 #[derive(Debug, Clone)]
@@ -341,7 +341,7 @@ impl Repo {
             return Ok(false);
         }
         let path = self.repo.common_dir().join("config");
-        let lock = crate::fsio::Lock::acquire(&path, Duration::from_secs(5))?;
+        let lock = crate::support::fsio::Lock::acquire(&path, Duration::from_secs(5))?;
         let mut file =
             gix::config::File::from_path_no_includes(path.clone(), gix::config::Source::Local)
                 .map_err(|e| Error::git(format!("read {}", path.display()), e))?;
@@ -352,7 +352,7 @@ impl Repo {
         let mut bytes = Vec::new();
         file.write_to(&mut bytes)
             .map_err(|e| Error::io(&path, "write", e))?;
-        crate::fsio::write_atomic(&path, &bytes)?;
+        crate::support::fsio::write_atomic(&path, &bytes)?;
         drop(lock);
         Ok(true)
     }

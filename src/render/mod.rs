@@ -1,11 +1,15 @@
 //! Output: one human renderer (the only user of colour) and one JSON renderer with
 //! versioned output structs.
 
+pub mod hook;
 pub mod human;
 pub mod json;
+pub mod output;
+
+pub use output::{Notices, Output};
 
 use crate::cli::ColorWhen;
-use crate::config::ColorChoice;
+use crate::support::config::ColorChoice;
 
 /// Decide once whether to colour: `--color` wins; then `NO_COLOR` turns colour off and
 /// `CLICOLOR_FORCE` on; then `color.handover`/`color.ui`; `auto` means a terminal.

@@ -1,0 +1,10 @@
+//! What the integration tests, the property tests and the fuzz targets reach inside the
+//! crate. Not a public interface: the binary is the product.
+
+pub use crate::commands::{completions::generate as completions, man::pages as man_pages};
+pub use crate::git::discover;
+pub use crate::model::markdown::render as render_markdown;
+pub use crate::model::record::{self as notes, Record, RecordKind};
+pub use crate::model::session::{finish, merge, session_hash};
+pub use crate::model::state::State;
+pub use crate::support::i18n::Lang;

@@ -1,0 +1,111 @@
+//! Run a command that works on a repository and turn its report into an [`Outcome`]:
+//! one generic call, whatever the command.
+
+use std::io::{IsTerminal as _, Write as _};
+
+use super::Outcome;
+use crate::cli::{self, Command};
+use crate::commands::{
+    clean, r#continue, here, hook, log, migrate, render, save, status, sync, task,
+};
+use crate::render::Output;
+use crate::render::human::Painter;
+use crate::services::context::Context;
+use crate::support::error::Result;
+use crate::support::text;
+
+/// The report rendered for stdout, its notices and its exit status.
+pub(super) fn emit<R: Output>(report: &R, json: bool, painter: &Painter) -> Outcome {
+    let stdout = if json {
+        report.json()
+    } else {
+        report.human(painter)
+    };
+    Outcome {
+        stdout: stdout.into_bytes(),
+        notices: report.notices(painter),
+        code: report.code(),
+    }
+}
+
+pub(super) fn dispatch(
+    ctx: &Context,
+    command: Command,
+    json: bool,
+    painter: &Painter,
+) -> Result<Outcome> {
+    match command {
+        Command::Completions(_)
+        | Command::Man(_)
+        | Command::Hook(cli::HookCommand::SessionStart) => {
+            unreachable!("handled before the repository is opened")
+        }
+        Command::Hook(cli::HookCommand::Install(args)) => {
+            Ok(emit(&hook::install(ctx, &args)?, json, painter))
+        }
+        Command::Hook(cli::HookCommand::Uninstall(args)) => {
+            Ok(emit(&hook::uninstall(ctx, &args)?, json, painter))
+        }
+        Command::Status(args) if args.keys => Ok(emit(&status::keys(ctx, &args)?, false, painter)),
+        Command::Status(args) => Ok(emit(&status::run(ctx, &args)?, json, painter)),
+        Command::Continue(args) => {
+            let mut choose = |candidates: &[r#continue::Candidate]| -> Option<usize> {
+                if json || !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
+                    return None;
+                }
+                prompt(
+                    &crate::render::human::candidates(candidates, painter),
+                    candidates.len(),
+                    painter,
+                )
+            };
+            let report = r#continue::run(ctx, &args, r#continue::Mode::Resume, &mut choose)?;
+            Ok(emit(&report, json, painter))
+        }
+        Command::Save(args) => Ok(emit(&save::run(ctx, &args)?, json, painter)),
+        Command::Task(args) => Ok(emit(&task::run(ctx, &args)?, json, painter)),
+        Command::Render(args) => Ok(emit(&render::run(ctx, &args)?, json, painter)),
+        Command::Here(args) => Ok(emit(&here::run(ctx, &args)?, json, painter)),
+        Command::Migrate => Ok(emit(&migrate::run(ctx)?, json, painter)),
+        Command::Log(args) => Ok(emit(&log::run(ctx, &args)?, json, painter)),
+        Command::Sync(args) => Ok(emit(&sync::run(ctx, &args)?, json, painter)),
+        Command::Clean(args) => {
+            // Each path is announced before it is removed, as it happens.
+            let mut announce = |path: &std::path::Path, dry_run: bool| {
+                if !json {
+                    let key = if dry_run {
+                        "clean.would_remove"
+                    } else {
+                        "clean.removing"
+                    };
+                    let path = text::escape(&path.display().to_string());
+                    let mut out = std::io::stdout().lock();
+                    let _ = writeln!(out, "{}", painter.f(key, &[("path", &path)]));
+                    let _ = out.flush();
+                }
+            };
+            let report = clean::run(ctx, &args, &mut announce)?;
+            Ok(emit(&report, json, painter))
+        }
+    }
+}
+
+/// Ask on the terminal which of `count` candidates to resume; `None` when the answer
+/// never comes (end of input) or is not a number in range after three tries.
+fn prompt(listing: &str, count: usize, painter: &Painter) -> Option<usize> {
+    let mut stderr = std::io::stderr().lock();
+    let _ = write!(stderr, "{listing}");
+    for _ in 0..3 {
+        let _ = write!(stderr, "{}", painter.f("cand.prompt", &[("n", &count)]));
+        let _ = stderr.flush();
+        let mut line = String::new();
+        if std::io::stdin().read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        match line.trim().parse::<usize>() {
+            Ok(n) if (1..=count).contains(&n) => return Some(n - 1),
+            _ => {}
+        }
+    }
+    None
+}

@@ -1,0 +1,77 @@
+//! `hook session-start`: the briefing of the agent's worktree as `SessionStart` context.
+//! It never fails the agent's start: nothing to resume prints nothing, and any error
+//! (a panic too) becomes a one-line note in the context, with exit status 0.
+
+use std::io::IsTerminal as _;
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use super::Outcome;
+use crate::cli::{self, ContinueArgs};
+use crate::commands::r#continue::{self, Mode};
+use crate::support::error::{Error, Result};
+use crate::support::text;
+
+pub(super) fn session_start(
+    cwd: PathBuf,
+    lang: Option<cli::LangArg>,
+    overrides: &[(String, String)],
+) -> Outcome {
+    use std::io::Read as _;
+    let mut event = Vec::new();
+    if !std::io::stdin().is_terminal() {
+        let _ = std::io::stdin().take(1 << 20).read_to_end(&mut event);
+    }
+    let dir = event_cwd(&event).unwrap_or(cwd);
+    let context = std::panic::catch_unwind(|| -> Result<Option<String>> {
+        let ctx = match super::context(dir.clone(), lang, overrides) {
+            Ok(ctx) => ctx,
+            Err(Error::NotARepository { .. }) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let args = ContinueArgs {
+            target: None,
+            successor: false,
+            keep: true,
+            team: cli::TeamArgs::default(),
+        };
+        let report = r#continue::run(&ctx, &args, Mode::ReadOnly, &mut |_| None)?;
+        Ok(crate::render::hook::context(&report, ctx.lang))
+    });
+    let text = match context {
+        Ok(Ok(Some(text))) => text,
+        Ok(Ok(None)) => return Outcome::ok(Vec::new()),
+        Ok(Err(e)) => format!("git-handover: {}\n", text::escape(&e.to_string())),
+        Err(_) => {
+            "git-handover: internal error while reading the handover; run `git handover continue`\n"
+                .to_owned()
+        }
+    };
+    Outcome::ok(crate::render::hook::hook_output(&text))
+}
+
+/// The directory the agent's event names (`cwd`), if the event is JSON with one that
+/// exists. Empty input, garbage and unknown fields are all fine.
+fn event_cwd(stdin: &[u8]) -> Option<PathBuf> {
+    let event: Value = serde_json::from_slice(stdin).ok()?;
+    let cwd = PathBuf::from(event.get("cwd")?.as_str()?);
+    cwd.is_dir().then_some(cwd)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn event_cwd_tolerates_anything() {
+        assert_eq!(event_cwd(b""), None);
+        assert_eq!(event_cwd(b"garbage"), None);
+        assert_eq!(event_cwd(br#"{"cwd": 7}"#), None);
+        assert_eq!(event_cwd(br#"{"cwd": "/no/such/dir/anywhere"}"#), None);
+        assert_eq!(
+            event_cwd(br#"{"cwd": "/", "extra": {"x": 1}}"#),
+            Some(PathBuf::from("/"))
+        );
+    }
+}

@@ -1,0 +1,208 @@
+//! The application shell: parse the command line, read the configuration, run one
+//! command, print its report and map errors to the exit statuses of the specification.
+
+mod dispatch;
+mod hook;
+
+use std::io::{IsTerminal as _, Write as _};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser as _;
+
+use crate::cli::{self, Cli, Command, StatusArgs};
+use crate::git::Repo;
+use crate::render::{self, Notices};
+use crate::services::context::Context;
+use crate::support::config::{self, Settings};
+use crate::support::error::{Error, Result, exit};
+use crate::support::i18n::{self, Lang};
+use crate::support::{clock, fsio, text};
+
+/// What a command leaves for the process: its stdout, its stderr lines, its status.
+struct Outcome {
+    stdout: Vec<u8>,
+    notices: Notices,
+    code: u8,
+}
+
+impl Outcome {
+    fn ok(stdout: impl Into<Vec<u8>>) -> Self {
+        Outcome {
+            stdout: stdout.into(),
+            notices: Notices::default(),
+            code: exit::OK,
+        }
+    }
+}
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() {
+                exit::USAGE
+            } else {
+                exit::OK
+            });
+        }
+    };
+    let quiet = cli.quiet;
+    // Until the configuration is read, the language comes from --lang and the locale.
+    let mut lang = language(cli.lang, None);
+    let result = run(cli, &mut lang);
+    match result {
+        Ok(outcome) => finish(&outcome, quiet, lang),
+        Err(err) => {
+            let mut stderr = std::io::stderr().lock();
+            let _ = writeln!(stderr, "git-handover: {}", text::escape(&err.message(lang)));
+            if let Some(hint) = err.hint_in(lang).filter(|_| !quiet) {
+                let line = i18n::fill(lang, "main.hint", &[("text", &text::escape(&hint))]);
+                let _ = writeln!(stderr, "{line}");
+            }
+            ExitCode::from(err.exit_code())
+        }
+    }
+}
+
+/// The output language: `--lang`, else `handover.language`, else the locale.
+fn language(flag: Option<cli::LangArg>, configured: Option<Lang>) -> Lang {
+    match flag {
+        Some(cli::LangArg::Ja) => Lang::Ja,
+        Some(cli::LangArg::En) => Lang::En,
+        None => configured.unwrap_or_else(|| i18n::lang_from_locale(|k| std::env::var(k).ok())),
+    }
+}
+
+fn finish(outcome: &Outcome, quiet: bool, lang: Lang) -> ExitCode {
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout
+        .write_all(&outcome.stdout)
+        .and_then(|()| stdout.flush())
+    {
+        // A reader that went away (`| head`) is not an error worth a word.
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            return ExitCode::from(exit::OK);
+        }
+        eprintln!("git-handover: cannot write output: {e}");
+        return ExitCode::from(exit::ATTENTION);
+    }
+    // Messages may quote file names and file contents: escaped, like all file text.
+    let mut stderr = std::io::stderr().lock();
+    let n = &outcome.notices;
+    for line in &n.errors {
+        let _ = writeln!(stderr, "git-handover: {}", text::escape(line));
+    }
+    if !quiet {
+        for line in &n.warnings {
+            let line = i18n::fill(lang, "main.warning", &[("text", &text::escape(line))]);
+            let _ = writeln!(stderr, "git-handover: {line}");
+        }
+        for line in &n.hints {
+            let line = i18n::fill(lang, "main.hint", &[("text", &text::escape(line))]);
+            let _ = writeln!(stderr, "{line}");
+        }
+    }
+    ExitCode::from(outcome.code)
+}
+
+/// Run the command of `cli`; `lang` becomes the run's language once the configuration
+/// is read.
+fn run(cli: Cli, lang: &mut Lang) -> Result<Outcome> {
+    let cwd =
+        std::env::current_dir().map_err(|e| Error::io(".", "read the current directory", e))?;
+    let cwd = match &cli.dir {
+        Some(dir) => cwd.join(dir),
+        None => cwd,
+    };
+    let command = cli
+        .command
+        .unwrap_or(Command::Status(StatusArgs::default()));
+    // Commands that need no repository, or must never fail.
+    let painter = render::human::Painter::new(false, *lang);
+    match &command {
+        Command::Hook(cli::HookCommand::SessionStart) => {
+            let overrides = config::parse_overrides(&cli.config)?;
+            return Ok(hook::session_start(cwd, cli.lang, &overrides));
+        }
+        Command::Completions(args) => {
+            let report = crate::commands::completions::run(args);
+            return Ok(dispatch::emit(&report, false, &painter));
+        }
+        Command::Man(args) => {
+            let report = crate::commands::man::run(args, cli.quiet)?;
+            return Ok(dispatch::emit(&report, false, &painter));
+        }
+        _ => {}
+    }
+    if !cwd.is_dir() {
+        return Err(Error::usage(crate::support::error::msg(
+            "err.no_dir",
+            &[("dir", &cwd.display())],
+        )));
+    }
+    let overrides = config::parse_overrides(&cli.config)?;
+    let ctx = context(cwd, cli.lang, &overrides)?;
+    *lang = ctx.lang;
+    let color = render::use_color(
+        cli.color,
+        ctx.settings.color,
+        |k| std::env::var(k).ok(),
+        std::io::stdout().is_terminal(),
+    );
+    let painter = render::human::Painter::new(color, ctx.lang);
+    let result = dispatch::dispatch(&ctx, command, cli.json, &painter);
+    let taken_over = fsio::take_over_notices();
+    let mut outcome = result?;
+    outcome
+        .notices
+        .warnings
+        .extend(taken_over.into_iter().map(|(lock, owner)| {
+            painter.f(
+                "main.stale_lock",
+                &[("lock", &lock.display()), ("owner", &owner)],
+            )
+        }));
+    outcome.notices.hints.extend(ctx.repo.commit_graph_hint());
+    Ok(outcome)
+}
+
+/// The context of a run in `dir`: the repository, its settings, the clock, the language.
+fn context(
+    dir: PathBuf,
+    lang: Option<cli::LangArg>,
+    overrides: &[(String, String)],
+) -> Result<Context> {
+    let repo = crate::git::discover(&dir)?;
+    let settings = Settings::from_lookup(|k| lookup(&repo, overrides, k))?;
+    let lang = language(lang, settings.language);
+    Ok(Context {
+        repo,
+        settings,
+        now: clock::now(),
+        lang,
+        cwd: dir,
+    })
+}
+
+/// The value of configuration key `key` for this run: `-c` on our command line first,
+/// then `git -c` (which git hands down in `GIT_CONFIG_PARAMETERS`, and gix does not
+/// read), then the repository's configuration. The last of several `-c` wins, as in git.
+fn lookup(repo: &Repo, overrides: &[(String, String)], key: &str) -> Option<String> {
+    let wanted = key.to_ascii_lowercase();
+    let last = |pairs: &[(String, String)]| {
+        pairs
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == wanted)
+            .map(|(_, v)| v.clone())
+    };
+    last(overrides)
+        .or_else(|| {
+            std::env::var("GIT_CONFIG_PARAMETERS")
+                .ok()
+                .and_then(|p| last(&config::parse_config_parameters(&p)))
+        })
+        .or_else(|| repo.config_string(key))
+}

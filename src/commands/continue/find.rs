@@ -1,0 +1,222 @@
+//! Finding the candidates: by key or path, team mode, this worktree, the others, and
+//! the notes store.
+
+use std::path::Path;
+
+use crate::cli::ContinueArgs;
+use crate::git::Worktree;
+use crate::services::assess::{self, Kind};
+use crate::services::context::Context;
+use crate::services::scan::{self, Found};
+use crate::support::error::{Error, Result, msg};
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+
+pub(super) fn needs_worktree() -> Error {
+    Error::usage_hint(msg("err.bare", &[]), msg("err.bare_hint_or_name", &[]))
+}
+
+pub(super) fn team_mode(args: &ContinueArgs) -> bool {
+    let set = |flag: &Option<String>, var: &str| {
+        flag.as_deref().is_some_and(|v| !v.is_empty())
+            || std::env::var(var).is_ok_and(|v| !v.is_empty())
+    };
+    set(&args.team.team, "GIT_HANDOVER_TEAM") || set(&args.team.agent, "GIT_HANDOVER_AGENT")
+}
+
+/// READY sessions, legacy state and the continue-here note of the worktrees `indices`.
+pub(super) fn resumable(
+    ctx: &Context,
+    worktrees: &[Worktree],
+    indices: &[usize],
+    current_path: Option<&Path>,
+    current: Option<usize>,
+    report: &mut Report,
+) -> Result<Vec<Candidate>> {
+    let found = indices
+        .iter()
+        .filter(|i| worktrees[**i].exists && !worktrees[**i].is_bare)
+        .map(|i| {
+            (
+                *i,
+                scan::scan_worktree(&worktrees[*i].path, &ctx.settings.dir),
+            )
+        })
+        .collect();
+    let mut all = assessed(ctx, worktrees, found, current_path, current, report)?;
+    all.retain(|c| {
+        c.handover.kind != Kind::Session
+            || c.handover
+                .assessment
+                .as_ref()
+                .is_some_and(|a| a.status.as_deref() == Some(crate::model::state::READY))
+    });
+    Ok(all)
+}
+
+/// Check what was found against git and make candidates of what could be read.
+pub(super) fn assessed(
+    ctx: &Context,
+    worktrees: &[Worktree],
+    found: Vec<(usize, Vec<Found>)>,
+    current_path: Option<&Path>,
+    current: Option<usize>,
+    report: &mut Report,
+) -> Result<Vec<Candidate>> {
+    let checked = assess::check(
+        &ctx.repo,
+        &ctx.settings,
+        ctx.now,
+        worktrees,
+        found,
+        current_path,
+    )?;
+    let mut out = Vec::new();
+    for wh in checked {
+        let here = current.is_some_and(|c| worktrees[c].path == wh.worktree.path);
+        for h in wh.handovers {
+            if let Some(e) = &h.error {
+                report.skipped.push(e.clone());
+                continue;
+            }
+            let handle = match (h.kind, here) {
+                (Kind::Session, false) => h.file.parent().unwrap_or(&h.file).display().to_string(),
+                (_, true) => h.key.clone(),
+                (_, false) => h.file.display().to_string(),
+            };
+            out.push(Candidate {
+                handover: h,
+                worktree: wh.worktree.clone(),
+                handle,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// An explicit key or path: the worktree it is in and what it is.
+pub(super) fn explicit(
+    ctx: &Context,
+    worktrees: &[Worktree],
+    current: Option<usize>,
+    target: &str,
+) -> Result<(usize, Found)> {
+    let path = ctx.cwd.join(target);
+    if std::fs::symlink_metadata(&path).is_ok() {
+        let path = crate::git::normalize(&path);
+        let wi = worktrees
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| path.starts_with(&w.path))
+            .max_by_key(|(_, w)| w.path.as_os_str().len())
+            .map(|(i, _)| i)
+            .or(current)
+            .ok_or_else(needs_worktree)?;
+        let wt = &worktrees[wi];
+        let (dir, file) = if path.is_dir() {
+            (path.clone(), path.join(scan::STATE_FILE))
+        } else {
+            (path.parent().unwrap_or(&path).to_owned(), path.clone())
+        };
+        let name = file
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        if name.eq_ignore_ascii_case("CONTINUE_HERE.md")
+            || (path.is_file()
+                && path
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("md")))
+        {
+            return Ok((wi, Found::ContinueHere { path }));
+        }
+        if name != scan::STATE_FILE || !file.is_file() {
+            return Err(Error::usage(msg(
+                "err.not_a_target",
+                &[("target", &target)],
+            )));
+        }
+        if file == wt.path.join(scan::LEGACY_STATE) {
+            return Ok((wi, Found::Legacy { path: file }));
+        }
+        for root in scan::roots(&ctx.settings.dir) {
+            if let Ok(rel) = dir.strip_prefix(wt.path.join(&root)) {
+                let key = rel.to_string_lossy().into_owned();
+                if !key.is_empty() {
+                    return Ok((wi, Found::Session { root, key, dir }));
+                }
+            }
+        }
+        // A session directory outside the handover roots: its parent acts as the root.
+        let root = dir.parent().unwrap_or(&dir).display().to_string();
+        let key = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        return Ok((wi, Found::Session { root, key, dir }));
+    }
+    crate::support::paths::check_relative("what.session_key", target).map_err(Error::usage)?;
+    let order: Vec<usize> = current
+        .into_iter()
+        .chain((0..worktrees.len()).filter(|i| Some(*i) != current))
+        .collect();
+    for wi in order {
+        let wt = &worktrees[wi];
+        if !wt.exists || wt.is_bare {
+            continue;
+        }
+        for root in scan::roots(&ctx.settings.dir) {
+            let dir = wt.path.join(&root).join(target);
+            if dir.join(scan::STATE_FILE).is_file() && !dir.is_symlink() {
+                return Ok((
+                    wi,
+                    Found::Session {
+                        root,
+                        key: target.to_owned(),
+                        dir,
+                    },
+                ));
+            }
+        }
+    }
+    if let Some(found) = store_candidates(ctx, worktrees, Some(target))?
+        .into_iter()
+        .next()
+    {
+        return Ok((current.unwrap_or(0), found));
+    }
+    Err(Error::NothingToDo {
+        message: msg(
+            "err.no_session_anywhere",
+            &[("key", &format!("{target:?}"))],
+        ),
+    })
+}
+
+/// Unfinished sessions found only in the notes store (only `key`, when given).
+pub(super) fn store_candidates(
+    ctx: &Context,
+    worktrees: &[Worktree],
+    key: Option<&str>,
+) -> Result<Vec<Found>> {
+    // No store, nothing to find: skip the scan of every worktree (the hook's usual path
+    // in a repository without handovers).
+    if ctx.repo.ref_target(&ctx.settings.notes_ref)?.is_none() {
+        return Ok(Vec::new());
+    }
+    let mut on_disk = Vec::new();
+    for wt in worktrees.iter().filter(|w| w.exists && !w.is_bare) {
+        for f in scan::scan_worktree(&wt.path, &ctx.settings.dir) {
+            if let Found::Session { key, .. } = f {
+                on_disk.push(key);
+            }
+        }
+    }
+    let on_disk: Vec<&str> = on_disk.iter().map(String::as_str).collect();
+    let (mut found, _skipped) = crate::services::notes_store::store_only(ctx, &on_disk)?;
+    if let Some(key) = key {
+        found.retain(|f| matches!(f, Found::Stored { record, .. } if record.key == key));
+    }
+    Ok(found)
+}

@@ -1,0 +1,288 @@
+//! `continue [KEY | PATH]`: find the handover to resume, from any worktree, and brief on
+//! it (SPEC section 5).
+
+mod find;
+mod resume;
+
+use find::{assessed, explicit, needs_worktree, resumable, store_candidates, team_mode};
+use resume::resume;
+
+use std::path::{Path, PathBuf};
+
+use crate::cli::ContinueArgs;
+use crate::git::{CommitLine, Worktree};
+use crate::model::note::Note;
+use crate::model::state::Task;
+use crate::services::assess::{Handover, Kind};
+use crate::services::context::Context;
+use crate::services::scan::{self, Found};
+use crate::services::sessions::{self, SessionDir};
+use crate::support::error::Result;
+
+/// Where the search for a handover had to go, said before the briefing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Announcement {
+    /// Nothing in this worktree, but another worktree has these keys.
+    OtherWorktree { path: PathBuf, keys: Vec<String> },
+    /// Nothing in any worktree, but the notes store has these keys.
+    Store { keys: Vec<String> },
+}
+
+impl std::fmt::Display for Announcement {
+    /// The English sentence (JSON output carries this).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Announcement::OtherWorktree { path, keys } => write!(
+                f,
+                "no sessions here, but worktree {} has: {}",
+                path.display(),
+                keys.join(", ")
+            ),
+            Announcement::Store { keys } => write!(
+                f,
+                "no sessions in any worktree, but the notes store has: {}",
+                keys.join(", ")
+            ),
+        }
+    }
+}
+
+/// A handover that could be resumed.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub handover: Handover,
+    pub worktree: Worktree,
+    /// What to pass to `git handover continue` to pick this one.
+    pub handle: String,
+}
+
+impl Candidate {
+    fn session(&self) -> Option<SessionDir> {
+        match self.handover.kind {
+            Kind::Session => {
+                let dir = self.handover.file.parent()?;
+                let root = self
+                    .handover
+                    .root
+                    .as_deref()
+                    .map(|r| self.worktree.path.join(r))?;
+                Some(SessionDir {
+                    root,
+                    key: self.handover.key.clone(),
+                })
+                .filter(|s| s.dir() == dir)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Something `continue` did besides briefing, said in one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    Migrated {
+        from: PathBuf,
+        key: String,
+    },
+    Rendered {
+        path: PathBuf,
+    },
+    Cleaned {
+        path: PathBuf,
+    },
+    Consumed {
+        path: PathBuf,
+        /// Where the copy went: a file, or the notes store (`<ref> on <commit>`).
+        copy: String,
+        committed: bool,
+    },
+    /// A session found only in the notes store was written into this worktree.
+    Restored {
+        key: String,
+        path: PathBuf,
+        commit: String,
+    },
+}
+
+#[derive(Debug)]
+pub struct Briefing {
+    pub candidate: Candidate,
+    /// Last commits of the branch, for orientation.
+    pub recent: Vec<CommitLine>,
+    /// The tasks a successor picks up (`in_progress`, `blocked`), in order.
+    pub open_tasks: Vec<Task>,
+    /// Other unfinished tasks (`pending` and the like), by id.
+    pub other_tasks: Vec<String>,
+    pub note: Option<Note>,
+    pub successor: bool,
+}
+
+#[derive(Debug)]
+pub enum Outcome {
+    /// Nothing to resume anywhere.
+    Nothing,
+    /// Several candidates and no terminal to ask on.
+    Choose(Vec<Candidate>),
+    /// The chosen session has no open task left.
+    AllComplete(Box<Candidate>),
+    Briefing(Box<Briefing>),
+}
+
+#[derive(Debug)]
+pub struct Report {
+    /// "no sessions here, but worktree … has: …", when the search left this worktree.
+    pub announcements: Vec<Announcement>,
+    pub outcome: Outcome,
+    pub effects: Vec<Effect>,
+    /// Handover files that could not be read and were passed over.
+    pub skipped: Vec<String>,
+    /// A handover was asked for by key or path.
+    pub named: bool,
+}
+
+/// Whether `continue` may change anything.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Migrate, regenerate, clean and consume, as `git handover continue` does.
+    Resume,
+    /// Only look: what `hook session-start` does before every agent start.
+    ReadOnly,
+}
+
+/// `choose` is asked to pick among several candidates (it returns an index), or returns
+/// `None` when nobody can be asked.
+pub fn run(
+    ctx: &Context,
+    args: &ContinueArgs,
+    mode: Mode,
+    choose: &mut dyn FnMut(&[Candidate]) -> Option<usize>,
+) -> Result<Report> {
+    let worktrees = ctx.repo.worktrees()?;
+    let current_path = ctx.repo.current_worktree();
+    let current = current_path
+        .as_ref()
+        .and_then(|c| worktrees.iter().position(|w| &w.path == c));
+    let mut report = Report {
+        announcements: Vec::new(),
+        outcome: Outcome::Nothing,
+        effects: Vec::new(),
+        skipped: Vec::new(),
+        named: args.target.is_some(),
+    };
+
+    let candidates = if let Some(target) = &args.target {
+        let (wi, found) = explicit(ctx, &worktrees, current, target)?;
+        assessed(
+            ctx,
+            &worktrees,
+            vec![(wi, vec![found])],
+            current_path.as_deref(),
+            current,
+            &mut report,
+        )?
+    } else if team_mode(args) {
+        let wi = current.ok_or_else(needs_worktree)?;
+        let wt = &worktrees[wi];
+        let sessions::Owner::Team { team, agent } = ctx.owner(&args.team, wt)? else {
+            unreachable!("team mode was asked for")
+        };
+        let key = format!("{team}/{agent}");
+        let found: Vec<Found> = scan::roots(&ctx.settings.dir)
+            .into_iter()
+            .map(|root| Found::Session {
+                dir: wt.path.join(&root).join(&key),
+                root,
+                key: key.clone(),
+            })
+            .filter(
+                |f| matches!(f, Found::Session { dir, .. } if dir.join(scan::STATE_FILE).is_file()),
+            )
+            .take(1)
+            .collect();
+        assessed(
+            ctx,
+            &worktrees,
+            vec![(wi, found)],
+            current_path.as_deref(),
+            current,
+            &mut report,
+        )?
+    } else {
+        let here: Vec<usize> = current.into_iter().collect();
+        let mut found = resumable(
+            ctx,
+            &worktrees,
+            &here,
+            current_path.as_deref(),
+            current,
+            &mut report,
+        )?;
+        if found.is_empty() {
+            let others: Vec<usize> = (0..worktrees.len())
+                .filter(|i| Some(*i) != current)
+                .collect();
+            found = resumable(
+                ctx,
+                &worktrees,
+                &others,
+                current_path.as_deref(),
+                current,
+                &mut report,
+            )?;
+            let mut by_worktree: Vec<(&Path, Vec<&str>)> = Vec::new();
+            for c in &found {
+                match by_worktree.iter_mut().find(|(p, _)| *p == c.worktree.path) {
+                    Some((_, keys)) => keys.push(&c.handover.key),
+                    None => by_worktree.push((&c.worktree.path, vec![&c.handover.key])),
+                }
+            }
+            report.announcements = by_worktree
+                .into_iter()
+                .map(|(path, keys)| Announcement::OtherWorktree {
+                    path: path.to_owned(),
+                    keys: keys.into_iter().map(str::to_owned).collect(),
+                })
+                .collect();
+        }
+        if found.is_empty() {
+            let stored = store_candidates(ctx, &worktrees, None)?;
+            if !stored.is_empty() {
+                let wi = current.unwrap_or(0);
+                found = assessed(
+                    ctx,
+                    &worktrees,
+                    vec![(wi, stored)],
+                    current_path.as_deref(),
+                    current,
+                    &mut report,
+                )?;
+                let keys: Vec<String> = found.iter().map(|c| c.handover.key.clone()).collect();
+                if !keys.is_empty() {
+                    report.announcements.push(Announcement::Store { keys });
+                }
+            }
+        }
+        found
+    };
+
+    let chosen = match candidates.len() {
+        0 => return Ok(report),
+        1 => candidates.into_iter().next().expect("one"),
+        _ => match choose(&candidates) {
+            Some(i) if i < candidates.len() => candidates.into_iter().nth(i).expect("in range"),
+            _ => {
+                report.outcome = Outcome::Choose(candidates);
+                return Ok(report);
+            }
+        },
+    };
+    report.outcome = resume(
+        ctx,
+        args,
+        mode,
+        chosen,
+        current.map(|i| &worktrees[i]),
+        &mut report.effects,
+    )?;
+    Ok(report)
+}

@@ -1,0 +1,274 @@
+//! History questions: recent commits, which recorded commits are reachable, and
+//! which commits are newer than a handover.
+
+// The repository types and helpers of the parent module.
+#[allow(clippy::wildcard_imports)]
+use super::walk::*;
+#[allow(clippy::wildcard_imports)]
+use super::*;
+
+impl Repo {
+    /// The newest `n` commits from `tip`, newest first.
+    pub fn recent_commits(&self, tip: CommitId, n: usize) -> Result<Vec<CommitLine>> {
+        let walk = self.newest_first(tip.0, None)?;
+        walk.take(n)
+            .map(|info| {
+                let info = info.map_err(|e| Error::git("walk history", e))?;
+                Ok(self.commit_line(info.id))
+            })
+            .collect()
+    }
+
+    /// The history of `tip`, newest commit first (by commit time), using the
+    /// commit-graph when there is one; with `since`, it stops at older commits.
+    pub(super) fn newest_first(
+        &self,
+        tip: ObjectId,
+        since: Option<i64>,
+    ) -> Result<gix::revision::Walk<'_>> {
+        let sorting = match since {
+            Some(seconds) => gix::revision::walk::Sorting::ByCommitTimeCutoff {
+                order: CommitTimeOrder::default(),
+                seconds,
+            },
+            None => gix::revision::walk::Sorting::ByCommitTime(CommitTimeOrder::default()),
+        };
+        self.repo
+            .rev_walk([tip])
+            .sorting(sorting)
+            .use_commit_graph(true)
+            .all()
+            .map_err(|e| Error::git("walk history", e))
+    }
+
+    pub(super) fn commit_line(&self, id: ObjectId) -> CommitLine {
+        let subject = self
+            .repo
+            .find_commit(id)
+            .ok()
+            .and_then(|c| c.message_raw().ok().map(|m| subject_of(m.as_bytes())))
+            .unwrap_or_default();
+        CommitLine {
+            id: CommitId(id),
+            subject,
+        }
+    }
+
+    /// Check recorded shas: each `(sha, tip)` asks whether `sha` names a commit reachable
+    /// from `tip`. All of them are answered by one history walk (per 64 distinct tips),
+    /// ordered by commit-graph generation and stopped as soon as the answer is known.
+    /// Unreachable commits are then looked for among the newest commits of their tip,
+    /// as rewritten (amended or rebased) equivalents.
+    pub fn check_commits(&self, queries: &[(String, CommitId)]) -> Result<Vec<CommitAnswer>> {
+        let graph = self.repo.commit_graph_if_enabled().ok().flatten();
+        let resolved: Vec<Resolved> = queries
+            .iter()
+            .map(|(sha, _)| self.resolve(sha, graph.as_ref()))
+            .collect();
+        let mut walk_queries: Vec<(ObjectId, ObjectId)> = Vec::new();
+        for ((_, tip), r) in queries.iter().zip(&resolved) {
+            if let Resolved::Commit(id) = r {
+                walk_queries.push((*id, tip.0));
+            }
+        }
+        let reachable = self.reachable(&walk_queries);
+
+        let mut answers = Vec::with_capacity(queries.len());
+        let mut to_search: HashMap<ObjectId, Vec<(usize, ObjectId)>> = HashMap::new();
+        for (i, ((_, tip), r)) in queries.iter().zip(&resolved).enumerate() {
+            let (state, full) = match r {
+                Resolved::Missing => (CommitState::Missing, None),
+                Resolved::Ambiguous => (CommitState::Ambiguous, None),
+                Resolved::NotACommit(id) => (CommitState::Unreachable, Some(id.to_string())),
+                Resolved::Commit(id) if reachable.contains(&(*id, tip.0)) => {
+                    (CommitState::Ok, Some(id.to_string()))
+                }
+                Resolved::Commit(id) => {
+                    to_search.entry(tip.0).or_default().push((i, *id));
+                    (CommitState::Unreachable, Some(id.to_string()))
+                }
+            };
+            answers.push(CommitAnswer {
+                state,
+                full,
+                rewritten: None,
+            });
+        }
+        for (tip, lost) in to_search {
+            for (i, new) in self.find_rewritten(tip, &lost)? {
+                answers[i].rewritten = Some(new.to_string());
+            }
+        }
+        Ok(answers)
+    }
+
+    /// What a recorded sha names. A commit in the commit-graph is answered from the
+    /// graph alone: reading object headers from the pack for thousands of shas touches
+    /// (and, with the kernel's fault-around, maps in) most of a large pack.
+    pub(super) fn resolve(&self, sha: &str, graph: Option<&gix::commitgraph::Graph>) -> Resolved {
+        let sha = sha.trim();
+        if sha.len() < 4 || sha.len() > 40 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Resolved::Missing;
+        }
+        if let Some(found) = graph.and_then(|g| in_graph(g, sha)) {
+            return found;
+        }
+        let id = if sha.len() == 40 {
+            match ObjectId::from_hex(sha.as_bytes()) {
+                Ok(id) if self.repo.has_object(id) => id,
+                _ => return Resolved::Missing,
+            }
+        } else {
+            let Ok(prefix) = gix::hash::Prefix::from_hex(sha) else {
+                return Resolved::Missing;
+            };
+            match self.repo.objects.lookup_prefix(prefix, None) {
+                Ok(Some(Ok(id))) => id,
+                Ok(Some(Err(()))) => return Resolved::Ambiguous,
+                Ok(None) | Err(_) => return Resolved::Missing,
+            }
+        };
+        match self.repo.find_header(id) {
+            Ok(h) if h.kind() == gix::object::Kind::Commit => Resolved::Commit(id),
+            Ok(_) => Resolved::NotACommit(id),
+            Err(_) => Resolved::Missing,
+        }
+    }
+
+    /// Which `(candidate, tip)` pairs are reachable. One walk per 64 distinct tips:
+    /// each commit carries a bit per tip that reaches it.
+    pub(super) fn reachable(
+        &self,
+        queries: &[(ObjectId, ObjectId)],
+    ) -> HashSet<(ObjectId, ObjectId)> {
+        let mut tips: Vec<ObjectId> = queries.iter().map(|(_, t)| *t).collect();
+        tips.sort_unstable();
+        tips.dedup();
+        let graph = self.repo.commit_graph_if_enabled().ok().flatten();
+        let mut out = HashSet::new();
+        for chunk in tips.chunks(64) {
+            let bit_of: HashMap<ObjectId, u64> = chunk
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (*t, 1u64 << i))
+                .collect();
+            let mut needed: HashMap<ObjectId, u64> = HashMap::new();
+            for (c, t) in queries {
+                if let Some(bit) = bit_of.get(t) {
+                    *needed.entry(*c).or_default() |= bit;
+                }
+            }
+            let walk = Walk::new(&self.repo, graph.as_ref());
+            let masks = walk.run(&bit_of, &needed);
+            self.walked_without_graph
+                .set(self.walked_without_graph.get() + walk.parsed.get());
+            for (c, t) in queries {
+                if let (Some(bit), Some(mask)) = (bit_of.get(t), masks.get(c)) {
+                    if mask & bit != 0 {
+                        out.insert((*c, *t));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// For each query, the commits reachable from its tip that are newer than its
+    /// `since` (by committer time) and not excluded. One walk per distinct tip, down to
+    /// the oldest `since` asked of it.
+    pub fn newer_commits(&self, queries: &[NewerQuery<'_>]) -> Result<Vec<NewerCommits>> {
+        let mut oldest: HashMap<ObjectId, i64> = HashMap::new();
+        for q in queries {
+            let s = q.since.as_second();
+            oldest
+                .entry(q.tip.0)
+                .and_modify(|o| *o = (*o).min(s))
+                .or_insert(s);
+        }
+        let mut newer_by_tip: HashMap<ObjectId, Vec<(i64, ObjectId)>> = HashMap::new();
+        for (tip, since) in oldest {
+            let walk = self.newest_first(tip, Some(since))?;
+            let mut list = Vec::new();
+            for info in walk {
+                let info = info.map_err(|e| Error::git("walk history", e))?;
+                if info.generation.is_none() {
+                    self.walked_without_graph
+                        .set(self.walked_without_graph.get() + 1);
+                }
+                let time = match info.commit_time {
+                    Some(t) => t,
+                    None => self.commit_time(info.id).unwrap_or(i64::MIN),
+                };
+                if time > since {
+                    list.push((time, info.id));
+                }
+            }
+            list.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            newer_by_tip.insert(tip, list);
+        }
+        Ok(queries
+            .iter()
+            .map(|q| {
+                let since = q.since.as_second();
+                let excluded: HashSet<&str> = q.exclude.iter().map(String::as_str).collect();
+                let mut result = NewerCommits::default();
+                for (time, id) in newer_by_tip.get(&q.tip.0).into_iter().flatten() {
+                    if *time <= since || excluded.contains(id.to_string().as_str()) {
+                        continue;
+                    }
+                    result.count += 1;
+                    if result.newest.len() < NEWEST_SHOWN {
+                        result.newest.push(self.commit_line(*id));
+                    }
+                }
+                result
+            })
+            .collect())
+    }
+
+    pub(super) fn commit_time(&self, id: ObjectId) -> Option<i64> {
+        let commit = self.repo.find_commit(id).ok()?;
+        commit.time().ok().map(|t| t.seconds)
+    }
+}
+
+/// Look a full or abbreviated sha up among the commit-graph's sorted ids: `None` when
+/// no commit in the graph has it (the object database must be asked), `Ambiguous` when
+/// several commits share the prefix.
+pub(super) fn in_graph(graph: &gix::commitgraph::Graph, sha: &str) -> Option<Resolved> {
+    use std::cmp::Ordering;
+    let at = |pos: u32| graph.id_at(gix::commitgraph::Position(pos));
+    let n = graph.num_commits();
+    let matches_at =
+        |pos: u32, cmp: &dyn Fn(&gix::oid) -> Ordering| pos < n && cmp(at(pos)) == Ordering::Equal;
+    if sha.len() == 40 {
+        let id = ObjectId::from_hex(sha.as_bytes()).ok()?;
+        return graph.lookup(id).map(|_| Resolved::Commit(id));
+    }
+    let prefix = gix::hash::Prefix::from_hex(sha).ok()?;
+    // `cmp_oid` orders the prefix against an id: Greater while the id is below it.
+    let cmp = |id: &gix::oid| prefix.cmp_oid(id);
+    let (mut lo, mut hi) = (0u32, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if cmp(at(mid)) == Ordering::Greater {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    if !matches_at(lo, &cmp) {
+        return None;
+    }
+    if matches_at(lo + 1, &cmp) {
+        return Some(Resolved::Ambiguous);
+    }
+    Some(Resolved::Commit(at(lo).to_owned()))
+}
+
+pub(super) enum Resolved {
+    Commit(ObjectId),
+    NotACommit(ObjectId),
+    Missing,
+    Ambiguous,
+}

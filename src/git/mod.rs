@@ -1,0 +1,195 @@
+//! All repository access, through gix. No gix type leaves this module: callers see
+//! paths, strings and [`CommitId`].
+
+use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use gix::ObjectId;
+use gix::bstr::ByteSlice;
+use gix::traverse::commit::simple::CommitTimeOrder;
+use jiff::Timestamp;
+
+use crate::model::verdict::CommitState;
+use crate::support::error::{Error, Result};
+
+mod history;
+mod notes;
+mod rewritten;
+mod walk;
+mod worktrees;
+
+use worktrees::target_commit;
+pub mod subprocess;
+
+pub use notes::NotesMerge;
+
+/// A commit id. Only this module makes them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CommitId(ObjectId);
+
+impl CommitId {
+    pub fn short(&self) -> String {
+        self.0.to_hex_with_len(7).to_string()
+    }
+}
+
+impl fmt::Display for CommitId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// One worktree of the repository, as `git worktree list` sees it.
+#[derive(Debug, Clone)]
+pub struct Worktree {
+    /// Canonical when the directory exists, else as registered.
+    pub path: PathBuf,
+    pub is_main: bool,
+    pub is_bare: bool,
+    pub head: Option<CommitId>,
+    /// The short branch name, when HEAD is on a branch (also when it is unborn).
+    pub branch: Option<String>,
+    pub detached: bool,
+    /// The lock reason (possibly empty) of a locked worktree.
+    pub locked: Option<String>,
+    pub prunable: bool,
+    pub exists: bool,
+}
+
+/// A commit for people to read: short id and subject.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommitLine {
+    pub id: CommitId,
+    pub subject: String,
+}
+
+/// Commits on a branch newer than a handover.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NewerCommits {
+    pub count: usize,
+    /// The newest few, newest first.
+    pub newest: Vec<CommitLine>,
+}
+
+/// A question for [`Repo::newer_commits`].
+pub struct NewerQuery<'a> {
+    pub tip: CommitId,
+    pub since: Timestamp,
+    /// Full ids of commits the handover records itself; they do not count.
+    pub exclude: &'a [String],
+}
+
+/// The answer for one recorded sha.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommitAnswer {
+    pub state: CommitState,
+    pub full: Option<String>,
+    pub rewritten: Option<String>,
+}
+
+/// How many of the newest commits of a branch are searched for a rewritten equivalent.
+const REWRITE_SEARCH_DEPTH: usize = 1000;
+
+/// How many newer commits are shown by subject.
+const NEWEST_SHOWN: usize = 3;
+
+/// Walking more commits than this without a commit-graph earns a hint to write one.
+const SLOW_WALK: usize = 20_000;
+
+pub struct Repo {
+    repo: gix::Repository,
+    /// Commits read from objects (not from a commit-graph) by this run's walks.
+    walked_without_graph: std::cell::Cell<usize>,
+}
+
+/// Open the repository containing `dir`, honouring `GIT_DIR` and friends like git.
+pub fn discover(dir: &Path) -> Result<Repo> {
+    let repo =
+        gix::discover_with_environment_overrides(dir).map_err(|_| Error::NotARepository {
+            dir: dir.to_owned(),
+        })?;
+    Ok(Repo {
+        repo,
+        walked_without_graph: std::cell::Cell::new(0),
+    })
+}
+
+/// A path made canonical when it exists; lexically cleaned otherwise, so that a
+/// missing directory still compares equal to the same spelling elsewhere.
+pub fn normalize(path: &Path) -> PathBuf {
+    if let Ok(p) = gix::path::realpath(path) {
+        return p;
+    }
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+impl Repo {
+    /// The worktree the repository was discovered from, if it has one.
+    pub fn current_worktree(&self) -> Option<PathBuf> {
+        self.repo.workdir().map(normalize)
+    }
+
+    /// The repository's common git directory (shared by all worktrees).
+    pub fn common_dir(&self) -> PathBuf {
+        self.repo.common_dir().to_owned()
+    }
+
+    /// The raw value of a configuration key, as git would read it (all scopes, includes).
+    pub fn config_string(&self, key: &str) -> Option<String> {
+        self.repo
+            .config_snapshot()
+            .string(key)
+            .map(|v| v.to_str_lossy().into_owned())
+    }
+
+    /// The commit `rev` names (`HEAD`, `main~2`, a sha, a tag), peeled to a commit.
+    pub fn resolve_commit(&self, rev: &str) -> Option<CommitId> {
+        let id = self.repo.rev_parse_single(rev).ok()?;
+        let commit = id.object().ok()?.peel_to_commit().ok()?;
+        Some(CommitId(commit.id))
+    }
+
+    /// A hint to write a commit-graph, when this run walked much history without one.
+    pub fn commit_graph_hint(&self) -> Option<String> {
+        (self.walked_without_graph.get() > SLOW_WALK && !self.has_commit_graph()).then(|| {
+            format!(
+                "{} commits were read without a commit-graph; `git commit-graph write --reachable` makes this much faster",
+                self.walked_without_graph.get()
+            )
+        })
+    }
+
+    /// Whether a commit-graph is present and enabled (`core.commitGraph`).
+    pub fn has_commit_graph(&self) -> bool {
+        self.repo.commit_graph_if_enabled().ok().flatten().is_some()
+    }
+
+    /// The commit a local branch points to, if the branch exists.
+    pub fn branch_tip(&self, branch: &str) -> Option<CommitId> {
+        let r = self
+            .repo
+            .try_find_reference(format!("refs/heads/{branch}").as_str())
+            .ok()??;
+        target_commit(r)
+    }
+}
+
+/// The first line of a commit message.
+fn subject_of(message: &[u8]) -> String {
+    message
+        .lines()
+        .next()
+        .map(|l| l.to_str_lossy().trim().to_owned())
+        .unwrap_or_default()
+}

@@ -1,0 +1,166 @@
+//! `handover.md`: the generated view of a session (SPEC section 2). Byte-stable: the
+//! same state renders the same bytes.
+
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+use crate::model::state::{State, TaskStatus};
+use crate::support::i18n::Lang;
+
+struct Words {
+    none: &'static str,
+    undefined: &'static str,
+}
+
+fn words(lang: Lang) -> Words {
+    match lang {
+        Lang::En => Words {
+            none: "none",
+            undefined: "undefined",
+        },
+        Lang::Ja => Words {
+            none: "なし",
+            undefined: "未定義",
+        },
+    }
+}
+
+/// One line of text: line breaks inside a field would break the list layout.
+fn flat(s: &str) -> String {
+    s.split(['\r', '\n'])
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn text<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key).and_then(Value::as_str).filter(|s| !s.is_empty())
+}
+
+pub fn render(state: &State, lang: Lang) -> String {
+    let w = words(lang);
+    let doc = state.document();
+    let mut out = String::new();
+    out.push_str("# Session Handover\n");
+    let generated = state
+        .generated_at
+        .as_ref()
+        .map_or("unknown", |g| g.raw.as_str());
+    let _ = writeln!(out, "> Generated: {}", flat(generated));
+    let _ = writeln!(
+        out,
+        "> Session: {}",
+        flat(state.session_id.as_deref().unwrap_or("unknown"))
+    );
+    let _ = writeln!(out, "> Status: {}", state.status);
+
+    let mut section = |title: &str, lines: Vec<String>| {
+        let _ = writeln!(out, "\n## {title}");
+        if lines.is_empty() {
+            let _ = writeln!(out, "- {}", w.none);
+        }
+        for l in lines {
+            out.push_str(&l);
+            out.push('\n');
+        }
+    };
+
+    let done = state.tasks.iter().filter(|t| t.status == TaskStatus::Done);
+    section(
+        "Completed",
+        done.map(|t| {
+            format!(
+                "- [{}] {} ({})",
+                flat(&t.id),
+                flat(&t.description),
+                flat(t.commit_sha.as_deref().unwrap_or("no-sha"))
+            )
+        })
+        .collect(),
+    );
+
+    let remaining = state.tasks.iter().filter(|t| t.status != TaskStatus::Done);
+    section(
+        "Remaining",
+        remaining
+            .map(|t| {
+                let files = if t.file_paths.is_empty() {
+                    w.none.to_owned()
+                } else {
+                    flat(&t.file_paths.join(", "))
+                };
+                let next = t
+                    .next_action
+                    .as_deref()
+                    .filter(|n| !n.is_empty())
+                    .map_or_else(|| w.undefined.to_owned(), flat);
+                let mut item = format!(
+                    "- [{}] **{}** {}\n  - files: {files}\n  - next: {next}",
+                    flat(&t.id),
+                    flat(t.status.as_str()),
+                    flat(&t.description)
+                );
+                if !t.blockers.is_empty() {
+                    let _ = write!(item, "\n  - blocker: {}", flat(&t.blockers.join(", ")));
+                }
+                item
+            })
+            .collect(),
+    );
+
+    section(
+        "Blockers",
+        state
+            .tasks
+            .iter()
+            .filter(|t| !t.blockers.is_empty())
+            .map(|t| format!("- [{}] {}", flat(&t.id), flat(&t.blockers.join(", "))))
+            .collect(),
+    );
+
+    let list = |key: &str| {
+        doc.get(key)
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    section(
+        "Context",
+        list("recent_decisions")
+            .iter()
+            .filter_map(|d| {
+                let decision = flat(text(d, "decision")?);
+                Some(match (text(d, "rationale"), lang) {
+                    (Some(r), Lang::En) => format!("- {decision} (reason: {})", flat(r)),
+                    (Some(r), Lang::Ja) => format!("- {decision}（理由: {}）", flat(r)),
+                    (None, _) => format!("- {decision}"),
+                })
+            })
+            .collect(),
+    );
+    section(
+        "Architecture Changes (Recent)",
+        list("architecture_changes")
+            .iter()
+            .filter_map(|c| {
+                let summary = text(c, "summary").map(flat).unwrap_or_default();
+                Some(format!("- {}: {summary}", flat(text(c, "commit_sha")?)))
+            })
+            .collect(),
+    );
+    section(
+        "Known Issues",
+        list("known_issues")
+            .iter()
+            .filter_map(|i| {
+                let description = flat(text(i, "description")?);
+                Some(match text(i, "severity") {
+                    Some(s) => format!("- [{}] {description}", flat(s)),
+                    None => format!("- {description}"),
+                })
+            })
+            .collect(),
+    );
+    out
+}

@@ -1,0 +1,10 @@
+//! The handover data itself, pure: no repository, no file system beyond what a caller
+//! hands in. Everything here is unit-tested without a repository.
+
+pub mod markdown;
+pub mod note;
+pub mod record;
+pub mod session;
+pub mod state;
+pub mod task_edit;
+pub mod verdict;

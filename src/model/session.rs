@@ -1,0 +1,359 @@
+//! Changing a session's document (SPEC section 2): the merge rules of `save`, task
+//! edits, the derived `status`, and `session_hash`. Pure: no files, no clock of its own.
+
+use std::fmt::Write as _;
+
+use jiff::Timestamp;
+use serde_json::{Map, Value};
+use sha2::{Digest as _, Sha256};
+
+use crate::model::state::{ALL_COMPLETE, MAX_VERSION, READY};
+
+/// The version the tool writes unless the document already has a higher one.
+pub const WRITE_VERSION: u64 = 3;
+
+/// How many architecture changes a session keeps.
+pub const KEEP_ARCHITECTURE_CHANGES: usize = 10;
+
+/// A problem with input, as `(field path, message)`.
+pub type FieldError = (String, String);
+
+/// Local time with its offset, as the tool writes timestamps: `2026-11-30T10:15:00+09:00`.
+pub fn format_time(t: Timestamp) -> String {
+    t.to_zoned_datetime(jiff::tz::TimeZone::system())
+        .strftime("%Y-%m-%dT%H:%M:%S%:z")
+        .to_string()
+}
+
+/// Check a full or partial state given to `save`: an object whose `active_tasks`, if
+/// present, are objects with a string `id`.
+pub fn check_input(input: &Value) -> Result<&Map<String, Value>, FieldError> {
+    let Value::Object(map) = input else {
+        return Err(("(root)".into(), "must be a JSON object".into()));
+    };
+    if let Some(tasks) = map.get("active_tasks") {
+        let Value::Array(tasks) = tasks else {
+            return Err(("active_tasks".into(), "must be an array".into()));
+        };
+        for (i, task) in tasks.iter().enumerate() {
+            match task.get("id") {
+                Some(Value::String(id)) if !id.is_empty() => {}
+                _ => {
+                    return Err((
+                        format!("active_tasks[{i}].id"),
+                        "must be a non-empty string".into(),
+                    ));
+                }
+            }
+        }
+    }
+    for key in ["recent_decisions", "architecture_changes", "known_issues"] {
+        if map.get(key).is_some_and(|v| !v.is_array() && !v.is_null()) {
+            return Err((key.into(), "must be an array".into()));
+        }
+    }
+    if let Some(v) = map.get("version") {
+        match v.as_u64() {
+            Some(n) if (2..=MAX_VERSION).contains(&n) => {}
+            _ => {
+                return Err((
+                    "version".into(),
+                    format!("must be a number from 2 to {MAX_VERSION}"),
+                ));
+            }
+        }
+    }
+    Ok(map)
+}
+
+/// Merge `incoming` into `doc` by the rules of `save`: tasks with the same id are
+/// replaced and new ids appended in order; decisions appended unless an identical one
+/// exists; architecture changes appended (one given again moves to the end), keeping the
+/// newest ten; known issues replaced
+/// when given; `workspace` merged key by key; any other key set. `status`,
+/// `generated_at` and `session_hash` are the tool's own and are not taken from input.
+pub fn merge(doc: &mut Map<String, Value>, incoming: &Map<String, Value>) {
+    for (key, value) in incoming {
+        match key.as_str() {
+            "status" | "generated_at" | "session_hash" => {}
+            "version" => {
+                let have = doc.get("version").and_then(Value::as_u64).unwrap_or(0);
+                if value.as_u64().is_some_and(|v| v > have) {
+                    doc.insert(key.clone(), value.clone());
+                }
+            }
+            "active_tasks" => {
+                let tasks = array_mut(doc, "active_tasks");
+                for task in value.as_array().into_iter().flatten() {
+                    let id = task.get("id");
+                    match tasks.iter_mut().find(|t| t.get("id") == id) {
+                        Some(existing) => *existing = task.clone(),
+                        None => tasks.push(task.clone()),
+                    }
+                }
+            }
+            "recent_decisions" => {
+                let decisions = array_mut(doc, "recent_decisions");
+                for d in value.as_array().into_iter().flatten() {
+                    if !decisions.contains(d) {
+                        decisions.push(d.clone());
+                    }
+                }
+            }
+            "architecture_changes" => {
+                let changes = array_mut(doc, "architecture_changes");
+                // A change given again moves to the end (it is the newest now), so a
+                // repeated save of the same input changes nothing: the result is the
+                // newest ten of the existing changes followed by the input's.
+                for c in value.as_array().into_iter().flatten() {
+                    changes.retain(|x| x != c);
+                    changes.push(c.clone());
+                }
+                let excess = changes.len().saturating_sub(KEEP_ARCHITECTURE_CHANGES);
+                changes.drain(..excess);
+            }
+            "workspace" => match (doc.get_mut("workspace"), value) {
+                (Some(Value::Object(have)), Value::Object(new)) => {
+                    for (k, v) in new {
+                        have.insert(k.clone(), v.clone());
+                    }
+                }
+                _ => {
+                    doc.insert(key.clone(), value.clone());
+                }
+            },
+            _ => {
+                doc.insert(key.clone(), value.clone());
+            }
+        }
+    }
+}
+
+pub(crate) fn array_mut<'a>(doc: &'a mut Map<String, Value>, key: &str) -> &'a mut Vec<Value> {
+    let slot = doc
+        .entry(key.to_owned())
+        .or_insert_with(|| Value::Array(Vec::new()));
+    if !slot.is_array() {
+        *slot = Value::Array(Vec::new());
+    }
+    slot.as_array_mut().expect("just made an array")
+}
+
+/// Fill what the tool owns before a write: the version (at least 3, a higher one kept),
+/// `status` from the tasks, and `session_hash`. `generated_at` is set by the caller,
+/// only when something changed.
+pub fn finish(doc: &mut Map<String, Value>) {
+    let version = doc
+        .get("version")
+        .and_then(Value::as_u64)
+        .unwrap_or(0)
+        .max(WRITE_VERSION);
+    doc.insert("version".into(), Value::from(version));
+    let all_done = doc
+        .get("active_tasks")
+        .and_then(Value::as_array)
+        .is_none_or(|tasks| {
+            tasks
+                .iter()
+                .all(|t| t.get("status").and_then(Value::as_str) == Some("done"))
+        });
+    let status = if all_done { ALL_COMPLETE } else { READY };
+    doc.insert("status".into(), Value::from(status));
+    if !doc.contains_key("active_tasks") {
+        doc.insert("active_tasks".into(), Value::Array(Vec::new()));
+    }
+    let hash = session_hash(doc);
+    doc.insert("session_hash".into(), Value::from(hash));
+}
+
+/// Lay out a new document's keys in the order of SPEC section 2 (known keys first,
+/// then the rest as given). Existing files keep their own order.
+pub fn order_new(doc: &mut Map<String, Value>) {
+    const ORDER: [&str; 10] = [
+        "version",
+        "generated_at",
+        "session_id",
+        "status",
+        "workspace",
+        "active_tasks",
+        "recent_decisions",
+        "architecture_changes",
+        "known_issues",
+        "session_hash",
+    ];
+    let mut ordered = Map::new();
+    for key in ORDER {
+        if let Some(v) = doc.remove(key) {
+            ordered.insert(key.to_owned(), v);
+        }
+    }
+    ordered.append(doc);
+    *doc = ordered;
+}
+
+/// SHA-256 (hex) of the document without `session_hash`, keys sorted, compact JSON.
+pub fn session_hash(doc: &Map<String, Value>) -> String {
+    let mut canonical = String::new();
+    let mut without = doc.clone();
+    without.remove("session_hash");
+    write_canonical(&Value::Object(without), &mut canonical);
+    Sha256::digest(canonical.as_bytes())
+        .iter()
+        .fold(String::with_capacity(64), |mut hex, b| {
+            let _ = write!(hex, "{b:02x}");
+            hex
+        })
+}
+
+fn write_canonical(v: &Value, out: &mut String) {
+    match v {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (i, k) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&serde_json::to_string(k).expect("a string serialises"));
+                out.push(':');
+                write_canonical(&map[k], out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_canonical(item, out);
+            }
+            out.push(']');
+        }
+        other => out.push_str(&serde_json::to_string(other).expect("a scalar serialises")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn map(v: Value) -> Map<String, Value> {
+        match v {
+            Value::Object(m) => m,
+            _ => panic!("not an object"),
+        }
+    }
+
+    #[test]
+    fn merge_rules() {
+        let mut doc = map(json!({
+            "version": 3, "status": "READY", "x_keep": 1,
+            "active_tasks": [{"id": "T1", "status": "in_progress", "x": 1}, {"id": "T2", "status": "pending"}],
+            "recent_decisions": [{"decision": "a"}],
+            "architecture_changes": (0..9).map(|i| json!({"commit_sha": format!("c{i}")})).collect::<Vec<_>>(),
+            "known_issues": [{"description": "old"}],
+            "workspace": {"root": "/w", "x_ws": true}
+        }));
+        merge(
+            &mut doc,
+            &map(json!({
+                "status": "ALL_COMPLETE",
+                "active_tasks": [{"id": "T2", "status": "done"}, {"id": "T3", "status": "pending"}],
+                "recent_decisions": [{"decision": "a"}, {"decision": "b"}],
+                "architecture_changes": [{"commit_sha": "c9"}, {"commit_sha": "c10"}],
+                "known_issues": [{"description": "new"}],
+                "workspace": {"branch": "main"},
+                "x_new": "added"
+            })),
+        );
+        assert_eq!(
+            doc["status"], "READY",
+            "status is derived, not taken from input"
+        );
+        assert_eq!(doc["x_keep"], 1);
+        assert_eq!(doc["x_new"], "added");
+        assert_eq!(
+            doc["active_tasks"],
+            json!([{"id": "T1", "status": "in_progress", "x": 1}, {"id": "T2", "status": "done"}, {"id": "T3", "status": "pending"}])
+        );
+        assert_eq!(
+            doc["recent_decisions"],
+            json!([{"decision": "a"}, {"decision": "b"}])
+        );
+        let shas: Vec<&str> = doc["architecture_changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["commit_sha"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            shas,
+            ["c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10"]
+        );
+        assert_eq!(doc["known_issues"], json!([{"description": "new"}]));
+        assert_eq!(
+            doc["workspace"],
+            json!({"root": "/w", "x_ws": true, "branch": "main"})
+        );
+    }
+
+    #[test]
+    fn merging_twice_is_merging_once() {
+        let incoming = map(
+            json!({"active_tasks": [{"id": "T1"}], "recent_decisions": [{"decision": "d"}],
+                                  "architecture_changes": [{"commit_sha": "a"}]}),
+        );
+        let mut once = Map::new();
+        merge(&mut once, &incoming);
+        let mut twice = once.clone();
+        merge(&mut twice, &incoming);
+        assert_eq!(once, twice);
+    }
+
+    #[test]
+    fn status_is_derived() {
+        let mut doc = map(json!({"active_tasks": []}));
+        finish(&mut doc);
+        assert_eq!(doc["status"], "ALL_COMPLETE");
+        assert_eq!(doc["version"], 3);
+        let mut doc = map(
+            json!({"version": 5, "active_tasks": [{"id": "a", "status": "done"}, {"id": "b", "status": "pending"}]}),
+        );
+        finish(&mut doc);
+        assert_eq!(doc["status"], "READY");
+        assert_eq!(doc["version"], 5, "a higher version is kept");
+    }
+
+    #[test]
+    fn hash_ignores_key_order_and_itself() {
+        let a = map(json!({"b": 1, "a": [{"y": 2, "x": 1}], "session_hash": "old"}));
+        let b = map(json!({"a": [{"x": 1, "y": 2}], "b": 1}));
+        assert_eq!(session_hash(&a), session_hash(&b));
+        assert_eq!(session_hash(&a).len(), 64);
+        let c = map(json!({"a": [{"x": 1, "y": 3}], "b": 1}));
+        assert_ne!(session_hash(&a), session_hash(&c));
+        // The canonical form is compact JSON with sorted keys.
+        let mut s = String::new();
+        write_canonical(&Value::Object(b), &mut s);
+        assert_eq!(s, r#"{"a":[{"x":1,"y":2}],"b":1}"#);
+    }
+
+    #[test]
+    fn input_is_checked_with_field_paths() {
+        assert_eq!(check_input(&json!([])).unwrap_err().0, "(root)");
+        assert_eq!(
+            check_input(&json!({"active_tasks": [{"id": "a"}, {}]}))
+                .unwrap_err()
+                .0,
+            "active_tasks[1].id"
+        );
+        assert_eq!(
+            check_input(&json!({"version": 9})).unwrap_err().0,
+            "version"
+        );
+        assert!(check_input(&json!({"active_tasks": [{"id": "a"}]})).is_ok());
+    }
+}

@@ -1,0 +1,167 @@
+//! Validation of a state document: every error names the file and the field path
+//! (`active_tasks[2].status`).
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+
+pub(super) fn field_error(file: &Path, field: &str, message: &str) -> Error {
+    Error::InvalidField {
+        file: file.to_owned(),
+        field: field.to_owned(),
+        message: message.to_owned(),
+    }
+}
+
+/// A field path, formatted only when an error needs it: `active_tasks[2].status`.
+pub(super) struct Field<'a> {
+    task: Option<usize>,
+    name: &'a str,
+}
+
+impl std::fmt::Display for Field<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.task, self.name) {
+            (Some(i), "") => write!(f, "active_tasks[{i}]"),
+            (Some(i), name) => write!(f, "active_tasks[{i}].{name}"),
+            (None, name) => f.write_str(name),
+        }
+    }
+}
+
+pub(super) fn top(name: &str) -> Field<'_> {
+    Field { task: None, name }
+}
+
+pub(super) struct Validator<'a> {
+    pub(super) file: &'a Path,
+    pub(super) warnings: Vec<crate::support::error::Msg>,
+}
+
+impl Validator<'_> {
+    pub(super) fn err(&self, field: &Field<'_>, message: &str) -> Error {
+        field_error(self.file, &field.to_string(), message)
+    }
+
+    pub(super) fn string(
+        &self,
+        value: Option<&Value>,
+        field: &Field<'_>,
+    ) -> Result<Option<String>> {
+        match value {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(self.err(field, "must be a string")),
+        }
+    }
+
+    pub(super) fn strings(&self, value: Option<&Value>, field: &Field<'_>) -> Result<Vec<String>> {
+        match value {
+            None | Some(Value::Null) => Ok(Vec::new()),
+            Some(Value::Array(items)) => items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| match item {
+                    Value::String(s) => Ok(s.clone()),
+                    _ => Err(field_error(
+                        self.file,
+                        &format!("{field}[{i}]"),
+                        "must be a string",
+                    )),
+                })
+                .collect(),
+            Some(_) => Err(self.err(field, "must be an array of strings")),
+        }
+    }
+
+    pub(super) fn stamp(
+        &mut self,
+        value: Option<&Value>,
+        field: &Field<'_>,
+    ) -> Result<Option<Stamp>> {
+        let Some(raw) = self.string(value, field)? else {
+            return Ok(None);
+        };
+        match parse_stamp(&raw) {
+            Some((at, None)) => Ok(Some(Stamp { at, raw })),
+            Some((at, Some(what))) => {
+                let word = if what == "a bare date" {
+                    "stamp.bare_date"
+                } else {
+                    "stamp.naive"
+                };
+                self.warnings.push(
+                    crate::support::error::msg(
+                        "warn.local_time",
+                        &[
+                            ("file", &self.file.display()),
+                            ("field", &field),
+                            ("raw", &format!("{raw:?}")),
+                        ],
+                    )
+                    .word("what", word),
+                );
+                Ok(Some(Stamp { at, raw }))
+            }
+            None => Err(self.err(field, &format!("is {raw:?}, not an RFC 3339 timestamp"))),
+        }
+    }
+
+    pub(super) fn task(&mut self, item: &Value, index: usize) -> Result<Task> {
+        let Value::Object(t) = item else {
+            return Err(self.err(
+                &Field {
+                    task: Some(index),
+                    name: "",
+                },
+                "must be an object",
+            ));
+        };
+        let field = |name| Field {
+            task: Some(index),
+            name,
+        };
+        let id = match t.get("id") {
+            None | Some(Value::Null) => String::new(),
+            Some(Value::String(s)) => s.clone(),
+            Some(Value::Number(n)) => n.to_string(),
+            Some(_) => return Err(self.err(&field("id"), "must be a string")),
+        };
+        Ok(Task {
+            id,
+            description: self
+                .string(t.get("description"), &field("description"))?
+                .unwrap_or_default(),
+            status: TaskStatus::parse(
+                &self
+                    .string(t.get("status"), &field("status"))?
+                    .unwrap_or_default(),
+            ),
+            commit_sha: self
+                .string(t.get("commit_sha"), &field("commit_sha"))?
+                .filter(|s| !s.trim().is_empty()),
+            file_paths: self.strings(t.get("file_paths"), &field("file_paths"))?,
+            next_action: self.string(t.get("next_action"), &field("next_action"))?,
+            blockers: self.strings(t.get("blockers"), &field("blockers"))?,
+            last_touched: self.stamp(t.get("last_touched"), &field("last_touched"))?,
+        })
+    }
+}
+
+/// Parse a timestamp: RFC 3339 with any offset; else a naive local date-time or a bare
+/// date, read in the local time zone, with a word for the warning.
+pub fn parse_stamp(raw: &str) -> Option<(Timestamp, Option<&'static str>)> {
+    let raw = raw.trim();
+    if let Ok(ts) = raw.parse::<Timestamp>() {
+        return Some((ts, None));
+    }
+    let tz = jiff::tz::TimeZone::system();
+    if let Ok(dt) = raw.parse::<jiff::civil::DateTime>() {
+        if raw.contains(['T', 't', ' ']) {
+            let zoned = dt.to_zoned_datetime(tz).ok()?;
+            return Some((zoned.timestamp(), Some("a naive local time")));
+        }
+    }
+    let date = raw.parse::<jiff::civil::Date>().ok()?;
+    let zoned = date.to_zoned_datetime(tz).ok()?;
+    Some((zoned.timestamp(), Some("a bare date")))
+}

@@ -1,0 +1,166 @@
+//! Edits of one task (`git handover task`): add, start, done, block, reopen.
+
+use serde_json::{Map, Value};
+
+use super::session::array_mut;
+
+/// The task edits of `git handover task`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TaskEdit {
+    Add {
+        description: String,
+        files: Vec<String>,
+        next: Option<String>,
+    },
+    Start,
+    Done {
+        commit: String,
+    },
+    Block {
+        reasons: Vec<String>,
+    },
+    Reopen,
+}
+
+/// Why a task edit cannot be made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TaskError {
+    NoSuchTask,
+    AlreadyExists,
+}
+
+/// Apply `edit` to task `id`, stamping `last_touched` with `now`.
+pub fn edit_task(
+    doc: &mut Map<String, Value>,
+    id: &str,
+    edit: TaskEdit,
+    now: &str,
+) -> Result<(), TaskError> {
+    let tasks = array_mut(doc, "active_tasks");
+    let position = tasks
+        .iter()
+        .position(|t| t.get("id").and_then(Value::as_str) == Some(id));
+    if let TaskEdit::Add {
+        description,
+        files,
+        next,
+    } = edit
+    {
+        if position.is_some() {
+            return Err(TaskError::AlreadyExists);
+        }
+        let mut task = Map::new();
+        task.insert("id".into(), Value::from(id));
+        task.insert("description".into(), Value::from(description));
+        task.insert("status".into(), Value::from("pending"));
+        task.insert("file_paths".into(), Value::from(files));
+        if let Some(next) = next {
+            task.insert("next_action".into(), Value::from(next));
+        }
+        task.insert("last_touched".into(), Value::from(now));
+        tasks.push(Value::Object(task));
+        return Ok(());
+    }
+    let Some(Value::Object(task)) = position.map(|i| &mut tasks[i]) else {
+        return Err(TaskError::NoSuchTask);
+    };
+    match edit {
+        TaskEdit::Add { .. } => unreachable!("handled above"),
+        TaskEdit::Start => {
+            task.insert("status".into(), Value::from("in_progress"));
+        }
+        TaskEdit::Done { commit } => {
+            task.insert("status".into(), Value::from("done"));
+            task.insert("commit_sha".into(), Value::from(commit));
+        }
+        TaskEdit::Block { reasons } => {
+            task.insert("status".into(), Value::from("blocked"));
+            let blockers = match task
+                .entry("blockers")
+                .or_insert_with(|| Value::Array(Vec::new()))
+            {
+                Value::Array(b) => b,
+                other => {
+                    *other = Value::Array(Vec::new());
+                    other.as_array_mut().expect("just made an array")
+                }
+            };
+            for r in reasons {
+                let r = Value::from(r);
+                if !blockers.contains(&r) {
+                    blockers.push(r);
+                }
+            }
+        }
+        TaskEdit::Reopen => {
+            task.insert("status".into(), Value::from("in_progress"));
+            task.remove("blockers");
+        }
+    }
+    task.insert("last_touched".into(), Value::from(now));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::session::finish;
+    use serde_json::json;
+
+    #[test]
+    fn task_edits() {
+        let mut doc = Map::new();
+        let now = "2026-11-30T12:00:00+00:00";
+        edit_task(
+            &mut doc,
+            "T1",
+            TaskEdit::Add {
+                description: "d".into(),
+                files: vec!["a.rs".into()],
+                next: Some("n".into()),
+            },
+            now,
+        )
+        .unwrap();
+        assert_eq!(edit_task(&mut doc, "T1", TaskEdit::Start, now), Ok(()));
+        assert_eq!(doc["active_tasks"][0]["status"], "in_progress");
+        edit_task(
+            &mut doc,
+            "T1",
+            TaskEdit::Block {
+                reasons: vec!["r1".into(), "r1".into(), "r2".into()],
+            },
+            now,
+        )
+        .unwrap();
+        assert_eq!(doc["active_tasks"][0]["blockers"], json!(["r1", "r2"]));
+        edit_task(&mut doc, "T1", TaskEdit::Reopen, now).unwrap();
+        assert_eq!(doc["active_tasks"][0].get("blockers"), None);
+        edit_task(
+            &mut doc,
+            "T1",
+            TaskEdit::Done {
+                commit: "abc".into(),
+            },
+            now,
+        )
+        .unwrap();
+        assert_eq!(doc["active_tasks"][0]["commit_sha"], "abc");
+        assert_eq!(doc["active_tasks"][0]["last_touched"], now);
+        assert_eq!(
+            edit_task(&mut doc, "T9", TaskEdit::Start, now),
+            Err(TaskError::NoSuchTask)
+        );
+        let add = TaskEdit::Add {
+            description: String::new(),
+            files: vec![],
+            next: None,
+        };
+        assert_eq!(
+            edit_task(&mut doc, "T1", add, now),
+            Err(TaskError::AlreadyExists)
+        );
+        finish(&mut doc);
+        assert_eq!(doc["status"], "ALL_COMPLETE");
+    }
+}

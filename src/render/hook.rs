@@ -1,0 +1,99 @@
+//! What `hook session-start` prints: the briefing as the agent's `SessionStart`
+//! context, within the agent's budget.
+
+use std::fmt::Write as _;
+
+use crate::commands::r#continue::{Outcome, Report};
+use crate::render::human::Painter;
+use crate::support::i18n::Lang;
+
+/// The most context an agent takes inline (Claude Code replaces more with a file path).
+pub const MAX_CONTEXT: usize = 10_000;
+
+/// The agent's context for a read-only `continue` report; `None` when there is nothing
+/// to resume and nothing wrong.
+pub fn context(report: &Report, lang: Lang) -> Option<String> {
+    let mut text = String::new();
+    for problem in &report.skipped {
+        let _ = writeln!(text, "git-handover: could not read a handover: {problem}");
+    }
+    match &report.outcome {
+        Outcome::Nothing if text.is_empty() => return None,
+        Outcome::Nothing => {}
+        Outcome::Choose(_) => {
+            text.push_str(
+                "Several handovers can be resumed. Ask the user which one, then run \
+                 `git handover continue <key or path>`:\n",
+            );
+        }
+        Outcome::AllComplete(_) | Outcome::Briefing(_) => {
+            text.push_str("Handover from the previous session (git handover continue):\n");
+        }
+    }
+    text.push_str(&crate::render::human::continue_(
+        report,
+        &Painter::new(false, lang),
+    ));
+    Some(cut(&text, MAX_CONTEXT))
+}
+
+/// `text` cut at a line end so that it, with a closing note, is at most `max` characters.
+pub fn cut(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let note =
+        "[cut: the briefing is longer; run `git handover continue --keep` to see all of it]\n";
+    let budget = max - note.chars().count();
+    let mut out = String::new();
+    let mut used = 0;
+    for line in text.split_inclusive('\n') {
+        let n = line.chars().count();
+        if used + n > budget {
+            break;
+        }
+        out.push_str(line);
+        used += n;
+    }
+    out.push_str(note);
+    out
+}
+
+/// The hook's output: one line of JSON in the shape agents document.
+pub fn hook_output(context: &str) -> String {
+    let v = serde_json::json!({
+        "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}
+    });
+    format!("{v}\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    #[test]
+    fn cut_at_a_line_end_within_the_limit() {
+        let text: String = (0..2000).fold(String::new(), |mut t, i| {
+            let _ = writeln!(t, "line {i:04} of the briefing");
+            t
+        });
+        let out = cut(&text, MAX_CONTEXT);
+        assert!(out.chars().count() <= MAX_CONTEXT);
+        assert!(out.ends_with("to see all of it]\n"));
+        let body = out.rsplit_once("[cut:").unwrap().0;
+        assert!(body.ends_with("of the briefing\n"), "cut at a line end");
+        assert!(text.starts_with(body));
+        assert_eq!(cut("short\n", MAX_CONTEXT), "short\n");
+        let japanese: String = (0..3000).map(|_| "日本語の行\n").collect();
+        assert!(cut(&japanese, MAX_CONTEXT).chars().count() <= MAX_CONTEXT);
+    }
+
+    #[test]
+    fn output_has_the_documented_shape() {
+        let v: Value = serde_json::from_str(&hook_output("a\n\"b\"")).unwrap();
+        assert_eq!(v["hookSpecificOutput"]["hookEventName"], "SessionStart");
+        assert_eq!(v["hookSpecificOutput"]["additionalContext"], "a\n\"b\"");
+        assert_eq!(v.as_object().unwrap().len(), 1);
+    }
+}

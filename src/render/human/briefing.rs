@@ -1,0 +1,259 @@
+//! `continue`: the candidates, the briefing and what was done besides.
+
+use std::fmt::Write as _;
+
+use super::status::{detail, handover, more};
+use super::{Painter, SUMMARY_WIDTH};
+use crate::model::verdict::{Freshness, Presence};
+use crate::services::assess::Kind;
+use crate::support::text::{escape, one_line};
+
+/// The numbered list `continue` offers when several handovers could be resumed.
+pub fn candidates(list: &[crate::commands::r#continue::Candidate], p: &Painter) -> String {
+    let mut out = String::new();
+    for (i, c) in list.iter().enumerate() {
+        let h = &c.handover;
+        let mut parts = vec![format!("{:>2}) {}", i + 1, escape(&c.handle))];
+        if let Some(a) = &h.assessment {
+            if let Some(branch) = &a.branch {
+                parts.push(p.f("cand.branch", &[("branch", &escape(branch))]));
+            }
+            if h.kind == Kind::Session && a.branch.is_some() {
+                if let Some(fingerprint) = h.key.rsplit('/').next() {
+                    parts.push(p.f("cand.fingerprint", &[("fp", &escape(fingerprint))]));
+                }
+            }
+            match h.kind {
+                Kind::ContinueHere => parts.push(p.t("cand.note").into()),
+                _ => parts.push(p.f(
+                    "cand.counts",
+                    &[("done", &a.done), ("left", &(a.total - a.done))],
+                )),
+            }
+            if let Some(next) = &a.next {
+                let what = format!("[{}] {}", escape(&next.id), one_line(&next.description, 48));
+                parts.push(p.f("cand.next", &[("what", &what)]));
+            } else if let Some(step) = a.note.as_ref().and_then(|n| n.next_steps.first()) {
+                parts.push(p.f("cand.next", &[("what", &one_line(step, 48))]));
+            }
+            if a.presence == Presence::Orphan {
+                parts.push(p.t("cand.orphan").into());
+            }
+        }
+        // A handle that is a key or a relative path is this worktree's; say where others are.
+        if c.handle.starts_with('/') {
+            let path = escape(&c.worktree.path.display().to_string());
+            parts.push(p.f("cand.in", &[("path", &path)]));
+        }
+        out.push_str(&parts.join("  "));
+        out.push('\n');
+    }
+    out
+}
+
+pub fn continue_(r: &crate::commands::r#continue::Report, p: &Painter) -> String {
+    use crate::commands::r#continue::{Announcement, Outcome};
+    let mut out = String::new();
+    for a in &r.announcements {
+        let line = match a {
+            Announcement::OtherWorktree { path, keys } => p.f(
+                "cont.other_worktree",
+                &[
+                    ("path", &escape(&path.display().to_string())),
+                    ("keys", &escape(&keys.join(", "))),
+                ],
+            ),
+            Announcement::Store { keys } => {
+                p.f("cont.store", &[("keys", &escape(&keys.join(", ")))])
+            }
+        };
+        let _ = writeln!(out, "{line}");
+    }
+    match &r.outcome {
+        Outcome::Nothing => {
+            let _ = writeln!(out, "{}", p.t("cont.nothing"));
+        }
+        Outcome::Choose(list) => out.push_str(&candidates(list, p)),
+        Outcome::AllComplete(c) => {
+            let _ = writeln!(
+                out,
+                "{}",
+                p.f("cont.all_complete", &[("key", &escape(&c.handover.key))])
+            );
+        }
+        Outcome::Briefing(b) => briefing(&mut out, b, p),
+    }
+    if !r.effects.is_empty() && matches!(r.outcome, Outcome::Briefing(_)) {
+        out.push('\n');
+    }
+    for e in &r.effects {
+        out.push_str(&effect(e, p));
+    }
+    out
+}
+
+fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Painter) {
+    let c = &b.candidate;
+    let path = p.bold(&escape(&c.worktree.path.display().to_string()));
+    let _ = writeln!(out, "{}", p.f("cont.resuming", &[("path", &path)]));
+    handover(out, &c.handover, &c.worktree, p, true);
+    let Some(a) = &c.handover.assessment else {
+        return;
+    };
+    if !b.recent.is_empty() {
+        detail(
+            out,
+            p.t("label.recent"),
+            &format!(
+                "{} {}",
+                b.recent[0].id.short(),
+                one_line(&b.recent[0].subject, SUMMARY_WIDTH)
+            ),
+        );
+        for commit in &b.recent[1..] {
+            more(
+                out,
+                &format!(
+                    "{} {}",
+                    commit.id.short(),
+                    one_line(&commit.subject, SUMMARY_WIDTH)
+                ),
+            );
+        }
+    }
+    if !b.open_tasks.is_empty() {
+        let _ = writeln!(out, "\n{}", p.bold(p.t("cont.open_tasks")));
+        for t in &b.open_tasks {
+            let stale =
+                a.stale_tasks.iter().find(|s| s.id == t.id).map(|s| {
+                    p.warn(&p.f("cont.stale_mark", &[("age", &p.duration(s.untouched_for))]))
+                });
+            let _ = writeln!(
+                out,
+                "  [{}] {} {}{}",
+                escape(&t.id),
+                escape(t.status.as_str()),
+                one_line(&t.description, SUMMARY_WIDTH),
+                stale.unwrap_or_default()
+            );
+            if !t.file_paths.is_empty() {
+                let list = escape(&t.file_paths.join(", "));
+                let _ = writeln!(out, "      {}", p.f("cont.files", &[("list", &list)]));
+            }
+            if let Some(next) = t.next_action.as_deref().filter(|n| !n.is_empty()) {
+                let what = one_line(next, SUMMARY_WIDTH);
+                let _ = writeln!(out, "      {}", p.f("cont.next", &[("what", &what)]));
+            }
+            if !t.blockers.is_empty() {
+                let list = escape(&t.blockers.join(", "));
+                let _ = writeln!(out, "      {}", p.f("cont.blockers", &[("list", &list)]));
+            }
+        }
+    }
+    if !b.other_tasks.is_empty() {
+        let ids: Vec<String> = b.other_tasks.iter().map(|i| escape(i)).collect();
+        let list = ids.join(", ");
+        let _ = writeln!(out, "  {}", p.f("cont.not_started", &[("list", &list)]));
+    }
+    if let Some(note) = &b.note {
+        use crate::model::note::Known;
+        for known in [
+            Known::Objective,
+            Known::Completed,
+            Known::InProgress,
+            Known::NextSteps,
+            Known::Context,
+        ] {
+            let Some(section) = note.section(known) else {
+                continue;
+            };
+            if section.text().is_empty() {
+                continue;
+            }
+            let title = match known {
+                Known::Objective => p.t("section.objective"),
+                Known::Completed => p.t("section.completed"),
+                Known::InProgress => p.t("section.in_progress"),
+                Known::NextSteps => p.t("section.next_steps"),
+                Known::Context => p.t("section.context"),
+            };
+            let _ = writeln!(out, "\n{}", p.bold(title));
+            for line in section.lines.iter().filter(|l| !l.trim().is_empty()) {
+                let _ = writeln!(out, "  {}", escape(line.trim_end()));
+            }
+        }
+    }
+    let user_items = a
+        .note
+        .as_ref()
+        .map(|n| n.user_items.clone())
+        .unwrap_or_default();
+    if !user_items.is_empty() {
+        let _ = writeln!(out, "\n{}", p.warn(p.t("cont.needs_user")));
+        for item in &user_items {
+            let _ = writeln!(out, "  - {}", escape(item));
+        }
+    }
+    let first = b
+        .open_tasks
+        .first()
+        .map(|t| {
+            format!(
+                "[{}] {}",
+                escape(&t.id),
+                one_line(&t.description, SUMMARY_WIDTH)
+            )
+        })
+        .or_else(|| {
+            a.note
+                .as_ref()
+                .and_then(|n| n.next_steps.first())
+                .map(|s| one_line(s, SUMMARY_WIDTH))
+        });
+    let _ = writeln!(out);
+    let line = match (b.successor, first) {
+        (true, Some(first)) => p.f("cont.successor_first", &[("first", &first)]),
+        (true, None) => p.t("cont.successor").to_owned(),
+        (false, _) if a.freshness != Some(Freshness::Fresh) => p.t("cont.ask_not_fresh").to_owned(),
+        (false, _) => p.t("cont.ask").to_owned(),
+    };
+    let _ = writeln!(out, "{line}");
+}
+
+fn effect(e: &crate::commands::r#continue::Effect, p: &Painter) -> String {
+    use crate::commands::r#continue::Effect;
+    let path = |x: &std::path::Path| escape(&x.display().to_string());
+    let line = match e {
+        Effect::Migrated { from, key } => p.f(
+            "migrate.done",
+            &[("from", &path(from)), ("key", &escape(key))],
+        ),
+        Effect::Rendered { path: x } => p.f("effect.rendered", &[("path", &path(x))]),
+        Effect::Cleaned { path: x } => p.f("effect.cleaned", &[("path", &path(x))]),
+        Effect::Consumed {
+            path: x,
+            copy,
+            committed,
+        } => p.f(
+            if *committed {
+                "effect.consumed_committed"
+            } else {
+                "effect.consumed"
+            },
+            &[("path", &path(x)), ("copy", &escape(copy))],
+        ),
+        Effect::Restored {
+            key,
+            path: x,
+            commit,
+        } => p.f(
+            "effect.restored",
+            &[
+                ("key", &escape(key)),
+                ("commit", &&commit[..commit.len().min(7)]),
+                ("path", &path(x)),
+            ],
+        ),
+    };
+    format!("{line}\n")
+}

@@ -1,0 +1,357 @@
+//! `status`: worktrees, handovers and their verdicts.
+
+use std::fmt::Write as _;
+
+use super::{LABEL, Painter, SUMMARY_WIDTH};
+use crate::commands::status;
+use crate::git::Worktree;
+use crate::model::verdict::{CommitState, Freshness, Presence};
+use crate::services::assess::{Assessment, Handover, Kind};
+use crate::support::text::{escape, one_line};
+
+pub fn status(report: &status::Report, p: &Painter) -> String {
+    let mut out = String::new();
+    if report.handover_count() == 0 {
+        let n = report.worktrees.len();
+        if report.here {
+            let _ = writeln!(out, "{}", p.t("status.none_here"));
+        } else if n == 1 {
+            let _ = writeln!(out, "{}", p.t("status.none_only"));
+        } else {
+            let _ = writeln!(out, "{}", p.f("status.none_any", &[("n", &n)]));
+        }
+        return out;
+    }
+    for (i, wt) in report.worktrees.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        worktree_header(&mut out, &wt.worktree, wt.current, p);
+        if !wt.worktree.exists {
+            let why = if wt.worktree.locked.is_some() {
+                p.t("wt.offline")
+            } else {
+                p.t("wt.prunable")
+            };
+            let _ = writeln!(
+                out,
+                "  {}",
+                p.dim(&p.f("status.not_scanned", &[("why", &why)]))
+            );
+            continue;
+        }
+        if wt.handovers.is_empty() {
+            let _ = writeln!(out, "  {}", p.dim(p.t("status.no_handovers")));
+        }
+        for h in &wt.handovers {
+            handover(&mut out, h, &wt.worktree, p, false);
+        }
+    }
+    if let (false, Some(main)) = (report.stored.is_empty(), report.worktrees.first()) {
+        let _ = writeln!(
+            out,
+            "\n{} {}",
+            p.bold(p.t("status.store")),
+            p.t("status.store_note")
+        );
+        for h in &report.stored {
+            handover(&mut out, h, &main.worktree, p, false);
+        }
+    }
+    out
+}
+
+pub(super) fn worktree_header(out: &mut String, wt: &Worktree, current: bool, p: &Painter) {
+    let mut flags = vec![if wt.is_main {
+        p.t("wt.main").to_owned()
+    } else {
+        p.t("wt.linked").to_owned()
+    }];
+    if current {
+        flags.push(p.t("wt.current").into());
+    }
+    if wt.is_bare {
+        flags.push(p.t("wt.bare").into());
+    }
+    if let Some(reason) = &wt.locked {
+        flags.push(if reason.is_empty() {
+            p.t("wt.locked").into()
+        } else {
+            p.f("wt.locked_why", &[("reason", &one_line(reason, 40))])
+        });
+    }
+    if wt.prunable {
+        flags.push(p.t("wt.prunable").into());
+    }
+    let separator = p.separator();
+    let _ = writeln!(
+        out,
+        "{} ({})",
+        p.bold(&escape(&wt.path.display().to_string())),
+        flags.join(separator)
+    );
+    if wt.is_bare {
+        return;
+    }
+    let head = wt
+        .head
+        .map_or_else(|| p.t("wt.no_commits").to_owned(), |h| h.short());
+    let line = match (&wt.branch, wt.detached) {
+        (Some(b), false) => p.f("wt.on_branch", &[("branch", &escape(b)), ("head", &head)]),
+        _ => p.f("wt.detached", &[("head", &head)]),
+    };
+    let _ = writeln!(out, "  {line}");
+}
+
+pub(super) fn detail(out: &mut String, label: &str, value: &str) {
+    let _ = writeln!(
+        out,
+        "      {} {value}",
+        crate::support::i18n::pad(label, LABEL)
+    );
+}
+
+pub(super) fn more(out: &mut String, value: &str) {
+    let _ = writeln!(out, "      {:<LABEL$} {value}", "");
+}
+
+/// One handover's summary block. `briefing` leaves out what a briefing shows in full
+/// below it (a note's objective, next step and `[USER]` items).
+pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painter, briefing: bool) {
+    let title = match h.kind {
+        Kind::Session => {
+            let team = h.assessment.as_ref().is_some_and(|a| a.team);
+            let default_root = h.root.as_deref() == Some(crate::support::config::DEFAULT_DIR);
+            let root = h
+                .root
+                .as_deref()
+                .filter(|_| !default_root)
+                .map(|r| p.f("kind.in_root", &[("root", &escape(r))]))
+                .unwrap_or_default();
+            let key = if team {
+                "kind.team_session"
+            } else {
+                "kind.session"
+            };
+            p.f(key, &[("key", &escape(&h.key)), ("root", &root)])
+        }
+        Kind::Legacy => p.f("kind.legacy", &[("key", &escape(&h.key))]),
+        Kind::ContinueHere => p.f("kind.note", &[("key", &escape(&h.key))]),
+    };
+    let _ = writeln!(out, "  {}", p.bold(&title));
+    if let Some(stored) = &h.stored {
+        let from = stored
+            .worktree
+            .as_deref()
+            .map(|w| p.f("stored.from", &[("path", &escape(w))]))
+            .unwrap_or_default();
+        detail(
+            out,
+            p.t("label.stored"),
+            &p.f(
+                "stored.value",
+                &[
+                    ("commit", &&stored.commit[..stored.commit.len().min(7)]),
+                    ("time", &crate::model::session::format_time(stored.saved_at)),
+                    ("from", &from),
+                ],
+            ),
+        );
+    }
+    if let Some(err) = &h.error {
+        detail(out, p.t("label.invalid"), &p.bad(&escape(err)));
+        return;
+    }
+    let Some(a) = &h.assessment else { return };
+    if let Some(status) = &a.status {
+        let counts = p.f(
+            "status.counts",
+            &[
+                ("status", &escape(status)),
+                ("done", &a.done),
+                ("total", &a.total),
+            ],
+        );
+        let counts = if status == crate::model::state::ALL_COMPLETE {
+            p.good(&counts)
+        } else {
+            counts
+        };
+        detail(out, p.t("label.status"), &counts);
+        if let Some(next) = &a.next {
+            detail(
+                out,
+                p.t("label.next"),
+                &format!(
+                    "{} ({}) {}",
+                    escape(&next.id),
+                    escape(&next.status),
+                    one_line(&next.description, SUMMARY_WIDTH)
+                ),
+            );
+        }
+    }
+    if let Some(note) = a.note.as_ref().filter(|_| !briefing) {
+        if let Some(objective) = &note.objective {
+            detail(
+                out,
+                p.t("label.objective"),
+                &one_line(objective, SUMMARY_WIDTH),
+            );
+        }
+        if let Some(step) = note.next_steps.first() {
+            detail(out, p.t("label.next"), &one_line(step, SUMMARY_WIDTH));
+        }
+    }
+    freshness(out, a, wt, p);
+    presence(out, a, p);
+    commits(out, a, p);
+    for stale in &a.stale_tasks {
+        detail(
+            out,
+            p.t("label.stale"),
+            &p.warn(&p.f(
+                "stale.untouched",
+                &[
+                    ("id", &escape(&stale.id)),
+                    ("age", &p.duration(stale.untouched_for)),
+                ],
+            )),
+        );
+    }
+    if let Some(note) = &a.note {
+        for item in note.user_items.iter().filter(|_| !briefing) {
+            detail(
+                out,
+                p.t("label.user"),
+                &p.warn(&one_line(item, SUMMARY_WIDTH)),
+            );
+        }
+        let mut missing: Vec<String> = note
+            .missing_header
+            .iter()
+            .map(|h| p.f("partial.header", &[("name", h)]))
+            .collect();
+        missing.extend(note.missing_sections.iter().map(|s| format!("## {s}")));
+        if !missing.is_empty() {
+            detail(
+                out,
+                p.t("label.partial"),
+                &p.dim(&p.f("partial.missing", &[("list", &missing.join(", "))])),
+            );
+        }
+    }
+}
+
+pub(super) fn freshness(out: &mut String, a: &Assessment, wt: &Worktree, p: &Painter) {
+    let Some(f) = a.freshness else {
+        detail(out, p.t("label.freshness"), &p.dim(p.t("fresh.unknown")));
+        return;
+    };
+    let word = match f {
+        Freshness::Fresh => p.good(p.t("fresh.fresh")),
+        Freshness::Stale => p.warn(p.t("fresh.stale")),
+        Freshness::Superseded => p.bad(p.t("fresh.superseded")),
+    };
+    let mut text = word;
+    if let Some(age) = a.age {
+        let key = match (a.written_from_mtime, a.note.is_some()) {
+            (true, _) => "fresh.age_file",
+            (false, true) => "fresh.age_updated",
+            (false, false) => "fresh.age_written",
+        };
+        text.push_str(&p.f(key, &[("age", &p.duration(age))]));
+    }
+    if let Some(branch) = &a.branch {
+        text.push_str(&p.f("fresh.on", &[("branch", &escape(branch))]));
+    }
+    if !a.branch_matches {
+        let here = wt
+            .branch
+            .as_deref()
+            .filter(|_| !wt.detached)
+            .map_or_else(|| p.t("wt.a_detached_head").to_owned(), escape);
+        text.push_str(&p.f("fresh.worktree_on", &[("here", &here)]));
+    }
+    detail(out, p.t("label.freshness"), &text);
+    if a.newer.count > 0 {
+        let n = a.newer.count;
+        more(
+            out,
+            &if n == 1 {
+                p.t("fresh.newer_one").to_owned()
+            } else {
+                p.f("fresh.newer_many", &[("n", &n)])
+            },
+        );
+        for c in &a.newer.newest {
+            more(
+                out,
+                &format!("  {} {}", c.id.short(), one_line(&c.subject, SUMMARY_WIDTH)),
+            );
+        }
+        if n > a.newer.newest.len() {
+            more(
+                out,
+                &p.f("fresh.and_more", &[("n", &(n - a.newer.newest.len()))]),
+            );
+        }
+    }
+}
+
+pub(super) fn presence(out: &mut String, a: &Assessment, p: &Painter) {
+    let root = a.workspace_root.as_deref().map(escape).unwrap_or_default();
+    match a.presence {
+        Presence::Present => {}
+        Presence::Orphan => detail(
+            out,
+            p.t("label.orphan"),
+            &p.bad(&p.f("presence.orphan", &[("root", &root)])),
+        ),
+        Presence::Offline => detail(
+            out,
+            p.t("label.offline"),
+            &p.warn(&p.f("presence.offline", &[("root", &root)])),
+        ),
+    }
+}
+
+pub(super) fn commits(out: &mut String, a: &Assessment, p: &Painter) {
+    if a.commits.is_empty() {
+        return;
+    }
+    let count = |s: CommitState| a.commits.iter().filter(|c| c.state == s).count();
+    let mut parts = Vec::new();
+    for s in [
+        CommitState::Ok,
+        CommitState::Unreachable,
+        CommitState::Missing,
+        CommitState::Ambiguous,
+    ] {
+        let n = count(s);
+        if n > 0 {
+            let text = p.f(&format!("commit.{}", s.as_str()), &[("n", &n)]);
+            parts.push(if s == CommitState::Ok {
+                p.good(&text)
+            } else {
+                p.bad(&text)
+            });
+        }
+    }
+    let rewritten = a.commits.iter().filter(|c| c.rewritten.is_some()).count();
+    if rewritten > 0 {
+        parts.push(p.warn(&p.f("commit.rewritten", &[("n", &rewritten)])));
+    }
+    detail(out, p.t("label.commits"), &parts.join(p.separator()));
+    for c in a.commits.iter().filter(|c| c.needs_attention()) {
+        let sha = escape(&c.recorded.chars().take(12).collect::<String>());
+        let mut line = p.f(
+            &format!("commit.line_{}", c.state.as_str()),
+            &[("task", &escape(&c.task_id)), ("sha", &sha)],
+        );
+        if let Some(new) = &c.rewritten {
+            line.push_str(&p.f("commit.rewritten_to", &[("sha", &&new[..7.min(new.len())])]));
+        }
+        more(out, &line);
+    }
+}

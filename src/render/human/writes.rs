@@ -1,0 +1,213 @@
+//! The write commands (`save`, `task`, `render`, `here`, `migrate`, `clean`, `hook`)
+//! and the notes store commands (`log`, `sync`).
+
+use std::fmt::Write as _;
+
+use super::Painter;
+use crate::support::text::escape;
+
+/// `save` prints the session key alone, for scripts and agents.
+pub fn save(w: &crate::services::sessions::Written) -> String {
+    format!("{}\n", escape(&w.session.key))
+}
+
+pub fn task(r: &crate::commands::task::Report, p: &Painter) -> String {
+    let status = r
+        .written
+        .state
+        .tasks
+        .iter()
+        .find(|t| t.id == r.task)
+        .map_or("?", |t| t.status.as_str());
+    let line = p.f(
+        "task.done",
+        &[
+            ("id", &escape(&r.task)),
+            ("status", &escape(status)),
+            ("key", &escape(&r.written.session.key)),
+            ("session", &escape(&r.written.state.status)),
+        ],
+    );
+    format!("{line}\n")
+}
+
+pub fn render(r: &crate::commands::render::Report, p: &Painter) -> String {
+    let path = r
+        .session
+        .dir()
+        .join(crate::services::sessions::MARKDOWN_FILE);
+    let path = escape(&path.display().to_string());
+    let key = if r.changed {
+        "render.done"
+    } else {
+        "render.same"
+    };
+    format!("{}\n", p.f(key, &[("path", &path)]))
+}
+
+pub fn here(r: &crate::commands::here::Report, p: &Painter) -> String {
+    let key = if r.replaced {
+        "here.replaced"
+    } else {
+        "here.wrote"
+    };
+    let path = escape(&r.path.display().to_string());
+    format!("{}\n", p.f(key, &[("path", &path)]))
+}
+
+pub fn migrate(r: &crate::commands::migrate::Report, p: &Painter) -> String {
+    let mut out = p.f(
+        "migrate.done",
+        &[
+            ("from", &escape(&r.from.display().to_string())),
+            ("key", &escape(&r.session.key)),
+        ],
+    );
+    out.push('\n');
+    if r.removed_markdown {
+        let _ = writeln!(out, "{}", p.t("migrate.removed_md"));
+    }
+    out
+}
+
+/// Removals were announced as they happened; this is the closing line.
+pub fn clean(r: &crate::commands::clean::Report, p: &Painter) -> String {
+    let n = r.removed.len();
+    let kept: Vec<String> = r
+        .removed
+        .iter()
+        .filter(|x| x.kept_other_files)
+        .map(|x| {
+            let path = escape(&x.path.display().to_string());
+            format!("{}\n", p.f("clean.kept", &[("path", &path)]))
+        })
+        .collect();
+    let summary = match (n, r.dry_run) {
+        (0, _) => p.t("clean.nothing").to_owned(),
+        (1, true) => p.t("clean.would_one").to_owned(),
+        (n, true) => p.f("clean.would_many", &[("n", &n)]),
+        (1, false) => p.t("clean.removed_one").to_owned(),
+        (n, false) => p.f("clean.removed_many", &[("n", &n)]),
+    };
+    kept.concat() + &summary + "\n"
+}
+
+pub fn hook(r: &crate::commands::hook::InstallReport, p: &Painter) -> String {
+    let install = r.install;
+    let path = escape(&r.settings.display().to_string());
+    let key = match (install, r.changed) {
+        (true, true) => "hook.added",
+        (true, false) => "hook.present",
+        (false, true) => "hook.removed",
+        (false, false) => "hook.absent",
+    };
+    let mut out = format!("{}\n", p.f(key, &[("path", &path)]));
+    if let Some((file, changed)) = &r.instructions {
+        let file = escape(&file.display().to_string());
+        let key = match (install, changed) {
+            (true, true) => "hook.instr_added",
+            (true, false) => "hook.instr_present",
+            (false, true) => "hook.instr_removed",
+            (false, false) => "hook.instr_absent",
+        };
+        let _ = writeln!(out, "{}", p.f(key, &[("path", &file)]));
+    }
+    out
+}
+
+pub fn log(r: &crate::commands::log::Report, p: &Painter) -> String {
+    let mut out = String::new();
+    if r.records.is_empty() {
+        let _ = writeln!(
+            out,
+            "{}",
+            p.f("log.none", &[("notes_ref", &escape(&r.notes_ref))])
+        );
+        return out;
+    }
+    for s in &r.records {
+        let rec = &s.record;
+        let what = match rec.kind {
+            crate::model::record::RecordKind::Session => {
+                let state = rec.state.as_ref();
+                let status = state
+                    .and_then(|m| m.get("status"))
+                    .and_then(serde_json::Value::as_str)
+                    .unwrap_or("?");
+                let tasks = state
+                    .and_then(|m| m.get("active_tasks"))
+                    .and_then(serde_json::Value::as_array);
+                let done = tasks.map_or(0, |t| {
+                    t.iter()
+                        .filter(|t| {
+                            t.get("status").and_then(serde_json::Value::as_str) == Some("done")
+                        })
+                        .count()
+                });
+                p.f(
+                    "status.counts",
+                    &[
+                        ("status", &escape(status)),
+                        ("done", &done),
+                        ("total", &tasks.map_or(0, Vec::len)),
+                    ],
+                )
+            }
+            crate::model::record::RecordKind::ContinueHere => p.t("log.consumed").to_owned(),
+        };
+        let _ = writeln!(
+            out,
+            "{}  {}  {}  {}",
+            crate::model::session::format_time(rec.saved_at),
+            rec.kind.as_str(),
+            escape(&rec.key),
+            what
+        );
+        let mut place = p.f(
+            "log.note_on",
+            &[("commit", &&s.commit[..s.commit.len().min(7)])],
+        );
+        if let Some(b) = &rec.branch {
+            place.push_str(&p.f("log.branch", &[("branch", &escape(b))]));
+        }
+        if let Some(w) = &rec.worktree {
+            place.push_str(&p.f("log.worktree", &[("path", &escape(w))]));
+        }
+        let _ = writeln!(out, "    {place}");
+    }
+    out
+}
+
+pub fn sync(r: &crate::commands::sync::Report, p: &Painter) -> String {
+    use crate::git::NotesMerge;
+    let mut out = String::new();
+    let notes_ref = escape(&r.notes_ref);
+    let remote = escape(&r.remote);
+    let mut line = |text: String| {
+        out.push_str(&text);
+        out.push('\n');
+    };
+    if r.rewrite_ref == Some(true) {
+        line(p.f("sync.rewrite_added", &[("notes_ref", &notes_ref)]));
+    }
+    if !r.remote_had_notes {
+        line(p.f(
+            "sync.remote_empty",
+            &[("remote", &remote), ("notes_ref", &notes_ref)],
+        ));
+    }
+    for m in &r.merges {
+        match m {
+            NotesMerge::NoOther | NotesMerge::UpToDate => {}
+            NotesMerge::FastForward => line(p.t("sync.fast_forward").to_owned()),
+            NotesMerge::Merged { combined } => line(p.f("sync.merged", &[("n", combined)])),
+        }
+    }
+    let key = match (&r.local, r.pushed) {
+        (None, _) => "sync.nothing",
+        (Some(_), true) => "sync.pushed",
+        (Some(_), false) => "sync.same",
+    };
+    line(p.f(key, &[("notes_ref", &notes_ref), ("remote", &remote)]));
+    out
+}

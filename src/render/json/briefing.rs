@@ -1,0 +1,201 @@
+//! `continue --json` (`git-handover/continue/1`).
+
+use serde::Serialize;
+
+use super::{CommitLineV1, HandoverV1, handover};
+
+#[derive(Serialize)]
+pub struct ContinueV1 {
+    pub schema: &'static str,
+    /// `briefing`, `all_complete`, `nothing` or `choose`
+    pub outcome: &'static str,
+    pub announcements: Vec<String>,
+    pub handover: Option<ResumedV1>,
+    pub recent_commits: Vec<CommitLineV1>,
+    pub open_tasks: Vec<OpenTaskV1>,
+    pub other_tasks: Vec<String>,
+    pub note: Option<NoteBodyV1>,
+    /// `ask_approval` or `start_now`, for a briefing
+    pub proceed: Option<&'static str>,
+    pub candidates: Vec<CandidateV1>,
+    pub effects: Vec<EffectV1>,
+    pub skipped: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct ResumedV1 {
+    pub worktree: String,
+    pub handle: String,
+    #[serde(flatten)]
+    pub handover: HandoverV1,
+}
+
+#[derive(Serialize)]
+pub struct OpenTaskV1 {
+    pub id: String,
+    pub description: String,
+    pub status: String,
+    pub file_paths: Vec<String>,
+    pub next_action: Option<String>,
+    pub blockers: Vec<String>,
+    pub last_touched: Option<String>,
+    pub stale: bool,
+}
+
+#[derive(Serialize)]
+pub struct NoteBodyV1 {
+    pub sections: Vec<NoteSectionV1>,
+}
+
+#[derive(Serialize)]
+pub struct NoteSectionV1 {
+    pub title: String,
+    pub known: bool,
+    pub text: String,
+}
+
+#[derive(Serialize)]
+pub struct CandidateV1 {
+    pub handle: String,
+    pub worktree: String,
+    #[serde(flatten)]
+    pub handover: HandoverV1,
+}
+
+#[derive(Serialize)]
+pub struct EffectV1 {
+    /// `migrated`, `rendered`, `cleaned`, `consumed` or `restored`
+    pub kind: &'static str,
+    pub path: String,
+    pub detail: Option<String>,
+}
+
+pub fn continue_(r: &crate::commands::r#continue::Report) -> ContinueV1 {
+    use crate::commands::r#continue::{Effect, Outcome};
+    let mut v = ContinueV1 {
+        schema: "git-handover/continue/1",
+        outcome: "nothing",
+        announcements: r.announcements.iter().map(ToString::to_string).collect(),
+        handover: None,
+        recent_commits: Vec::new(),
+        open_tasks: Vec::new(),
+        other_tasks: Vec::new(),
+        note: None,
+        proceed: None,
+        candidates: Vec::new(),
+        effects: r
+            .effects
+            .iter()
+            .map(|e| match e {
+                Effect::Migrated { from, key } => EffectV1 {
+                    kind: "migrated",
+                    path: from.display().to_string(),
+                    detail: Some(key.clone()),
+                },
+                Effect::Rendered { path } => EffectV1 {
+                    kind: "rendered",
+                    path: path.display().to_string(),
+                    detail: None,
+                },
+                Effect::Cleaned { path } => EffectV1 {
+                    kind: "cleaned",
+                    path: path.display().to_string(),
+                    detail: None,
+                },
+                Effect::Consumed {
+                    path,
+                    copy,
+                    committed,
+                } => EffectV1 {
+                    kind: "consumed",
+                    path: path.display().to_string(),
+                    detail: Some(format!(
+                        "copy: {}{}",
+                        copy,
+                        if *committed { "; committed" } else { "" }
+                    )),
+                },
+                Effect::Restored { key, path, commit } => EffectV1 {
+                    kind: "restored",
+                    path: path.display().to_string(),
+                    detail: Some(format!("{key} from the note on {commit}")),
+                },
+            })
+            .collect(),
+        skipped: r.skipped.clone(),
+    };
+    let resumed = |c: &crate::commands::r#continue::Candidate| ResumedV1 {
+        worktree: c.worktree.path.display().to_string(),
+        handle: c.handle.clone(),
+        handover: handover(&c.handover),
+    };
+    match &r.outcome {
+        Outcome::Nothing => {}
+        Outcome::Choose(list) => {
+            v.outcome = "choose";
+            v.candidates = list
+                .iter()
+                .map(|c| CandidateV1 {
+                    handle: c.handle.clone(),
+                    worktree: c.worktree.path.display().to_string(),
+                    handover: handover(&c.handover),
+                })
+                .collect();
+        }
+        Outcome::AllComplete(c) => {
+            v.outcome = "all_complete";
+            v.handover = Some(resumed(c));
+        }
+        Outcome::Briefing(b) => {
+            v.outcome = "briefing";
+            v.handover = Some(resumed(&b.candidate));
+            v.recent_commits = b
+                .recent
+                .iter()
+                .map(|c| CommitLineV1 {
+                    sha: c.id.to_string(),
+                    subject: c.subject.clone(),
+                })
+                .collect();
+            let stale: Vec<&str> = b
+                .candidate
+                .handover
+                .assessment
+                .iter()
+                .flat_map(|a| a.stale_tasks.iter().map(|s| s.id.as_str()))
+                .collect();
+            v.open_tasks = b
+                .open_tasks
+                .iter()
+                .map(|t| OpenTaskV1 {
+                    id: t.id.clone(),
+                    description: t.description.clone(),
+                    status: t.status.as_str().to_owned(),
+                    file_paths: t.file_paths.clone(),
+                    next_action: t.next_action.clone(),
+                    blockers: t.blockers.clone(),
+                    last_touched: t.last_touched.as_ref().map(|s| s.raw.clone()),
+                    stale: stale.contains(&t.id.as_str()),
+                })
+                .collect();
+            v.other_tasks.clone_from(&b.other_tasks);
+            v.note = b.note.as_ref().map(|n| NoteBodyV1 {
+                sections: n
+                    .sections
+                    .iter()
+                    .map(|s| NoteSectionV1 {
+                        title: s.title.clone(),
+                        known: s.known.is_some(),
+                        text: s.text(),
+                    })
+                    .collect(),
+            });
+            v.proceed = Some(if b.successor {
+                "start_now"
+            } else {
+                "ask_approval"
+            });
+        }
+    }
+    v
+}

@@ -1,0 +1,264 @@
+//! JSON output: versioned structs, kept apart from internal types so that the schema
+//! changes only on purpose. Every document names its schema.
+
+mod briefing;
+mod writes;
+
+use serde::Serialize;
+
+pub use briefing::*;
+pub use writes::*;
+
+use crate::commands::status;
+use crate::git::Worktree;
+use crate::services::assess::{Assessment, Handover};
+
+pub const STATUS_SCHEMA: &str = "git-handover/status/1";
+
+#[derive(Serialize)]
+pub struct StatusV1 {
+    pub schema: &'static str,
+    pub now: String,
+    pub needs_attention: bool,
+    pub worktrees: Vec<WorktreeV1>,
+    /// Sessions found only in the notes store.
+    pub stored: Vec<HandoverV1>,
+}
+
+#[derive(Serialize)]
+pub struct WorktreeV1 {
+    pub path: String,
+    pub main: bool,
+    pub current: bool,
+    pub bare: bool,
+    pub exists: bool,
+    pub branch: Option<String>,
+    pub head: Option<String>,
+    pub detached: bool,
+    pub locked: bool,
+    pub lock_reason: Option<String>,
+    pub prunable: bool,
+    pub handovers: Vec<HandoverV1>,
+}
+
+#[derive(Serialize)]
+pub struct HandoverV1 {
+    pub kind: &'static str,
+    pub key: String,
+    pub root: Option<String>,
+    pub path: String,
+    pub valid: bool,
+    pub error: Option<String>,
+    pub needs_attention: bool,
+    /// Only for a session read from the notes store.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stored: Option<StoredV1>,
+    #[serde(flatten)]
+    pub details: Option<DetailsV1>,
+}
+
+#[derive(Serialize)]
+pub struct StoredV1 {
+    /// The commit whose note holds the record.
+    pub commit: String,
+    pub saved_at: String,
+    pub worktree: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct DetailsV1 {
+    pub status: Option<String>,
+    pub session_id: Option<String>,
+    pub team: bool,
+    pub branch: Option<String>,
+    pub written_at: Option<String>,
+    pub written_from_mtime: bool,
+    pub age_seconds: Option<u64>,
+    pub freshness: Option<&'static str>,
+    pub branch_matches: bool,
+    pub newer_commits: NewerV1,
+    pub workspace_root: Option<String>,
+    pub presence: &'static str,
+    /// `null` for a continue-here note, which has no task list.
+    pub tasks: Option<TasksV1>,
+    pub next_task: Option<TaskV1>,
+    pub commits: Vec<CommitV1>,
+    pub stale_tasks: Vec<StaleTaskV1>,
+    pub note: Option<NoteV1>,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct NewerV1 {
+    pub count: usize,
+    pub newest: Vec<CommitLineV1>,
+}
+
+#[derive(Serialize)]
+pub struct CommitLineV1 {
+    pub sha: String,
+    pub subject: String,
+}
+
+#[derive(Serialize)]
+pub struct TasksV1 {
+    pub done: usize,
+    pub total: usize,
+}
+
+#[derive(Serialize)]
+pub struct TaskV1 {
+    pub id: String,
+    pub status: String,
+    pub description: String,
+}
+
+#[derive(Serialize)]
+pub struct CommitV1 {
+    pub task: String,
+    pub recorded: String,
+    pub state: &'static str,
+    pub sha: Option<String>,
+    pub rewritten: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct StaleTaskV1 {
+    pub id: String,
+    pub untouched_seconds: u64,
+}
+
+#[derive(Serialize)]
+pub struct NoteV1 {
+    pub objective: Option<String>,
+    pub in_progress: Vec<String>,
+    pub next_steps: Vec<String>,
+    pub user_items: Vec<String>,
+    pub missing_sections: Vec<&'static str>,
+    pub missing_header: Vec<&'static str>,
+}
+
+pub fn status(report: &status::Report) -> StatusV1 {
+    StatusV1 {
+        schema: STATUS_SCHEMA,
+        now: report.now.to_string(),
+        needs_attention: report.attention_count() > 0,
+        worktrees: report
+            .worktrees
+            .iter()
+            .map(|w| WorktreeV1 {
+                handovers: w.handovers.iter().map(handover).collect(),
+                current: w.current,
+                ..worktree(&w.worktree)
+            })
+            .collect(),
+        stored: report.stored.iter().map(handover).collect(),
+    }
+}
+
+pub(super) fn worktree(w: &Worktree) -> WorktreeV1 {
+    WorktreeV1 {
+        path: w.path.display().to_string(),
+        main: w.is_main,
+        current: false,
+        bare: w.is_bare,
+        exists: w.exists,
+        branch: w.branch.clone(),
+        head: w.head.map(|h| h.to_string()),
+        detached: w.detached,
+        locked: w.locked.is_some(),
+        lock_reason: w.locked.clone(),
+        prunable: w.prunable,
+        handovers: Vec::new(),
+    }
+}
+
+pub(super) fn handover(h: &Handover) -> HandoverV1 {
+    HandoverV1 {
+        kind: h.kind.as_str(),
+        key: h.key.clone(),
+        root: h.root.clone(),
+        path: h.file.display().to_string(),
+        valid: h.error.is_none(),
+        error: h.error.clone(),
+        needs_attention: h.needs_attention(),
+        stored: h.stored.as_ref().map(|s| StoredV1 {
+            commit: s.commit.clone(),
+            saved_at: s.saved_at.to_string(),
+            worktree: s.worktree.clone(),
+        }),
+        details: h.assessment.as_ref().map(details),
+    }
+}
+
+pub(super) fn details(a: &Assessment) -> DetailsV1 {
+    DetailsV1 {
+        status: a.status.clone(),
+        session_id: a.session_id.clone(),
+        team: a.team,
+        branch: a.branch.clone(),
+        written_at: a.written_at.map(|t| t.to_string()),
+        written_from_mtime: a.written_from_mtime,
+        age_seconds: a.age.map(|d| d.as_secs()),
+        freshness: a.freshness.map(crate::model::verdict::Freshness::as_str),
+        branch_matches: a.branch_matches,
+        newer_commits: NewerV1 {
+            count: a.newer.count,
+            newest: a
+                .newer
+                .newest
+                .iter()
+                .map(|c| CommitLineV1 {
+                    sha: c.id.to_string(),
+                    subject: c.subject.clone(),
+                })
+                .collect(),
+        },
+        workspace_root: a.workspace_root.clone(),
+        presence: a.presence.as_str(),
+        tasks: a.status.is_some().then_some(TasksV1 {
+            done: a.done,
+            total: a.total,
+        }),
+        next_task: a.next.as_ref().map(|t| TaskV1 {
+            id: t.id.clone(),
+            status: t.status.clone(),
+            description: t.description.clone(),
+        }),
+        commits: a
+            .commits
+            .iter()
+            .map(|c| CommitV1 {
+                task: c.task_id.clone(),
+                recorded: c.recorded.clone(),
+                state: c.state.as_str(),
+                sha: c.full.clone(),
+                rewritten: c.rewritten.clone(),
+            })
+            .collect(),
+        stale_tasks: a
+            .stale_tasks
+            .iter()
+            .map(|s| StaleTaskV1 {
+                id: s.id.clone(),
+                untouched_seconds: s.untouched_for.as_secs(),
+            })
+            .collect(),
+        note: a.note.as_ref().map(|n| NoteV1 {
+            objective: n.objective.clone(),
+            in_progress: n.in_progress.clone(),
+            next_steps: n.next_steps.clone(),
+            user_items: n.user_items.clone(),
+            missing_sections: n.missing_sections.clone(),
+            missing_header: n.missing_header.clone(),
+        }),
+        warnings: a.warnings.iter().map(ToString::to_string).collect(),
+    }
+}
+
+/// Pretty JSON and a final newline.
+pub fn to_string(v: &impl Serialize) -> String {
+    let mut s = serde_json::to_string_pretty(v).expect("output structs serialise");
+    s.push('\n');
+    s
+}

@@ -1,0 +1,267 @@
+//! The write and notes-store commands' JSON documents.
+
+use serde::Serialize;
+
+#[derive(Serialize)]
+pub struct SaveV1 {
+    pub schema: &'static str,
+    pub key: String,
+    pub path: String,
+    pub created: bool,
+    pub changed: bool,
+    pub status: String,
+    /// The commit whose note in the notes store got the record (store enabled only).
+    pub noted: Option<String>,
+}
+
+pub fn save(w: &crate::services::sessions::Written) -> SaveV1 {
+    SaveV1 {
+        schema: "git-handover/save/1",
+        key: w.session.key.clone(),
+        path: w.session.dir().display().to_string(),
+        created: w.created,
+        changed: w.changed,
+        status: w.state.status.clone(),
+        noted: w.noted.map(|c| c.to_string()),
+    }
+}
+
+#[derive(Serialize)]
+pub struct TaskEditV1 {
+    pub schema: &'static str,
+    pub key: String,
+    pub task: String,
+    pub task_status: Option<String>,
+    pub session_status: String,
+    pub changed: bool,
+    /// The commit whose note in the notes store got the record (store enabled only).
+    pub noted: Option<String>,
+}
+
+pub fn task(r: &crate::commands::task::Report) -> TaskEditV1 {
+    TaskEditV1 {
+        schema: "git-handover/task/1",
+        key: r.written.session.key.clone(),
+        task: r.task.clone(),
+        task_status: r
+            .written
+            .state
+            .tasks
+            .iter()
+            .find(|t| t.id == r.task)
+            .map(|t| t.status.as_str().to_owned()),
+        session_status: r.written.state.status.clone(),
+        changed: r.written.changed,
+        noted: r.written.noted.map(|c| c.to_string()),
+    }
+}
+
+#[derive(Serialize)]
+pub struct RenderV1 {
+    pub schema: &'static str,
+    pub key: String,
+    pub path: String,
+    pub changed: bool,
+}
+
+pub fn render(r: &crate::commands::render::Report) -> RenderV1 {
+    RenderV1 {
+        schema: "git-handover/render/1",
+        key: r.session.key.clone(),
+        path: r
+            .session
+            .dir()
+            .join(crate::services::sessions::MARKDOWN_FILE)
+            .display()
+            .to_string(),
+        changed: r.changed,
+    }
+}
+
+#[derive(Serialize)]
+pub struct HereV1 {
+    pub schema: &'static str,
+    pub path: String,
+    pub replaced: bool,
+}
+
+pub fn here(r: &crate::commands::here::Report) -> HereV1 {
+    HereV1 {
+        schema: "git-handover/here/1",
+        path: r.path.display().to_string(),
+        replaced: r.replaced,
+    }
+}
+
+#[derive(Serialize)]
+pub struct MigrateV1 {
+    pub schema: &'static str,
+    pub from: String,
+    pub key: String,
+    pub path: String,
+}
+
+pub fn migrate(r: &crate::commands::migrate::Report) -> MigrateV1 {
+    MigrateV1 {
+        schema: "git-handover/migrate/1",
+        from: r.from.display().to_string(),
+        key: r.session.key.clone(),
+        path: r.session.dir().display().to_string(),
+    }
+}
+
+#[derive(Serialize)]
+pub struct CleanV1 {
+    pub schema: &'static str,
+    pub dry_run: bool,
+    pub removed: Vec<RemovedV1>,
+    pub skipped: Vec<SkippedV1>,
+}
+
+#[derive(Serialize)]
+pub struct RemovedV1 {
+    pub path: String,
+    pub key: String,
+    pub kept_other_files: bool,
+}
+
+#[derive(Serialize)]
+pub struct SkippedV1 {
+    pub path: String,
+    pub reason: String,
+}
+
+pub fn clean(r: &crate::commands::clean::Report) -> CleanV1 {
+    CleanV1 {
+        schema: "git-handover/clean/1",
+        dry_run: r.dry_run,
+        removed: r
+            .removed
+            .iter()
+            .map(|x| RemovedV1 {
+                path: x.path.display().to_string(),
+                key: x.key.clone(),
+                kept_other_files: x.kept_other_files,
+            })
+            .collect(),
+        skipped: r
+            .skipped
+            .iter()
+            .map(|(p, why)| SkippedV1 {
+                path: p.display().to_string(),
+                reason: why.clone(),
+            })
+            .collect(),
+    }
+}
+
+#[derive(Serialize)]
+pub struct HookV1 {
+    pub schema: &'static str,
+    pub settings: String,
+    pub changed: bool,
+    pub instructions: Option<InstructionsV1>,
+}
+
+#[derive(Serialize)]
+pub struct InstructionsV1 {
+    pub path: String,
+    pub changed: bool,
+}
+
+pub fn hook(r: &crate::commands::hook::InstallReport) -> HookV1 {
+    HookV1 {
+        schema: "git-handover/hook/1",
+        settings: r.settings.display().to_string(),
+        changed: r.changed,
+        instructions: r.instructions.as_ref().map(|(p, changed)| InstructionsV1 {
+            path: p.display().to_string(),
+            changed: *changed,
+        }),
+    }
+}
+
+#[derive(Serialize)]
+pub struct LogV1 {
+    pub schema: &'static str,
+    pub notes_ref: String,
+    pub records: Vec<RecordV1>,
+    pub skipped: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct RecordV1 {
+    /// The commit whose note holds the record.
+    pub commit: String,
+    pub key: String,
+    pub kind: &'static str,
+    pub worktree: Option<String>,
+    pub branch: Option<String>,
+    pub saved_at: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<serde_json::Map<String, serde_json::Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+pub fn log(r: &crate::commands::log::Report) -> LogV1 {
+    LogV1 {
+        schema: "git-handover/log/1",
+        notes_ref: r.notes_ref.clone(),
+        records: r
+            .records
+            .iter()
+            .map(|s| RecordV1 {
+                commit: s.commit.clone(),
+                key: s.record.key.clone(),
+                kind: s.record.kind.as_str(),
+                worktree: s.record.worktree.clone(),
+                branch: s.record.branch.clone(),
+                saved_at: s.record.saved_at.to_string(),
+                state: s.record.state.clone(),
+                text: s.record.text.clone(),
+            })
+            .collect(),
+        skipped: r.skipped.clone(),
+    }
+}
+
+#[derive(Serialize)]
+pub struct SyncV1 {
+    pub schema: &'static str,
+    pub remote: String,
+    pub notes_ref: String,
+    pub tracking_ref: String,
+    pub remote_had_notes: bool,
+    /// One per round: `none`, `up-to-date`, `fast-forward` or `merged`.
+    pub merges: Vec<&'static str>,
+    pub pushed: bool,
+    pub rounds: usize,
+    pub local: Option<String>,
+    pub rewrite_ref_added: Option<bool>,
+}
+
+pub fn sync(r: &crate::commands::sync::Report) -> SyncV1 {
+    use crate::git::NotesMerge;
+    SyncV1 {
+        schema: "git-handover/sync/1",
+        remote: r.remote.clone(),
+        notes_ref: r.notes_ref.clone(),
+        tracking_ref: r.tracking.clone(),
+        remote_had_notes: r.remote_had_notes,
+        merges: r
+            .merges
+            .iter()
+            .map(|m| match m {
+                NotesMerge::NoOther => "none",
+                NotesMerge::UpToDate => "up-to-date",
+                NotesMerge::FastForward => "fast-forward",
+                NotesMerge::Merged { .. } => "merged",
+            })
+            .collect(),
+        pushed: r.pushed,
+        rounds: r.rounds,
+        local: r.local.clone(),
+        rewrite_ref_added: r.rewrite_ref,
+    }
+}

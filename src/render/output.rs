@@ -1,0 +1,266 @@
+//! One output trait, implemented by every report: its human text, its JSON document,
+//! its exit status and what it says on stderr. The application calls it once, whatever
+//! the command.
+
+use crate::commands::{
+    clean, completions, r#continue, here, hook, log, man, migrate, render, status, sync, task,
+};
+use crate::render::human::{self, Painter};
+use crate::render::json;
+use crate::services::sessions::Written;
+use crate::support::error::{Error, exit};
+use crate::support::text;
+
+/// What a report leaves on stderr: errors are always printed, warnings and hints not
+/// with `-q`. Each line is escaped where it is printed.
+#[derive(Debug, Default)]
+pub struct Notices {
+    pub errors: Vec<String>,
+    pub warnings: Vec<String>,
+    pub hints: Vec<String>,
+}
+
+pub trait Output {
+    /// The text for people (the only place colour is used).
+    fn human(&self, p: &Painter) -> String;
+    /// The versioned JSON document.
+    fn json(&self) -> String;
+    /// The exit status of the command.
+    fn code(&self) -> u8 {
+        exit::OK
+    }
+    /// Errors, warnings and hints for stderr.
+    fn notices(&self, _p: &Painter) -> Notices {
+        Notices::default()
+    }
+}
+
+impl Output for status::Report {
+    fn human(&self, p: &Painter) -> String {
+        human::status(self, p)
+    }
+    fn json(&self) -> String {
+        json::to_string(&json::status(self))
+    }
+    fn code(&self) -> u8 {
+        if self.invalid().next().is_some() {
+            exit::INVALID_DATA
+        } else if self.check && self.attention_count() > 0 {
+            exit::ATTENTION
+        } else {
+            exit::OK
+        }
+    }
+    fn notices(&self, p: &Painter) -> Notices {
+        let errors: Vec<String> = self.invalid().map(str::to_owned).collect();
+        let hints = if errors.is_empty() {
+            Vec::new()
+        } else {
+            Error::InvalidHandovers {
+                count: errors.len(),
+            }
+            .hint_in(p.lang())
+            .into_iter()
+            .collect()
+        };
+        Notices {
+            errors,
+            warnings: self.warnings(p.lang()),
+            hints,
+        }
+    }
+}
+
+impl Output for status::Keys {
+    fn human(&self, _p: &Painter) -> String {
+        self.0.iter().fold(String::new(), |mut s, k| {
+            s.push_str(&text::escape(k));
+            s.push('\n');
+            s
+        })
+    }
+    fn json(&self) -> String {
+        self.human(&Painter::new(false, crate::support::i18n::Lang::En))
+    }
+}
+
+impl r#continue::Report {
+    /// The handover asked for by name could not be read: that is the answer.
+    fn named_unreadable(&self) -> bool {
+        self.named
+            && !self.skipped.is_empty()
+            && matches!(self.outcome, r#continue::Outcome::Nothing)
+    }
+}
+
+impl Output for r#continue::Report {
+    fn human(&self, p: &Painter) -> String {
+        if self.named_unreadable() {
+            return String::new();
+        }
+        human::continue_(self, p)
+    }
+    fn json(&self) -> String {
+        if self.named_unreadable() {
+            return String::new();
+        }
+        json::to_string(&json::continue_(self))
+    }
+    fn code(&self) -> u8 {
+        match &self.outcome {
+            _ if self.named_unreadable() => exit::INVALID_DATA,
+            r#continue::Outcome::Nothing => exit::ATTENTION,
+            r#continue::Outcome::Choose(_) => exit::USAGE,
+            _ => exit::OK,
+        }
+    }
+    fn notices(&self, p: &Painter) -> Notices {
+        if self.named_unreadable() {
+            return Notices {
+                errors: self.skipped.clone(),
+                warnings: Vec::new(),
+                hints: Error::InvalidHandovers {
+                    count: self.skipped.len(),
+                }
+                .hint_in(p.lang())
+                .into_iter()
+                .collect(),
+            };
+        }
+        let mut n = Notices {
+            warnings: self.skipped.clone(),
+            ..Notices::default()
+        };
+        if matches!(self.outcome, r#continue::Outcome::Choose(_)) {
+            n.errors.push(p.t("main.choose").into());
+            n.hints.push(p.t("main.choose_hint").into());
+        }
+        n
+    }
+}
+
+impl Output for Written {
+    fn human(&self, _p: &Painter) -> String {
+        human::save(self)
+    }
+    fn json(&self) -> String {
+        json::to_string(&json::save(self))
+    }
+}
+
+impl Output for task::Report {
+    fn human(&self, p: &Painter) -> String {
+        human::task(self, p)
+    }
+    fn json(&self) -> String {
+        json::to_string(&json::task(self))
+    }
+}
+
+impl Output for render::Report {
+    fn human(&self, p: &Painter) -> String {
+        human::render(self, p)
+    }
+    fn json(&self) -> String {
+        json::to_string(&json::render(self))
+    }
+}
+
+impl Output for here::Report {
+    fn human(&self, p: &Painter) -> String {
+        human::here(self, p)
+    }
+    fn json(&self) -> String {
+        json::to_string(&json::here(self))
+    }
+}
+
+impl Output for migrate::Report {
+    fn human(&self, p: &Painter) -> String {
+        human::migrate(self, p)
+    }
+    fn json(&self) -> String {
+        json::to_string(&json::migrate(self))
+    }
+}
+
+impl Output for log::Report {
+    fn human(&self, p: &Painter) -> String {
+        human::log(self, p)
+    }
+    fn json(&self) -> String {
+        json::to_string(&json::log(self))
+    }
+    fn notices(&self, _p: &Painter) -> Notices {
+        Notices {
+            warnings: self.skipped.clone(),
+            ..Notices::default()
+        }
+    }
+}
+
+impl Output for sync::Report {
+    fn human(&self, p: &Painter) -> String {
+        human::sync(self, p)
+    }
+    fn json(&self) -> String {
+        json::to_string(&json::sync(self))
+    }
+}
+
+impl Output for clean::Report {
+    fn human(&self, p: &Painter) -> String {
+        human::clean(self, p)
+    }
+    fn json(&self) -> String {
+        json::to_string(&json::clean(self))
+    }
+    fn notices(&self, p: &Painter) -> Notices {
+        let warnings = self
+            .skipped
+            .iter()
+            .map(|(path, why)| {
+                let path = text::escape(&path.display().to_string());
+                p.f("clean.skipped", &[("path", &path), ("why", why)])
+            })
+            .collect();
+        Notices {
+            warnings,
+            ..Notices::default()
+        }
+    }
+}
+
+impl Output for hook::InstallReport {
+    fn human(&self, p: &Painter) -> String {
+        human::hook(self, p)
+    }
+    fn json(&self) -> String {
+        json::to_string(&json::hook(self))
+    }
+}
+
+impl Output for man::Report {
+    fn human(&self, _p: &Painter) -> String {
+        if self.quiet {
+            return String::new();
+        }
+        self.written.iter().fold(String::new(), |mut s, p| {
+            s.push_str(&p.display().to_string());
+            s.push('\n');
+            s
+        })
+    }
+    fn json(&self) -> String {
+        self.human(&Painter::new(false, crate::support::i18n::Lang::En))
+    }
+}
+
+impl Output for completions::Report {
+    fn human(&self, _p: &Painter) -> String {
+        String::from_utf8_lossy(&self.script).into_owned()
+    }
+    fn json(&self) -> String {
+        self.human(&Painter::new(false, crate::support::i18n::Lang::En))
+    }
+}

@@ -1,0 +1,165 @@
+//! Turning a pending handover and git's answers into its assessment.
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+
+pub(super) fn finish(
+    p: Pending,
+    wt: &Worktree,
+    worktrees: &[Worktree],
+    settings: &Settings,
+    now: Timestamp,
+    commits: Vec<CommitCheck>,
+    newer: NewerCommits,
+) -> Handover {
+    let Pending {
+        mut handover,
+        parsed,
+        written,
+        ..
+    } = p;
+    let Some(parsed) = parsed else {
+        return handover;
+    };
+    let age = written.map(|(t, _)| verdict::age(t, now));
+    let written_at = written.map(|(t, _)| t);
+    let written_from_mtime = written.is_some_and(|(_, m)| m);
+    // A session from the notes store has no worktree of its own: it is judged against
+    // its own branch (by age and newer commits only).
+    let stored_branch = match (&handover.stored, &parsed) {
+        (Some(_), Parsed::State(state)) => state.workspace.branch.clone(),
+        _ => None,
+    };
+    let worktree_branch = if handover.stored.is_some() {
+        stored_branch.as_deref()
+    } else {
+        wt.branch.as_deref().filter(|_| !wt.detached)
+    };
+    // Freshness is judged the same way for a session and a note.
+    let judge = |branch: Option<&str>| {
+        let matches = verdict::branches_match(branch, worktree_branch);
+        let freshness = age.map(|a| {
+            verdict::freshness(a, settings.fresh_for, branch, worktree_branch, newer.count)
+        });
+        (matches, freshness)
+    };
+    let assessment = match parsed {
+        Parsed::State(state) => {
+            let branch = state.workspace.branch.clone();
+            let (branch_matches, freshness) = judge(branch.as_deref());
+            let presence = state
+                .workspace
+                .root
+                .as_deref()
+                .map_or(Presence::Present, |root| presence_of(root, worktrees));
+            let stale_tasks = state
+                .tasks
+                .iter()
+                .filter(|t| verdict::is_stale_task(t, now, settings.stale_after))
+                .map(|t| StaleTask {
+                    id: t.id.clone(),
+                    untouched_for: verdict::age(
+                        t.last_touched.as_ref().expect("stale has a time").at,
+                        now,
+                    ),
+                })
+                .collect();
+            let next = state.next_task().map(|t| TaskBrief {
+                id: t.id.clone(),
+                description: t.description.clone(),
+                status: t.status.as_str().to_owned(),
+            });
+            Assessment {
+                status: Some(state.status.clone()),
+                session_id: state.session_id.clone(),
+                team: handover.kind == Kind::Session && !state.is_branch_session(),
+                branch,
+                written_at,
+                written_from_mtime,
+                age,
+                freshness,
+                branch_matches,
+                newer,
+                workspace_root: state.workspace.root.clone(),
+                presence,
+                done: state.done_count(),
+                total: state.tasks.len(),
+                next,
+                commits,
+                stale_tasks,
+                note: None,
+                warnings: state.warnings.clone(),
+            }
+        }
+        Parsed::Note(note) => {
+            let branch = note.branch.clone();
+            let (branch_matches, freshness) = judge(branch.as_deref());
+            let mut missing_header = Vec::new();
+            if note.updated_raw.is_none() {
+                missing_header.push("Last updated");
+            }
+            if note.branch.is_none() {
+                missing_header.push("Branch");
+            }
+            let brief = NoteBrief {
+                objective: note
+                    .section(Known::Objective)
+                    .map(crate::model::note::Section::text)
+                    .filter(|s| !s.is_empty()),
+                in_progress: note.in_progress_items(),
+                next_steps: note.next_steps(),
+                user_items: note.user_items(),
+                missing_sections: note
+                    .missing_sections()
+                    .into_iter()
+                    .map(Known::title)
+                    .collect(),
+                missing_header,
+            };
+            let mut warnings = Vec::new();
+            if let (Some(raw), None) = (&note.updated_raw, note.updated_at) {
+                warnings.push(crate::support::error::msg(
+                    "warn.not_a_timestamp",
+                    &[("file", &handover.file.display()), ("raw", raw)],
+                ));
+            }
+            Assessment {
+                status: None,
+                session_id: None,
+                team: false,
+                branch,
+                written_at,
+                written_from_mtime,
+                age,
+                freshness,
+                branch_matches,
+                newer,
+                workspace_root: None,
+                presence: Presence::Present,
+                done: 0,
+                total: 0,
+                next: None,
+                commits,
+                stale_tasks: Vec::new(),
+                note: Some(brief),
+                warnings,
+            }
+        }
+    };
+    handover.assessment = Some(assessment);
+    handover
+}
+
+/// The presence verdict for a recorded `workspace.root`.
+pub(super) fn presence_of(root: &str, worktrees: &[Worktree]) -> Presence {
+    let root_path = crate::git::normalize(Path::new(root));
+    let registered = worktrees
+        .iter()
+        .find(|w| w.path == root_path)
+        .map(|w| RegisteredWorktree {
+            exists: w.exists,
+            locked: w.locked.is_some(),
+            prunable: w.prunable,
+        });
+    verdict::presence(registered, root_path.is_dir())
+}

@@ -1,0 +1,159 @@
+//! Reading what was found (session files, notes, legacy state, records of the notes
+//! store) into pending handovers, before git is asked anything.
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+
+/// Read a session record of the notes store as a pending handover.
+pub(super) fn read_stored(
+    repo: &Repo,
+    commit: &str,
+    record: &crate::model::record::Record,
+) -> Pending {
+    let file = PathBuf::from(format!(
+        "notes:{}:{}",
+        &commit[..commit.len().min(12)],
+        record.key
+    ));
+    let state_doc = record.state.clone().unwrap_or_default();
+    let mut handover = Handover {
+        kind: Kind::Session,
+        key: record.key.clone(),
+        root: None,
+        file: file.clone(),
+        error: None,
+        assessment: None,
+        stored: Some(Stored {
+            commit: commit.to_owned(),
+            saved_at: record.saved_at,
+            worktree: record.worktree.clone(),
+            state: state_doc.clone(),
+        }),
+    };
+    let parsed = match State::from_doc(state_doc, &file) {
+        Ok(state) => Some(Parsed::State(Box::new(state.into_view()))),
+        Err(e) => {
+            handover.error = Some(e.to_string());
+            None
+        }
+    };
+    let (tip, written) = match &parsed {
+        Some(Parsed::State(state)) => (
+            state
+                .workspace
+                .branch
+                .as_deref()
+                .and_then(|b| repo.branch_tip(b)),
+            Some((
+                state
+                    .generated_at
+                    .as_ref()
+                    .map_or(record.saved_at, |s| s.at),
+                false,
+            )),
+        ),
+        _ => (None, None),
+    };
+    Pending {
+        handover,
+        parsed,
+        tip,
+        written,
+    }
+}
+
+pub(super) fn read_found(repo: &Repo, wt: &Worktree, found: &Found) -> Pending {
+    let (kind, key, root, file) = match found {
+        Found::Stored { commit, record } => return read_stored(repo, commit, record),
+        Found::Session { root, key, dir } => (
+            Kind::Session,
+            key.clone(),
+            Some(root.clone()),
+            dir.join(scan::STATE_FILE),
+        ),
+        Found::Legacy { path } => (Kind::Legacy, relative(&wt.path, path), None, path.clone()),
+        Found::ContinueHere { path } => (
+            Kind::ContinueHere,
+            relative(&wt.path, path),
+            None,
+            path.clone(),
+        ),
+    };
+    let mut handover = Handover {
+        kind,
+        key,
+        root,
+        file: file.clone(),
+        error: None,
+        assessment: None,
+        stored: None,
+    };
+    let mtime = || {
+        std::fs::metadata(&file)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| Timestamp::try_from(t).ok())
+    };
+    let parsed = match kind {
+        Kind::ContinueHere => match read_note(&file) {
+            Ok(note) => Some(Parsed::Note(note)),
+            Err(e) => {
+                handover.error = Some(e.to_string());
+                None
+            }
+        },
+        Kind::Session | Kind::Legacy => match State::read(&file) {
+            Ok(state) => Some(Parsed::State(Box::new(state.into_view()))),
+            Err(e) => {
+                handover.error = Some(e.to_string());
+                None
+            }
+        },
+    };
+    let (tip, written) = match &parsed {
+        Some(Parsed::State(state)) => {
+            let tip = state
+                .workspace
+                .branch
+                .as_deref()
+                .and_then(|b| repo.branch_tip(b))
+                .or(wt.head);
+            let written = match &state.generated_at {
+                Some(s) => Some((s.at, false)),
+                None => mtime().map(|t| (t, true)),
+            };
+            (tip, written)
+        }
+        Some(Parsed::Note(note)) => {
+            let tip = note
+                .branch
+                .as_deref()
+                .and_then(|b| repo.branch_tip(b))
+                .or(wt.head);
+            let written = match note.updated_at {
+                Some(t) => Some((t, false)),
+                None => mtime().map(|t| (t, true)),
+            };
+            (tip, written)
+        }
+        None => (None, None),
+    };
+    Pending {
+        handover,
+        parsed,
+        tip,
+        written,
+    }
+}
+
+pub(super) fn read_note(path: &Path) -> Result<Note> {
+    let bytes = crate::support::fsio::read_limited(path)?;
+    Ok(Note::parse(&String::from_utf8_lossy(&bytes)))
+}
+
+pub(super) fn relative(base: &Path, path: &Path) -> String {
+    path.strip_prefix(base)
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}

@@ -1,0 +1,112 @@
+//! Removing finished sessions: what `clean` does in every worktree and `continue` does
+//! in its own.
+
+use std::path::{Path, PathBuf};
+
+use crate::model::state::State;
+use crate::model::verdict;
+use crate::services::context::Context;
+use crate::services::scan::{self, Found};
+use crate::services::sessions::{self, Removal, SessionDir};
+
+/// A session `clean` removed (or, in a dry run, would remove).
+pub struct Removed {
+    pub path: PathBuf,
+    pub key: String,
+    pub kept_other_files: bool,
+}
+
+/// What one clean did: removed sessions and paths left alone.
+pub struct Report {
+    pub dry_run: bool,
+    pub removed: Vec<Removed>,
+    /// Paths left alone, with the reason.
+    pub skipped: Vec<(PathBuf, String)>,
+}
+
+/// Clean one worktree: its finished sessions older than `limit`, or with `team`, that
+/// team's sessions when all of them are finished. What is left alone goes to `skipped`.
+pub fn clean_worktree(
+    ctx: &Context,
+    wt: &crate::git::Worktree,
+    team: Option<&str>,
+    limit: std::time::Duration,
+    dry_run: bool,
+    before_removing: &mut dyn FnMut(&Path, bool),
+    report: &mut Report,
+) {
+    if !wt.exists || wt.is_bare {
+        return;
+    }
+    for link in scan::links(&wt.path, &ctx.settings.dir) {
+        report
+            .skipped
+            .push((link, "a symbolic link: not followed, not removed".into()));
+    }
+    let mut candidates: Vec<(SessionDir, Option<State>)> = Vec::new();
+    for found in scan::scan_worktree(&wt.path, &ctx.settings.dir) {
+        let Found::Session { root, key, dir } = found else {
+            continue;
+        };
+        if let Some(team) = team {
+            if key.split('/').next() != Some(team) {
+                continue;
+            }
+        }
+        let session = SessionDir {
+            root: wt.path.join(root),
+            key,
+        };
+        match State::read(&dir.join(scan::STATE_FILE)) {
+            Ok(state) => candidates.push((session, Some(state))),
+            Err(e) => report.skipped.push((dir, e.to_string())),
+        }
+    }
+    if team.is_some() {
+        let unfinished: Vec<&str> = candidates
+            .iter()
+            .filter(|(_, s)| s.as_ref().is_none_or(State::is_ready))
+            .map(|(s, _)| s.key.as_str())
+            .collect();
+        if !unfinished.is_empty() {
+            let dir = candidates[0].0.root.join(team.unwrap_or_default());
+            report.skipped.push((
+                dir,
+                format!(
+                    "the team has unfinished sessions: {}",
+                    unfinished.join(", ")
+                ),
+            ));
+            return;
+        }
+    } else {
+        candidates.retain(|(_, state)| {
+            state.as_ref().is_some_and(|s| {
+                !s.is_ready()
+                    && s.generated_at
+                        .as_ref()
+                        .is_some_and(|g| verdict::age(g.at, ctx.now) >= limit)
+            })
+        });
+    }
+    for (session, _) in candidates {
+        let path = session.dir();
+        before_removing(&path, dry_run);
+        if dry_run {
+            report.removed.push(Removed {
+                path,
+                key: session.key,
+                kept_other_files: false,
+            });
+            continue;
+        }
+        match sessions::remove_session(&session, &ctx.settings) {
+            Ok(outcome) => report.removed.push(Removed {
+                path,
+                key: session.key,
+                kept_other_files: outcome == Removal::KeptOtherFiles,
+            }),
+            Err(e) => report.skipped.push((path, e.to_string())),
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! The context of one run: the repository, the settings, the clock and the language,
+//! and the questions every command asks of them (which worktree, whose session).
+
+use std::path::PathBuf;
+
+use jiff::Timestamp;
+
+use crate::cli::TeamArgs;
+use crate::git::{Repo, Worktree};
+use crate::services::sessions::{self, Owner, SessionDir, TeamChoice};
+use crate::support::config::Settings;
+use crate::support::error::{Error, Result, msg};
+use crate::support::i18n::Lang;
+
+/// What every command that works on a repository gets.
+pub struct Context {
+    pub repo: Repo,
+    pub settings: Settings,
+    pub now: Timestamp,
+    pub lang: Lang,
+    /// The directory the command runs in (after `-C`).
+    pub cwd: PathBuf,
+}
+
+impl Context {
+    /// The worktree the command runs in; writing commands need one.
+    pub fn current_worktree(&self) -> Result<Worktree> {
+        let current = self
+            .repo
+            .current_worktree()
+            .ok_or_else(|| Error::usage_hint(msg("err.bare", &[]), msg("err.bare_hint", &[])))?;
+        let mut all = self.repo.worktrees()?;
+        match all.iter().position(|w| w.path == current) {
+            Some(i) => Ok(all.swap_remove(i)),
+            // Not registered (GIT_WORK_TREE pointing elsewhere): the main worktree's
+            // branch and HEAD, at the path git was pointed at.
+            None => {
+                let mut w = all.swap_remove(0);
+                w.path = current;
+                Ok(w)
+            }
+        }
+    }
+
+    /// The handover root writes go to in `wt`.
+    pub fn write_root(&self, wt: &Worktree) -> PathBuf {
+        wt.path.join(&self.settings.dir)
+    }
+
+    /// Whose session this is: the team's when asked, else the worktree's branch.
+    #[allow(clippy::unused_self)] // asked of the context like every other choice
+    pub fn owner(&self, team: &TeamArgs, wt: &Worktree) -> Result<Owner> {
+        let branch_key = wt.branch_key();
+        if let Some(b) = &branch_key {
+            crate::support::paths::check_relative("what.branch", b).map_err(Error::usage)?;
+        }
+        sessions::owner(
+            &TeamChoice {
+                team: team.team.clone(),
+                agent: team.agent.clone(),
+            },
+            |k| std::env::var(k).ok(),
+            branch_key,
+        )
+    }
+
+    /// An explicit session key, looked for under every handover root of `wt`.
+    pub fn session_by_key(&self, wt: &Worktree, key: &str) -> Result<SessionDir> {
+        for root in crate::services::scan::roots(&self.settings.dir) {
+            let session = SessionDir::new(&wt.path.join(root), key)?;
+            if session.exists() {
+                return Ok(session);
+            }
+        }
+        Err(Error::usage_hint(
+            msg(
+                "err.no_session_in",
+                &[("key", &format!("{key:?}")), ("path", &wt.path.display())],
+            ),
+            msg("err.status_here_hint", &[]),
+        ))
+    }
+}

@@ -1,0 +1,69 @@
+//! Legacy (v2) state: moving `.claude/project-state.json` into a session directory
+//! (SPEC section 7), for `migrate` and for `continue`.
+
+use std::path::PathBuf;
+
+use crate::git::Worktree;
+use crate::model::session;
+use crate::model::state::State;
+use crate::services::context::Context;
+use crate::services::scan::LEGACY_STATE;
+use crate::services::sessions::{self, MARKDOWN_FILE, Owner, SessionDir};
+use crate::support::error::{Error, Result, msg};
+use crate::support::fsio::Lock;
+
+pub struct Report {
+    pub from: PathBuf,
+    pub session: SessionDir,
+    pub removed_markdown: bool,
+}
+
+/// Migrate the legacy state of worktree `wt`.
+pub fn migrate_in(ctx: &Context, wt: &Worktree) -> Result<Report> {
+    let legacy = wt.path.join(LEGACY_STATE);
+    if !std::fs::symlink_metadata(&legacy).is_ok_and(|m| m.is_file()) {
+        return Err(Error::NothingToDo {
+            message: msg("err.no_legacy", &[("path", &legacy.display())]),
+        });
+    }
+    let _old_lock = Lock::acquire(&legacy, ctx.settings.lock_timeout)?;
+    let state = State::read(&legacy)?;
+    let Owner::Branch(branch) = ctx.owner(&crate::cli::TeamArgs::default(), wt)? else {
+        unreachable!("no team was asked for");
+    };
+    let head = ctx.store_head()?;
+    let target = sessions::new_branch_session(&ctx.write_root(wt), &branch, ctx.now)?;
+    let mut doc = state.document().clone();
+    session::merge(&mut doc, &sessions::workspace(wt, &Owner::Branch(branch)));
+    session::finish(&mut doc);
+    let file = target.state_file();
+    let migrated = State::from_doc(doc, &file)?;
+    let bytes = migrated.to_json_bytes();
+    // The fingerprint directory was just made, so it holds no state yet.
+    sessions::create(&target, &migrated, &ctx.settings, ctx.lang)?;
+    // Read the copy back; only an identical, valid copy lets the old files go.
+    let back = State::read(&file)?;
+    if back.to_json_bytes() != bytes {
+        return Err(Error::usage(msg(
+            "err.migrate_readback",
+            &[("path", &file.display()), ("legacy", &legacy.display())],
+        )));
+    }
+    std::fs::remove_file(&legacy).map_err(|e| Error::io(&legacy, "remove", e))?;
+    let old_md = legacy.with_file_name(MARKDOWN_FILE);
+    let removed_markdown = std::fs::symlink_metadata(&old_md).is_ok_and(|m| m.is_file())
+        && std::fs::remove_file(&old_md).is_ok();
+    let written = sessions::Written {
+        session: target.clone(),
+        created: true,
+        changed: true,
+        state: back,
+        noted: None,
+    };
+    ctx.record_at(head, &ctx.session_record(&written, wt))?;
+    Ok(Report {
+        from: legacy,
+        session: target,
+        removed_markdown,
+    })
+}

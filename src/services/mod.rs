@@ -1,0 +1,12 @@
+//! What commands are made of: the context of a run, session directories, scanning,
+//! assessment against git, cleanup, legacy migration, the notes store as records.
+//! Services use the model, git and support layers; they never use commands or render.
+
+pub mod assess;
+pub mod cleanup;
+pub mod context;
+pub mod input;
+pub mod legacy;
+pub mod notes_store;
+pub mod scan;
+pub mod sessions;

@@ -1,0 +1,401 @@
+//! The one error type of the tool.
+//!
+//! Every variant carries the data needed to explain itself, maps to one of the exit
+//! statuses of the specification, and may carry a hint saying what to do next.
+//! Messages are one line, lowercase, and printed as `git-handover: <message>`.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use crate::support::i18n::Lang;
+
+/// An argument of a message: text as it is, or a word of the catalog (translated too).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Arg {
+    Text(String),
+    Word(&'static str),
+}
+
+/// A message of the catalog (`src/i18n.rs`) with its arguments, rendered in the language
+/// of the run when it is printed. `Display` gives the English text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Msg {
+    key: &'static str,
+    args: Vec<(&'static str, Arg)>,
+}
+
+impl Msg {
+    pub fn new(key: &'static str, args: &[(&'static str, &dyn fmt::Display)]) -> Msg {
+        Msg {
+            key,
+            args: args
+                .iter()
+                .map(|(name, value)| (*name, Arg::Text(value.to_string())))
+                .collect(),
+        }
+    }
+
+    /// Add an argument that is itself a word of the catalog.
+    #[must_use]
+    pub fn word(mut self, name: &'static str, key: &'static str) -> Msg {
+        self.args.push((name, Arg::Word(key)));
+        self
+    }
+
+    pub fn render(&self, lang: Lang) -> String {
+        let values: Vec<(&str, String)> = self
+            .args
+            .iter()
+            .map(|(name, arg)| {
+                let value = match arg {
+                    Arg::Text(t) => t.clone(),
+                    Arg::Word(key) => crate::support::i18n::text(lang, key).to_owned(),
+                };
+                (*name, value)
+            })
+            .collect();
+        let refs: Vec<(&str, &dyn fmt::Display)> = values
+            .iter()
+            .map(|(n, v)| (*n, v as &dyn fmt::Display))
+            .collect();
+        crate::support::i18n::fill(lang, self.key, &refs)
+    }
+}
+
+impl fmt::Display for Msg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(Lang::En))
+    }
+}
+
+/// A message of the catalog: `msg("err.bad_rev", &[("rev", &rev)])`.
+pub fn msg(key: &'static str, args: &[(&'static str, &dyn fmt::Display)]) -> Msg {
+    Msg::new(key, args)
+}
+
+/// Exit statuses of SPEC section 5.
+pub mod exit {
+    pub const OK: u8 = 0;
+    /// Nothing to resume, or `--check` found problems.
+    pub const ATTENTION: u8 = 1;
+    /// A usage error, or an ambiguous choice without a terminal.
+    pub const USAGE: u8 = 2;
+    /// Invalid handover data.
+    pub const INVALID_DATA: u8 = 3;
+    /// A lock or ref update lost a race and retries ran out.
+    pub const RACE: u8 = 4;
+    /// Not inside a git repository.
+    pub const NOT_A_REPOSITORY: u8 = 128;
+}
+
+#[derive(Debug)]
+pub enum Error {
+    /// The directory is not inside a git repository.
+    NotARepository { dir: PathBuf },
+    /// A handover file is not valid JSON (with position) or too large.
+    InvalidJson {
+        file: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    /// A handover file is valid JSON but a field is wrong.
+    InvalidField {
+        file: PathBuf,
+        field: String,
+        message: String,
+    },
+    /// A handover file is over the size limit.
+    TooLarge {
+        file: PathBuf,
+        size: u64,
+        limit: u64,
+    },
+    /// A configuration value could not be understood.
+    InvalidConfig {
+        key: String,
+        value: String,
+        expected: Msg,
+    },
+    /// Bad command-line input beyond what clap checks.
+    Usage { message: Msg, hint: Option<Msg> },
+    /// Reading or writing a file failed.
+    Io {
+        path: PathBuf,
+        action: &'static str,
+        source: std::io::Error,
+    },
+    /// The repository could not be read.
+    Git { action: String, message: String },
+    /// There was nothing to do (nothing to resume, nothing to migrate).
+    NothingToDo { message: Msg },
+    /// A lock stayed held by another writer for the whole lock timeout.
+    Locked {
+        lock: PathBuf,
+        /// Who the lock file says holds it (`process <pid> on <host>`).
+        owner: Option<String>,
+        waited: std::time::Duration,
+    },
+    /// A reference kept moving under a compare-and-swap update until retries ran out.
+    RefRace {
+        reference: String,
+        attempts: usize,
+        last: String,
+    },
+    /// The handovers were listed but some of them could not be read; the report says which.
+    InvalidHandovers { count: usize },
+}
+
+impl Error {
+    /// A usage error (exit 2) without a hint.
+    pub fn usage(message: Msg) -> Self {
+        Error::Usage {
+            message,
+            hint: None,
+        }
+    }
+
+    /// A usage error (exit 2) with a hint.
+    pub fn usage_hint(message: Msg, hint: Msg) -> Self {
+        Error::Usage {
+            message,
+            hint: Some(hint),
+        }
+    }
+
+    pub fn io(path: impl Into<PathBuf>, action: &'static str, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            action,
+            source,
+        }
+    }
+
+    /// A JSON syntax error in `file`, with serde's position moved into the fields.
+    pub fn json(file: &std::path::Path, e: &serde_json::Error) -> Self {
+        let message = e.to_string();
+        let message = message
+            .rfind(" at line ")
+            .map_or(message.as_str(), |i| &message[..i])
+            .to_owned();
+        Error::InvalidJson {
+            file: file.to_owned(),
+            line: e.line(),
+            column: e.column(),
+            message,
+        }
+    }
+
+    pub fn git(action: impl Into<String>, err: impl fmt::Display) -> Self {
+        Error::Git {
+            action: action.into(),
+            message: format!("{err:#}"),
+        }
+    }
+
+    /// The exit status this error ends the process with.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::NotARepository { .. } => exit::NOT_A_REPOSITORY,
+            Error::InvalidJson { .. }
+            | Error::InvalidField { .. }
+            | Error::TooLarge { .. }
+            | Error::InvalidHandovers { .. } => exit::INVALID_DATA,
+            Error::InvalidConfig { .. } | Error::Usage { .. } => exit::USAGE,
+            Error::Io { .. } | Error::Git { .. } | Error::NothingToDo { .. } => exit::ATTENTION,
+            Error::Locked { .. } | Error::RefRace { .. } => exit::RACE,
+        }
+    }
+
+    /// What the user can do about it, if there is something to say (in English).
+    pub fn hint(&self) -> Option<String> {
+        self.hint_in(Lang::En)
+    }
+
+    /// What the user can do about it, in `lang`.
+    pub fn hint_in(&self, lang: Lang) -> Option<String> {
+        let f = |key: &str, args: &[(&str, &dyn fmt::Display)]| {
+            crate::support::i18n::fill(lang, key, args)
+        };
+        match self {
+            Error::NotARepository { .. } => Some(f("err.hint_not_a_repo", &[])),
+            Error::InvalidJson { file, .. } | Error::InvalidField { file, .. } => {
+                Some(f("err.hint_fix_file", &[("file", &file.display())]))
+            }
+            Error::TooLarge { file, .. } => {
+                Some(f("err.hint_too_large", &[("file", &file.display())]))
+            }
+            Error::InvalidConfig { key, .. } => Some(f("err.hint_config", &[("key", key)])),
+            Error::Usage { hint, .. } => hint.as_ref().map(|h| h.render(lang)),
+            Error::InvalidHandovers { .. } => Some(f("err.hint_fix_files", &[])),
+            Error::Locked { lock, .. } => Some(f("err.hint_locked", &[("lock", &lock.display())])),
+            Error::RefRace { reference, .. } => {
+                Some(f("err.hint_ref_race", &[("reference", reference)]))
+            }
+            Error::Io { .. } | Error::Git { .. } | Error::NothingToDo { .. } => None,
+        }
+    }
+
+    /// The one-line message, in `lang`. Text that comes from elsewhere (the operating
+    /// system, the JSON parser, gix, a file) is quoted as it is.
+    pub fn message(&self, lang: Lang) -> String {
+        let f = |key: &str, args: &[(&str, &dyn fmt::Display)]| {
+            crate::support::i18n::fill(lang, key, args)
+        };
+        match self {
+            Error::NotARepository { dir } => f("err.not_a_repo", &[("dir", &dir.display())]),
+            Error::InvalidJson {
+                file,
+                line,
+                column,
+                message,
+            } => f(
+                "err.invalid_json",
+                &[
+                    ("file", &file.display()),
+                    ("line", line),
+                    ("column", column),
+                    ("message", message),
+                ],
+            ),
+            Error::InvalidField {
+                file,
+                field,
+                message,
+            } => f(
+                "err.invalid_field",
+                &[
+                    ("file", &file.display()),
+                    ("field", field),
+                    ("message", message),
+                ],
+            ),
+            Error::TooLarge { file, size, limit } => f(
+                "err.too_large",
+                &[("file", &file.display()), ("size", size), ("limit", limit)],
+            ),
+            Error::InvalidConfig {
+                key,
+                value,
+                expected,
+            } => f(
+                "err.invalid_config",
+                &[
+                    ("value", &format!("{value:?}")),
+                    ("key", key),
+                    ("expected", &expected.render(lang)),
+                ],
+            ),
+            Error::Usage { message, .. } | Error::NothingToDo { message } => message.render(lang),
+            Error::Io {
+                path,
+                action,
+                source,
+            } => f(
+                "err.io",
+                &[
+                    (
+                        "action",
+                        &crate::support::i18n::text_or(lang, &format!("io.{action}"), action),
+                    ),
+                    ("path", &path.display()),
+                    ("why", &lowercase_first(&source.to_string())),
+                ],
+            ),
+            Error::Git { action, message } => f(
+                "err.git",
+                &[("action", action), ("why", &one_line(message))],
+            ),
+            Error::Locked {
+                lock,
+                owner,
+                waited,
+            } => {
+                let owner = owner.clone().unwrap_or_else(|| {
+                    crate::support::i18n::text(lang, "err.another_writer").to_owned()
+                });
+                f(
+                    "err.locked",
+                    &[
+                        ("lock", &lock.display()),
+                        ("owner", &owner),
+                        ("waited", &crate::support::i18n::duration(lang, *waited)),
+                    ],
+                )
+            }
+            Error::RefRace {
+                reference,
+                attempts,
+                last,
+            } => f(
+                "err.ref_race",
+                &[
+                    ("reference", reference),
+                    ("attempts", attempts),
+                    ("last", last),
+                ],
+            ),
+            Error::InvalidHandovers { count } => {
+                if *count == 1 {
+                    f("err.invalid_one", &[])
+                } else {
+                    f("err.invalid_many", &[("n", count)])
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message(Lang::En))
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+fn lowercase_first(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+fn one_line(s: &str) -> String {
+    lowercase_first(&s.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_one_lowercase_line() {
+        let err = Error::io(
+            "/x/y",
+            "read",
+            std::io::Error::new(std::io::ErrorKind::NotFound, "No such file"),
+        );
+        assert_eq!(err.to_string(), "cannot read /x/y: no such file");
+        let err = Error::git("walk history", "Object\n  abc missing");
+        assert_eq!(err.to_string(), "cannot walk history: object abc missing");
+    }
+
+    #[test]
+    fn exit_codes_follow_the_spec() {
+        assert_eq!(Error::NotARepository { dir: "/".into() }.exit_code(), 128);
+        let bad = Error::InvalidField {
+            file: "f".into(),
+            field: "active_tasks[2].status".into(),
+            message: "must be a string".into(),
+        };
+        assert_eq!(bad.exit_code(), 3);
+        assert_eq!(
+            bad.to_string(),
+            "invalid handover f: field `active_tasks[2].status` must be a string"
+        );
+    }
+}
