@@ -42,7 +42,7 @@ fn installed_man_pages_are_found_by_man_and_git_help() {
         "the README installs the pages this way"
     );
     if !have("man") {
-        eprintln!("skipped: no `man` on this machine");
+        common::unavailable("no `man` on this machine");
         return;
     }
     let env = TestEnv::new();
@@ -142,7 +142,9 @@ const COMPLETIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/completions");
 fn bash_completes_git_handover_and_its_alias_through_gits_completion() {
     let git_completion = "/usr/share/bash-completion/completions/git";
     if !Path::new(git_completion).is_file() || !have("bash") {
-        eprintln!("skipped: no bash or no git completion script at {git_completion}");
+        common::unavailable(&format!(
+            "no bash or no git completion script at {git_completion}"
+        ));
         return;
     }
     let env = TestEnv::new();
@@ -227,7 +229,7 @@ fn tmux_complete(socket: &str, session: &str, line: &str, expect: &str) -> Strin
 #[test]
 fn zsh_completes_git_handover_and_its_alias_through_its_git_completion() {
     if !have("zsh") || !have("tmux") {
-        eprintln!("skipped: zsh or tmux is not installed");
+        common::unavailable("zsh or tmux is not installed");
         return;
     }
     let env = TestEnv::new();
@@ -284,7 +286,7 @@ fn zsh_completes_git_handover_and_its_alias_through_its_git_completion() {
 #[test]
 fn fish_completes_git_handover_and_its_alias_through_its_git_completion() {
     if !have("fish") {
-        eprintln!("skipped: fish is not installed");
+        common::unavailable("fish is not installed");
         return;
     }
     let env = TestEnv::new();

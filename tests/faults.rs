@@ -91,13 +91,13 @@ fn big_state() -> serde_json::Value {
 #[test]
 fn disk_full_during_a_save_leaves_the_old_state_whole() {
     if !is_root() {
-        eprintln!("skipped: mounting a small tmpfs needs root (the EFBIG test below still runs)");
+        common::unavailable("mounting a small tmpfs needs root (the EFBIG test below still runs)");
         return;
     }
     let env = TestEnv::new();
     let dir = env.root().join("small");
     let Some(_fs) = Tmpfs::mount(&dir, "2m") else {
-        eprintln!("skipped: mount -t tmpfs is not allowed here");
+        common::unavailable("mount -t tmpfs is not allowed here");
         return;
     };
     let repo = dir.join("repo");
@@ -168,7 +168,7 @@ fn a_read_only_handover_directory_is_a_clear_error() {
     let root = is_root();
     let fs = if root { Tmpfs::mount(&dir, "8m") } else { None };
     if root && fs.is_none() {
-        eprintln!("skipped: root, and mount is not allowed: permissions would not stop a write");
+        common::unavailable("root, and mount is not allowed: permissions would not stop a write");
         return;
     }
     let repo = dir.join("repo");
