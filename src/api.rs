@@ -5,6 +5,6 @@ pub use crate::commands::{completions::generate as completions, man::pages as ma
 pub use crate::git::discover;
 pub use crate::model::markdown::render as render_markdown;
 pub use crate::model::record::{self as notes, Record, RecordKind};
-pub use crate::model::session::{finish, merge, session_hash};
+pub use crate::model::session::{merge, seal, session_hash};
 pub use crate::model::state::State;
 pub use crate::support::i18n::Lang;

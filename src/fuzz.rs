@@ -31,13 +31,13 @@ pub fn state_reader(data: &[u8]) {
         );
     }
     let mut doc = state.document().clone();
-    crate::model::session::finish(&mut doc);
+    crate::model::session::seal(&mut doc);
     let hash = crate::model::session::session_hash(&doc);
-    crate::model::session::finish(&mut doc);
+    crate::model::session::seal(&mut doc);
     assert_eq!(
         crate::model::session::session_hash(&doc),
         hash,
-        "finish is idempotent"
+        "seal is idempotent"
     );
     let _ = state.into_view();
 }

@@ -142,10 +142,10 @@ proptest! {
         incoming.insert("architecture_changes".into(), Value::from(more_changes));
         let mut once = base.clone();
         git_handover::api::merge(&mut once, &incoming);
-        git_handover::api::finish(&mut once);
+        git_handover::api::seal(&mut once);
         let mut twice = once.clone();
         git_handover::api::merge(&mut twice, &incoming);
-        git_handover::api::finish(&mut twice);
+        git_handover::api::seal(&mut twice);
         prop_assert_eq!(&twice, &once);
         prop_assert_eq!(
             git_handover::api::session_hash(&twice),

@@ -1,9 +1,9 @@
-//! Run a command that works on a repository and turn its report into an [`Outcome`]:
+//! Run a command that works on a repository and turn its report into an [`ProcessOutput`]:
 //! one generic call, whatever the command.
 
 use std::io::{IsTerminal as _, Write as _};
 
-use super::Outcome;
+use super::ProcessOutput;
 use crate::cli::{self, Command};
 use crate::commands::{
     clean, r#continue, here, hook, log, migrate, render, save, status, sync, task,
@@ -15,13 +15,13 @@ use crate::support::error::Result;
 use crate::support::text;
 
 /// The report rendered for stdout, its notices and its exit status.
-pub(super) fn emit<R: Output>(report: &R, json: bool, painter: &Painter) -> Outcome {
+pub(super) fn emit<R: Output>(report: &R, json: bool, painter: &Painter) -> ProcessOutput {
     let stdout = if json {
         report.json()
     } else {
         report.human(painter)
     };
-    Outcome {
+    ProcessOutput {
         stdout: stdout.into_bytes(),
         notices: report.notices(painter),
         code: report.code(),
@@ -33,7 +33,7 @@ pub(super) fn dispatch(
     command: Command,
     json: bool,
     painter: &Painter,
-) -> Result<Outcome> {
+) -> Result<ProcessOutput> {
     match command {
         Command::Completions(_)
         | Command::Man(_)

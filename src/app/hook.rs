@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use super::Outcome;
+use super::ProcessOutput;
 use crate::cli::{self, ContinueArgs};
 use crate::commands::r#continue::{self, Mode};
 use crate::support::error::{Error, Result};
@@ -17,7 +17,7 @@ pub(super) fn session_start(
     cwd: PathBuf,
     lang: Option<cli::LangArg>,
     overrides: &[(String, String)],
-) -> Outcome {
+) -> ProcessOutput {
     use std::io::Read as _;
     let mut event = Vec::new();
     if !std::io::stdin().is_terminal() {
@@ -41,14 +41,14 @@ pub(super) fn session_start(
     });
     let text = match context {
         Ok(Ok(Some(text))) => text,
-        Ok(Ok(None)) => return Outcome::ok(Vec::new()),
+        Ok(Ok(None)) => return ProcessOutput::ok(Vec::new()),
         Ok(Err(e)) => format!("git-handover: {}\n", text::escape(&e.to_string())),
         Err(_) => {
             "git-handover: internal error while reading the handover; run `git handover continue`\n"
                 .to_owned()
         }
     };
-    Outcome::ok(crate::render::hook::hook_output(&text))
+    ProcessOutput::ok(crate::render::hook::hook_output(&text))
 }
 
 /// The directory the agent's event names (`cwd`), if the event is JSON with one that

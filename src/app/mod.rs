@@ -20,15 +20,15 @@ use crate::support::i18n::{self, Lang};
 use crate::support::{clock, fsio, text};
 
 /// What a command leaves for the process: its stdout, its stderr lines, its status.
-struct Outcome {
+struct ProcessOutput {
     stdout: Vec<u8>,
     notices: Notices,
     code: u8,
 }
 
-impl Outcome {
+impl ProcessOutput {
     fn ok(stdout: impl Into<Vec<u8>>) -> Self {
-        Outcome {
+        ProcessOutput {
             stdout: stdout.into(),
             notices: Notices::default(),
             code: exit::OK,
@@ -53,7 +53,7 @@ pub fn main() -> ExitCode {
     let mut lang = language(cli.lang, None);
     let result = run(cli, &mut lang);
     match result {
-        Ok(outcome) => finish(&outcome, quiet, lang),
+        Ok(outcome) => print(&outcome, quiet, lang),
         Err(err) => {
             let mut stderr = std::io::stderr().lock();
             let _ = writeln!(stderr, "git-handover: {}", text::escape(&err.message(lang)));
@@ -75,7 +75,7 @@ fn language(flag: Option<cli::LangArg>, configured: Option<Lang>) -> Lang {
     }
 }
 
-fn finish(outcome: &Outcome, quiet: bool, lang: Lang) -> ExitCode {
+fn print(outcome: &ProcessOutput, quiet: bool, lang: Lang) -> ExitCode {
     let mut stdout = std::io::stdout().lock();
     if let Err(e) = stdout
         .write_all(&outcome.stdout)
@@ -109,7 +109,7 @@ fn finish(outcome: &Outcome, quiet: bool, lang: Lang) -> ExitCode {
 
 /// Run the command of `cli`; `lang` becomes the run's language once the configuration
 /// is read.
-fn run(cli: Cli, lang: &mut Lang) -> Result<Outcome> {
+fn run(cli: Cli, lang: &mut Lang) -> Result<ProcessOutput> {
     let cwd =
         std::env::current_dir().map_err(|e| Error::io(".", "read the current directory", e))?;
     let cwd = match &cli.dir {

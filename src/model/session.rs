@@ -142,7 +142,7 @@ pub(crate) fn array_mut<'a>(doc: &'a mut Map<String, Value>, key: &str) -> &'a m
 /// Fill what the tool owns before a write: the version (at least 3, a higher one kept),
 /// `status` from the tasks, and `session_hash`. `generated_at` is set by the caller,
 /// only when something changed.
-pub fn finish(doc: &mut Map<String, Value>) {
+pub fn seal(doc: &mut Map<String, Value>) {
     let version = doc
         .get("version")
         .and_then(Value::as_u64)
@@ -316,13 +316,13 @@ mod tests {
     #[test]
     fn status_is_derived() {
         let mut doc = map(json!({"active_tasks": []}));
-        finish(&mut doc);
+        seal(&mut doc);
         assert_eq!(doc["status"], "ALL_COMPLETE");
         assert_eq!(doc["version"], 3);
         let mut doc = map(
             json!({"version": 5, "active_tasks": [{"id": "a", "status": "done"}, {"id": "b", "status": "pending"}]}),
         );
-        finish(&mut doc);
+        seal(&mut doc);
         assert_eq!(doc["status"], "READY");
         assert_eq!(doc["version"], 5, "a higher version is kept");
     }

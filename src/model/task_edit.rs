@@ -104,7 +104,7 @@ pub fn edit_task(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::session::finish;
+    use crate::model::session::seal;
     use serde_json::json;
 
     #[test]
@@ -160,7 +160,7 @@ mod tests {
             edit_task(&mut doc, "T1", add, now),
             Err(TaskError::AlreadyExists)
         );
-        finish(&mut doc);
+        seal(&mut doc);
         assert_eq!(doc["status"], "ALL_COMPLETE");
     }
 }

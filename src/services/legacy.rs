@@ -35,7 +35,7 @@ pub fn migrate_in(ctx: &Context, wt: &Worktree) -> Result<Report> {
     let target = sessions::new_branch_session(&ctx.write_root(wt), &branch, ctx.now)?;
     let mut doc = state.document().clone();
     session::merge(&mut doc, &sessions::workspace(wt, &Owner::Branch(branch)));
-    session::finish(&mut doc);
+    session::seal(&mut doc);
     let file = target.state_file();
     let migrated = State::from_doc(doc, &file)?;
     let bytes = migrated.to_json_bytes();

@@ -283,7 +283,7 @@ pub fn update(
     let created = existing.is_none();
     let old_doc = existing.as_ref().map(|s| s.document().clone());
     let mut doc = change(old_doc.clone())?;
-    session::finish(&mut doc);
+    session::seal(&mut doc);
     if let Some(old) = &old_doc {
         let old_hash = session::session_hash(old);
         if doc.get("session_hash").and_then(Value::as_str) == Some(old_hash.as_str())
@@ -311,7 +311,7 @@ pub fn update(
     if created {
         session::order_new(&mut doc);
     }
-    session::finish(&mut doc);
+    session::seal(&mut doc);
     let state = State::from_doc(doc, &file)?;
     fsio::write_atomic(&file, &state.to_json_bytes())?;
     fsio::write_atomic(

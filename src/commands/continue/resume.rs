@@ -218,7 +218,7 @@ pub(super) fn restore(
     );
     workspace.insert("is_worktree".into(), serde_json::Value::from(!wt.is_main));
     doc.insert("workspace".into(), serde_json::Value::Object(workspace));
-    crate::model::session::finish(&mut doc);
+    crate::model::session::seal(&mut doc);
     let state = State::from_doc(doc, &file)?;
     if !sessions::create(&session, &state, &ctx.settings, ctx.lang)? {
         return Err(Error::usage_hint(

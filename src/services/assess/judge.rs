@@ -3,7 +3,7 @@
 #[allow(clippy::wildcard_imports)]
 use super::*;
 
-pub(super) fn finish(
+pub(super) fn judge(
     p: Pending,
     wt: &Worktree,
     worktrees: &[Worktree],

@@ -18,7 +18,7 @@ use crate::support::error::Result;
 mod judge;
 mod read;
 
-use judge::finish;
+use judge::judge;
 use read::read_found;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -283,7 +283,7 @@ pub fn check(
             .map(|(hi, p)| {
                 let commits = checks.remove(&(pi, hi)).unwrap_or_default();
                 let newer = newer.remove(&(pi, hi)).unwrap_or_default();
-                finish(p, wt, worktrees, settings, now, commits, newer)
+                judge(p, wt, worktrees, settings, now, commits, newer)
             })
             .collect();
         out.push(WorktreeHandovers {
