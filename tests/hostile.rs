@@ -246,12 +246,12 @@ fn dotdot_and_absolute_names_are_refused() {
         (
             &["continue", "../../etc"],
             2,
-            "git-handover: session key must not contain `.` or `..` components",
+            "git-handover: no such file or directory: [ROOT]/repo/../../etc",
         ),
         (
             &["continue", "/etc"],
             2,
-            "git-handover: /etc is not a session directory, a project-state.json or a CONTINUE_HERE.md",
+            "git-handover: refusing /etc: it is reached through a symbolic link, or lies outside the worktree [ROOT]/repo",
         ),
         (
             &["task", "--session", "../x", "start", "T1"],

@@ -307,13 +307,15 @@ fn bad_input_is_refused_and_nothing_is_written() {
     let dir = repo.join(".claude/handover/main/20261130-100000");
     let corrupt = "{\"version\": 3, \"status\": \"READY\",\n \"active_tasks\": [\n";
     env.write(&dir.join("project-state.json"), corrupt);
+    // The bad session is named and left alone; the agent's write goes on in a session
+    // of its own (issue 14, item 8: one bad file must not stop every save).
     let run = env.handover(&repo, &["task", "add", "T1", "x"]);
     insta::assert_snapshot!(run.snapshot(), @r"
-    exit: 3
+    exit: 0
     --- stdout
+    T1 pending in main/20261130-120000 (READY)
     --- stderr
-    git-handover: invalid json in [ROOT]/repo/.claude/handover/main/20261130-100000/project-state.json at line 3, column 0: EOF while parsing a list
-    hint: fix or remove [ROOT]/repo/.claude/handover/main/20261130-100000/project-state.json by hand; git-handover never rewrites a file it cannot read
+    git-handover: warning: invalid json in [ROOT]/repo/.claude/handover/main/20261130-100000/project-state.json at line 3, column 0: EOF while parsing a list
     ");
     assert_eq!(
         std::fs::read_to_string(dir.join("project-state.json")).unwrap(),

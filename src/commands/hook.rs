@@ -78,11 +78,12 @@ fn entry(agent: HookAgent) -> Value {
     serde_json::json!({"matcher": MATCHER, "hooks": [{"type": "command", "command": COMMAND, "timeout": timeout}]})
 }
 
+/// The most of a settings or instructions file read.
+const MAX_SETTINGS_SIZE: u64 = 4 << 20;
+
 fn read_settings(path: &Path) -> Result<Map<String, Value>> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Map::new()),
-        Err(e) => return Err(Error::io(path, "read", e)),
+    let Some(bytes) = fsio::read_if_exists(path, MAX_SETTINGS_SIZE)? else {
+        return Ok(Map::new());
     };
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(Map::new());
@@ -116,14 +117,28 @@ fn wrong_shape(path: &Path, field: &str, what: &str) -> Error {
     }
 }
 
+/// The text of an instructions file (`CLAUDE.md`, `AGENTS.md`, `GEMINI.md`): empty when
+/// there is none; an error when it cannot be read or is not UTF-8, so that a file the
+/// tool could not read is never replaced.
+fn read_instructions(path: &Path) -> Result<String> {
+    let Some(bytes) = fsio::read_if_exists(path, MAX_SETTINGS_SIZE)? else {
+        return Ok(String::new());
+    };
+    String::from_utf8(bytes).map_err(|_| Error::NotText {
+        path: path.to_owned(),
+    })
+}
+
 /// Add the hook (and, when asked, the instructions), keeping everything else.
 pub fn install(ctx: &Context, args: &HookInstallArgs) -> Result<InstallReport> {
     let path = settings_path(ctx, args.agent, args.scope)?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create", e))?;
     }
-    let _lock = fsio::Lock::acquire(&path, ctx.settings.lock_timeout)?;
-    let mut settings = read_settings(&path)?;
+    // A linked settings file (a dotfile manager's) is edited where it lives.
+    let real = fsio::through_links(&path);
+    let _lock = fsio::Lock::acquire(&real, ctx.settings.lock_timeout)?;
+    let mut settings = read_settings(&real)?;
     let hooks = settings
         .entry("hooks")
         .or_insert_with(|| Value::Object(Map::new()));
@@ -143,11 +158,16 @@ pub fn install(ctx: &Context, args: &HookInstallArgs) -> Result<InstallReport> {
     });
     if !present {
         groups.push(entry(args.agent));
-        write_settings(&path, &settings)?;
+        write_settings(&real, &settings)?;
     }
     let instructions = if args.instructions {
         let file = instructions_path(ctx, args.agent, args.scope)?;
-        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        let real = fsio::through_links(&file);
+        if let Some(dir) = real.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create", e))?;
+        }
+        let _lock = fsio::Lock::acquire(&real, ctx.settings.lock_timeout)?;
+        let text = read_instructions(&real)?;
         let has = text.lines().any(|l| l.trim() == "## Session continuity");
         if !has {
             let sep = match (
@@ -159,10 +179,7 @@ pub fn install(ctx: &Context, args: &HookInstallArgs) -> Result<InstallReport> {
                 (false, false, true) => "\n",
                 (false, false, false) => "\n\n",
             };
-            if let Some(dir) = file.parent() {
-                std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create", e))?;
-            }
-            fsio::write_atomic(&file, format!("{text}{sep}{INSTRUCTIONS}").as_bytes())?;
+            fsio::write_atomic(&real, format!("{text}{sep}{INSTRUCTIONS}").as_bytes())?;
         }
         Some((file, !has))
     } else {
@@ -181,9 +198,10 @@ pub fn install(ctx: &Context, args: &HookInstallArgs) -> Result<InstallReport> {
 pub fn uninstall(ctx: &Context, args: &HookInstallArgs) -> Result<InstallReport> {
     let path = settings_path(ctx, args.agent, args.scope)?;
     let mut changed = false;
-    if path.exists() {
-        let _lock = fsio::Lock::acquire(&path, ctx.settings.lock_timeout)?;
-        let mut settings = read_settings(&path)?;
+    let real = fsio::through_links(&path);
+    if std::fs::symlink_metadata(&real).is_ok() {
+        let _lock = fsio::Lock::acquire(&real, ctx.settings.lock_timeout)?;
+        let mut settings = read_settings(&real)?;
         if let Some(Value::Object(hooks)) = settings.get_mut("hooks") {
             if let Some(Value::Array(groups)) = hooks.get_mut("SessionStart") {
                 for group in groups.iter_mut() {
@@ -207,12 +225,18 @@ pub fn uninstall(ctx: &Context, args: &HookInstallArgs) -> Result<InstallReport>
             }
         }
         if changed {
-            write_settings(&path, &settings)?;
+            write_settings(&real, &settings)?;
         }
     }
     let instructions = if args.instructions {
         let file = instructions_path(ctx, args.agent, args.scope)?;
-        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        let real = fsio::through_links(&file);
+        let _lock = if std::fs::symlink_metadata(&real).is_ok() {
+            Some(fsio::Lock::acquire(&real, ctx.settings.lock_timeout)?)
+        } else {
+            None
+        };
+        let text = read_instructions(&real)?;
         let removed = text.contains(INSTRUCTIONS);
         if removed {
             let rest = text.replacen(INSTRUCTIONS, "", 1);
@@ -222,7 +246,7 @@ pub fn uninstall(ctx: &Context, args: &HookInstallArgs) -> Result<InstallReport>
             } else {
                 format!("{rest}\n")
             };
-            fsio::write_atomic(&file, rest.as_bytes())?;
+            fsio::write_atomic(&real, rest.as_bytes())?;
         }
         Some((file, removed))
     } else {

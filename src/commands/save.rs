@@ -7,7 +7,7 @@ use crate::cli::SaveArgs;
 use crate::model::session;
 use crate::services::context::Context;
 use crate::services::input::read_input;
-use crate::services::sessions::{self, Owner, Written};
+use crate::services::sessions::{self, Written};
 use crate::support::error::{Error, Result};
 
 pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Written> {
@@ -23,13 +23,11 @@ pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Written> {
     let wt = ctx.current_worktree()?;
     let owner = ctx.owner(&args.team, &wt)?;
     let root = ctx.write_root(&wt);
-    let target = match sessions::current_session(&root, &owner)? {
-        Some(s) => s,
-        None => match &owner {
-            Owner::Branch(branch) => sessions::new_branch_session(&root, branch, ctx.now)?,
-            Owner::Team { .. } => unreachable!("a team always has a session directory"),
-        },
-    };
+    let chosen = sessions::choose(&root, &owner, ctx.now, true, &ctx.settings)?;
+    let target = chosen
+        .session
+        .clone()
+        .expect("a session is made when there is none");
     let head = ctx.store_head()?;
     let workspace = sessions::workspace(&wt, &owner);
     let mut written = sessions::update(&target, &ctx.settings, ctx.lang, ctx.now, |existing| {
@@ -38,6 +36,7 @@ pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Written> {
         session::merge(&mut doc, &workspace);
         Ok(doc)
     })?;
+    written.skipped = chosen.skipped;
     if written.changed {
         written.noted = ctx.record_at(head, &ctx.session_record(&written, &wt))?;
     }

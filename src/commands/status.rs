@@ -123,10 +123,10 @@ pub fn keys(ctx: &Context, args: &StatusArgs) -> Result<Keys> {
             continue;
         }
         for found in crate::services::scan::scan_worktree(&wt.path, &ctx.settings.dir) {
-            if let crate::services::scan::Found::Session { key, .. } = found {
-                if !keys.contains(&key) {
-                    keys.push(key);
-                }
+            if let crate::services::scan::Found::Session { key, .. } = found
+                && !keys.contains(&key)
+            {
+                keys.push(key);
             }
         }
     }

@@ -56,33 +56,33 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
         return Err(Error::usage(msg("err.empty_task_id", &[])));
     }
     let is_add = matches!(edit, TaskEdit::Add { .. });
+    let mut chosen = None;
     let (target, owner) = if let Some(key) = &args.session {
         (ctx.session_by_key(&wt, key)?, None)
     } else {
         let owner = ctx.owner(&args.team, &wt)?;
         let root = ctx.write_root(&wt);
-        match (sessions::current_session(&root, &owner)?, &owner) {
+        let c = sessions::choose(&root, &owner, ctx.now, is_add, &ctx.settings)?;
+        let target = match (c.session.clone(), &owner) {
             (Some(s), Owner::Team { .. }) if !s.exists() && !is_add => {
                 return Err(no_session(&s.key));
             }
-            (Some(s), _) => (s, Some(owner)),
-            (None, Owner::Branch(branch)) if is_add => (
-                sessions::new_branch_session(&root, branch, ctx.now)?,
-                Some(owner),
-            ),
+            (Some(s), _) => s,
             (None, Owner::Branch(branch)) => return Err(no_session(branch)),
             (None, Owner::Team { .. }) => unreachable!("a team always has a session directory"),
-        }
+        };
+        chosen = Some(c);
+        (target, Some(owner))
     };
     let head = ctx.store_head()?;
     let now = session::format_time(ctx.now);
     let key = target.key.clone();
     let mut written = sessions::update(&target, &ctx.settings, ctx.lang, ctx.now, |existing| {
         let mut doc = existing.unwrap_or_default();
-        if let Some(owner) = &owner {
-            if !doc.contains_key("workspace") {
-                session::merge(&mut doc, &sessions::workspace(&wt, owner));
-            }
+        if let Some(owner) = &owner
+            && !doc.contains_key("workspace")
+        {
+            session::merge(&mut doc, &sessions::workspace(&wt, owner));
         }
         task_edit::edit_task(&mut doc, &id, edit, &now).map_err(|e| match e {
             TaskError::NoSuchTask => Error::usage_hint(
@@ -96,6 +96,7 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
         })?;
         Ok(doc)
     })?;
+    written.skipped = chosen.map(|c| c.skipped).unwrap_or_default();
     if written.changed {
         written.noted = ctx.record_at(head, &ctx.session_record(&written, &wt))?;
     }

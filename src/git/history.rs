@@ -163,10 +163,10 @@ impl Repo {
             self.walked_without_graph
                 .set(self.walked_without_graph.get() + walk.parsed.get());
             for (c, t) in queries {
-                if let (Some(bit), Some(mask)) = (bit_of.get(t), masks.get(c)) {
-                    if mask & bit != 0 {
-                        out.insert((*c, *t));
-                    }
+                if let (Some(bit), Some(mask)) = (bit_of.get(t), masks.get(c))
+                    && mask & bit != 0
+                {
+                    out.insert((*c, *t));
                 }
             }
         }

@@ -55,6 +55,8 @@ pub struct Worktree {
     pub locked: Option<String>,
     pub prunable: bool,
     pub exists: bool,
+    /// The worktree's own git directory (`.git`, or `<common>/worktrees/<id>`).
+    pub git_dir: PathBuf,
 }
 
 /// A commit for people to read: short id and subject.

@@ -117,10 +117,11 @@ impl Repo {
                 let full = format!("{prefix}{name}");
                 if entry.mode.is_tree() && full.len() < hex_len {
                     pending.push((entry.oid.to_owned(), full));
-                } else if entry.mode.is_blob() && full.len() == hex_len {
-                    if let Ok(id) = ObjectId::from_hex(full.as_bytes()) {
-                        out.push((id, entry.oid.to_owned()));
-                    }
+                } else if entry.mode.is_blob()
+                    && full.len() == hex_len
+                    && let Ok(id) = ObjectId::from_hex(full.as_bytes())
+                {
+                    out.push((id, entry.oid.to_owned()));
                 }
             }
         }

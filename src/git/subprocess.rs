@@ -7,13 +7,21 @@ use std::process::Command;
 
 use crate::support::error::{Error, Result};
 
-fn git(worktree: &Path) -> Command {
+/// git on the worktree at `worktree` whose git directory is `git_dir`, named explicitly
+/// (so a caller's `GIT_DIR`/`GIT_WORK_TREE` setup is honoured, not guessed again), in
+/// a fixed locale and never asking for anything.
+fn git(git_dir: &Path, worktree: &Path) -> Command {
     let mut cmd = Command::new("git");
-    // Point git at this worktree alone, whatever the caller's environment says.
-    cmd.current_dir(worktree)
+    cmd.arg("--git-dir")
+        .arg(git_dir)
+        .arg("--work-tree")
+        .arg(worktree)
+        .current_dir(worktree)
         .env_remove("GIT_DIR")
         .env_remove("GIT_WORK_TREE")
-        .env_remove("GIT_INDEX_FILE");
+        .env_remove("GIT_INDEX_FILE")
+        .env("LC_ALL", "C")
+        .env("GIT_TERMINAL_PROMPT", "0");
     cmd
 }
 
@@ -29,23 +37,128 @@ fn run(mut cmd: Command, what: &str) -> Result<()> {
     }
 }
 
-/// Remove `rel` (relative to `worktree`) from the index and the worktree if git tracks
-/// it, and commit that path alone with `message`. Returns whether it was tracked; an
-/// untracked file is left for the caller.
-pub fn remove_tracked(worktree: &Path, rel: &Path, message: &str) -> Result<bool> {
-    let mut rm = git(worktree);
-    rm.args(["rm", "-q", "-f", "--ignore-unmatch", "--"])
-        .arg(rel);
-    run(rm, &format!("git rm {}", rel.display()))?;
-    if worktree.join(rel).exists() {
-        return Ok(false);
+/// What became of a note that was to be removed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Removal {
+    /// Tracked: removed and the removal committed (that path alone).
+    Committed,
+    /// Not tracked by git: left for the caller to remove.
+    Untracked,
+    /// Left exactly as it was, index included: `why` is a catalog key, `detail` what
+    /// git said (possibly empty).
+    Kept { why: &'static str, detail: String },
+}
+
+/// An operation in progress in `git_dir` that a commit of ours must not land in.
+fn in_progress(git_dir: &Path) -> Option<&'static str> {
+    let has = |name: &str| git_dir.join(name).exists();
+    if has("rebase-merge") || has("rebase-apply") {
+        Some("consume.kept_rebase")
+    } else if has("MERGE_HEAD") {
+        Some("consume.kept_merge")
+    } else if has("CHERRY_PICK_HEAD") || has("REVERT_HEAD") || has("sequencer") {
+        Some("consume.kept_cherry_pick")
+    } else if has("BISECT_LOG") {
+        Some("consume.kept_bisect")
+    } else {
+        None
     }
-    let mut commit = git(worktree);
+}
+
+/// Remove `rel` (relative to `worktree`) from the index and the worktree if git tracks
+/// it, and commit that path alone with `message`. Nothing is committed during a merge,
+/// rebase, cherry-pick, revert or bisect, or on an unborn branch; when `git rm` or the
+/// commit fails (signing, a hook-less failure), the index file and the note are put
+/// back exactly as they were.
+pub fn remove_tracked(
+    git_dir: &Path,
+    worktree: &Path,
+    rel: &Path,
+    message: &str,
+) -> Result<Removal> {
+    let mut ls = git(git_dir, worktree);
+    ls.args(["ls-files", "--error-unmatch", "--"]).arg(rel);
+    let tracked = ls
+        .output()
+        .map_err(|e| Error::git("git ls-files", e))?
+        .status
+        .success();
+    if !tracked {
+        return Ok(Removal::Untracked);
+    }
+    if let Some(why) = in_progress(git_dir) {
+        return Ok(Removal::Kept {
+            why,
+            detail: String::new(),
+        });
+    }
+    let mut head = git(git_dir, worktree);
+    head.args(["rev-parse", "--verify", "--quiet", "HEAD"]);
+    if !head
+        .output()
+        .map_err(|e| Error::git("git rev-parse HEAD", e))?
+        .status
+        .success()
+    {
+        return Ok(Removal::Kept {
+            why: "consume.kept_unborn",
+            detail: String::new(),
+        });
+    }
+    let index = git_dir.join("index");
+    let index_before = std::fs::read(&index).ok();
+    let note = worktree.join(rel);
+    let note_before = std::fs::read(&note).ok();
+    let note_mode = std::fs::symlink_metadata(&note)
+        .ok()
+        .map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()));
+    let mut rm = git(git_dir, worktree);
+    rm.args(["rm", "-q", "-f", "--"]).arg(rel);
+    let mut commit = git(git_dir, worktree);
     commit
         .args(["commit", "-q", "--no-verify", "-m", message, "--"])
         .arg(rel);
-    run(commit, &format!("commit the removal of {}", rel.display()))?;
-    Ok(true)
+    let result = run(rm, &format!("git rm {}", rel.display()))
+        .and_then(|()| run(commit, &format!("commit the removal of {}", rel.display())));
+    match result {
+        Ok(()) => Ok(Removal::Committed),
+        Err(e) => {
+            restore(&index, index_before.as_deref())?;
+            if let Some(bytes) = &note_before
+                && std::fs::symlink_metadata(&note).is_err()
+            {
+                crate::support::fsio::write_atomic(&note, bytes)?;
+                if let Some(mode) = note_mode {
+                    let _ = std::fs::set_permissions(
+                        &note,
+                        std::os::unix::fs::PermissionsExt::from_mode(mode),
+                    );
+                }
+            }
+            let detail = match e {
+                Error::Git { message, .. } => message,
+                other => other.to_string(),
+            };
+            Ok(Removal::Kept {
+                why: "consume.kept_commit_failed",
+                detail,
+            })
+        }
+    }
+}
+
+/// Put the index file back as it was, under git's own `index.lock`.
+fn restore(index: &Path, before: Option<&[u8]>) -> Result<()> {
+    let _lock = crate::support::fsio::Lock::acquire(index, std::time::Duration::from_secs(5))?;
+    match before {
+        Some(bytes) => crate::support::fsio::write_atomic(index, bytes),
+        None => match std::fs::remove_file(index) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                Err(Error::io(index, "remove", e))
+            }
+            _ => Ok(()),
+        },
+    }
 }
 
 /// git run on the repository at `git_dir` (no worktree needed).
@@ -56,6 +169,8 @@ fn git_in(git_dir: &Path) -> Command {
         .env_remove("GIT_DIR")
         .env_remove("GIT_WORK_TREE")
         .env_remove("GIT_INDEX_FILE")
+        // git's messages in English, whatever the user's locale: they are matched below.
+        .env("LC_ALL", "C")
         // Never stop to ask for credentials: an agent has no one to answer.
         .env("GIT_TERMINAL_PROMPT", "0");
     cmd

@@ -21,6 +21,7 @@ impl Repo {
         first.is_main = true;
         first.is_bare = main.workdir().is_none();
         first.exists = main_path.is_dir();
+        main.git_dir().clone_into(&mut first.git_dir);
         out.push(first);
 
         let proxies = main
@@ -37,6 +38,7 @@ impl Repo {
                 .id()
                 .map_or_else(|_| Worktree::empty(), |id| linked_head(&main, id));
             let Some(path) = base else { continue };
+            proxy.git_dir().clone_into(&mut wt.git_dir);
             wt.exists = path.is_dir();
             wt.path = normalize(&path);
             wt.locked = locked;
@@ -71,6 +73,7 @@ impl Worktree {
             locked: None,
             prunable: false,
             exists: false,
+            git_dir: PathBuf::new(),
         }
     }
 }

@@ -146,6 +146,12 @@ impl Output for Written {
     fn json(&self) -> String {
         json::to_string(&json::save(self))
     }
+    fn notices(&self, _p: &Painter) -> Notices {
+        Notices {
+            warnings: self.skipped.clone(),
+            ..Notices::default()
+        }
+    }
 }
 
 impl Output for task::Report {
@@ -154,6 +160,9 @@ impl Output for task::Report {
     }
     fn json(&self) -> String {
         json::to_string(&json::task(self))
+    }
+    fn notices(&self, p: &Painter) -> Notices {
+        self.written.notices(p)
     }
 }
 

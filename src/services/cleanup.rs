@@ -48,10 +48,10 @@ pub fn clean_worktree(
         let Found::Session { root, key, dir } = found else {
             continue;
         };
-        if let Some(team) = team {
-            if key.split('/').next() != Some(team) {
-                continue;
-            }
+        if let Some(team) = team
+            && key.split('/').next() != Some(team)
+        {
+            continue;
         }
         let session = SessionDir {
             root: wt.path.join(root),

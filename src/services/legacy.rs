@@ -59,6 +59,7 @@ pub fn migrate_in(ctx: &Context, wt: &Worktree) -> Result<Report> {
         changed: true,
         state: back,
         noted: None,
+        skipped: Vec::new(),
     };
     ctx.record_at(head, &ctx.session_record(&written, wt))?;
     Ok(Report {

@@ -2,6 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::support::paths::plain_below;
+
 /// Handover roots scanned in every worktree, besides `handover.dir`.
 pub const ROOTS: [&str; 2] = [".claude/handover", ".agents/handover"];
 
@@ -59,7 +61,7 @@ pub fn scan_worktree(worktree: &Path, configured_dir: &str) -> Vec<Found> {
     let mut found = Vec::new();
     for root in roots(configured_dir) {
         let base = worktree.join(&root);
-        if !is_real_dir(&base) {
+        if !is_real_dir(&base) || !plain_below(worktree, &base) {
             continue;
         }
         let mut keys = Vec::new();
@@ -75,13 +77,13 @@ pub fn scan_worktree(worktree: &Path, configured_dir: &str) -> Vec<Found> {
         }
     }
     let legacy = worktree.join(LEGACY_STATE);
-    if is_real_file(&legacy) {
+    if is_real_file(&legacy) && plain_below(worktree, &legacy) {
         found.push(Found::Legacy { path: legacy });
     }
     if let Some(path) = NOTE_PLACES
         .iter()
         .map(|p| worktree.join(p))
-        .find(|p| is_real_file(p))
+        .find(|p| is_real_file(p) && plain_below(worktree, p))
     {
         found.push(Found::ContinueHere { path });
     }
@@ -106,9 +108,26 @@ pub fn links(worktree: &Path, configured_dir: &str) -> Vec<PathBuf> {
         }
     }
     let mut out = Vec::new();
+    // A link on the way to a root or a note (`.claude`, `docs`) is reported too.
+    let places = roots(configured_dir)
+        .into_iter()
+        .chain(NOTE_PLACES.iter().map(|p| (*p).to_owned()))
+        .chain([LEGACY_STATE.to_owned()]);
+    for place in places {
+        let mut at = worktree.to_owned();
+        for component in Path::new(&place).components() {
+            at.push(component);
+            if std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
+                if !out.contains(&at) {
+                    out.push(at.clone());
+                }
+                break;
+            }
+        }
+    }
     for root in roots(configured_dir) {
         let base = worktree.join(root);
-        if is_real_dir(&base) {
+        if is_real_dir(&base) && plain_below(worktree, &base) {
             visit(&base, 1, &mut out);
         }
     }

@@ -101,7 +101,8 @@ fn team_of(home: &Path, agent: &str) -> Option<String> {
         .collect();
     teams.sort_by_key(std::fs::DirEntry::file_name);
     teams.into_iter().find_map(|entry| {
-        let text = std::fs::read_to_string(entry.path().join("config.json")).ok()?;
+        let bytes = fsio::read_regular(&entry.path().join("config.json"), 1 << 20).ok()?;
+        let text = String::from_utf8(bytes).ok()?;
         let config: Value = serde_json::from_str(&text).ok()?;
         let listed = config.get("members")?.as_array()?.iter().any(|m| {
             m.as_str() == Some(agent) || m.get("name").and_then(Value::as_str) == Some(agent)
@@ -141,14 +142,24 @@ impl SessionDir {
 }
 
 /// The session `save` and `task` use: the team's, or the newest READY session of the
-/// branch (`None` when the branch has none yet).
-pub fn current_session(root: &Path, owner: &Owner) -> Result<Option<SessionDir>> {
+/// branch (`None` when the branch has none yet). A session that cannot be read is
+/// passed over and named in `skipped`: one bad file must not stop every write.
+pub fn current_session(
+    root: &Path,
+    owner: &Owner,
+    skipped: &mut Vec<String>,
+) -> Result<Option<SessionDir>> {
     match owner {
         Owner::Team { team, agent } => Ok(Some(SessionDir::new(root, &format!("{team}/{agent}"))?)),
         Owner::Branch(branch) => {
             let base = root.join(branch);
-            let Ok(entries) = std::fs::read_dir(&base) else {
-                return Ok(None);
+            let entries = match std::fs::read_dir(&base) {
+                Ok(entries) => entries,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+                Err(e) => {
+                    skipped.push(Error::io(&base, "read", e).to_string());
+                    return Ok(None);
+                }
             };
             let mut names: Vec<String> = entries
                 .flatten()
@@ -159,17 +170,81 @@ pub fn current_session(root: &Path, owner: &Owner) -> Result<Option<SessionDir>>
             names.sort();
             for name in names.into_iter().rev() {
                 let candidate = SessionDir::new(root, &format!("{branch}/{name}"))?;
-                if !candidate.exists() {
-                    continue;
+                match std::fs::symlink_metadata(candidate.state_file()) {
+                    Ok(m) if m.is_file() => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                    Ok(_) => {
+                        skipped.push(
+                            Error::NotRegular {
+                                path: candidate.state_file(),
+                                kind: "file.other",
+                            }
+                            .to_string(),
+                        );
+                        continue;
+                    }
+                    Err(e) => {
+                        skipped.push(Error::io(candidate.dir(), "read", e).to_string());
+                        continue;
+                    }
                 }
-                let state = State::read(&candidate.state_file())?;
-                if state.is_ready() && state.workspace.branch.as_deref() == Some(branch) {
-                    return Ok(Some(candidate));
+                match State::read(&candidate.state_file()) {
+                    Ok(state)
+                        if state.is_ready()
+                            && state.workspace.branch.as_deref() == Some(branch) =>
+                    {
+                        return Ok(Some(candidate));
+                    }
+                    Ok(_) => {}
+                    Err(e) => skipped.push(e.to_string()),
                 }
             }
             Ok(None)
         }
     }
+}
+
+/// The session a write goes to, chosen (or made) while holding the branch's lock
+/// (`<root>/<branch>.lock`, git forbids branch names ending in `.lock`), so that
+/// writers racing to make a branch's first session make exactly one. Keep the value
+/// until the write is done: dropping it releases the lock.
+pub struct Chosen {
+    pub session: Option<SessionDir>,
+    /// Sessions passed over because they could not be read.
+    pub skipped: Vec<String>,
+    _branch_lock: Option<Lock>,
+}
+
+/// Choose the write target for `owner` under `root`: the team's directory, or the
+/// branch's READY session, made anew when `create` and there is none.
+pub fn choose(
+    root: &Path,
+    owner: &Owner,
+    now: Timestamp,
+    create: bool,
+    settings: &Settings,
+) -> Result<Chosen> {
+    let mut skipped = Vec::new();
+    let branch_lock = match owner {
+        Owner::Branch(branch) => {
+            let parent = Path::new(branch).parent().unwrap_or(Path::new(""));
+            make_dirs(root, parent)?;
+            Some(Lock::acquire(&root.join(branch), settings.lock_timeout)?)
+        }
+        Owner::Team { .. } => None,
+    };
+    let mut session = current_session(root, owner, &mut skipped)?;
+    if session.is_none()
+        && create
+        && let Owner::Branch(branch) = owner
+    {
+        session = Some(new_branch_session(root, branch, now)?);
+    }
+    Ok(Chosen {
+        session,
+        skipped,
+        _branch_lock: branch_lock,
+    })
 }
 
 /// Make a new `<root>/<branch>/<fingerprint>/` directory, the fingerprint being the local
@@ -200,24 +275,39 @@ pub fn new_branch_session(root: &Path, branch: &str, now: Timestamp) -> Result<S
 }
 
 /// Refuse a handover root that is, or lies below, a symbolic link (or a non-directory)
-/// inside its worktree: `.claude` or `.claude/handover` linked to `/` must not let a
-/// write land outside. The walk goes up from `root` to the worktree's top (the first
-/// directory holding `.git`); what does not exist yet is fine, it will be made.
+/// inside its worktree: `.claude` or `.claude/handover` linked anywhere (another
+/// repository included) must not let a write or a removal land outside. The walk goes
+/// up from `root` to the worktree's top (the first directory holding `.git`), looking
+/// at each directory itself before looking inside it; what does not exist yet is fine,
+/// it will be made. The part that exists must, resolved, still lie inside the top.
 pub fn check_root(root: &Path) -> Result<()> {
+    let refuse = |p: &Path| {
+        Err(Error::usage_hint(
+            msg("err.not_plain_dir", &[("path", &p.display())]),
+            msg("err.no_links", &[]),
+        ))
+    };
     let mut at = Some(root);
+    let mut deepest: Option<&Path> = None;
+    let mut top = None;
     while let Some(p) = at {
-        if std::fs::symlink_metadata(p.join(".git")).is_ok() {
-            break;
-        }
         if let Ok(m) = std::fs::symlink_metadata(p) {
             if m.file_type().is_symlink() || !m.is_dir() {
-                return Err(Error::usage_hint(
-                    msg("err.not_plain_dir", &[("path", &p.display())]),
-                    msg("err.no_links", &[]),
-                ));
+                return refuse(p);
             }
+            deepest.get_or_insert(p);
+        }
+        if std::fs::symlink_metadata(p.join(".git")).is_ok() {
+            top = Some(p);
+            break;
         }
         at = p.parent();
+    }
+    if let (Some(top), Some(deepest)) = (top, deepest) {
+        match (std::fs::canonicalize(top), std::fs::canonicalize(deepest)) {
+            (Ok(t), Ok(d)) if d.starts_with(&t) => {}
+            _ => return refuse(deepest),
+        }
     }
     Ok(())
 }
@@ -258,6 +348,8 @@ pub struct Written {
     pub state: State,
     /// The commit whose note in the notes store got this write's record.
     pub noted: Option<crate::git::CommitId>,
+    /// Sessions passed over because they could not be read (said as warnings).
+    pub skipped: Vec<String>,
 }
 
 /// Read-modify-write a session under its lock: `change` gets the current document
@@ -292,7 +384,9 @@ pub fn update(
             let state = existing.expect("old_doc came from it");
             let rendered = crate::model::markdown::render(&state, lang);
             let md = session.dir().join(MARKDOWN_FILE);
-            if std::fs::read(&md).ok().as_deref() != Some(rendered.as_bytes()) {
+            if fsio::read_if_exists(&md, fsio::MAX_FILE_SIZE)?.as_deref()
+                != Some(rendered.as_bytes())
+            {
                 fsio::write_atomic(&md, rendered.as_bytes())?;
             }
             return Ok(Written {
@@ -301,6 +395,7 @@ pub fn update(
                 changed: false,
                 state,
                 noted: None,
+                skipped: Vec::new(),
             });
         }
     }
@@ -324,6 +419,7 @@ pub fn update(
         changed: true,
         state,
         noted: None,
+        skipped: Vec::new(),
     })
 }
 
@@ -359,7 +455,7 @@ pub fn render(session: &SessionDir, settings: &Settings, lang: Lang) -> Result<b
     let state = State::read(&file)?;
     let rendered = crate::model::markdown::render(&state, lang);
     let md = session.dir().join(MARKDOWN_FILE);
-    if std::fs::read(&md).ok().as_deref() == Some(rendered.as_bytes()) {
+    if fsio::read_if_exists(&md, fsio::MAX_FILE_SIZE)?.as_deref() == Some(rendered.as_bytes()) {
         return Ok(false);
     }
     fsio::write_atomic(&md, rendered.as_bytes())?;

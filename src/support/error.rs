@@ -105,6 +105,11 @@ pub enum Error {
         field: String,
         message: String,
     },
+    /// A file the tool reads is not a regular file (a FIFO, a device, a directory, a
+    /// symbolic link where links are not followed): refused, never waited on.
+    NotRegular { path: PathBuf, kind: &'static str },
+    /// A text file the tool would edit is not UTF-8: it is left as it is.
+    NotText { path: PathBuf },
     /// A handover file is over the size limit.
     TooLarge {
         file: PathBuf,
@@ -200,6 +205,8 @@ impl Error {
             Error::InvalidJson { .. }
             | Error::InvalidField { .. }
             | Error::TooLarge { .. }
+            | Error::NotRegular { .. }
+            | Error::NotText { .. }
             | Error::InvalidHandovers { .. } => exit::INVALID_DATA,
             Error::InvalidConfig { .. } | Error::Usage { .. } => exit::USAGE,
             Error::Io { .. } | Error::Git { .. } | Error::NothingToDo { .. } => exit::ATTENTION,
@@ -225,6 +232,10 @@ impl Error {
             Error::TooLarge { file, .. } => {
                 Some(f("err.hint_too_large", &[("file", &file.display())]))
             }
+            Error::NotRegular { path, .. } => {
+                Some(f("err.hint_not_regular", &[("path", &path.display())]))
+            }
+            Error::NotText { path } => Some(f("err.hint_not_text", &[("path", &path.display())])),
             Error::InvalidConfig { key, .. } => Some(f("err.hint_config", &[("key", key)])),
             Error::Usage { hint, .. } => hint.as_ref().map(|h| h.render(lang)),
             Error::InvalidHandovers { .. } => Some(f("err.hint_fix_files", &[])),
@@ -268,6 +279,14 @@ impl Error {
                     ("file", &file.display()),
                     ("field", field),
                     ("message", message),
+                ],
+            ),
+            Error::NotText { path } => f("err.not_text", &[("path", &path.display())]),
+            Error::NotRegular { path, kind } => f(
+                "err.not_regular_file",
+                &[
+                    ("path", &path.display()),
+                    ("kind", &crate::support::i18n::text(lang, kind)),
                 ],
             ),
             Error::TooLarge { file, size, limit } => f(

@@ -4,18 +4,29 @@
 //! A lock file holds the pid and host of its owner. A lock left by a killed process is
 //! taken over only when it is older than the lock timeout and its process is gone
 //! (checked on this host through `/proc`); otherwise waiting ends with exit status 4.
+//! The takeover is decided and done while holding an advisory lock on the lock's
+//! directory, so two waiters can never both remove "the stale lock" (the second would
+//! remove the fresh lock the first just took).
+//!
+//! Reads open without following a final link and without blocking, accept regular
+//! files only and read at most a limit: a FIFO, a device or a link to `/dev/zero` where
+//! a handover file should be is refused, not waited on.
 
 use std::fs::OpenOptions;
-use std::io::Write as _;
+use std::io::{Read as _, Write as _};
+use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::support::error::{Error, Result};
 
-/// The prefix of temporary files, so a later writer can remove what a killed one left.
 /// Handover files over this size are refused (SPEC section 2).
 pub const MAX_FILE_SIZE: u64 = 16 * 1024 * 1024;
 
+/// The most of a lock file read (it holds a pid and a host name).
+const MAX_LOCK_SIZE: u64 = 1024;
+
+/// The prefix of temporary files, so a later writer can remove what a killed one left.
 const TEMP_PREFIX: &str = ".git-handover-tmp-";
 
 /// Stale locks this process removed, for the command to say so (commands do not print;
@@ -32,7 +43,7 @@ pub fn take_over_notices() -> Vec<(PathBuf, String)> {
 
 /// The owner a lock file names (`<pid> <host>`), for messages.
 pub fn lock_owner(lock: &Path) -> Option<String> {
-    let text = std::fs::read(lock).ok()?;
+    let text = read_regular(lock, MAX_LOCK_SIZE).ok()?;
     let text = String::from_utf8_lossy(&text);
     let mut parts = text.split_whitespace();
     match (parts.next(), parts.next()) {
@@ -55,9 +66,14 @@ impl Lock {
         let path = lock_path(target);
         let start = Instant::now();
         let mut pause = Duration::from_millis(1);
-        let mut took_over = false;
+        let mut last_look = None::<Instant>;
         loop {
-            match OpenOptions::new().write(true).create_new(true).open(&path) {
+            match OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o666)
+                .open(&path)
+            {
                 Ok(mut file) => {
                     // One write, so a kill cannot leave half a name behind (a
                     // formatted write may take several system calls).
@@ -68,18 +84,17 @@ impl Lock {
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
                 Err(e) => return Err(Error::io(&path, "create the lock", e)),
             }
-            if start.elapsed() >= timeout {
-                if !took_over && is_stale(&path, timeout) {
-                    let owner = lock_owner(&path).unwrap_or_else(|| "no process".to_owned());
-                    // Remove only if it is still the same stale file.
-                    if std::fs::remove_file(&path).is_ok() {
-                        if let Ok(mut v) = TAKEN_OVER.lock() {
-                            v.push((path.clone(), owner));
-                        }
-                    }
-                    took_over = true;
+            // Look for a stale lock now and then (each look reads the lock file), and
+            // once more before giving up.
+            let every = (timeout / 4).min(Duration::from_millis(50));
+            let out_of_time = start.elapsed() >= timeout;
+            if out_of_time || last_look.is_none_or(|t| t.elapsed() >= every) {
+                last_look = Some(Instant::now());
+                if take_over(&path, timeout) {
                     continue;
                 }
+            }
+            if out_of_time {
                 return Err(Error::Locked {
                     owner: lock_owner(&path),
                     lock: path,
@@ -90,6 +105,33 @@ impl Lock {
             pause = (pause * 2).min(Duration::from_millis(50));
         }
     }
+}
+
+/// Remove `lock` if it is stale, deciding and removing while holding an advisory lock
+/// on its directory: whoever looks next sees the lock as it is then (a fresh one taken
+/// meanwhile is not stale). Returns whether it was removed.
+fn take_over(lock: &Path, timeout: Duration) -> bool {
+    let dir = lock
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let Ok(guard) = std::fs::File::open(dir) else {
+        return false;
+    };
+    // Another waiter is deciding: its answer will be visible on the next look.
+    if guard.try_lock().is_err() {
+        return false;
+    }
+    if !is_stale(lock, timeout) {
+        return false;
+    }
+    crate::support::testing::pause("takeover");
+    let owner = lock_owner(lock).unwrap_or_else(|| "no process".to_owned());
+    let removed = std::fs::remove_file(lock).is_ok();
+    if removed && let Ok(mut v) = TAKEN_OVER.lock() {
+        v.push((lock.to_owned(), owner));
+    }
+    removed
 }
 
 impl Drop for Lock {
@@ -116,7 +158,7 @@ fn is_stale(lock: &Path, timeout: Duration) -> bool {
     if !old_enough {
         return false;
     }
-    let Ok(text) = std::fs::read(lock) else {
+    let Ok(text) = read_regular(lock, MAX_LOCK_SIZE) else {
         return false;
     };
     let text = String::from_utf8_lossy(&text);
@@ -157,35 +199,114 @@ fn jitter(pause: Duration) -> Duration {
     Duration::from_micros(seed % max)
 }
 
-/// Read a handover file, refusing one over [`MAX_FILE_SIZE`] before
-/// reading it.
+/// Read a handover file, refusing one over [`MAX_FILE_SIZE`].
 pub fn read_limited(path: &Path) -> Result<Vec<u8>> {
-    let limit = MAX_FILE_SIZE;
-    let size = std::fs::metadata(path)
-        .map_err(|e| Error::io(path, "read", e))?
-        .len();
-    if size > limit {
+    read_regular(path, MAX_FILE_SIZE)
+}
+
+/// Read `path`, a regular file of at most `limit` bytes. The last component is not
+/// followed when it is a link, opening never blocks (a FIFO is refused, not waited
+/// on), and no more than `limit` bytes are read even from a file that grows.
+pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
+        .open(path)
+        .map_err(|e| {
+            if e.raw_os_error() == Some(libc::ELOOP) {
+                Error::NotRegular {
+                    path: path.to_owned(),
+                    kind: "file.link",
+                }
+            } else {
+                Error::io(path, "read", e)
+            }
+        })?;
+    let meta = file.metadata().map_err(|e| Error::io(path, "read", e))?;
+    if !meta.is_file() {
+        return Err(Error::NotRegular {
+            path: path.to_owned(),
+            kind: kind_of(&meta),
+        });
+    }
+    if meta.len() > limit {
         return Err(Error::TooLarge {
             file: path.to_owned(),
-            size,
+            size: meta.len(),
             limit,
         });
     }
-    std::fs::read(path).map_err(|e| Error::io(path, "read", e))
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(path, "read", e))?;
+    if bytes.len() as u64 > limit {
+        return Err(Error::TooLarge {
+            file: path.to_owned(),
+            size: bytes.len() as u64,
+            limit,
+        });
+    }
+    Ok(bytes)
+}
+
+/// `read_regular`, or `None` when there is no file at `path` at all.
+pub fn read_if_exists(path: &Path, limit: u64) -> Result<Option<Vec<u8>>> {
+    match read_regular(path, limit) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// What a non-regular file is: a catalog key, for the error.
+fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt as _;
+    let t = meta.file_type();
+    if t.is_dir() {
+        "file.dir"
+    } else if t.is_fifo() {
+        "file.fifo"
+    } else if t.is_socket() {
+        "file.socket"
+    } else if t.is_char_device() || t.is_block_device() {
+        "file.device"
+    } else if t.is_symlink() {
+        "file.link"
+    } else {
+        "file.other"
+    }
 }
 
 /// Replace `path` with `bytes` atomically: write a temporary file in the same
 /// directory, flush it to disk, rename it over `path`, then sync the directory.
-/// Readers see the old content or the new, never a mix.
+/// Readers see the old content or the new, never a mix. A replaced file keeps its mode
+/// and group; a new one gets the umask's mode, like any file a program creates.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
+    let old = std::fs::symlink_metadata(path).ok();
+    if let Some(m) = old.as_ref().filter(|m| !m.is_file()) {
+        // Never write through a link or over a FIFO, a device or a directory.
+        return Err(Error::NotRegular {
+            path: path.to_owned(),
+            kind: kind_of(m),
+        });
+    }
     let mut tmp = tempfile::Builder::new()
         .prefix(TEMP_PREFIX)
+        .permissions(std::fs::Permissions::from_mode(0o666))
         .tempfile_in(dir)
         .map_err(|e| Error::io(dir, "create a temporary file in", e))?;
+    if let Some(old) = &old {
+        // The group first: changing it may clear set-id bits the mode then restores.
+        let _ = std::os::unix::fs::fchown(tmp.as_file(), None, Some(old.gid()));
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(old.mode() & 0o7777))
+            .map_err(|e| Error::io(path, "keep the mode of", e))?;
+    }
     // Through the plain file: tempfile's own writer adds the temporary name to errors,
     // and the message should name the file the user knows.
     tmp.as_file_mut()
@@ -200,6 +321,25 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// Where a write to a user's file lands: a symbolic link (a dotfile manager's
+/// `~/.claude/settings.json`) is followed to the file it names, as git does for its own
+/// config, so the link stays a link; anything else is written in place.
+pub fn through_links(path: &Path) -> PathBuf {
+    let mut at = path.to_owned();
+    for _ in 0..40 {
+        match std::fs::read_link(&at) {
+            Ok(target) => {
+                at = match at.parent() {
+                    Some(parent) if target.is_relative() => parent.join(target),
+                    _ => target,
+                };
+            }
+            Err(_) => break,
+        }
+    }
+    at
 }
 
 /// Remove temporary files a killed writer left in `dir`. Call it holding the lock of

@@ -7,4 +7,5 @@ pub mod error;
 pub mod fsio;
 pub mod i18n;
 pub mod paths;
+pub mod testing;
 pub mod text;

@@ -28,9 +28,55 @@ pub fn check_relative(what: &'static str, value: &str) -> Result<(), Msg> {
     Ok(())
 }
 
+/// Whether `path` lies below `top` with no symbolic link on the way: every component
+/// after `top` that exists is a real directory (or, last, a real file) and, once
+/// resolved, the path is still inside `top`. What does not exist yet is fine: it will
+/// be made as a plain directory. `top` itself may be reached through links.
+pub fn plain_below(top: &std::path::Path, path: &std::path::Path) -> bool {
+    let Ok(rest) = path.strip_prefix(top) else {
+        return false;
+    };
+    let mut at = top.to_owned();
+    let mut deepest = top.to_owned();
+    for component in rest.components() {
+        match component {
+            std::path::Component::Normal(c) => at.push(c),
+            _ => return false,
+        }
+        match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => return false,
+            Ok(_) => deepest.clone_from(&at),
+            Err(_) => break,
+        }
+    }
+    match (std::fs::canonicalize(top), std::fs::canonicalize(&deepest)) {
+        (Ok(top), Ok(deepest)) => deepest.starts_with(top),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::check_relative;
+    use super::{check_relative, plain_below};
+
+    #[test]
+    fn links_on_the_way_are_not_below() {
+        let dir = tempfile::tempdir().unwrap();
+        let top = dir.path().join("wt");
+        let outside = dir.path().join("outside");
+        std::fs::create_dir_all(top.join("real/sub")).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::os::unix::fs::symlink(&outside, top.join("linked")).unwrap();
+        std::os::unix::fs::symlink(top.join("real"), top.join("inner")).unwrap();
+        assert!(plain_below(&top, &top.join("real/sub/new/file")));
+        assert!(plain_below(&top, &top.join("real")));
+        assert!(!plain_below(&top, &top.join("linked/x")));
+        assert!(!plain_below(&top, &top.join("linked")));
+        // A link that stays inside is still a link: not followed either.
+        assert!(!plain_below(&top, &top.join("inner/sub")));
+        assert!(!plain_below(&top, &top.join("../outside")));
+        assert!(!plain_below(&top, &outside));
+    }
 
     #[test]
     fn rejects_escapes() {

@@ -103,7 +103,29 @@ pub(super) fn explicit(
     target: &str,
 ) -> Result<(usize, Found)> {
     let path = ctx.cwd.join(target);
-    if std::fs::symlink_metadata(&path).is_ok() {
+    let lower = target.to_ascii_lowercase();
+    // A target that can only be a path (a key never looks like these) and is not there.
+    let path_like = target.starts_with('/')
+        || target.starts_with("./")
+        || target.starts_with("../")
+        || target == "."
+        || target == ".."
+        || Path::new(&lower)
+            .extension()
+            .is_some_and(|e| e == "md" || e == "json");
+    let no_such_path = || Error::usage(msg("err.no_such_path", &[("path", &path.display())]));
+    let meta = std::fs::symlink_metadata(&path);
+    if path_like && meta.is_err() {
+        return Err(no_such_path());
+    }
+    if let Ok(meta) = meta {
+        // A link is never followed to a handover: the file must be where it is named.
+        if meta.file_type().is_symlink() {
+            return Err(Error::NotRegular {
+                path,
+                kind: "file.link",
+            });
+        }
         let path = crate::git::normalize(&path);
         let wi = worktrees
             .iter()
@@ -114,7 +136,14 @@ pub(super) fn explicit(
             .or(current)
             .ok_or_else(needs_worktree)?;
         let wt = &worktrees[wi];
-        let (dir, file) = if path.is_dir() {
+        let not_a_target = || Error::usage(msg("err.not_a_target", &[("target", &target)]));
+        if !crate::support::paths::plain_below(&wt.path, &path) {
+            return Err(Error::usage(msg(
+                "err.outside_worktree",
+                &[("path", &path.display()), ("worktree", &wt.path.display())],
+            )));
+        }
+        let (dir, file) = if meta.is_dir() {
             (path.clone(), path.join(scan::STATE_FILE))
         } else {
             (path.parent().unwrap_or(&path).to_owned(), path.clone())
@@ -123,19 +152,12 @@ pub(super) fn explicit(
             .file_name()
             .and_then(|n| n.to_str())
             .unwrap_or_default();
-        if name.eq_ignore_ascii_case("CONTINUE_HERE.md")
-            || (path.is_file()
-                && path
-                    .extension()
-                    .is_some_and(|e| e.eq_ignore_ascii_case("md")))
-        {
+        if meta.is_file() && name.eq_ignore_ascii_case("CONTINUE_HERE.md") {
             return Ok((wi, Found::ContinueHere { path }));
         }
-        if name != scan::STATE_FILE || !file.is_file() {
-            return Err(Error::usage(msg(
-                "err.not_a_target",
-                &[("target", &target)],
-            )));
+        let state_is_file = std::fs::symlink_metadata(&file).is_ok_and(|m| m.is_file());
+        if name != scan::STATE_FILE || !state_is_file {
+            return Err(not_a_target());
         }
         if file == wt.path.join(scan::LEGACY_STATE) {
             return Ok((wi, Found::Legacy { path: file }));

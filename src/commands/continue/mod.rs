@@ -96,6 +96,14 @@ pub enum Effect {
         copy: String,
         committed: bool,
     },
+    /// The note was briefed on but left where it is: `why` is a catalog key, `detail`
+    /// what git said; `copy` names the copy kept before, if one was.
+    Kept {
+        path: PathBuf,
+        copy: Option<String>,
+        why: &'static str,
+        detail: String,
+    },
     /// A session found only in the notes store was written into this worktree.
     Restored {
         key: String,

@@ -15,6 +15,8 @@ use crate::support::error::{Error, Result, msg};
 
 #[allow(clippy::wildcard_imports)]
 use super::*;
+use crate::git::subprocess::Removal;
+use crate::support::fsio;
 
 /// Carry out the side effects and brief on the chosen handover.
 pub(super) fn resume(
@@ -113,6 +115,8 @@ pub(super) fn resume(
         note: None,
         successor: args.successor,
     };
+    // The note exactly as briefed: only these bytes may be consumed.
+    let mut note_bytes = None;
     match briefing.candidate.handover.kind {
         Kind::Session | Kind::Legacy => {
             let state = match &briefing.candidate.handover.stored {
@@ -140,18 +144,17 @@ pub(super) fn resume(
                 .candidate
                 .session()
                 .filter(|_| mode == Mode::Resume)
+                && sessions::render(&session, &ctx.settings, ctx.lang)?
             {
-                if sessions::render(&session, &ctx.settings, ctx.lang)? {
-                    effects.push(Effect::Rendered {
-                        path: session.dir().join(sessions::MARKDOWN_FILE),
-                    });
-                }
+                effects.push(Effect::Rendered {
+                    path: session.dir().join(sessions::MARKDOWN_FILE),
+                });
             }
         }
         Kind::ContinueHere => {
-            let text = std::fs::read(&briefing.candidate.handover.file)
-                .map_err(|e| Error::io(&briefing.candidate.handover.file, "read", e))?;
-            briefing.note = Some(Note::parse(&String::from_utf8_lossy(&text)));
+            let bytes = crate::support::fsio::read_limited(&briefing.candidate.handover.file)?;
+            briefing.note = Some(Note::parse(&String::from_utf8_lossy(&bytes)));
+            note_bytes = Some(bytes);
         }
     }
     let tip = assessment
@@ -163,33 +166,33 @@ pub(super) fn resume(
         briefing.recent = ctx.repo.recent_commits(tip, 5)?;
     }
 
-    if ctx.settings.auto_clean && mode == Mode::Resume {
-        if let Some(wt) = current {
-            let mut cleaned = crate::services::cleanup::Report {
-                dry_run: false,
-                removed: Vec::new(),
-                skipped: Vec::new(),
-            };
-            crate::services::cleanup::clean_worktree(
-                ctx,
-                wt,
-                None,
-                ctx.settings.clean_after,
-                false,
-                &mut |_, _| {},
-                &mut cleaned,
-            );
-            effects.extend(
-                cleaned
-                    .removed
-                    .into_iter()
-                    .map(|r| Effect::Cleaned { path: r.path }),
-            );
-        }
-    }
-    if briefing.candidate.handover.kind == Kind::ContinueHere && !args.keep && mode == Mode::Resume
+    if ctx.settings.auto_clean
+        && mode == Mode::Resume
+        && let Some(wt) = current
     {
-        effects.push(consume(ctx, &briefing.candidate)?);
+        let mut cleaned = crate::services::cleanup::Report {
+            dry_run: false,
+            removed: Vec::new(),
+            skipped: Vec::new(),
+        };
+        crate::services::cleanup::clean_worktree(
+            ctx,
+            wt,
+            None,
+            ctx.settings.clean_after,
+            false,
+            &mut |_, _| {},
+            &mut cleaned,
+        );
+        effects.extend(
+            cleaned
+                .removed
+                .into_iter()
+                .map(|r| Effect::Cleaned { path: r.path }),
+        );
+    }
+    if let Some(bytes) = note_bytes.filter(|_| !args.keep && mode == Mode::Resume) {
+        effects.push(consume(ctx, &briefing.candidate, &bytes)?);
     }
     Ok(Outcome::Briefing(Box::new(briefing)))
 }
@@ -235,12 +238,14 @@ pub(super) fn restore(
         changed: true,
         state,
         noted: None,
+        skipped: Vec::new(),
     };
     ctx.record_at(head, &ctx.session_record(&written, wt))?;
     Ok(session)
 }
 
-/// Keep a copy of the note under the handover root's `consumed/`, read back.
+/// Keep a copy of the note under the handover root's `consumed/`, read back and
+/// compared byte for byte.
 pub(super) fn copy_to_consumed(
     ctx: &Context,
     note: &Candidate,
@@ -260,12 +265,12 @@ pub(super) fn copy_to_consumed(
     );
     let mut copy = root.join("consumed").join(format!("{stamp}-{name}"));
     let mut n = 2;
-    while copy.exists() {
+    while std::fs::symlink_metadata(&copy).is_ok() {
         copy = root.join("consumed").join(format!("{stamp}-{n}-{name}"));
         n += 1;
     }
-    crate::support::fsio::write_atomic(&copy, bytes)?;
-    if std::fs::read(&copy).ok().as_deref() != Some(bytes) {
+    fsio::write_atomic(&copy, bytes)?;
+    if fsio::read_limited(&copy).ok().as_deref() != Some(bytes) {
         return Err(Error::usage(msg(
             "err.copy_unreadable",
             &[("path", &copy.display())],
@@ -274,34 +279,68 @@ pub(super) fn copy_to_consumed(
     Ok(copy)
 }
 
-/// Keep a copy of the note (in the notes store when it is enabled, else under the
-/// handover root's `consumed/`), then remove it: a tracked note with `git rm` and a
-/// commit of that path alone.
-pub(super) fn consume(ctx: &Context, note: &Candidate) -> Result<Effect> {
+/// Keep a copy of the note in the notes store, read back and compared: the text the
+/// note of `commit` holds for it.
+fn copy_to_store(ctx: &Context, note: &Candidate, rel: &Path, text: &str) -> Result<String> {
+    let record = crate::model::record::Record {
+        key: rel.display().to_string(),
+        worktree: Some(note.worktree.path.display().to_string()),
+        branch: note.worktree.branch.clone(),
+        saved_at: ctx.now,
+        kind: crate::model::record::RecordKind::ContinueHere,
+        state: None,
+        text: Some(text.to_owned()),
+    };
+    let commit = ctx.record(&record)?.expect("the store is enabled");
+    let kept = ctx
+        .repo
+        .notes_all(&ctx.settings.notes_ref)?
+        .into_iter()
+        .filter(|n| n.commit == commit.to_string())
+        .flat_map(|n| crate::model::record::parse_note(&n.text))
+        .filter_map(|p| p.record.ok())
+        .any(|r| r.key == record.key && r.text.as_deref() == Some(text));
+    if !kept {
+        return Err(Error::usage(msg(
+            "err.copy_unreadable",
+            &[(
+                "path",
+                &format!("{} on {}", ctx.settings.notes_ref, commit.short()),
+            )],
+        )));
+    }
+    Ok(format!("{} on {}", ctx.settings.notes_ref, commit.short()))
+}
+
+/// Consume the note that was briefed (`briefed`, its bytes then): under the note's own
+/// lock (the one `here` takes), check it still holds those bytes, keep a verified copy
+/// (in the notes store when it is enabled and the note is UTF-8 text, else under the
+/// handover root's `consumed/`, bytes as they are), then remove it: a tracked note with
+/// `git rm` and a commit of that path alone, refused during a merge or rebase.
+pub(super) fn consume(ctx: &Context, note: &Candidate, briefed: &[u8]) -> Result<Effect> {
     let path = note.handover.file.clone();
-    let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, "read", e))?;
+    let _lock = fsio::Lock::acquire(&path, ctx.settings.lock_timeout)?;
+    let bytes = fsio::read_limited(&path)?;
+    if bytes != briefed {
+        return Ok(Effect::Kept {
+            path,
+            copy: None,
+            why: "consume.kept_changed",
+            detail: String::new(),
+        });
+    }
     let rel = path
         .strip_prefix(&note.worktree.path)
         .unwrap_or(&path)
         .to_owned();
-    let copy = if ctx.store_enabled() {
-        let record = crate::model::record::Record {
-            key: rel.display().to_string(),
-            worktree: Some(note.worktree.path.display().to_string()),
-            branch: note.worktree.branch.clone(),
-            saved_at: ctx.now,
-            kind: crate::model::record::RecordKind::ContinueHere,
-            state: None,
-            text: Some(String::from_utf8_lossy(&bytes).into_owned()),
-        };
-        let commit = ctx.record(&record)?.expect("the store is enabled");
-        format!("{} on {}", ctx.settings.notes_ref, commit.short())
-    } else {
-        copy_to_consumed(ctx, note, &path, &bytes)?
+    let copy = match std::str::from_utf8(&bytes) {
+        Ok(text) if ctx.store_enabled() => copy_to_store(ctx, note, &rel, text)?,
+        _ => copy_to_consumed(ctx, note, &path, &bytes)?
             .display()
-            .to_string()
+            .to_string(),
     };
-    let committed = crate::git::subprocess::remove_tracked(
+    let removal = crate::git::subprocess::remove_tracked(
+        &note.worktree.git_dir,
         &note.worktree.path,
         &rel,
         &format!(
@@ -309,9 +348,21 @@ pub(super) fn consume(ctx: &Context, note: &Candidate) -> Result<Effect> {
             rel.display()
         ),
     )?;
-    if !committed {
-        std::fs::remove_file(&path).map_err(|e| Error::io(&path, "remove", e))?;
-    }
+    let committed = match removal {
+        Removal::Committed => true,
+        Removal::Untracked => {
+            std::fs::remove_file(&path).map_err(|e| Error::io(&path, "remove", e))?;
+            false
+        }
+        Removal::Kept { why, detail } => {
+            return Ok(Effect::Kept {
+                path,
+                copy: Some(copy),
+                why,
+                detail,
+            });
+        }
+    };
     Ok(Effect::Consumed {
         path,
         copy,

@@ -155,11 +155,11 @@ pub fn parse_stamp(raw: &str) -> Option<(Timestamp, Option<&'static str>)> {
         return Some((ts, None));
     }
     let tz = jiff::tz::TimeZone::system();
-    if let Ok(dt) = raw.parse::<jiff::civil::DateTime>() {
-        if raw.contains(['T', 't', ' ']) {
-            let zoned = dt.to_zoned_datetime(tz).ok()?;
-            return Some((zoned.timestamp(), Some("a naive local time")));
-        }
+    if let Ok(dt) = raw.parse::<jiff::civil::DateTime>()
+        && raw.contains(['T', 't', ' '])
+    {
+        let zoned = dt.to_zoned_datetime(tz).ok()?;
+        return Some((zoned.timestamp(), Some("a naive local time")));
     }
     let date = raw.parse::<jiff::civil::Date>().ok()?;
     let zoned = date.to_zoned_datetime(tz).ok()?;

@@ -18,10 +18,11 @@ pub fn candidates(list: &[crate::commands::r#continue::Candidate], p: &Painter) 
             if let Some(branch) = &a.branch {
                 parts.push(p.f("cand.branch", &[("branch", &escape(branch))]));
             }
-            if h.kind == Kind::Session && a.branch.is_some() {
-                if let Some(fingerprint) = h.key.rsplit('/').next() {
-                    parts.push(p.f("cand.fingerprint", &[("fp", &escape(fingerprint))]));
-                }
+            if h.kind == Kind::Session
+                && a.branch.is_some()
+                && let Some(fingerprint) = h.key.rsplit('/').next()
+            {
+                parts.push(p.f("cand.fingerprint", &[("fp", &escape(fingerprint))]));
             }
             match h.kind {
                 Kind::ContinueHere => parts.push(p.t("cand.note").into()),
@@ -242,6 +243,21 @@ fn effect(e: &crate::commands::r#continue::Effect, p: &Painter) -> String {
             },
             &[("path", &path(x)), ("copy", &escape(copy))],
         ),
+        Effect::Kept {
+            path: x,
+            copy,
+            why,
+            detail,
+        } => {
+            let mut line = p.f("effect.kept", &[("path", &path(x)), ("why", &p.t(why))]);
+            if let Some(copy) = copy {
+                line.push_str(&p.f("effect.kept_copy", &[("copy", &escape(copy))]));
+            }
+            if !detail.is_empty() {
+                let _ = write!(line, " ({})", escape(detail));
+            }
+            line
+        }
         Effect::Restored {
             key,
             path: x,

@@ -115,6 +115,29 @@ pub fn continue_(r: &crate::commands::r#continue::Report) -> ContinueV1 {
                         if *committed { "; committed" } else { "" }
                     )),
                 },
+                Effect::Kept {
+                    path,
+                    copy,
+                    why,
+                    detail,
+                } => EffectV1 {
+                    kind: "kept",
+                    path: path.display().to_string(),
+                    detail: Some(
+                        [
+                            Some(
+                                crate::support::i18n::text(crate::support::i18n::Lang::En, why)
+                                    .to_owned(),
+                            ),
+                            copy.as_ref().map(|c| format!("a copy is in {c}")),
+                            (!detail.is_empty()).then(|| detail.clone()),
+                        ]
+                        .into_iter()
+                        .flatten()
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                    ),
+                },
                 Effect::Restored { key, path, commit } => EffectV1 {
                     kind: "restored",
                     path: path.display().to_string(),
