@@ -133,11 +133,11 @@ fn install_merges_into_existing_settings_and_the_installed_command_briefs() {
         .last()
         .unwrap()
         .clone();
-    assert_eq!(group["matcher"], "startup|resume|clear|compact");
+    assert_eq!(group["matcher"], "startup|resume|clear|compact|fork");
     let command = group["hooks"][0]["command"].as_str().unwrap();
     let sub = repo.join("src");
     std::fs::create_dir_all(&sub).unwrap();
-    for source in ["startup", "resume", "clear", "compact"] {
+    for source in ["startup", "resume", "clear", "compact", "fork"] {
         // The agent runs hooks from anywhere; the event's cwd says where it works.
         let (code, stdout) = run_hook(&env, env.root(), command, &event(&sub, source));
         assert_eq!(code, 0, "{source}");

@@ -41,10 +41,14 @@ pub(super) fn dispatch(
             unreachable!("handled before the repository is opened")
         }
         Command::Hook(cli::HookCommand::Install(args)) => {
-            Ok(emit(&hook::install(ctx, &args)?, json, painter))
+            let project = ctx.current_worktree()?.path;
+            let report = hook::install(Some(&project), &args, ctx.settings.lock_timeout)?;
+            Ok(emit(&report, json, painter))
         }
         Command::Hook(cli::HookCommand::Uninstall(args)) => {
-            Ok(emit(&hook::uninstall(ctx, &args)?, json, painter))
+            let project = ctx.current_worktree()?.path;
+            let report = hook::uninstall(Some(&project), &args, ctx.settings.lock_timeout)?;
+            Ok(emit(&report, json, painter))
         }
         Command::Status(args) if args.keys => Ok(emit(&status::keys(ctx, &args)?, false, painter)),
         Command::Status(args) => Ok(emit(&status::run(ctx, &args)?, json, painter)),

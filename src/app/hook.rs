@@ -18,11 +18,11 @@ pub(super) fn session_start(
     lang: Option<cli::LangArg>,
     overrides: &[(String, String)],
 ) -> ProcessOutput {
-    use std::io::Read as _;
-    let mut event = Vec::new();
-    if !std::io::stdin().is_terminal() {
-        let _ = std::io::stdin().take(1 << 20).read_to_end(&mut event);
-    }
+    let event = if std::io::stdin().is_terminal() {
+        Vec::new()
+    } else {
+        read_event(STDIN_WAIT)
+    };
     let dir = event_cwd(&event).unwrap_or(cwd);
     let context = std::panic::catch_unwind(|| -> Result<Option<String>> {
         let ctx = match super::context(dir.clone(), lang, overrides) {
@@ -49,6 +49,23 @@ pub(super) fn session_start(
         }
     };
     ProcessOutput::ok(crate::render::hook::hook_output(&text))
+}
+
+/// How long the hook waits for the agent's event on stdin before it goes on without it
+/// (an agent may keep the pipe open).
+const STDIN_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The agent's event: stdin up to 1 MiB, read on a thread, and whatever has come when
+/// the pipe closes or `wait` runs out (the thread is left behind; the process ends).
+fn read_event(wait: std::time::Duration) -> Vec<u8> {
+    use std::io::Read as _;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut event = Vec::new();
+        let _ = std::io::stdin().take(1 << 20).read_to_end(&mut event);
+        let _ = tx.send(event);
+    });
+    rx.recv_timeout(wait).unwrap_or_default()
 }
 
 /// The directory the agent's event names (`cwd`), if the event is JSON with one that

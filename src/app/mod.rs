@@ -134,6 +134,25 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<ProcessOutput> {
             let report = crate::commands::man::run(args, cli.quiet)?;
             return Ok(dispatch::emit(&report, false, &painter));
         }
+        // The user's settings need no repository: outside one, the defaults apply.
+        Command::Hook(cli::HookCommand::Install(args) | cli::HookCommand::Uninstall(args))
+            if args.scope == cli::HookScope::User =>
+        {
+            let overrides = config::parse_overrides(&cli.config)?;
+            let (timeout, run_lang) = match context(cwd.clone(), cli.lang, &overrides) {
+                Ok(ctx) => (ctx.settings.lock_timeout, ctx.lang),
+                Err(Error::NotARepository { .. }) => (std::time::Duration::from_secs(5), *lang),
+                Err(e) => return Err(e),
+            };
+            *lang = run_lang;
+            let painter = render::human::Painter::new(false, run_lang);
+            let report = if matches!(command, Command::Hook(cli::HookCommand::Install(_))) {
+                crate::commands::hook::install(None, args, timeout)?
+            } else {
+                crate::commands::hook::uninstall(None, args, timeout)?
+            };
+            return Ok(dispatch::emit(&report, cli.json, &painter));
+        }
         _ => {}
     }
     if !cwd.is_dir() {

@@ -1,42 +1,62 @@
 //! `hook session-start` and `hook install|uninstall` (SPEC section 9).
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde_json::{Map, Value};
 
 use crate::cli::{HookAgent, HookInstallArgs, HookScope};
-use crate::services::context::Context;
 use crate::support::error::{Error, Result, msg};
 use crate::support::fsio;
 
-/// The command `install` registers and `session-start` answers to.
-pub const COMMAND: &str = "git handover hook session-start";
-pub const MATCHER: &str = "startup|resume|clear|compact";
+/// The command `install` registers. It calls the binary directly, not through `git`
+/// (a broken git configuration makes `git` itself exit before the hook runs), and it
+/// never fails the agent's start: where git-handover is not on the agent's `PATH` (a
+/// teammate who pulled the project's settings, a cloud session) it does nothing.
+pub const COMMAND: &str = "git-handover hook session-start 2>/dev/null || true";
+
+/// Every session source Claude Code and Codex document for `SessionStart`; both read a
+/// `|`-separated matcher as alternatives (a list of exact strings, or a regex).
+pub const SOURCES: [&str; 5] = ["startup", "resume", "clear", "compact", "fork"];
 
 /// What `install` or `uninstall` did.
 pub struct InstallReport {
     /// `install` (else `uninstall`).
     pub install: bool,
+    pub agent: HookAgent,
     pub settings: PathBuf,
     pub changed: bool,
     pub instructions: Option<(PathBuf, bool)>,
 }
 
-fn settings_path(ctx: &Context, agent: HookAgent, scope: HookScope) -> Result<PathBuf> {
-    let home = || {
-        std::env::var_os("HOME")
-            .map(PathBuf::from)
-            .ok_or_else(|| Error::usage(msg("err.no_home", &[])))
+impl InstallReport {
+    /// The catalog key of what the user must do before the agent runs the hook, if
+    /// anything: Codex skips a new or changed hook until it is trusted in `/hooks`,
+    /// and reads a project's `.codex/` only in a trusted project.
+    pub fn next_step(&self) -> Option<&'static str> {
+        (self.install && self.agent == HookAgent::Codex).then_some("hook.codex_trust")
+    }
+}
+
+/// Where the hook goes: the project's worktree (`None` outside a repository, which only
+/// `--scope user` accepts) and the agent's configuration directory for user scope.
+fn settings_path(project: Option<&Path>, agent: HookAgent, scope: HookScope) -> Result<PathBuf> {
+    let project = || {
+        project
+            .map(Path::to_owned)
+            .ok_or_else(|| Error::NotARepository {
+                dir: std::env::current_dir().unwrap_or_default(),
+            })
     };
-    let project = || -> Result<PathBuf> { Ok(ctx.current_worktree()?.path) };
     Ok(match (agent, scope) {
         (HookAgent::Claude, HookScope::Project) => project()?.join(".claude/settings.json"),
         (HookAgent::Claude, HookScope::Local) => project()?.join(".claude/settings.local.json"),
-        (HookAgent::Claude, HookScope::User) => home()?.join(".claude/settings.json"),
         (HookAgent::Codex, HookScope::Project) => project()?.join(".codex/hooks.json"),
-        (HookAgent::Codex, HookScope::User) => home()?.join(".codex/hooks.json"),
         (HookAgent::Gemini, HookScope::Project) => project()?.join(".gemini/settings.json"),
-        (HookAgent::Gemini, HookScope::User) => home()?.join(".gemini/settings.json"),
+        (agent, HookScope::User) => user_dir(agent)?.join(match agent {
+            HookAgent::Codex => "hooks.json",
+            HookAgent::Claude | HookAgent::Gemini => "settings.json",
+        }),
         (agent, HookScope::Local) => {
             return Err(Error::usage_hint(
                 msg("err.no_local_scope", &[("agent", &agent.name())]),
@@ -46,15 +66,48 @@ fn settings_path(ctx: &Context, agent: HookAgent, scope: HookScope) -> Result<Pa
     })
 }
 
-fn instructions_path(ctx: &Context, agent: HookAgent, scope: HookScope) -> Result<PathBuf> {
+/// The agent's user configuration directory: `$CLAUDE_CONFIG_DIR` (else
+/// `~/.claude`), `$CODEX_HOME` (else `~/.codex`), `$GEMINI_CLI_HOME/.gemini` (Gemini
+/// CLI's variable replaces the home directory; else `~/.gemini`).
+pub fn user_dir(agent: HookAgent) -> Result<PathBuf> {
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let home = || var("HOME").ok_or_else(|| Error::usage(msg("err.no_home", &[])));
+    Ok(match agent {
+        HookAgent::Claude => match var("CLAUDE_CONFIG_DIR") {
+            Some(dir) => dir,
+            None => home()?.join(".claude"),
+        },
+        HookAgent::Codex => match var("CODEX_HOME") {
+            Some(dir) => dir,
+            None => home()?.join(".codex"),
+        },
+        HookAgent::Gemini => match var("GEMINI_CLI_HOME") {
+            Some(dir) => dir.join(".gemini"),
+            None => home()?.join(".gemini"),
+        },
+    })
+}
+
+fn instructions_path(
+    project: Option<&Path>,
+    agent: HookAgent,
+    scope: HookScope,
+) -> Result<PathBuf> {
     let file = match agent {
         HookAgent::Claude => "CLAUDE.md",
         HookAgent::Codex => "AGENTS.md",
         HookAgent::Gemini => "GEMINI.md",
     };
     Ok(match scope {
-        HookScope::Project | HookScope::Local => ctx.current_worktree()?.path.join(file),
-        HookScope::User => settings_path(ctx, agent, scope)?.with_file_name(file),
+        HookScope::Project | HookScope::Local => settings_path(project, agent, HookScope::Project)?
+            .parent()
+            .and_then(Path::parent)
+            .map_or_else(|| PathBuf::from(file), |p| p.join(file)),
+        HookScope::User => settings_path(project, agent, scope)?.with_file_name(file),
     })
 }
 
@@ -68,14 +121,101 @@ progress as you go with `git handover task start|done|block <id>`, and before yo
 save what remains with `git handover save` or `git handover here`.
 ";
 
-/// The hook entry for `agent`: Gemini CLI counts the timeout in milliseconds.
+/// The matcher group `install` adds for `agent`: Claude Code and Codex get every session
+/// source they document; Gemini CLI compares lifecycle matchers as exact strings
+/// (`startup|resume` would match nothing), so its group has no matcher, which matches
+/// every source. Gemini CLI counts the timeout in milliseconds.
 fn entry(agent: HookAgent) -> Value {
-    let timeout = if agent == HookAgent::Gemini {
+    let hook =
+        serde_json::json!({"type": "command", "command": COMMAND, "timeout": timeout(agent)});
+    match agent {
+        HookAgent::Gemini => serde_json::json!({"hooks": [hook]}),
+        HookAgent::Claude | HookAgent::Codex => {
+            serde_json::json!({"matcher": SOURCES.join("|"), "hooks": [hook]})
+        }
+    }
+}
+
+fn timeout(agent: HookAgent) -> u64 {
+    if agent == HookAgent::Gemini {
         10_000
     } else {
         10
+    }
+}
+
+/// Whether a registered hook runs `hook session-start` of git-handover, however it is
+/// spelled (`git handover …`, `git-handover …`, an absolute path, a wrapper).
+fn is_ours(hook: &Value) -> bool {
+    hook.get("command")
+        .and_then(Value::as_str)
+        .is_some_and(|c| {
+            c.contains("hook session-start")
+                && (c.contains("git-handover") || c.contains("git handover"))
+        })
+}
+
+/// The session sources a matcher covers for `agent`, of those it documents.
+fn covered(agent: HookAgent, matcher: Option<&str>) -> Vec<&'static str> {
+    let sources: &[&str] = match agent {
+        HookAgent::Gemini => &SOURCES[..3],
+        HookAgent::Claude | HookAgent::Codex => &SOURCES,
     };
-    serde_json::json!({"matcher": MATCHER, "hooks": [{"type": "command", "command": COMMAND, "timeout": timeout}]})
+    let Some(m) = matcher
+        .map(str::trim)
+        .filter(|m| !m.is_empty() && *m != "*")
+    else {
+        return sources.to_vec();
+    };
+    let alternatives: Vec<&str> = m.split('|').map(str::trim).collect();
+    sources
+        .iter()
+        .copied()
+        .filter(|s| match agent {
+            HookAgent::Gemini => m == *s,
+            // A list of exact strings (or a regex of alternatives): an alternative that
+            // is the source, or a regex that plainly matches anything.
+            HookAgent::Claude | HookAgent::Codex => alternatives
+                .iter()
+                .any(|a| a == s || *a == ".*" || *a == ".+"),
+        })
+        .collect()
+}
+
+/// Whether our hook already runs for every session source the agent documents, in
+/// whichever groups and however its command is spelled (an absolute path is fine).
+fn installed(agent: HookAgent, groups: &[Value]) -> bool {
+    let all = covered(agent, None);
+    let mut have: Vec<&str> = Vec::new();
+    for group in groups {
+        let ours = group
+            .get("hooks")
+            .and_then(Value::as_array)
+            .is_some_and(|hs| hs.iter().any(is_ours));
+        if ours {
+            have.extend(covered(agent, group.get("matcher").and_then(Value::as_str)));
+        }
+    }
+    all.iter().all(|s| have.contains(s))
+}
+
+/// Remove our hook from every group, dropping groups it leaves empty. Returns whether
+/// anything was removed.
+fn remove_ours(groups: &mut Vec<Value>) -> bool {
+    let mut changed = false;
+    for group in groups.iter_mut() {
+        if let Some(Value::Array(hs)) = group.get_mut("hooks") {
+            let before = hs.len();
+            hs.retain(|h| !is_ours(h));
+            changed |= hs.len() != before;
+        }
+    }
+    groups.retain(|g| {
+        g.get("hooks")
+            .and_then(Value::as_array)
+            .is_none_or(|hs| !hs.is_empty())
+    });
+    changed
 }
 
 /// The most of a settings or instructions file read.
@@ -105,10 +245,6 @@ fn write_settings(path: &Path, settings: &Map<String, Value>) -> Result<()> {
     fsio::write_atomic(path, &bytes)
 }
 
-fn is_ours(hook: &Value) -> bool {
-    hook.get("command").and_then(Value::as_str) == Some(COMMAND)
-}
-
 fn wrong_shape(path: &Path, field: &str, what: &str) -> Error {
     Error::InvalidField {
         file: path.to_owned(),
@@ -129,15 +265,21 @@ fn read_instructions(path: &Path) -> Result<String> {
     })
 }
 
-/// Add the hook (and, when asked, the instructions), keeping everything else.
-pub fn install(ctx: &Context, args: &HookInstallArgs) -> Result<InstallReport> {
-    let path = settings_path(ctx, args.agent, args.scope)?;
+/// Add the hook (and, when asked, the instructions), keeping everything else. A
+/// registration of ours that misses some session source is replaced by the full one.
+/// `project` is the worktree (`None` outside a repository: user scope only).
+pub fn install(
+    project: Option<&Path>,
+    args: &HookInstallArgs,
+    lock_timeout: Duration,
+) -> Result<InstallReport> {
+    let path = settings_path(project, args.agent, args.scope)?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create", e))?;
     }
     // A linked settings file (a dotfile manager's) is edited where it lives.
     let real = fsio::through_links(&path);
-    let _lock = fsio::Lock::acquire(&real, ctx.settings.lock_timeout)?;
+    let _lock = fsio::Lock::acquire(&real, lock_timeout)?;
     let mut settings = read_settings(&real)?;
     let hooks = settings
         .entry("hooks")
@@ -151,22 +293,19 @@ pub fn install(ctx: &Context, args: &HookInstallArgs) -> Result<InstallReport> {
     let groups = groups
         .as_array_mut()
         .ok_or_else(|| wrong_shape(&path, "hooks.SessionStart", "an array"))?;
-    let present = groups.iter().any(|g| {
-        g.get("hooks")
-            .and_then(Value::as_array)
-            .is_some_and(|hs| hs.iter().any(is_ours))
-    });
+    let present = installed(args.agent, groups);
     if !present {
+        remove_ours(groups);
         groups.push(entry(args.agent));
         write_settings(&real, &settings)?;
     }
     let instructions = if args.instructions {
-        let file = instructions_path(ctx, args.agent, args.scope)?;
+        let file = instructions_path(project, args.agent, args.scope)?;
         let real = fsio::through_links(&file);
         if let Some(dir) = real.parent() {
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create", e))?;
         }
-        let _lock = fsio::Lock::acquire(&real, ctx.settings.lock_timeout)?;
+        let _lock = fsio::Lock::acquire(&real, lock_timeout)?;
         let text = read_instructions(&real)?;
         let has = text.lines().any(|l| l.trim() == "## Session continuity");
         if !has {
@@ -187,6 +326,7 @@ pub fn install(ctx: &Context, args: &HookInstallArgs) -> Result<InstallReport> {
     };
     Ok(InstallReport {
         install: true,
+        agent: args.agent,
         settings: path,
         changed: !present,
         instructions,
@@ -195,27 +335,20 @@ pub fn install(ctx: &Context, args: &HookInstallArgs) -> Result<InstallReport> {
 
 /// Remove what `install` added: its hook entry (and a matcher group, `SessionStart` or
 /// `hooks` it left empty), and with `--instructions` the section it wrote.
-pub fn uninstall(ctx: &Context, args: &HookInstallArgs) -> Result<InstallReport> {
-    let path = settings_path(ctx, args.agent, args.scope)?;
+pub fn uninstall(
+    project: Option<&Path>,
+    args: &HookInstallArgs,
+    lock_timeout: Duration,
+) -> Result<InstallReport> {
+    let path = settings_path(project, args.agent, args.scope)?;
     let mut changed = false;
     let real = fsio::through_links(&path);
     if std::fs::symlink_metadata(&real).is_ok() {
-        let _lock = fsio::Lock::acquire(&real, ctx.settings.lock_timeout)?;
+        let _lock = fsio::Lock::acquire(&real, lock_timeout)?;
         let mut settings = read_settings(&real)?;
         if let Some(Value::Object(hooks)) = settings.get_mut("hooks") {
             if let Some(Value::Array(groups)) = hooks.get_mut("SessionStart") {
-                for group in groups.iter_mut() {
-                    if let Some(Value::Array(hs)) = group.get_mut("hooks") {
-                        let before = hs.len();
-                        hs.retain(|h| !is_ours(h));
-                        changed |= hs.len() != before;
-                    }
-                }
-                groups.retain(|g| {
-                    g.get("hooks")
-                        .and_then(Value::as_array)
-                        .is_none_or(|hs| !hs.is_empty())
-                });
+                changed = remove_ours(groups);
                 if groups.is_empty() {
                     hooks.remove("SessionStart");
                 }
@@ -229,10 +362,10 @@ pub fn uninstall(ctx: &Context, args: &HookInstallArgs) -> Result<InstallReport>
         }
     }
     let instructions = if args.instructions {
-        let file = instructions_path(ctx, args.agent, args.scope)?;
+        let file = instructions_path(project, args.agent, args.scope)?;
         let real = fsio::through_links(&file);
         let _lock = if std::fs::symlink_metadata(&real).is_ok() {
-            Some(fsio::Lock::acquire(&real, ctx.settings.lock_timeout)?)
+            Some(fsio::Lock::acquire(&real, lock_timeout)?)
         } else {
             None
         };
@@ -254,6 +387,7 @@ pub fn uninstall(ctx: &Context, args: &HookInstallArgs) -> Result<InstallReport>
     };
     Ok(InstallReport {
         install: false,
+        agent: args.agent,
         settings: path,
         changed,
         instructions,

@@ -107,13 +107,68 @@ pub struct Repo {
 
 /// Open the repository containing `dir`, honouring `GIT_DIR` and friends like git.
 pub fn discover(dir: &Path) -> Result<Repo> {
-    let repo =
-        gix::discover_with_environment_overrides(dir).map_err(|_| Error::NotARepository {
-            dir: dir.to_owned(),
-        })?;
+    let repo = gix::discover_with_environment_overrides(dir).map_err(|e| {
+        // gix could not open one: tell a repository git cannot read (broken config,
+        // SHA-256 objects) apart from no repository at all.
+        match git_dir_above(dir) {
+            None => Error::NotARepository {
+                dir: dir.to_owned(),
+            },
+            Some(git_dir) if object_format(&git_dir).as_deref() == Some("sha256") => {
+                Error::Sha256Unsupported { git_dir }
+            }
+            Some(git_dir) => Error::UnreadableRepository {
+                git_dir,
+                why: e.to_string(),
+            },
+        }
+    })?;
     Ok(Repo {
         repo,
         walked_without_graph: std::cell::Cell::new(0),
+    })
+}
+
+/// The git directory `dir` belongs to, found the plain way (`GIT_DIR`, or a `.git`
+/// directory or file in `dir` or a parent), without reading any configuration.
+fn git_dir_above(dir: &Path) -> Option<PathBuf> {
+    if let Some(git_dir) = std::env::var_os("GIT_DIR") {
+        return Some(dir.join(git_dir));
+    }
+    let mut at = Some(dir);
+    while let Some(p) = at {
+        let dot_git = p.join(".git");
+        if dot_git.is_dir() || dot_git.is_file() {
+            return Some(dot_git);
+        }
+        if p.join("HEAD").is_file() && p.join("objects").is_dir() && p.join("refs").is_dir() {
+            return Some(p.to_owned());
+        }
+        at = p.parent();
+    }
+    None
+}
+
+/// `extensions.objectFormat` of the repository at `git_dir`, read from its `config`
+/// file by hand (the configuration may be what gix could not read).
+fn object_format(git_dir: &Path) -> Option<String> {
+    let config = if git_dir.is_file() {
+        // A `.git` file of a linked worktree: `gitdir: <path>`, then `commondir`.
+        let text = std::fs::read_to_string(git_dir).ok()?;
+        let linked = PathBuf::from(text.strip_prefix("gitdir:")?.trim());
+        let common = std::fs::read_to_string(linked.join("commondir")).ok();
+        let common = common.map_or(linked.clone(), |c| linked.join(c.trim()));
+        common.join("config")
+    } else {
+        git_dir.join("config")
+    };
+    let bytes = crate::support::fsio::read_regular(&config, 1 << 20).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    text.lines().find_map(|l| {
+        let (k, v) = l.split_once('=')?;
+        k.trim()
+            .eq_ignore_ascii_case("objectformat")
+            .then(|| v.trim().to_ascii_lowercase())
     })
 }
 

@@ -37,7 +37,17 @@ pub fn check_input(input: &Value) -> Result<&Map<String, Value>, FieldError> {
         };
         for (i, task) in tasks.iter().enumerate() {
             match task.get("id") {
-                Some(Value::String(id)) if !id.is_empty() => {}
+                Some(Value::String(id)) if !id.is_empty() => {
+                    let seen = tasks[..i]
+                        .iter()
+                        .position(|t| t.get("id").and_then(Value::as_str) == Some(id));
+                    if let Some(first) = seen {
+                        return Err((
+                            format!("active_tasks[{i}].id"),
+                            format!("repeats the id {id:?} of active_tasks[{first}]"),
+                        ));
+                    }
+                }
                 _ => {
                     return Err((
                         format!("active_tasks[{i}].id"),

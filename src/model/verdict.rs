@@ -16,6 +16,20 @@ pub enum Freshness {
     Stale,
     /// The branch has commits newer than the handover that it does not record.
     Superseded,
+    /// Dated ahead of this clock by more than [`SKEW`]: a wrong clock or a forged
+    /// date; never taken as fresh.
+    Future,
+}
+
+/// How far ahead of this clock a time may be and still be taken as now (clocks of
+/// machines that share a repository differ a little).
+pub const SKEW: Duration = Duration::from_secs(5 * 60);
+
+/// How far ahead of `now` `written` lies, when that is more than [`SKEW`].
+pub fn ahead(written: Timestamp, now: Timestamp) -> Option<Duration> {
+    Duration::try_from(written.duration_since(now))
+        .ok()
+        .filter(|d| *d > SKEW)
 }
 
 impl Freshness {
@@ -24,6 +38,7 @@ impl Freshness {
             Freshness::Fresh => "fresh",
             Freshness::Stale => "stale",
             Freshness::Superseded => "superseded",
+            Freshness::Future => "future",
         }
     }
 }

@@ -79,20 +79,21 @@ pub fn clean_worktree(
             ));
             return;
         }
-    } else {
-        candidates.retain(|(_, state)| {
-            state.as_ref().is_some_and(|s| {
-                !s.is_ready()
-                    && s.generated_at
-                        .as_ref()
-                        .is_some_and(|g| verdict::age(g.at, ctx.now) >= limit)
-            })
-        });
     }
+    // Finished (and, without a team, old enough): judged on the first read to choose,
+    // and again under the session's lock on what the file holds then.
+    let qualifies = |s: &State| {
+        !s.is_ready()
+            && (team.is_some()
+                || s.generated_at
+                    .as_ref()
+                    .is_some_and(|g| verdict::age(g.at, ctx.now) >= limit))
+    };
+    candidates.retain(|(_, state)| state.as_ref().is_some_and(qualifies));
     for (session, _) in candidates {
         let path = session.dir();
-        before_removing(&path, dry_run);
         if dry_run {
+            before_removing(&path, true);
             report.removed.push(Removed {
                 path,
                 key: session.key,
@@ -100,7 +101,15 @@ pub fn clean_worktree(
             });
             continue;
         }
-        match sessions::remove_session(&session, &ctx.settings) {
+        crate::support::testing::pause("clean");
+        let removal = sessions::remove_session(&session, &ctx.settings, qualifies, || {
+            before_removing(&path, false);
+        });
+        match removal {
+            Ok(Removal::Changed) => report.skipped.push((
+                path,
+                crate::support::i18n::text(ctx.lang, "clean.changed").to_owned(),
+            )),
             Ok(outcome) => report.removed.push(Removed {
                 path,
                 key: session.key,

@@ -139,8 +139,22 @@ fn walk(dir: &Path, key: &mut Vec<String>, out: &mut Vec<String>) {
     if key.len() >= MAX_DEPTH {
         return;
     }
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        // A directory that cannot be listed (mode 000) may hide sessions: it is listed
+        // itself, and reading it then says why it could not be read.
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            let here = if key.is_empty() {
+                ".".to_owned()
+            } else {
+                key.join("/")
+            };
+            if !out.contains(&here) {
+                out.push(here);
+            }
+            return;
+        }
+        Err(_) => return,
     };
     for entry in entries.flatten() {
         // `file_type` does not follow links: a linked directory is skipped.
@@ -152,7 +166,11 @@ fn walk(dir: &Path, key: &mut Vec<String>, out: &mut Vec<String>) {
         };
         let path = entry.path();
         key.push(name);
-        if is_real_file(&path.join(STATE_FILE)) {
+        let state = std::fs::symlink_metadata(path.join(STATE_FILE));
+        let unreadable = state
+            .as_ref()
+            .is_err_and(|e| e.kind() == std::io::ErrorKind::PermissionDenied);
+        if state.is_ok_and(|m| m.is_file()) || unreadable {
             out.push(key.join("/"));
         }
         walk(&path, key, out);

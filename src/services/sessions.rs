@@ -338,6 +338,38 @@ pub fn make_dirs(root: &Path, rel: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Make the session's directory and take its lock. A directory removed in between (a
+/// `clean` of the finished session) is made again, so a write never lands in nothing;
+/// once the lock is held, the directory cannot be removed under it.
+fn lock_session(session: &SessionDir, settings: &Settings) -> Result<Lock> {
+    let mut attempt = 0;
+    loop {
+        make_dirs(&session.root, Path::new(&session.key))?;
+        match Lock::acquire(&session.state_file(), settings.lock_timeout) {
+            Err(Error::Io { source, .. })
+                if source.kind() == std::io::ErrorKind::NotFound && attempt < 3 =>
+            {
+                attempt += 1;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// `bytes`, if the tool can read them back from `file`: within the size limit and the
+/// value limit. Never write what would then be refused forever.
+fn readable_back(file: &Path, bytes: Vec<u8>) -> Result<Vec<u8>> {
+    if bytes.len() as u64 > fsio::MAX_FILE_SIZE {
+        return Err(Error::WouldBeTooLarge {
+            file: file.to_owned(),
+            size: bytes.len() as u64,
+            limit: fsio::MAX_FILE_SIZE,
+        });
+    }
+    crate::model::state::check_value_count(&bytes, file)?;
+    Ok(bytes)
+}
+
 /// What a write did.
 #[derive(Debug)]
 pub struct Written {
@@ -363,9 +395,8 @@ pub fn update(
     now: Timestamp,
     change: impl FnOnce(Option<Map<String, Value>>) -> Result<Map<String, Value>>,
 ) -> Result<Written> {
-    make_dirs(&session.root, Path::new(&session.key))?;
     let file = session.state_file();
-    let _lock = Lock::acquire(&file, settings.lock_timeout)?;
+    let _lock = lock_session(session, settings)?;
     fsio::remove_stray_temps(&session.dir());
     let existing = if session.exists() {
         Some(State::read(&file)?)
@@ -373,31 +404,32 @@ pub fn update(
         None
     };
     let created = existing.is_none();
-    let old_doc = existing.as_ref().map(|s| s.document().clone());
-    let mut doc = change(old_doc.clone())?;
+    // The stored hash, if it is right: a write that ends at the same hash changes nothing.
+    // The document is moved into `change`, never copied (a large state costs memory).
+    let old_hash = existing.as_ref().and_then(|s| {
+        let hash = session::session_hash(s.document());
+        (s.document().get("session_hash").and_then(Value::as_str) == Some(hash.as_str()))
+            .then_some(hash)
+    });
+    let mut doc = change(existing.map(State::into_document))?;
     session::seal(&mut doc);
-    if let Some(old) = &old_doc {
-        let old_hash = session::session_hash(old);
-        if doc.get("session_hash").and_then(Value::as_str) == Some(old_hash.as_str())
-            && old.get("session_hash").and_then(Value::as_str) == Some(old_hash.as_str())
-        {
-            let state = existing.expect("old_doc came from it");
-            let rendered = crate::model::markdown::render(&state, lang);
-            let md = session.dir().join(MARKDOWN_FILE);
-            if fsio::read_if_exists(&md, fsio::MAX_FILE_SIZE)?.as_deref()
-                != Some(rendered.as_bytes())
-            {
-                fsio::write_atomic(&md, rendered.as_bytes())?;
-            }
-            return Ok(Written {
-                session: session.clone(),
-                created,
-                changed: false,
-                state,
-                noted: None,
-                skipped: Vec::new(),
-            });
+    if let Some(old_hash) = &old_hash
+        && doc.get("session_hash").and_then(Value::as_str) == Some(old_hash.as_str())
+    {
+        let state = State::from_doc(doc, &file)?;
+        let rendered = crate::model::markdown::render(&state, lang);
+        let md = session.dir().join(MARKDOWN_FILE);
+        if fsio::read_if_exists(&md, fsio::MAX_FILE_SIZE)?.as_deref() != Some(rendered.as_bytes()) {
+            fsio::write_atomic(&md, rendered.as_bytes())?;
         }
+        return Ok(Written {
+            session: session.clone(),
+            created,
+            changed: false,
+            state,
+            noted: None,
+            skipped: Vec::new(),
+        });
     }
     doc.insert(
         "generated_at".into(),
@@ -408,7 +440,8 @@ pub fn update(
     }
     session::seal(&mut doc);
     let state = State::from_doc(doc, &file)?;
-    fsio::write_atomic(&file, &state.to_json_bytes())?;
+    let bytes = readable_back(&file, state.to_json_bytes())?;
+    fsio::write_atomic(&file, &bytes)?;
     fsio::write_atomic(
         &session.dir().join(MARKDOWN_FILE),
         crate::model::markdown::render(&state, lang).as_bytes(),
@@ -433,13 +466,13 @@ pub fn create(
     settings: &Settings,
     lang: Lang,
 ) -> Result<bool> {
-    make_dirs(&session.root, Path::new(&session.key))?;
     let file = session.state_file();
-    let _lock = Lock::acquire(&file, settings.lock_timeout)?;
+    let _lock = lock_session(session, settings)?;
     if std::fs::symlink_metadata(&file).is_ok() {
         return Ok(false);
     }
-    fsio::write_atomic(&file, &state.to_json_bytes())?;
+    let bytes = readable_back(&file, state.to_json_bytes())?;
+    fsio::write_atomic(&file, &bytes)?;
     fsio::write_atomic(
         &session.dir().join(MARKDOWN_FILE),
         crate::model::markdown::render(state, lang).as_bytes(),
@@ -468,12 +501,23 @@ pub enum Removal {
     Removed,
     /// The files the tool wrote were removed; the directory holds others and stays.
     KeptOtherFiles,
+    /// Looked at again under the lock, the session no longer qualified (it was
+    /// reopened, or changed, since it was chosen): nothing was removed.
+    Changed,
 }
 
 /// Remove a session directory the tool made: its state, `handover.md` and leftovers,
 /// then the directory if nothing else is in it, then empty parents up to the root.
-/// Refuses a directory that is a link or that resolves outside the root.
-pub fn remove_session(session: &SessionDir, settings: &Settings) -> Result<Removal> {
+/// Refuses a directory that is a link or that resolves outside the root. The decision
+/// is made again under the session's lock on what the file holds then: `still` must
+/// accept the state read under the lock, or nothing is removed ([`Removal::Changed`]);
+/// a state that cannot be read is never removed.
+pub fn remove_session(
+    session: &SessionDir,
+    settings: &Settings,
+    still: impl Fn(&State) -> bool,
+    before_removing: impl FnOnce(),
+) -> Result<Removal> {
     let dir = session.dir();
     let refuse = |why: &'static str| {
         Error::usage(msg("err.refuse_remove", &[("path", &dir.display())]).word("why", why))
@@ -494,6 +538,11 @@ pub fn remove_session(session: &SessionDir, settings: &Settings) -> Result<Remov
     {
         let file = session.state_file();
         let _lock = Lock::acquire(&file, settings.lock_timeout)?;
+        let state = State::read(&file)?;
+        if !still(&state) {
+            return Ok(Removal::Changed);
+        }
+        before_removing();
         fsio::remove_stray_temps(&dir);
         for name in [STATE_FILE, MARKDOWN_FILE] {
             let path = dir.join(name);

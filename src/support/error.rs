@@ -92,6 +92,10 @@ pub mod exit {
 pub enum Error {
     /// The directory is not inside a git repository.
     NotARepository { dir: PathBuf },
+    /// A repository is there but cannot be read (a broken configuration, say).
+    UnreadableRepository { git_dir: PathBuf, why: String },
+    /// A repository with SHA-256 object names, which this build cannot read yet.
+    Sha256Unsupported { git_dir: PathBuf },
     /// A handover file is not valid JSON (with position) or too large.
     InvalidJson {
         file: PathBuf,
@@ -104,6 +108,14 @@ pub enum Error {
         file: PathBuf,
         field: String,
         message: String,
+    },
+    /// A handover file holds more JSON values than the tool reads (memory stays bounded).
+    TooManyValues { file: PathBuf, limit: usize },
+    /// A state the tool was asked to write would be over the size it reads back.
+    WouldBeTooLarge {
+        file: PathBuf,
+        size: u64,
+        limit: u64,
     },
     /// A file the tool reads is not a regular file (a FIFO, a device, a directory, a
     /// symbolic link where links are not followed): refused, never waited on.
@@ -201,12 +213,16 @@ impl Error {
     /// The exit status this error ends the process with.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::NotARepository { .. } => exit::NOT_A_REPOSITORY,
+            Error::NotARepository { .. }
+            | Error::UnreadableRepository { .. }
+            | Error::Sha256Unsupported { .. } => exit::NOT_A_REPOSITORY,
             Error::InvalidJson { .. }
             | Error::InvalidField { .. }
             | Error::TooLarge { .. }
             | Error::NotRegular { .. }
             | Error::NotText { .. }
+            | Error::TooManyValues { .. }
+            | Error::WouldBeTooLarge { .. }
             | Error::InvalidHandovers { .. } => exit::INVALID_DATA,
             Error::InvalidConfig { .. } | Error::Usage { .. } => exit::USAGE,
             Error::Io { .. } | Error::Git { .. } | Error::NothingToDo { .. } => exit::ATTENTION,
@@ -226,16 +242,18 @@ impl Error {
         };
         match self {
             Error::NotARepository { .. } => Some(f("err.hint_not_a_repo", &[])),
+            Error::UnreadableRepository { .. } => Some(f("err.hint_unreadable_repo", &[])),
             Error::InvalidJson { file, .. } | Error::InvalidField { file, .. } => {
                 Some(f("err.hint_fix_file", &[("file", &file.display())]))
             }
-            Error::TooLarge { file, .. } => {
+            Error::TooLarge { file, .. } | Error::TooManyValues { file, .. } => {
                 Some(f("err.hint_too_large", &[("file", &file.display())]))
             }
             Error::NotRegular { path, .. } => {
                 Some(f("err.hint_not_regular", &[("path", &path.display())]))
             }
             Error::NotText { path } => Some(f("err.hint_not_text", &[("path", &path.display())])),
+            Error::WouldBeTooLarge { .. } => Some(f("err.hint_would_be_too_large", &[])),
             Error::InvalidConfig { key, .. } => Some(f("err.hint_config", &[("key", key)])),
             Error::Usage { hint, .. } => hint.as_ref().map(|h| h.render(lang)),
             Error::InvalidHandovers { .. } => Some(f("err.hint_fix_files", &[])),
@@ -243,7 +261,10 @@ impl Error {
             Error::RefRace { reference, .. } => {
                 Some(f("err.hint_ref_race", &[("reference", reference)]))
             }
-            Error::Io { .. } | Error::Git { .. } | Error::NothingToDo { .. } => None,
+            Error::Io { .. }
+            | Error::Git { .. }
+            | Error::NothingToDo { .. }
+            | Error::Sha256Unsupported { .. } => None,
         }
     }
 
@@ -255,6 +276,13 @@ impl Error {
         };
         match self {
             Error::NotARepository { dir } => f("err.not_a_repo", &[("dir", &dir.display())]),
+            Error::UnreadableRepository { git_dir, why } => f(
+                "err.unreadable_repo",
+                &[("git_dir", &git_dir.display()), ("why", why)],
+            ),
+            Error::Sha256Unsupported { git_dir } => {
+                f("err.sha256", &[("git_dir", &git_dir.display())])
+            }
             Error::InvalidJson {
                 file,
                 line,
@@ -282,6 +310,14 @@ impl Error {
                 ],
             ),
             Error::NotText { path } => f("err.not_text", &[("path", &path.display())]),
+            Error::TooManyValues { file, limit } => f(
+                "err.too_many_values",
+                &[("file", &file.display()), ("limit", limit)],
+            ),
+            Error::WouldBeTooLarge { file, size, limit } => f(
+                "err.would_be_too_large",
+                &[("file", &file.display()), ("size", size), ("limit", limit)],
+            ),
             Error::NotRegular { path, kind } => f(
                 "err.not_regular_file",
                 &[

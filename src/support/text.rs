@@ -2,15 +2,18 @@
 
 use std::fmt::Write as _;
 
-/// Escape control characters (C0, DEL, C1) and bidirectional formatting characters,
-/// so a handover file cannot move the cursor, change colours or reorder what is shown.
-/// Tabs become a space; everything else printable is kept as written.
+/// Escape control characters (C0, DEL, C1), bidirectional formatting characters and
+/// invisible ones (line and paragraph separators, zero-width space, word joiner, the
+/// Unicode tag block, fillers), so a handover file cannot move the cursor, change
+/// colours, reorder what is shown or hide text from the person reading it while an
+/// agent reads it. Tabs become a space; everything else printable is kept as written
+/// (joiners stay: emoji and several scripts need them).
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
             '\t' => out.push(' '),
-            c if c.is_control() || is_bidi_control(c) => {
+            c if c.is_control() || is_bidi_control(c) || is_invisible(c) => {
                 let _ = write!(out, "\\u{{{:x}}}", c as u32);
             }
             c => out.push(c),
@@ -21,6 +24,24 @@ pub fn escape(s: &str) -> String {
 
 fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{115f}'
+            | '\u{1160}'
+            | '\u{180e}'
+            | '\u{200b}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{3164}'
+            | '\u{feff}'
+            | '\u{ffa0}'
+            | '\u{fff9}'..='\u{fffb}'
+            | '\u{e0000}'..='\u{e007f}'
+    )
 }
 
 /// The first line of a text, cut to at most `max` characters of the original (with
@@ -40,6 +61,16 @@ pub fn one_line(s: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn escapes_invisible_characters() {
+        assert_eq!(
+            escape("a\u{200b}b\u{2028}c\u{e0041}\u{e007f}d\u{feff}"),
+            "a\\u{200b}b\\u{2028}c\\u{e0041}\\u{e007f}d\\u{feff}"
+        );
+        // Joiners in emoji and scripts are text, not tricks.
+        assert_eq!(escape("👨\u{200d}👩"), "👨\u{200d}👩");
+    }
 
     #[test]
     fn escapes_terminal_controls_and_bidi() {

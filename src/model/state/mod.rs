@@ -98,6 +98,57 @@ pub struct State {
     pub warnings: Vec<crate::support::error::Msg>,
 }
 
+/// The most JSON values (objects, arrays, strings, numbers, literals) a state may hold.
+/// Each value costs a hundred bytes or more once parsed, so a 16 MiB file of tiny
+/// values would take gigabytes; a real handover holds a few thousand.
+pub const MAX_VALUES: usize = 1_000_000;
+
+/// Refuse `bytes` (JSON) when they hold more than [`MAX_VALUES`] values, counted in
+/// one pass over the bytes before anything is parsed.
+pub fn check_value_count(bytes: &[u8], file: &Path) -> Result<()> {
+    let mut count = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut in_scalar = false;
+    for &b in bytes {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => {
+                in_string = true;
+                in_scalar = false;
+                count += 1;
+            }
+            b'{' | b'[' => {
+                in_scalar = false;
+                count += 1;
+            }
+            b'}' | b']' | b',' | b':' | b' ' | b'\t' | b'\n' | b'\r' => in_scalar = false,
+            _ => {
+                if !in_scalar {
+                    in_scalar = true;
+                    count += 1;
+                }
+            }
+        }
+        if count > MAX_VALUES {
+            return Err(Error::TooManyValues {
+                file: file.to_owned(),
+                limit: MAX_VALUES,
+            });
+        }
+    }
+    Ok(())
+}
+
 impl State {
     /// Read and validate the file at `path`, refusing files over [`MAX_FILE_SIZE`].
     pub fn read(path: &Path) -> Result<State> {
@@ -108,6 +159,7 @@ impl State {
     /// Parse and validate `bytes`; `file` only names the source in errors.
     pub fn parse(bytes: &[u8], file: &Path) -> Result<State> {
         let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        check_value_count(bytes, file)?;
         let value: Value = serde_json::from_slice(bytes).map_err(|e| Error::json(file, &e))?;
         let Value::Object(doc) = value else {
             return Err(field_error(file, "(root)", "must be a JSON object"));
@@ -165,6 +217,20 @@ impl State {
                 .collect::<Result<Vec<_>>>()?,
             Some(_) => return Err(field_error(file, "active_tasks", "must be an array")),
         };
+        // The same id twice: `task` could only ever reach the first. Said, not fatal.
+        for (i, task) in tasks.iter().enumerate() {
+            if let Some(first) = tasks[..i].iter().position(|t| t.id == task.id) {
+                v.warnings.push(crate::support::error::msg(
+                    "warn.duplicate_id",
+                    &[
+                        ("file", &file.display()),
+                        ("id", &format!("{:?}", task.id)),
+                        ("first", &first),
+                        ("again", &i),
+                    ],
+                ));
+            }
+        }
         let generated_at = v.stamp(doc.get("generated_at"), &top("generated_at"))?;
         let session_id = v.string(doc.get("session_id"), &top("session_id"))?;
         let workspace = match doc.get("workspace") {
@@ -210,6 +276,11 @@ impl State {
     }
 
     /// The whole document, unknown keys included, in its original order.
+    /// The whole document, given up by the view.
+    pub fn into_document(self) -> Map<String, Value> {
+        self.doc
+    }
+
     pub fn document(&self) -> &Map<String, Value> {
         &self.doc
     }

@@ -154,6 +154,14 @@ pub fn parse_stamp(raw: &str) -> Option<(Timestamp, Option<&'static str>)> {
     if let Ok(ts) = raw.parse::<Timestamp>() {
         return Some((ts, None));
     }
+    // A valid RFC 3339 time past the last instant jiff represents (late in the year
+    // 9999, in UTC) is read as that last instant: far in the future, flagged as such.
+    if let Ok(zoned) = jiff::fmt::temporal::DateTimeParser::new().parse_pieces(raw)
+        && zoned.date().year() >= 9999
+        && zoned.offset().is_some()
+    {
+        return Some((Timestamp::MAX, None));
+    }
     let tz = jiff::tz::TimeZone::system();
     if let Ok(dt) = raw.parse::<jiff::civil::DateTime>()
         && raw.contains(['T', 't', ' '])
@@ -164,4 +172,18 @@ pub fn parse_stamp(raw: &str) -> Option<(Timestamp, Option<&'static str>)> {
     let date = raw.parse::<jiff::civil::Date>().ok()?;
     let zoned = date.to_zoned_datetime(tz).ok()?;
     Some((zoned.timestamp(), Some("a bare date")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_stamp;
+
+    #[test]
+    fn times_past_the_last_instant_are_the_far_future() {
+        let (t, warn) = parse_stamp("9999-12-31T23:59:59Z").unwrap();
+        assert_eq!((t, warn), (jiff::Timestamp::MAX, None));
+        assert!(parse_stamp("9999-12-31T23:59:59-01:00").is_some());
+        assert!(parse_stamp("9999-99-99T00:00:00Z").is_none());
+        assert!(parse_stamp("garbage").is_none());
+    }
 }

@@ -252,9 +252,12 @@ pub(super) fn freshness(out: &mut String, a: &Assessment, wt: &Worktree, p: &Pai
         Freshness::Fresh => p.good(p.t("fresh.fresh")),
         Freshness::Stale => p.warn(p.t("fresh.stale")),
         Freshness::Superseded => p.bad(p.t("fresh.superseded")),
+        Freshness::Future => p.bad(p.t("fresh.future")),
     };
     let mut text = word;
-    if let Some(age) = a.age {
+    if let Some(ahead) = a.ahead {
+        text.push_str(&p.f("fresh.ahead", &[("ahead", &p.duration(ahead))]));
+    } else if let Some(age) = a.age {
         let key = match (a.written_from_mtime, a.note.is_some()) {
             (true, _) => "fresh.age_file",
             (false, true) => "fresh.age_updated",

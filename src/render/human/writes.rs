@@ -112,6 +112,9 @@ pub fn hook(r: &crate::commands::hook::InstallReport, p: &Painter) -> String {
         };
         let _ = writeln!(out, "{}", p.f(key, &[("path", &file)]));
     }
+    if let Some(key) = r.next_step() {
+        let _ = writeln!(out, "{}", p.t(key));
+    }
     out
 }
 

@@ -158,9 +158,12 @@ pub fn clean(r: &crate::commands::clean::Report) -> CleanV1 {
 #[derive(Serialize)]
 pub struct HookV1 {
     pub schema: &'static str,
+    pub agent: &'static str,
     pub settings: String,
     pub changed: bool,
     pub instructions: Option<InstructionsV1>,
+    /// What the user must still do for the hook to run (Codex: trust it), if anything.
+    pub next_step: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -172,8 +175,16 @@ pub struct InstructionsV1 {
 pub fn hook(r: &crate::commands::hook::InstallReport) -> HookV1 {
     HookV1 {
         schema: "git-handover/hook/1",
+        agent: match r.agent {
+            crate::cli::HookAgent::Claude => "claude",
+            crate::cli::HookAgent::Codex => "codex",
+            crate::cli::HookAgent::Gemini => "gemini",
+        },
         settings: r.settings.display().to_string(),
         changed: r.changed,
+        next_step: r
+            .next_step()
+            .map(|key| crate::support::i18n::text(crate::support::i18n::Lang::En, key)),
         instructions: r.instructions.as_ref().map(|(p, changed)| InstructionsV1 {
             path: p.display().to_string(),
             changed: *changed,

@@ -38,8 +38,13 @@ pub(super) fn judge(
     // Freshness is judged the same way for a session and a note.
     let judge = |branch: Option<&str>| {
         let matches = verdict::branches_match(branch, worktree_branch);
+        let future = written.and_then(|(t, _)| verdict::ahead(t, now));
         let freshness = age.map(|a| {
-            verdict::freshness(a, settings.fresh_for, branch, worktree_branch, newer.count)
+            if future.is_some() && newer.count == 0 {
+                verdict::Freshness::Future
+            } else {
+                verdict::freshness(a, settings.fresh_for, branch, worktree_branch, newer.count)
+            }
         });
         (matches, freshness)
     };
@@ -78,6 +83,7 @@ pub(super) fn judge(
                 written_from_mtime,
                 age,
                 freshness,
+                ahead: written.and_then(|(t, _)| verdict::ahead(t, now)),
                 branch_matches,
                 newer,
                 workspace_root: state.workspace.root.clone(),
@@ -132,6 +138,7 @@ pub(super) fn judge(
                 written_from_mtime,
                 age,
                 freshness,
+                ahead: written.and_then(|(t, _)| verdict::ahead(t, now)),
                 branch_matches,
                 newer,
                 workspace_root: None,

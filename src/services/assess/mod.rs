@@ -103,6 +103,8 @@ pub struct Assessment {
     /// True when the time comes from the file's modification time.
     pub written_from_mtime: bool,
     pub age: Option<Duration>,
+    /// How far ahead of this clock the handover is dated, beyond the allowed skew.
+    pub ahead: Option<Duration>,
     pub freshness: Option<Freshness>,
     pub branch_matches: bool,
     pub newer: NewerCommits,
@@ -125,8 +127,10 @@ impl Assessment {
         if self.status.as_deref() == Some(crate::model::state::ALL_COMPLETE) {
             return false;
         }
-        self.freshness == Some(Freshness::Superseded)
-            || self.presence == Presence::Orphan
+        matches!(
+            self.freshness,
+            Some(Freshness::Superseded | Freshness::Future)
+        ) || self.presence == Presence::Orphan
             || self.commits.iter().any(CommitCheck::needs_attention)
             || !self.stale_tasks.is_empty()
     }
