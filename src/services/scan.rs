@@ -170,7 +170,9 @@ fn walk(dir: &Path, key: &mut Vec<String>, out: &mut Vec<String>) {
         let unreadable = state
             .as_ref()
             .is_err_and(|e| e.kind() == std::io::ErrorKind::PermissionDenied);
-        if state.is_ok_and(|m| m.is_file()) || unreadable {
+        // A state that is a link, a FIFO or a device is listed too: reading it then
+        // refuses it by name, instead of it being silently invisible.
+        if state.is_ok_and(|m| !m.is_dir()) || unreadable {
             out.push(key.join("/"));
         }
         walk(&path, key, out);

@@ -319,6 +319,7 @@ fn copy_to_store(ctx: &Context, note: &Candidate, rel: &Path, text: &str) -> Res
 /// `git rm` and a commit of that path alone, refused during a merge or rebase.
 pub(super) fn consume(ctx: &Context, note: &Candidate, briefed: &[u8]) -> Result<Effect> {
     let path = note.handover.file.clone();
+    crate::support::testing::pause("consume");
     let _lock = fsio::Lock::acquire(&path, ctx.settings.lock_timeout)?;
     let bytes = fsio::read_limited(&path)?;
     if bytes != briefed {
