@@ -626,6 +626,34 @@ fn a_linked_claude_dir_into_another_repository_is_refused() {
     assert!(outside.join("CONTINUE_HERE.md").exists());
 }
 
+#[test]
+fn clean_leaves_a_link_it_says_it_leaves() {
+    let env = TestEnv::new();
+    let repo = repo(&env);
+    let dir = repo.join(".claude/handover/main/20261101-100000");
+    env.write(
+        &dir.join("project-state.json"),
+        &json!({"version": 3, "generated_at": "2026-11-01T10:00:00Z", "status": "ALL_COMPLETE",
+                "workspace": {"branch": "main"}, "active_tasks": []})
+        .to_string(),
+    );
+    let target = env.root().join("elsewhere.md");
+    env.write(&target, "kept\n");
+    std::os::unix::fs::symlink(&target, dir.join("handover.md")).unwrap();
+    let run = env.handover(&repo, &["clean"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(
+        run.stderr.contains("not followed, not removed"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        std::fs::symlink_metadata(dir.join("handover.md")).is_ok(),
+        "the link is there"
+    );
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "kept\n");
+}
+
 // 12. An explicit note that is a link is refused; nothing reaches the store.
 #[test]
 fn an_explicit_note_that_is_a_link_is_refused() {

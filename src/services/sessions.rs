@@ -544,9 +544,11 @@ pub fn remove_session(
         }
         before_removing();
         fsio::remove_stray_temps(&dir);
+        // Regular files only: a link (or anything else) in their place is left where
+        // it is, and so is the directory that holds it.
         for name in [STATE_FILE, MARKDOWN_FILE] {
             let path = dir.join(name);
-            if std::fs::symlink_metadata(&path).is_ok() {
+            if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
                 std::fs::remove_file(&path).map_err(|e| Error::io(&path, "remove", e))?;
             }
         }
