@@ -2,6 +2,7 @@
 //! it (SPEC section 5).
 
 mod find;
+mod plan;
 mod resume;
 
 use find::{assessed, explicit, needs_worktree, resumable, store_candidates, team_mode};

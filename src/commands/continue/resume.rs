@@ -13,12 +13,13 @@ use crate::services::scan::Found;
 use crate::services::sessions::{self, SessionDir};
 use crate::support::error::{Error, Result, msg};
 
+use super::plan::{Facts, Step, plan};
 #[allow(clippy::wildcard_imports)]
 use super::*;
 use crate::git::subprocess::Removal;
 use crate::support::fsio;
 
-/// Carry out the side effects and brief on the chosen handover.
+/// Plan the side effects for the chosen handover, carry them out, and brief on it.
 pub(super) fn resume(
     ctx: &Context,
     args: &ContinueArgs,
@@ -27,86 +28,153 @@ pub(super) fn resume(
     current: Option<&Worktree>,
     effects: &mut Vec<Effect>,
 ) -> Result<Outcome> {
-    // A legacy state is migrated first, and the session it becomes is briefed.
-    if chosen.handover.kind == Kind::Legacy && mode == Mode::Resume {
-        let status = chosen
-            .handover
-            .assessment
-            .as_ref()
-            .and_then(|a| a.status.clone());
-        if status.as_deref() == Some(crate::model::state::ALL_COMPLETE) {
-            return Ok(Outcome::AllComplete(Box::new(chosen)));
-        }
-        let migrated = crate::services::legacy::migrate_in(ctx, &chosen.worktree)?;
-        effects.push(Effect::Migrated {
-            from: migrated.from.clone(),
-            key: migrated.session.key.clone(),
-        });
-        let root_rel = ctx.settings.dir.clone();
-        let found = Found::Session {
-            root: root_rel,
-            key: migrated.session.key.clone(),
-            dir: migrated.session.dir(),
-        };
-        let worktrees = [chosen.worktree.clone()];
-        let mut rechecked = assess::check(
-            &ctx.repo,
-            &ctx.settings,
-            ctx.now,
-            &worktrees,
-            vec![(0, vec![found])],
-            None,
-        )?;
-        let handover = rechecked
-            .pop()
-            .and_then(|w| w.handovers.into_iter().next())
-            .expect("just written");
-        chosen = Candidate {
-            handle: migrated.session.key.clone(),
-            handover,
-            worktree: chosen.worktree,
-        };
-    }
-
-    // A session from the notes store is written into this worktree first.
-    if let (Some(stored), Mode::Resume) = (chosen.handover.stored.clone(), mode) {
-        let wt = current.ok_or_else(needs_worktree)?.clone();
-        let session = restore(ctx, &wt, &chosen.handover.key, &stored)?;
-        effects.push(Effect::Restored {
-            key: session.key.clone(),
-            path: session.dir(),
-            commit: stored.commit.clone(),
-        });
-        let found = Found::Session {
-            root: ctx.settings.dir.clone(),
-            key: session.key.clone(),
-            dir: session.dir(),
-        };
-        let worktrees = [wt.clone()];
-        let mut rechecked = assess::check(
-            &ctx.repo,
-            &ctx.settings,
-            ctx.now,
-            &worktrees,
-            vec![(0, vec![found])],
-            None,
-        )?;
-        let handover = rechecked
-            .pop()
-            .and_then(|w| w.handovers.into_iter().next())
-            .expect("just written");
-        chosen = Candidate {
-            handle: session.key.clone(),
-            handover,
-            worktree: wt,
-        };
-    }
-
     let assessment = chosen
         .handover
         .assessment
-        .clone()
+        .as_ref()
         .expect("candidates are readable");
+    let facts = Facts {
+        kind: chosen.handover.kind,
+        from_store: chosen.handover.stored.is_some(),
+        finished: assessment.status.as_deref() == Some(crate::model::state::ALL_COMPLETE),
+        mode,
+        keep: args.keep,
+        auto_clean: ctx.settings.auto_clean,
+        in_worktree: current.is_some(),
+    };
+    if facts.finished {
+        return Ok(Outcome::AllComplete(Box::new(chosen)));
+    }
+    let steps = plan(facts);
+
+    // First the handover becomes a session of a worktree (migrated, restored).
+    for step in &steps {
+        match step {
+            Step::Migrate => {
+                let migrated = crate::services::legacy::migrate_in(ctx, &chosen.worktree)?;
+                effects.push(Effect::Migrated {
+                    from: migrated.from.clone(),
+                    key: migrated.session.key.clone(),
+                });
+                chosen = recheck(ctx, &migrated.session, chosen.worktree)?;
+            }
+            Step::Restore => {
+                let wt = current.ok_or_else(needs_worktree)?.clone();
+                let stored = chosen.handover.stored.clone().expect("from the store");
+                let session = restore(ctx, &wt, &chosen.handover.key, &stored)?;
+                effects.push(Effect::Restored {
+                    key: session.key.clone(),
+                    path: session.dir(),
+                    commit: stored.commit.clone(),
+                });
+                chosen = recheck(ctx, &session, wt)?;
+            }
+            Step::Render | Step::Clean | Step::Consume => {}
+        }
+    }
+
+    // The briefing, from one read of the state (or of the note).
+    let (briefing, note_bytes) = brief(args, chosen)?;
+    let mut briefing = match briefing {
+        Brief::Finished(candidate) => return Ok(Outcome::AllComplete(candidate)),
+        Brief::Open(b) => b,
+    };
+    let tip = briefing
+        .candidate
+        .handover
+        .assessment
+        .as_ref()
+        .and_then(|a| a.branch.as_deref())
+        .and_then(|b| ctx.repo.branch_tip(b))
+        .or(briefing.candidate.worktree.head);
+    if let Some(tip) = tip {
+        briefing.recent = ctx.repo.recent_commits(tip, 5)?;
+    }
+
+    // Then what follows from it.
+    for step in &steps {
+        match step {
+            Step::Render => {
+                if let Some(session) = briefing.candidate.session()
+                    && sessions::render(&session, &ctx.settings, ctx.lang)?
+                {
+                    effects.push(Effect::Rendered {
+                        path: session.dir().join(sessions::MARKDOWN_FILE),
+                    });
+                }
+            }
+            Step::Clean => {
+                let wt = current.ok_or_else(needs_worktree)?;
+                let mut cleaned = crate::services::cleanup::Report {
+                    dry_run: false,
+                    removed: Vec::new(),
+                    skipped: Vec::new(),
+                };
+                crate::services::cleanup::clean_worktree(
+                    ctx,
+                    wt,
+                    None,
+                    ctx.settings.clean_after,
+                    false,
+                    &mut |_, _| {},
+                    &mut cleaned,
+                );
+                effects.extend(
+                    cleaned
+                        .removed
+                        .into_iter()
+                        .map(|r| Effect::Cleaned { path: r.path }),
+                );
+            }
+            Step::Consume => {
+                if let Some(bytes) = &note_bytes {
+                    effects.push(consume(ctx, &briefing.candidate, bytes)?);
+                }
+            }
+            Step::Migrate | Step::Restore => {}
+        }
+    }
+    Ok(Outcome::Briefing(briefing))
+}
+
+/// The candidate `session` now is, checked against git again.
+fn recheck(ctx: &Context, session: &SessionDir, worktree: Worktree) -> Result<Candidate> {
+    let found = Found::Session {
+        root: ctx.settings.dir.clone(),
+        key: session.key.clone(),
+        dir: session.dir(),
+    };
+    let worktrees = [worktree];
+    let mut rechecked = assess::check(
+        &ctx.repo,
+        &ctx.settings,
+        ctx.now,
+        &worktrees,
+        vec![(0, vec![found])],
+        None,
+    )?;
+    let handover = rechecked
+        .pop()
+        .and_then(|w| w.handovers.into_iter().next())
+        .expect("just written");
+    let [worktree] = worktrees;
+    Ok(Candidate {
+        handle: session.key.clone(),
+        handover,
+        worktree,
+    })
+}
+
+/// What reading the handover for the briefing found.
+enum Brief {
+    /// Every task is done after all.
+    Finished(Box<Candidate>),
+    Open(Box<Briefing>),
+}
+
+/// Read the chosen handover once and build the briefing; for a note, also the exact
+/// bytes briefed on (only those may be consumed).
+fn brief(args: &ContinueArgs, chosen: Candidate) -> Result<(Brief, Option<Vec<u8>>)> {
     let mut briefing = Briefing {
         candidate: chosen,
         recent: Vec::new(),
@@ -115,18 +183,15 @@ pub(super) fn resume(
         note: None,
         successor: args.successor,
     };
-    // The note exactly as briefed: only these bytes may be consumed.
-    let mut note_bytes = None;
+    let file = briefing.candidate.handover.file.clone();
     match briefing.candidate.handover.kind {
         Kind::Session | Kind::Legacy => {
             let state = match &briefing.candidate.handover.stored {
-                Some(stored) => {
-                    State::from_doc(stored.state.clone(), &briefing.candidate.handover.file)?
-                }
-                None => State::read(&briefing.candidate.handover.file)?,
+                Some(stored) => State::from_doc(stored.state.clone(), &file)?,
+                None => State::read(&file)?,
             };
             if !state.is_ready() {
-                return Ok(Outcome::AllComplete(Box::new(briefing.candidate)));
+                return Ok((Brief::Finished(Box::new(briefing.candidate)), None));
             }
             briefing.open_tasks = state
                 .tasks
@@ -140,61 +205,14 @@ pub(super) fn resume(
                 .filter(|t| matches!(t.status, TaskStatus::Other(_)))
                 .map(|t| t.id.clone())
                 .collect();
-            if let Some(session) = briefing
-                .candidate
-                .session()
-                .filter(|_| mode == Mode::Resume)
-                && sessions::render(&session, &ctx.settings, ctx.lang)?
-            {
-                effects.push(Effect::Rendered {
-                    path: session.dir().join(sessions::MARKDOWN_FILE),
-                });
-            }
+            Ok((Brief::Open(Box::new(briefing)), None))
         }
         Kind::ContinueHere => {
-            let bytes = crate::support::fsio::read_limited(&briefing.candidate.handover.file)?;
+            let bytes = fsio::read_limited(&file)?;
             briefing.note = Some(Note::parse(&String::from_utf8_lossy(&bytes)));
-            note_bytes = Some(bytes);
+            Ok((Brief::Open(Box::new(briefing)), Some(bytes)))
         }
     }
-    let tip = assessment
-        .branch
-        .as_deref()
-        .and_then(|b| ctx.repo.branch_tip(b))
-        .or(briefing.candidate.worktree.head);
-    if let Some(tip) = tip {
-        briefing.recent = ctx.repo.recent_commits(tip, 5)?;
-    }
-
-    if ctx.settings.auto_clean
-        && mode == Mode::Resume
-        && let Some(wt) = current
-    {
-        let mut cleaned = crate::services::cleanup::Report {
-            dry_run: false,
-            removed: Vec::new(),
-            skipped: Vec::new(),
-        };
-        crate::services::cleanup::clean_worktree(
-            ctx,
-            wt,
-            None,
-            ctx.settings.clean_after,
-            false,
-            &mut |_, _| {},
-            &mut cleaned,
-        );
-        effects.extend(
-            cleaned
-                .removed
-                .into_iter()
-                .map(|r| Effect::Cleaned { path: r.path }),
-        );
-    }
-    if let Some(bytes) = note_bytes.filter(|_| !args.keep && mode == Mode::Resume) {
-        effects.push(consume(ctx, &briefing.candidate, &bytes)?);
-    }
-    Ok(Outcome::Briefing(Box::new(briefing)))
 }
 
 /// Write a session of the notes store into `wt`'s handover root under its key, with
