@@ -24,6 +24,8 @@ pub(super) fn session_start(
         read_event(STDIN_WAIT)
     };
     let dir = event_cwd(&event).unwrap_or(cwd);
+    // The language before the repository's configuration is read (errors need one).
+    let early = super::language(lang, None);
     let context = std::panic::catch_unwind(|| -> Result<Option<String>> {
         let ctx = match super::context(dir.clone(), lang, overrides) {
             Ok(ctx) => ctx,
@@ -42,11 +44,11 @@ pub(super) fn session_start(
     let text = match context {
         Ok(Ok(Some(text))) => text,
         Ok(Ok(None)) => return ProcessOutput::ok(Vec::new()),
-        Ok(Err(e)) => format!("git-handover: {}\n", text::escape(&e.to_string())),
-        Err(_) => {
-            "git-handover: internal error while reading the handover; run `git handover continue`\n"
-                .to_owned()
-        }
+        Ok(Err(e)) => format!("git-handover: {}\n", text::escape(&e.message(early))),
+        Err(_) => format!(
+            "git-handover: {}\n",
+            crate::support::i18n::text(early, "hook.internal")
+        ),
     };
     ProcessOutput::ok(crate::render::hook::hook_output(&text))
 }

@@ -49,12 +49,18 @@ pub fn main() -> ExitCode {
         }
     };
     let quiet = cli.quiet;
+    let json = cli.json;
     // Until the configuration is read, the language comes from --lang and the locale.
     let mut lang = language(cli.lang, None);
     let result = run(cli, &mut lang);
     match result {
         Ok(outcome) => print(&outcome, quiet, lang),
         Err(err) => {
+            if json {
+                // A program reading stdout gets the error as a document too.
+                let mut stdout = std::io::stdout().lock();
+                let _ = writeln!(stdout, "{}", err.to_json());
+            }
             let mut stderr = std::io::stderr().lock();
             let _ = writeln!(stderr, "git-handover: {}", text::escape(&err.message(lang)));
             if let Some(hint) = err.hint_in(lang).filter(|_| !quiet) {
@@ -178,6 +184,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<ProcessOutput> {
         .notices
         .warnings
         .extend(taken_over.into_iter().map(|(lock, owner)| {
+            let owner = fsio::LockOwner::describe(owner.as_ref(), ctx.lang);
             painter.f(
                 "main.stale_lock",
                 &[("lock", &lock.display()), ("owner", &owner)],

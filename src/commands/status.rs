@@ -41,9 +41,9 @@ impl Report {
         self.all().filter(|h| h.needs_attention()).count()
     }
 
-    /// Error messages of the handover files that could not be read.
-    pub fn invalid(&self) -> impl Iterator<Item = &str> {
-        self.all().filter_map(|h| h.error.as_deref())
+    /// The handover files that could not be read, and why.
+    pub fn invalid(&self) -> impl Iterator<Item = &crate::support::error::Problem> {
+        self.all().filter_map(|h| h.error.as_ref())
     }
 
     /// The warnings about handovers, in `lang`, then the store's unreadable lines.

@@ -14,36 +14,37 @@ pub const MAX_CONTEXT: usize = 10_000;
 /// to resume and nothing wrong.
 pub fn context(report: &Report, lang: Lang) -> Option<String> {
     let mut text = String::new();
+    let p = Painter::new(false, lang);
     for problem in &report.skipped {
-        let _ = writeln!(text, "git-handover: could not read a handover: {problem}");
+        let line = p.f(
+            "hook.unreadable",
+            &[("why", &crate::support::text::escape(&problem.render(lang)))],
+        );
+        let _ = writeln!(text, "git-handover: {line}");
     }
     match &report.outcome {
         Outcome::Nothing if text.is_empty() => return None,
         Outcome::Nothing => {}
         Outcome::Choose(_) => {
-            text.push_str(
-                "Several handovers can be resumed. Ask the user which one, then run \
-                 `git handover continue <key or path>`:\n",
-            );
+            text.push_str(p.t("hook.choose"));
+            text.push('\n');
         }
         Outcome::AllComplete(_) | Outcome::Briefing(_) => {
-            text.push_str("Handover from the previous session (git handover continue):\n");
+            text.push_str(p.t("hook.from_previous"));
+            text.push('\n');
         }
     }
-    text.push_str(&crate::render::human::continue_(
-        report,
-        &Painter::new(false, lang),
-    ));
-    Some(cut(&text, MAX_CONTEXT))
+    text.push_str(&crate::render::human::continue_(report, &p));
+    Some(cut(&text, MAX_CONTEXT, &p))
 }
 
 /// `text` cut at a line end so that it, with a closing note, is at most `max` characters.
-pub fn cut(text: &str, max: usize) -> String {
+pub fn cut(text: &str, max: usize, p: &Painter) -> String {
     if text.chars().count() <= max {
         return text.to_owned();
     }
-    let note =
-        "[cut: the briefing is longer; run `git handover continue --keep` to see all of it]\n";
+    let note = format!("{}\n", p.t("hook.cut"));
+    let note = note.as_str();
     let budget = max - note.chars().count();
     let mut out = String::new();
     let mut used = 0;
@@ -78,15 +79,23 @@ mod tests {
             let _ = writeln!(t, "line {i:04} of the briefing");
             t
         });
-        let out = cut(&text, MAX_CONTEXT);
+        let out = cut(&text, MAX_CONTEXT, &Painter::new(false, Lang::En));
         assert!(out.chars().count() <= MAX_CONTEXT);
         assert!(out.ends_with("to see all of it]\n"));
         let body = out.rsplit_once("[cut:").unwrap().0;
         assert!(body.ends_with("of the briefing\n"), "cut at a line end");
         assert!(text.starts_with(body));
-        assert_eq!(cut("short\n", MAX_CONTEXT), "short\n");
+        assert_eq!(
+            cut("short\n", MAX_CONTEXT, &Painter::new(false, Lang::En)),
+            "short\n"
+        );
         let japanese: String = (0..3000).map(|_| "日本語の行\n").collect();
-        assert!(cut(&japanese, MAX_CONTEXT).chars().count() <= MAX_CONTEXT);
+        assert!(
+            cut(&japanese, MAX_CONTEXT, &Painter::new(false, Lang::Ja))
+                .chars()
+                .count()
+                <= MAX_CONTEXT
+        );
     }
 
     #[test]

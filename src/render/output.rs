@@ -52,7 +52,7 @@ impl Output for status::Report {
         }
     }
     fn notices(&self, p: &Painter) -> Notices {
-        let errors: Vec<String> = self.invalid().map(str::to_owned).collect();
+        let errors: Vec<String> = self.invalid().map(|e| e.render(p.lang())).collect();
         let hints = if errors.is_empty() {
             Vec::new()
         } else {
@@ -117,7 +117,7 @@ impl Output for r#continue::Report {
     fn notices(&self, p: &Painter) -> Notices {
         if self.named_unreadable() {
             return Notices {
-                errors: self.skipped.clone(),
+                errors: self.skipped.iter().map(|e| e.render(p.lang())).collect(),
                 warnings: Vec::new(),
                 hints: Error::InvalidHandovers {
                     count: self.skipped.len(),
@@ -128,7 +128,7 @@ impl Output for r#continue::Report {
             };
         }
         let mut n = Notices {
-            warnings: self.skipped.clone(),
+            warnings: self.skipped.iter().map(|e| e.render(p.lang())).collect(),
             ..Notices::default()
         };
         if matches!(self.outcome, r#continue::Outcome::Choose(_)) {
@@ -146,9 +146,9 @@ impl Output for Written {
     fn json(&self) -> String {
         json::to_string(&json::save(self))
     }
-    fn notices(&self, _p: &Painter) -> Notices {
+    fn notices(&self, p: &Painter) -> Notices {
         Notices {
-            warnings: self.skipped.clone(),
+            warnings: self.skipped.iter().map(|e| e.render(p.lang())).collect(),
             ..Notices::default()
         }
     }
@@ -230,7 +230,10 @@ impl Output for clean::Report {
             .iter()
             .map(|(path, why)| {
                 let path = text::escape(&path.display().to_string());
-                p.f("clean.skipped", &[("path", &path), ("why", why)])
+                p.f(
+                    "clean.skipped",
+                    &[("path", &path), ("why", &why.render(p.lang()))],
+                )
             })
             .collect();
         Notices {

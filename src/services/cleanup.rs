@@ -8,6 +8,7 @@ use crate::model::verdict;
 use crate::services::context::Context;
 use crate::services::scan::{self, Found};
 use crate::services::sessions::{self, Removal, SessionDir};
+use crate::support::error::{Error, Problem, msg};
 
 /// A session `clean` removed (or, in a dry run, would remove).
 pub struct Removed {
@@ -21,7 +22,7 @@ pub struct Report {
     pub dry_run: bool,
     pub removed: Vec<Removed>,
     /// Paths left alone, with the reason.
-    pub skipped: Vec<(PathBuf, String)>,
+    pub skipped: Vec<(PathBuf, Problem)>,
 }
 
 /// Clean one worktree: its finished sessions older than `limit`, or with `team`, that
@@ -39,9 +40,7 @@ pub fn clean_worktree(
         return;
     }
     for link in scan::links(&wt.path, &ctx.settings.dir) {
-        report
-            .skipped
-            .push((link, "a symbolic link: not followed, not removed".into()));
+        report.skipped.push((link, said("clean.link", &[])));
     }
     let mut candidates: Vec<(SessionDir, Option<State>)> = Vec::new();
     for found in scan::scan_worktree(&wt.path, &ctx.settings.dir) {
@@ -59,7 +58,7 @@ pub fn clean_worktree(
         };
         match State::read(&dir.join(scan::STATE_FILE)) {
             Ok(state) => candidates.push((session, Some(state))),
-            Err(e) => report.skipped.push((dir, e.to_string())),
+            Err(e) => report.skipped.push((dir, e.into())),
         }
     }
     if team.is_some() {
@@ -72,10 +71,7 @@ pub fn clean_worktree(
             let dir = candidates[0].0.root.join(team.unwrap_or_default());
             report.skipped.push((
                 dir,
-                format!(
-                    "the team has unfinished sessions: {}",
-                    unfinished.join(", ")
-                ),
+                said("clean.unfinished", &[("keys", &unfinished.join(", "))]),
             ));
             return;
         }
@@ -106,16 +102,18 @@ pub fn clean_worktree(
             before_removing(&path, false);
         });
         match removal {
-            Ok(Removal::Changed) => report.skipped.push((
-                path,
-                crate::support::i18n::text(ctx.lang, "clean.changed").to_owned(),
-            )),
+            Ok(Removal::Changed) => report.skipped.push((path, said("clean.changed", &[]))),
             Ok(outcome) => report.removed.push(Removed {
                 path,
                 key: session.key,
                 kept_other_files: outcome == Removal::KeptOtherFiles,
             }),
-            Err(e) => report.skipped.push((path, e.to_string())),
+            Err(e) => report.skipped.push((path, e.into())),
         }
     }
+}
+
+/// A reason to leave something alone, kept typed until it is shown.
+fn said(key: &'static str, args: &[(&'static str, &dyn std::fmt::Display)]) -> Problem {
+    Error::usage(msg(key, args)).into()
 }

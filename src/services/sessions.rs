@@ -14,7 +14,7 @@ use crate::model::session;
 use crate::model::state::State;
 use crate::services::scan::STATE_FILE;
 use crate::support::config::Settings;
-use crate::support::error::{Error, Result, msg};
+use crate::support::error::{Error, Problem, Result, msg};
 use crate::support::fsio::{self, Lock};
 use crate::support::i18n::Lang;
 
@@ -147,7 +147,7 @@ impl SessionDir {
 pub fn current_session(
     root: &Path,
     owner: &Owner,
-    skipped: &mut Vec<String>,
+    skipped: &mut Vec<Problem>,
 ) -> Result<Option<SessionDir>> {
     match owner {
         Owner::Team { team, agent } => Ok(Some(SessionDir::new(root, &format!("{team}/{agent}"))?)),
@@ -157,7 +157,7 @@ pub fn current_session(
                 Ok(entries) => entries,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
                 Err(e) => {
-                    skipped.push(Error::io(&base, "read", e).to_string());
+                    skipped.push(Error::io(&base, "read", e).into());
                     return Ok(None);
                 }
             };
@@ -179,12 +179,12 @@ pub fn current_session(
                                 path: candidate.state_file(),
                                 kind: "file.other",
                             }
-                            .to_string(),
+                            .into(),
                         );
                         continue;
                     }
                     Err(e) => {
-                        skipped.push(Error::io(candidate.dir(), "read", e).to_string());
+                        skipped.push(Error::io(candidate.dir(), "read", e).into());
                         continue;
                     }
                 }
@@ -196,7 +196,7 @@ pub fn current_session(
                         return Ok(Some(candidate));
                     }
                     Ok(_) => {}
-                    Err(e) => skipped.push(e.to_string()),
+                    Err(e) => skipped.push(e.into()),
                 }
             }
             Ok(None)
@@ -211,7 +211,7 @@ pub fn current_session(
 pub struct Chosen {
     pub session: Option<SessionDir>,
     /// Sessions passed over because they could not be read.
-    pub skipped: Vec<String>,
+    pub skipped: Vec<Problem>,
     _branch_lock: Option<Lock>,
 }
 
@@ -381,7 +381,7 @@ pub struct Written {
     /// The commit whose note in the notes store got this write's record.
     pub noted: Option<crate::git::CommitId>,
     /// Sessions passed over because they could not be read (said as warnings).
-    pub skipped: Vec<String>,
+    pub skipped: Vec<Problem>,
 }
 
 /// Read-modify-write a session under its lock: `change` gets the current document

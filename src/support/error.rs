@@ -149,8 +149,8 @@ pub enum Error {
     /// A lock stayed held by another writer for the whole lock timeout.
     Locked {
         lock: PathBuf,
-        /// Who the lock file says holds it (`process <pid> on <host>`).
-        owner: Option<String>,
+        /// Who the lock file says holds it.
+        owner: Option<crate::support::fsio::LockOwner>,
         waited: std::time::Duration,
     },
     /// A reference kept moving under a compare-and-swap update until retries ran out.
@@ -208,6 +208,76 @@ impl Error {
             action: action.into(),
             message: format!("{err:#}"),
         }
+    }
+
+    /// The kind of error, a stable word for `--json`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Error::NotARepository { .. } => "not_a_repository",
+            Error::UnreadableRepository { .. } => "unreadable_repository",
+            Error::Sha256Unsupported { .. } => "sha256_unsupported",
+            Error::InvalidJson { .. } => "invalid_json",
+            Error::InvalidField { .. } => "invalid_field",
+            Error::TooManyValues { .. } => "too_many_values",
+            Error::WouldBeTooLarge { .. } => "would_be_too_large",
+            Error::NotRegular { .. } => "not_a_regular_file",
+            Error::NotText { .. } => "not_text",
+            Error::TooLarge { .. } => "too_large",
+            Error::InvalidConfig { .. } => "invalid_config",
+            Error::Usage { .. } => "usage",
+            Error::Io { .. } => "io",
+            Error::Git { .. } => "git",
+            Error::NothingToDo { .. } => "nothing_to_do",
+            Error::Locked { .. } => "locked",
+            Error::RefRace { .. } => "ref_race",
+            Error::InvalidHandovers { .. } => "invalid_handovers",
+        }
+    }
+
+    /// The file the error is about, when it is about one.
+    pub fn file(&self) -> Option<&std::path::Path> {
+        match self {
+            Error::NotARepository { dir } => Some(dir),
+            Error::UnreadableRepository { git_dir, .. } | Error::Sha256Unsupported { git_dir } => {
+                Some(git_dir)
+            }
+            Error::InvalidJson { file, .. }
+            | Error::InvalidField { file, .. }
+            | Error::TooManyValues { file, .. }
+            | Error::WouldBeTooLarge { file, .. }
+            | Error::TooLarge { file, .. } => Some(file),
+            Error::NotRegular { path, .. } | Error::NotText { path } | Error::Io { path, .. } => {
+                Some(path)
+            }
+            Error::Locked { lock, .. } => Some(lock),
+            _ => None,
+        }
+    }
+
+    /// The field path the error is about (`active_tasks[2].status`), or the
+    /// configuration key.
+    pub fn field(&self) -> Option<&str> {
+        match self {
+            Error::InvalidField { field, .. } => Some(field),
+            Error::InvalidConfig { key, .. } => Some(key),
+            _ => None,
+        }
+    }
+
+    /// The error as `--json` prints it on stdout: English message, the hint, what it
+    /// is about, and the exit status.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "schema": "git-handover/error/1",
+            "error": {
+                "kind": self.kind(),
+                "message": self.message(Lang::En),
+                "hint": self.hint_in(Lang::En),
+                "file": self.file().map(|f| f.display().to_string()),
+                "field": self.field(),
+                "exit": self.exit_code(),
+            }
+        })
     }
 
     /// The exit status this error ends the process with.
@@ -366,9 +436,10 @@ impl Error {
                 owner,
                 waited,
             } => {
-                let owner = owner.clone().unwrap_or_else(|| {
-                    crate::support::i18n::text(lang, "err.another_writer").to_owned()
-                });
+                let owner = match owner {
+                    Some(o) => crate::support::fsio::LockOwner::describe(Some(o), lang),
+                    None => crate::support::i18n::text(lang, "err.another_writer").to_owned(),
+                };
                 f(
                     "err.locked",
                     &[
@@ -407,9 +478,42 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// An error kept in a report (a handover that could not be read, a session passed
+/// over), typed until it is shown: rendered in the run's language for people, in
+/// English for `--json`.
+#[derive(Debug, Clone)]
+pub struct Problem(std::sync::Arc<Error>);
+
+impl Problem {
+    /// The message in `lang`.
+    pub fn render(&self, lang: Lang) -> String {
+        self.0.message(lang)
+    }
+}
+
+impl From<Error> for Problem {
+    fn from(e: Error) -> Self {
+        Problem(std::sync::Arc::new(e))
+    }
+}
+
+impl fmt::Display for Problem {
+    /// The English message (JSON output carries this).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
 
 fn lowercase_first(s: &str) -> String {
     let mut chars = s.chars();

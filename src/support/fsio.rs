@@ -31,26 +31,50 @@ const TEMP_PREFIX: &str = ".git-handover-tmp-";
 
 /// Stale locks this process removed, for the command to say so (commands do not print;
 /// the lock is taken deep inside a write).
-static TAKEN_OVER: std::sync::Mutex<Vec<(PathBuf, String)>> = std::sync::Mutex::new(Vec::new());
+static TAKEN_OVER: std::sync::Mutex<Vec<(PathBuf, Option<LockOwner>)>> =
+    std::sync::Mutex::new(Vec::new());
 
 /// The stale locks removed so far, with the owner each named, emptied.
-pub fn take_over_notices() -> Vec<(PathBuf, String)> {
+pub fn take_over_notices() -> Vec<(PathBuf, Option<LockOwner>)> {
     TAKEN_OVER
         .lock()
         .map(|mut v| std::mem::take(&mut *v))
         .unwrap_or_default()
 }
 
-/// The owner a lock file names (`<pid> <host>`), for messages.
-pub fn lock_owner(lock: &Path) -> Option<String> {
+/// Who a lock file says holds it: `<pid> <host>` (the host may be missing when the
+/// writer died while writing its name).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LockOwner {
+    pub pid: String,
+    pub host: Option<String>,
+}
+
+impl LockOwner {
+    /// The owner in words, in `lang`; `None` (no owner written) has words of its own.
+    pub fn describe(owner: Option<&LockOwner>, lang: crate::support::i18n::Lang) -> String {
+        use crate::support::i18n::{fill, text};
+        match owner {
+            Some(LockOwner {
+                pid,
+                host: Some(host),
+            }) => fill(lang, "lock.owner_on", &[("pid", pid), ("host", host)]),
+            Some(LockOwner { pid, host: None }) => fill(lang, "lock.owner", &[("pid", pid)]),
+            None => text(lang, "lock.no_owner").to_owned(),
+        }
+    }
+}
+
+/// The owner a lock file names, for messages.
+pub fn lock_owner(lock: &Path) -> Option<LockOwner> {
     let text = read_regular(lock, MAX_LOCK_SIZE).ok()?;
     let text = String::from_utf8_lossy(&text);
     let mut parts = text.split_whitespace();
-    match (parts.next(), parts.next()) {
-        (Some(pid), Some(host)) => Some(format!("process {pid} on {host}")),
-        (Some(pid), None) => Some(format!("process {pid}")),
-        _ => None,
-    }
+    let pid = parts.next()?.to_owned();
+    Some(LockOwner {
+        pid,
+        host: parts.next().map(str::to_owned),
+    })
 }
 
 /// A held lock; dropping it releases the lock.
@@ -126,7 +150,7 @@ fn take_over(lock: &Path, timeout: Duration) -> bool {
         return false;
     }
     crate::support::testing::pause("takeover");
-    let owner = lock_owner(lock).unwrap_or_else(|| "no process".to_owned());
+    let owner = lock_owner(lock);
     let removed = std::fs::remove_file(lock).is_ok();
     if removed && let Ok(mut v) = TAKEN_OVER.lock() {
         v.push((lock.to_owned(), owner));

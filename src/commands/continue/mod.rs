@@ -144,7 +144,7 @@ pub struct Report {
     pub outcome: Outcome,
     pub effects: Vec<Effect>,
     /// Handover files that could not be read and were passed over.
-    pub skipped: Vec<String>,
+    pub skipped: Vec<crate::support::error::Problem>,
     /// A handover was asked for by key or path.
     pub named: bool,
 }

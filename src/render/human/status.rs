@@ -159,7 +159,11 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
         );
     }
     if let Some(err) = &h.error {
-        detail(out, p.t("label.invalid"), &p.bad(&escape(err)));
+        detail(
+            out,
+            p.t("label.invalid"),
+            &p.bad(&escape(&err.render(p.lang()))),
+        );
         return;
     }
     let Some(a) = &h.assessment else { return };

@@ -145,7 +145,7 @@ pub fn continue_(r: &crate::commands::r#continue::Report) -> ContinueV1 {
                 },
             })
             .collect(),
-        skipped: r.skipped.clone(),
+        skipped: r.skipped.iter().map(ToString::to_string).collect(),
     };
     let resumed = |c: &crate::commands::r#continue::Candidate| ResumedV1 {
         worktree: c.worktree.path.display().to_string(),

@@ -180,7 +180,7 @@ pub(super) fn handover(h: &Handover) -> HandoverV1 {
         root: h.root.clone(),
         path: h.file.display().to_string(),
         valid: h.error.is_none(),
-        error: h.error.clone(),
+        error: h.error.as_ref().map(ToString::to_string),
         needs_attention: h.needs_attention(),
         stored: h.stored.as_ref().map(|s| StoredV1 {
             commit: s.commit.clone(),

@@ -149,7 +149,7 @@ pub fn clean(r: &crate::commands::clean::Report) -> CleanV1 {
             .iter()
             .map(|(p, why)| SkippedV1 {
                 path: p.display().to_string(),
-                reason: why.clone(),
+                reason: why.to_string(),
             })
             .collect(),
     }

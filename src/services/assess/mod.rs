@@ -49,7 +49,7 @@ pub struct Handover {
     /// The file read (`project-state.json` or the note).
     pub file: PathBuf,
     /// What is wrong with the file, when it could not be read.
-    pub error: Option<String>,
+    pub error: Option<crate::support::error::Problem>,
     pub assessment: Option<Assessment>,
     /// Where a session found only in the notes store was read from.
     pub stored: Option<Stored>,

@@ -33,7 +33,7 @@ pub(super) fn read_stored(
     let parsed = match State::from_doc(state_doc, &file) {
         Ok(state) => Some(Parsed::State(Box::new(state.into_view()))),
         Err(e) => {
-            handover.error = Some(e.to_string());
+            handover.error = Some(e.into());
             None
         }
     };
@@ -98,14 +98,14 @@ pub(super) fn read_found(repo: &Repo, wt: &Worktree, found: &Found) -> Pending {
         Kind::ContinueHere => match read_note(&file) {
             Ok(note) => Some(Parsed::Note(note)),
             Err(e) => {
-                handover.error = Some(e.to_string());
+                handover.error = Some(e.into());
                 None
             }
         },
         Kind::Session | Kind::Legacy => match State::read(&file) {
             Ok(state) => Some(Parsed::State(Box::new(state.into_view()))),
             Err(e) => {
-                handover.error = Some(e.to_string());
+                handover.error = Some(e.into());
                 None
             }
         },
