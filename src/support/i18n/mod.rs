@@ -150,21 +150,10 @@ pub fn list_separator(lang: Lang) -> &'static str {
     }
 }
 
-/// Columns a string takes on a terminal: East Asian wide characters take two.
+/// Columns a string takes on a terminal: East Asian wide characters take two,
+/// combining marks none.
 pub fn width(s: &str) -> usize {
-    s.chars()
-        .map(|c| {
-            let c = c as u32;
-            let wide = (0x1100..=0x115F).contains(&c)
-                || (0x2E80..=0xA4CF).contains(&c)
-                || (0xAC00..=0xD7A3).contains(&c)
-                || (0xF900..=0xFAFF).contains(&c)
-                || (0xFE30..=0xFE4F).contains(&c)
-                || (0xFF00..=0xFF60).contains(&c)
-                || (0xFFE0..=0xFFE6).contains(&c);
-            if wide { 2 } else { 1 }
-        })
-        .sum()
+    unicode_width::UnicodeWidthStr::width(s)
 }
 
 /// `s` padded with spaces to `columns` terminal columns.
