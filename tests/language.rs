@@ -141,7 +141,10 @@ fn a_handover_error_is_shown_in_the_run_language_and_as_json() {
     let repo = env.init("repo");
     env.commit(&repo, "a", "a\n", "a", "2026-11-30T10:00:00Z");
     let file = repo.join(".claude/handover/main/20261130-100000/project-state.json");
-    env.write(&file, r#"{"version": 3, "status": "DONE", "active_tasks": []}"#);
+    env.write(
+        &file,
+        r#"{"version": 3, "status": "DONE", "active_tasks": []}"#,
+    );
     let ja = env.handover(&repo, &["--lang", "ja", "status"]);
     assert_eq!(ja.code, 3);
     let first = ja.stderr.lines().next().unwrap();
@@ -153,7 +156,10 @@ fn a_handover_error_is_shown_in_the_run_language_and_as_json() {
     // With --json, an error that stops the command is a JSON document on stdout too.
     let run = env.handover(&repo, &["--json", "continue", "main/20261130-100000"]);
     assert_eq!(run.code, 3, "{}", run.snapshot());
-    let run = env.handover(&repo, &["--json", "task", "--session", "no/such", "start", "T1"]);
+    let run = env.handover(
+        &repo,
+        &["--json", "task", "--session", "no/such", "start", "T1"],
+    );
     assert_eq!(run.code, 2, "{}", run.snapshot());
     let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(v["schema"], "git-handover/error/1");

@@ -270,30 +270,25 @@ fn section(text: &mut String, heading: &str, body: &str) {
     }
 }
 
-/// Escape text for roff, and keep a line from being read as a request.
+/// Escape text for roff, and keep a line from being read as a request: each line as
+/// the `roff` crate renders a text line.
 fn roff_text(s: &str) -> String {
     s.lines()
         .map(|l| {
-            let e = roff_escape(l);
-            if e.starts_with('.') || e.starts_with('\'') {
-                format!("\\&{e}")
-            } else {
-                e
-            }
+            let line = roff::Roff::from(roff::roman(l)).to_roff();
+            line.trim_end_matches('\n').replace('\'', "\\*(Aq")
         })
         .collect::<Vec<_>>()
         .join("\n")
 }
 
+/// Escape a fragment of a line for roff (backslashes, dashes, apostrophes), through the
+/// `roff` crate.
 fn roff_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\e"),
-            '-' => out.push_str("\\-"),
-            '\'' => out.push_str("\\*(Aq"),
-            _ => out.push(c),
-        }
+    if s.is_empty() {
+        return String::new();
     }
-    out
+    // A fragment never starts a line, so no `\&` is wanted before a leading dot.
+    let line = roff::Roff::from(roff::roman(format!("x{s}"))).to_roff();
+    line.trim_end_matches('\n')[1..].replace('\'', "\\*(Aq")
 }
