@@ -11,7 +11,6 @@ use std::process::ExitCode;
 use clap::Parser as _;
 
 use crate::cli::{self, Cli, Command, StatusArgs};
-use crate::git::Repo;
 use crate::render::{self, Notices};
 use crate::services::context::Context;
 use crate::support::config::{self, Settings};
@@ -195,13 +194,23 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<ProcessOutput> {
 }
 
 /// The context of a run in `dir`: the repository, its settings, the clock, the language.
+/// `git -c` (handed down in `GIT_CONFIG_PARAMETERS`, which gix does not read) and then
+/// our own `-c` are applied to the repository as git applies `-c`.
 fn context(
     dir: PathBuf,
     lang: Option<cli::LangArg>,
     overrides: &[(String, String)],
 ) -> Result<Context> {
-    let repo = crate::git::discover(&dir)?;
-    let settings = Settings::from_lookup(|k| lookup(&repo, overrides, k))?;
+    let from_git = std::env::var("GIT_CONFIG_PARAMETERS")
+        .map(|p| config::parse_config_parameters(&p))
+        .unwrap_or_default();
+    let all: Vec<String> = from_git
+        .iter()
+        .chain(overrides)
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let repo = crate::git::discover_with(&dir, &all)?;
+    let settings = Settings::from_lookup(|k| repo.config_string(k))?;
     let lang = language(lang, settings.language);
     Ok(Context {
         repo,
@@ -210,25 +219,4 @@ fn context(
         lang,
         cwd: dir,
     })
-}
-
-/// The value of configuration key `key` for this run: `-c` on our command line first,
-/// then `git -c` (which git hands down in `GIT_CONFIG_PARAMETERS`, and gix does not
-/// read), then the repository's configuration. The last of several `-c` wins, as in git.
-fn lookup(repo: &Repo, overrides: &[(String, String)], key: &str) -> Option<String> {
-    let wanted = key.to_ascii_lowercase();
-    let last = |pairs: &[(String, String)]| {
-        pairs
-            .iter()
-            .rev()
-            .find(|(k, _)| *k == wanted)
-            .map(|(_, v)| v.clone())
-    };
-    last(overrides)
-        .or_else(|| {
-            std::env::var("GIT_CONFIG_PARAMETERS")
-                .ok()
-                .and_then(|p| last(&config::parse_config_parameters(&p)))
-        })
-        .or_else(|| repo.config_string(key))
 }

@@ -107,7 +107,27 @@ pub struct Repo {
 
 /// Open the repository containing `dir`, honouring `GIT_DIR` and friends like git.
 pub fn discover(dir: &Path) -> Result<Repo> {
-    let repo = gix::discover_with_environment_overrides(dir).map_err(|e| {
+    discover_with(dir, &[])
+}
+
+/// Open the repository containing `dir` with `overrides` (`name=value`, in order, the
+/// last winning) applied as git applies `-c`: above every configuration file, seen by
+/// every configuration read of this run, gix's own included.
+pub fn discover_with(dir: &Path, overrides: &[String]) -> Result<Repo> {
+    let mut trust = gix::sec::trust::Mapping::<gix::open::Options>::default();
+    trust.full = trust
+        .full
+        .cli_overrides(overrides.iter().map(String::as_str));
+    trust.reduced = trust
+        .reduced
+        .cli_overrides(overrides.iter().map(String::as_str));
+    let opened = gix::ThreadSafeRepository::discover_with_environment_overrides_opts(
+        dir,
+        gix::discover::upwards::Options::default(),
+        trust,
+    )
+    .map(gix::Repository::from);
+    let repo = opened.map_err(|e| {
         // gix could not open one: tell a repository git cannot read (broken config,
         // SHA-256 objects) apart from no repository at all.
         match git_dir_above(dir) {
