@@ -75,66 +75,70 @@ impl Repo {
         })
     }
 
-    /// What a commit changed against its first parent, sorted.
+    /// What a commit changed against its first parent (the blobs, by path), sorted:
+    /// gix's own tree diff, without rename tracking, like the paths and contents git's
+    /// patch id compares.
     pub(super) fn changes(&self, id: ObjectId) -> Vec<Change> {
+        use gix::diff::tree::recorder::Change as C;
         let Ok(commit) = self.repo.find_commit(id) else {
             return Vec::new();
         };
-        let tree = commit.tree_id().ok().map(gix::Id::detach);
-        let parent_tree = commit
-            .parent_ids()
-            .next()
-            .and_then(|p| self.repo.find_commit(p).ok())
-            .and_then(|p| p.tree_id().ok().map(gix::Id::detach));
-        let mut changes = Vec::new();
-        self.diff_trees(parent_tree, tree, &mut Vec::new(), &mut changes);
-        changes.sort();
-        changes
-    }
-
-    /// The changed blobs between two trees, as `(path, old, new)`.
-    pub(super) fn diff_trees(
-        &self,
-        a: Option<ObjectId>,
-        b: Option<ObjectId>,
-        prefix: &mut Vec<u8>,
-        out: &mut Vec<(Vec<u8>, Option<ObjectId>, Option<ObjectId>)>,
-    ) {
-        if a == b {
-            return;
-        }
-        let entries = |id: Option<ObjectId>| -> BTreeMap<Vec<u8>, (bool, ObjectId)> {
-            id.and_then(|id| self.repo.find_tree(id).ok())
-                .and_then(|t| {
-                    t.decode().ok().map(|d| {
-                        d.entries
-                            .iter()
-                            .map(|e| (e.filename.to_vec(), (e.mode.is_tree(), e.oid.to_owned())))
-                            .collect()
-                    })
-                })
+        let tree_data = |tree: Option<ObjectId>| -> Vec<u8> {
+            tree.and_then(|t| self.repo.find_tree(t).ok())
+                .map(|t| t.data.clone())
                 .unwrap_or_default()
         };
-        let (ea, eb) = (entries(a), entries(b));
-        let names: std::collections::BTreeSet<&Vec<u8>> = ea.keys().chain(eb.keys()).collect();
-        for name in names {
-            let (x, y) = (ea.get(name), eb.get(name));
-            if x == y {
-                continue;
-            }
-            let len = prefix.len();
-            prefix.extend_from_slice(name);
-            prefix.push(b'/');
-            let tree_of = |e: Option<&(bool, ObjectId)>| e.filter(|e| e.0).map(|e| e.1);
-            let blob_of = |e: Option<&(bool, ObjectId)>| e.filter(|e| !e.0).map(|e| e.1);
-            if tree_of(x).is_some() || tree_of(y).is_some() {
-                self.diff_trees(tree_of(x), tree_of(y), prefix, out);
-            }
-            if blob_of(x) != blob_of(y) {
-                out.push((prefix[..prefix.len() - 1].to_vec(), blob_of(x), blob_of(y)));
-            }
-            prefix.truncate(len);
+        let new = tree_data(commit.tree_id().ok().map(gix::Id::detach));
+        let old = tree_data(
+            commit
+                .parent_ids()
+                .next()
+                .and_then(|p| self.repo.find_commit(p).ok())
+                .and_then(|p| p.tree_id().ok().map(gix::Id::detach)),
+        );
+        let kind = self.repo.object_hash();
+        let mut recorder = gix::diff::tree::Recorder::default();
+        let diffed = gix::diff::tree(
+            gix::objs::TreeRefIter::from_bytes(&old, kind),
+            gix::objs::TreeRefIter::from_bytes(&new, kind),
+            gix::diff::tree::State::default(),
+            &self.repo.objects,
+            &mut recorder,
+        );
+        if diffed.is_err() {
+            return Vec::new();
         }
+        let mut changes: Vec<Change> = recorder
+            .records
+            .into_iter()
+            .filter_map(|c| match c {
+                C::Addition {
+                    entry_mode,
+                    oid,
+                    path,
+                    ..
+                } => (!entry_mode.is_tree()).then(|| (path.into(), None, Some(oid))),
+                C::Deletion {
+                    entry_mode,
+                    oid,
+                    path,
+                    ..
+                } => (!entry_mode.is_tree()).then(|| (path.into(), Some(oid), None)),
+                C::Modification {
+                    previous_entry_mode,
+                    previous_oid,
+                    entry_mode,
+                    oid,
+                    path,
+                } => {
+                    let old = (!previous_entry_mode.is_tree()).then_some(previous_oid);
+                    let new = (!entry_mode.is_tree()).then_some(oid);
+                    (old.is_some() || new.is_some()).then(|| (path.into(), old, new))
+                }
+            })
+            .collect();
+        changes.sort();
+        changes
     }
 }
 
