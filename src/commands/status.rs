@@ -43,13 +43,13 @@ impl Report {
 
     /// The handover files that could not be read, and why.
     pub fn invalid(&self) -> impl Iterator<Item = &crate::support::error::Problem> {
-        self.all().filter_map(|h| h.error.as_ref())
+        self.all().filter_map(|h| h.error())
     }
 
     /// The warnings about handovers, in `lang`, then the store's unreadable lines.
     pub fn warnings(&self, lang: crate::support::i18n::Lang) -> Vec<String> {
         self.all()
-            .filter_map(|h| h.assessment.as_ref())
+            .filter_map(|h| h.assessment())
             .flat_map(|a| a.warnings.iter().map(|w| w.render(lang)))
             .chain(self.store_skipped.iter().cloned())
             .collect()

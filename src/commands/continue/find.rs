@@ -46,11 +46,7 @@ pub(super) fn resumable(
         .collect();
     let mut all = assessed(ctx, worktrees, found, current_path, current, report)?;
     all.retain(|c| {
-        c.handover.kind != Kind::Session
-            || c.handover
-                .assessment
-                .as_ref()
-                .is_some_and(|a| a.status.as_deref() == Some(crate::model::state::READY))
+        c.handover.kind != Kind::Session || c.handover.assessment().is_some_and(|a| !a.finished())
     });
     Ok(all)
 }
@@ -76,7 +72,7 @@ pub(super) fn assessed(
     for wh in checked {
         let here = current.is_some_and(|c| worktrees[c].path == wh.worktree.path);
         for h in wh.handovers {
-            if let Some(e) = &h.error {
+            if let Some(e) = h.error() {
                 report.skipped.push(e.clone());
                 continue;
             }

@@ -30,13 +30,12 @@ pub(super) fn resume(
 ) -> Result<Outcome> {
     let assessment = chosen
         .handover
-        .assessment
-        .as_ref()
+        .assessment()
         .expect("candidates are readable");
     let facts = Facts {
         kind: chosen.handover.kind,
         from_store: chosen.handover.stored.is_some(),
-        finished: assessment.status.as_deref() == Some(crate::model::state::ALL_COMPLETE),
+        finished: assessment.finished(),
         mode,
         keep: args.keep,
         auto_clean: ctx.settings.auto_clean,
@@ -82,8 +81,7 @@ pub(super) fn resume(
     let tip = briefing
         .candidate
         .handover
-        .assessment
-        .as_ref()
+        .assessment()
         .and_then(|a| a.branch.as_deref())
         .and_then(|b| ctx.repo.branch_tip(b))
         .or(briefing.candidate.worktree.head);

@@ -23,6 +23,38 @@ pub const MAX_VERSION: u64 = 5;
 pub const READY: &str = "READY";
 pub const ALL_COMPLETE: &str = "ALL_COMPLETE";
 
+/// A session's status: derived from its tasks on every write (SPEC section 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionStatus {
+    /// Some task is not done.
+    Ready,
+    /// No tasks, or every task done.
+    AllComplete,
+}
+
+impl SessionStatus {
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            READY => Some(SessionStatus::Ready),
+            ALL_COMPLETE => Some(SessionStatus::AllComplete),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SessionStatus::Ready => READY,
+            SessionStatus::AllComplete => ALL_COMPLETE,
+        }
+    }
+}
+
+impl std::fmt::Display for SessionStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// A point in time read from a handover file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stamp {
@@ -89,7 +121,7 @@ pub struct Workspace {
 pub struct State {
     doc: Map<String, Value>,
     pub version: u64,
-    pub status: String,
+    pub status: SessionStatus,
     pub generated_at: Option<Stamp>,
     pub session_id: Option<String>,
     pub workspace: Workspace,
@@ -191,7 +223,9 @@ impl State {
         };
         let status = match doc.get("status") {
             None | Some(Value::Null) => return Err(field_error(file, "status", "is missing")),
-            Some(Value::String(s)) if s == READY || s == ALL_COMPLETE => s.clone(),
+            Some(Value::String(s)) if SessionStatus::parse(s).is_some() => {
+                SessionStatus::parse(s).expect("checked")
+            }
             Some(Value::String(s)) => {
                 return Err(field_error(
                     file,
@@ -298,7 +332,7 @@ impl State {
     }
 
     pub fn is_ready(&self) -> bool {
-        self.status == READY
+        self.status == SessionStatus::Ready
     }
 
     pub fn done_count(&self) -> usize {

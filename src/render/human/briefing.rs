@@ -14,7 +14,7 @@ pub fn candidates(list: &[crate::commands::r#continue::Candidate], p: &Painter) 
     for (i, c) in list.iter().enumerate() {
         let h = &c.handover;
         let mut parts = vec![format!("{:>2}) {}", i + 1, escape(&c.handle))];
-        if let Some(a) = &h.assessment {
+        if let Some(a) = h.assessment() {
             if let Some(branch) = &a.branch {
                 parts.push(p.f("cand.branch", &[("branch", &escape(branch))]));
             }
@@ -26,15 +26,15 @@ pub fn candidates(list: &[crate::commands::r#continue::Candidate], p: &Painter) 
             }
             match h.kind {
                 Kind::ContinueHere => parts.push(p.t("cand.note").into()),
-                _ => parts.push(p.f(
-                    "cand.counts",
-                    &[("done", &a.done), ("left", &(a.total - a.done))],
-                )),
+                _ => {
+                    let (done, total) = a.session().map_or((0, 0), |s| (s.done, s.total));
+                    parts.push(p.f("cand.counts", &[("done", &done), ("left", &(total - done))]));
+                }
             }
-            if let Some(next) = &a.next {
+            if let Some(next) = a.session().and_then(|s| s.next.as_ref()) {
                 let what = format!("[{}] {}", escape(&next.id), one_line(&next.description, 48));
                 parts.push(p.f("cand.next", &[("what", &what)]));
-            } else if let Some(step) = a.note.as_ref().and_then(|n| n.next_steps.first()) {
+            } else if let Some(step) = a.note().and_then(|n| n.next_steps.first()) {
                 parts.push(p.f("cand.next", &[("what", &one_line(step, 48))]));
             }
             if a.presence == Presence::Orphan {
@@ -98,7 +98,7 @@ fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Pai
     let path = p.bold(&escape(&c.worktree.path.display().to_string()));
     let _ = writeln!(out, "{}", p.f("cont.resuming", &[("path", &path)]));
     handover(out, &c.handover, &c.worktree, p, true);
-    let Some(a) = &c.handover.assessment else {
+    let Some(a) = c.handover.assessment() else {
         return;
     };
     if !b.recent.is_empty() {
@@ -125,10 +125,10 @@ fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Pai
     if !b.open_tasks.is_empty() {
         let _ = writeln!(out, "\n{}", p.bold(p.t("cont.open_tasks")));
         for t in &b.open_tasks {
-            let stale =
-                a.stale_tasks.iter().find(|s| s.id == t.id).map(|s| {
-                    p.warn(&p.f("cont.stale_mark", &[("age", &p.duration(s.untouched_for))]))
-                });
+            let stale = a
+                .session()
+                .and_then(|f| f.stale_tasks.iter().find(|s| s.id == t.id))
+                .map(|s| p.warn(&p.f("cont.stale_mark", &[("age", &p.duration(s.untouched_for))])));
             let _ = writeln!(
                 out,
                 "  [{}] {} {}{}",
@@ -184,11 +184,7 @@ fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Pai
             }
         }
     }
-    let user_items = a
-        .note
-        .as_ref()
-        .map(|n| n.user_items.clone())
-        .unwrap_or_default();
+    let user_items = a.note().map(|n| n.user_items.clone()).unwrap_or_default();
     if !user_items.is_empty() {
         let _ = writeln!(out, "\n{}", p.warn(p.t("cont.needs_user")));
         for item in &user_items {
@@ -206,8 +202,7 @@ fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Pai
             )
         })
         .or_else(|| {
-            a.note
-                .as_ref()
+            a.note()
                 .and_then(|n| n.next_steps.first())
                 .map(|s| one_line(s, SUMMARY_WIDTH))
         });

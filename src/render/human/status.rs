@@ -120,7 +120,10 @@ pub(super) fn more(out: &mut String, value: &str) {
 pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painter, briefing: bool) {
     let title = match h.kind {
         Kind::Session => {
-            let team = h.assessment.as_ref().is_some_and(|a| a.team);
+            let team = h
+                .assessment()
+                .and_then(|a| a.session())
+                .is_some_and(|s| s.team);
             let default_root = h.root.as_deref() == Some(crate::support::config::DEFAULT_DIR);
             let root = h
                 .root
@@ -158,7 +161,7 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
             ),
         );
     }
-    if let Some(err) = &h.error {
+    if let Some(err) = h.error() {
         detail(
             out,
             p.t("label.invalid"),
@@ -166,23 +169,23 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
         );
         return;
     }
-    let Some(a) = &h.assessment else { return };
-    if let Some(status) = &a.status {
+    let Some(a) = h.assessment() else { return };
+    if let Some(s) = a.session() {
         let counts = p.f(
             "status.counts",
             &[
-                ("status", &escape(status)),
-                ("done", &a.done),
-                ("total", &a.total),
+                ("status", &s.status),
+                ("done", &s.done),
+                ("total", &s.total),
             ],
         );
-        let counts = if status == crate::model::state::ALL_COMPLETE {
+        let counts = if a.finished() {
             p.good(&counts)
         } else {
             counts
         };
         detail(out, p.t("label.status"), &counts);
-        if let Some(next) = &a.next {
+        if let Some(next) = &s.next {
             detail(
                 out,
                 p.t("label.next"),
@@ -195,7 +198,7 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
             );
         }
     }
-    if let Some(note) = a.note.as_ref().filter(|_| !briefing) {
+    if let Some(note) = a.note().filter(|_| !briefing) {
         if let Some(objective) = &note.objective {
             detail(
                 out,
@@ -210,7 +213,11 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
     freshness(out, a, wt, p);
     presence(out, a, p);
     commits(out, a, p);
-    for stale in &a.stale_tasks {
+    for stale in a
+        .session()
+        .map(|s| s.stale_tasks.as_slice())
+        .unwrap_or_default()
+    {
         detail(
             out,
             p.t("label.stale"),
@@ -223,7 +230,7 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
             )),
         );
     }
-    if let Some(note) = &a.note {
+    if let Some(note) = a.note() {
         for item in note.user_items.iter().filter(|_| !briefing) {
             detail(
                 out,
@@ -262,7 +269,7 @@ pub(super) fn freshness(out: &mut String, a: &Assessment, wt: &Worktree, p: &Pai
     if let Some(ahead) = a.ahead {
         text.push_str(&p.f("fresh.ahead", &[("ahead", &p.duration(ahead))]));
     } else if let Some(age) = a.age {
-        let key = match (a.written_from_mtime, a.note.is_some()) {
+        let key = match (a.written_from_mtime, a.note().is_some()) {
             (true, _) => "fresh.age_file",
             (false, true) => "fresh.age_updated",
             (false, false) => "fresh.age_written",
@@ -307,7 +314,11 @@ pub(super) fn freshness(out: &mut String, a: &Assessment, wt: &Worktree, p: &Pai
 }
 
 pub(super) fn presence(out: &mut String, a: &Assessment, p: &Painter) {
-    let root = a.workspace_root.as_deref().map(escape).unwrap_or_default();
+    let root = a
+        .session()
+        .and_then(|s| s.workspace_root.as_deref())
+        .map(escape)
+        .unwrap_or_default();
     match a.presence {
         Presence::Present => {}
         Presence::Orphan => detail(

@@ -25,7 +25,7 @@ pub fn task(r: &crate::commands::task::Report, p: &Painter) -> String {
             ("id", &escape(&r.task)),
             ("status", &escape(status)),
             ("key", &escape(&r.written.session.key)),
-            ("session", &escape(&r.written.state.status)),
+            ("session", &r.written.state.status),
         ],
     );
     format!("{line}\n")

@@ -183,9 +183,10 @@ pub fn continue_(r: &crate::commands::r#continue::Report) -> ContinueV1 {
             let stale: Vec<&str> = b
                 .candidate
                 .handover
-                .assessment
+                .assessment()
+                .and_then(|a| a.session())
                 .iter()
-                .flat_map(|a| a.stale_tasks.iter().map(|s| s.id.as_str()))
+                .flat_map(|s| s.stale_tasks.iter().map(|s| s.id.as_str()))
                 .collect();
             v.open_tasks = b
                 .open_tasks

@@ -179,23 +179,24 @@ pub(super) fn handover(h: &Handover) -> HandoverV1 {
         key: h.key.clone(),
         root: h.root.clone(),
         path: h.file.display().to_string(),
-        valid: h.error.is_none(),
-        error: h.error.as_ref().map(ToString::to_string),
+        valid: h.error().is_none(),
+        error: h.error().map(ToString::to_string),
         needs_attention: h.needs_attention(),
         stored: h.stored.as_ref().map(|s| StoredV1 {
             commit: s.commit.clone(),
             saved_at: s.saved_at.to_string(),
             worktree: s.worktree.clone(),
         }),
-        details: h.assessment.as_ref().map(details),
+        details: h.assessment().map(details),
     }
 }
 
 pub(super) fn details(a: &Assessment) -> DetailsV1 {
+    let s = a.session();
     DetailsV1 {
-        status: a.status.clone(),
-        session_id: a.session_id.clone(),
-        team: a.team,
+        status: s.map(|s| s.status.as_str().to_owned()),
+        session_id: s.and_then(|s| s.session_id.clone()),
+        team: s.is_some_and(|s| s.team),
         branch: a.branch.clone(),
         written_at: a.written_at.map(|t| t.to_string()),
         written_from_mtime: a.written_from_mtime,
@@ -214,13 +215,13 @@ pub(super) fn details(a: &Assessment) -> DetailsV1 {
                 })
                 .collect(),
         },
-        workspace_root: a.workspace_root.clone(),
+        workspace_root: s.and_then(|s| s.workspace_root.clone()),
         presence: a.presence.as_str(),
-        tasks: a.status.is_some().then_some(TasksV1 {
-            done: a.done,
-            total: a.total,
+        tasks: s.map(|s| TasksV1 {
+            done: s.done,
+            total: s.total,
         }),
-        next_task: a.next.as_ref().map(|t| TaskV1 {
+        next_task: s.and_then(|s| s.next.as_ref()).map(|t| TaskV1 {
             id: t.id.clone(),
             status: t.status.clone(),
             description: t.description.clone(),
@@ -236,15 +237,16 @@ pub(super) fn details(a: &Assessment) -> DetailsV1 {
                 rewritten: c.rewritten.clone(),
             })
             .collect(),
-        stale_tasks: a
-            .stale_tasks
+        stale_tasks: s
+            .map(|s| s.stale_tasks.as_slice())
+            .unwrap_or_default()
             .iter()
             .map(|s| StaleTaskV1 {
                 id: s.id.clone(),
                 untouched_seconds: s.untouched_for.as_secs(),
             })
             .collect(),
-        note: a.note.as_ref().map(|n| NoteV1 {
+        note: a.note().map(|n| NoteV1 {
             objective: n.objective.clone(),
             in_progress: n.in_progress.clone(),
             next_steps: n.next_steps.clone(),

@@ -21,7 +21,7 @@ pub fn save(w: &crate::services::sessions::Written) -> SaveV1 {
         path: w.session.dir().display().to_string(),
         created: w.created,
         changed: w.changed,
-        status: w.state.status.clone(),
+        status: w.state.status.as_str().to_owned(),
         noted: w.noted.map(|c| c.to_string()),
     }
 }
@@ -50,7 +50,7 @@ pub fn task(r: &crate::commands::task::Report) -> TaskEditV1 {
             .iter()
             .find(|t| t.id == r.task)
             .map(|t| t.status.as_str().to_owned()),
-        session_status: r.written.state.status.clone(),
+        session_status: r.written.state.status.as_str().to_owned(),
         changed: r.written.changed,
         noted: r.written.noted.map(|c| c.to_string()),
     }

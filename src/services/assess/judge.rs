@@ -75,9 +75,6 @@ pub(super) fn judge(
                 status: t.status.as_str().to_owned(),
             });
             Assessment {
-                status: Some(state.status.clone()),
-                session_id: state.session_id.clone(),
-                team: handover.kind == Kind::Session && !state.is_branch_session(),
                 branch,
                 written_at,
                 written_from_mtime,
@@ -86,15 +83,19 @@ pub(super) fn judge(
                 ahead: written.and_then(|(t, _)| verdict::ahead(t, now)),
                 branch_matches,
                 newer,
-                workspace_root: state.workspace.root.clone(),
                 presence,
-                done: state.done_count(),
-                total: state.tasks.len(),
-                next,
                 commits,
-                stale_tasks,
-                note: None,
                 warnings: state.warnings.clone(),
+                of: Of::Session(SessionFacts {
+                    status: state.status,
+                    session_id: state.session_id.clone(),
+                    team: handover.kind == Kind::Session && !state.is_branch_session(),
+                    workspace_root: state.workspace.root.clone(),
+                    done: state.done_count(),
+                    total: state.tasks.len(),
+                    next,
+                    stale_tasks,
+                }),
             }
         }
         Parsed::Note(note) => {
@@ -130,9 +131,6 @@ pub(super) fn judge(
                 ));
             }
             Assessment {
-                status: None,
-                session_id: None,
-                team: false,
                 branch,
                 written_at,
                 written_from_mtime,
@@ -141,19 +139,14 @@ pub(super) fn judge(
                 ahead: written.and_then(|(t, _)| verdict::ahead(t, now)),
                 branch_matches,
                 newer,
-                workspace_root: None,
                 presence: Presence::Present,
-                done: 0,
-                total: 0,
-                next: None,
                 commits,
-                stale_tasks: Vec::new(),
-                note: Some(brief),
                 warnings,
+                of: Of::Note(brief),
             }
         }
     };
-    handover.assessment = Some(assessment);
+    handover.reading = Reading::Read(Box::new(assessment));
     handover
 }
 

@@ -9,10 +9,11 @@ use jiff::Timestamp;
 
 use crate::git::{CommitId, NewerCommits, NewerQuery, Repo, Worktree};
 use crate::model::note::{Known, Note};
-use crate::model::state::State;
+use crate::model::state::{SessionStatus, State};
 use crate::model::verdict::{self, CommitCheck, Freshness, Presence, RegisteredWorktree};
 use crate::services::scan::{self, Found};
 use crate::support::config::Settings;
+use crate::support::error::Problem;
 use crate::support::error::Result;
 
 mod judge;
@@ -48,11 +49,42 @@ pub struct Handover {
     pub root: Option<String>,
     /// The file read (`project-state.json` or the note).
     pub file: PathBuf,
-    /// What is wrong with the file, when it could not be read.
-    pub error: Option<crate::support::error::Problem>,
-    pub assessment: Option<Assessment>,
     /// Where a session found only in the notes store was read from.
     pub stored: Option<Stored>,
+    pub reading: Reading,
+}
+
+/// What reading a handover found: it could not be read (and why), or it was read and
+/// judged against git.
+#[derive(Debug, Clone)]
+pub enum Reading {
+    Invalid(Problem),
+    Read(Box<Assessment>),
+}
+
+impl Handover {
+    /// Why the file could not be read, if it could not.
+    pub fn error(&self) -> Option<&Problem> {
+        match &self.reading {
+            Reading::Invalid(p) => Some(p),
+            Reading::Read(_) => None,
+        }
+    }
+
+    /// The verdicts, when the file could be read.
+    pub fn assessment(&self) -> Option<&Assessment> {
+        match &self.reading {
+            Reading::Read(a) => Some(a),
+            Reading::Invalid(_) => None,
+        }
+    }
+
+    pub fn needs_attention(&self) -> bool {
+        match &self.reading {
+            Reading::Invalid(_) => true,
+            Reading::Read(a) => a.needs_attention(),
+        }
+    }
 }
 
 /// A session read from the notes store rather than from a file.
@@ -90,13 +122,9 @@ pub struct NoteBrief {
     pub missing_header: Vec<&'static str>,
 }
 
+/// The verdicts every handover gets, and what is particular to its kind.
 #[derive(Debug, Clone)]
 pub struct Assessment {
-    /// `READY` or `ALL_COMPLETE` for structured state; `None` for a note.
-    pub status: Option<String>,
-    pub session_id: Option<String>,
-    /// A team session (a structured session without `workspace.branch`).
-    pub team: bool,
     /// The branch the handover was written on, when it says.
     pub branch: Option<String>,
     pub written_at: Option<Timestamp>,
@@ -108,23 +136,64 @@ pub struct Assessment {
     pub freshness: Option<Freshness>,
     pub branch_matches: bool,
     pub newer: NewerCommits,
-    pub workspace_root: Option<String>,
     pub presence: Presence,
+    pub commits: Vec<CommitCheck>,
+    pub warnings: Vec<crate::support::error::Msg>,
+    pub of: Of,
+}
+
+/// What an assessment holds for its kind of handover.
+#[derive(Debug, Clone)]
+pub enum Of {
+    /// A structured session (or legacy state).
+    Session(SessionFacts),
+    /// A continue-here note.
+    Note(NoteBrief),
+}
+
+/// What a structured session says of itself.
+#[derive(Debug, Clone)]
+pub struct SessionFacts {
+    pub status: SessionStatus,
+    pub session_id: Option<String>,
+    /// A team session (a structured session without `workspace.branch`).
+    pub team: bool,
+    pub workspace_root: Option<String>,
     pub done: usize,
     pub total: usize,
     pub next: Option<TaskBrief>,
-    pub commits: Vec<CommitCheck>,
     pub stale_tasks: Vec<StaleTask>,
-    pub note: Option<NoteBrief>,
-    pub warnings: Vec<crate::support::error::Msg>,
 }
 
 impl Assessment {
+    /// The session's own facts, for a structured session.
+    pub fn session(&self) -> Option<&SessionFacts> {
+        match &self.of {
+            Of::Session(s) => Some(s),
+            Of::Note(_) => None,
+        }
+    }
+
+    /// The note's sections, for a continue-here note.
+    pub fn note(&self) -> Option<&NoteBrief> {
+        match &self.of {
+            Of::Note(n) => Some(n),
+            Of::Session(_) => None,
+        }
+    }
+
+    /// Whether every task is done (a note is never finished).
+    pub fn finished(&self) -> bool {
+        self.session()
+            .is_some_and(|s| s.status == SessionStatus::AllComplete)
+    }
+
     /// Whether this handover needs a person's (or an agent's) attention: an open
-    /// handover that is superseded, orphaned, has a commit that does not check out, or
-    /// has stale tasks. Finished sessions need none; offline worktrees are deliberate.
+    /// handover that is superseded, dated in the future, orphaned, has a commit that
+    /// does not check out, or has stale tasks. Finished sessions need none; offline
+    /// worktrees are deliberate.
     pub fn needs_attention(&self) -> bool {
-        if self.status.as_deref() == Some(crate::model::state::ALL_COMPLETE) {
+        if self.finished() {
             return false;
         }
         matches!(
@@ -132,17 +201,7 @@ impl Assessment {
             Some(Freshness::Superseded | Freshness::Future)
         ) || self.presence == Presence::Orphan
             || self.commits.iter().any(CommitCheck::needs_attention)
-            || !self.stale_tasks.is_empty()
-    }
-}
-
-impl Handover {
-    pub fn needs_attention(&self) -> bool {
-        self.error.is_some()
-            || self
-                .assessment
-                .as_ref()
-                .is_some_and(Assessment::needs_attention)
+            || self.session().is_some_and(|s| !s.stale_tasks.is_empty())
     }
 }
 

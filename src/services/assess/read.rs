@@ -21,8 +21,7 @@ pub(super) fn read_stored(
         key: record.key.clone(),
         root: None,
         file: file.clone(),
-        error: None,
-        assessment: None,
+        reading: not_read_yet(),
         stored: Some(Stored {
             commit: commit.to_owned(),
             saved_at: record.saved_at,
@@ -33,7 +32,7 @@ pub(super) fn read_stored(
     let parsed = match State::from_doc(state_doc, &file) {
         Ok(state) => Some(Parsed::State(Box::new(state.into_view()))),
         Err(e) => {
-            handover.error = Some(e.into());
+            handover.reading = Reading::Invalid(e.into());
             None
         }
     };
@@ -84,8 +83,7 @@ pub(super) fn read_found(repo: &Repo, wt: &Worktree, found: &Found) -> Pending {
         key,
         root,
         file: file.clone(),
-        error: None,
-        assessment: None,
+        reading: not_read_yet(),
         stored: None,
     };
     let mtime = || {
@@ -98,14 +96,14 @@ pub(super) fn read_found(repo: &Repo, wt: &Worktree, found: &Found) -> Pending {
         Kind::ContinueHere => match read_note(&file) {
             Ok(note) => Some(Parsed::Note(note)),
             Err(e) => {
-                handover.error = Some(e.into());
+                handover.reading = Reading::Invalid(e.into());
                 None
             }
         },
         Kind::Session | Kind::Legacy => match State::read(&file) {
             Ok(state) => Some(Parsed::State(Box::new(state.into_view()))),
             Err(e) => {
-                handover.error = Some(e.into());
+                handover.reading = Reading::Invalid(e.into());
                 None
             }
         },
@@ -156,4 +154,12 @@ pub(super) fn relative(base: &Path, path: &Path) -> String {
         .unwrap_or(path)
         .display()
         .to_string()
+}
+
+/// The reading of a handover before it is judged: replaced by the judgement, or by why
+/// the file could not be read.
+fn not_read_yet() -> Reading {
+    Reading::Invalid(
+        crate::support::error::Error::usage(crate::support::error::msg("err.not_read", &[])).into(),
+    )
 }

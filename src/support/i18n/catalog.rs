@@ -108,6 +108,7 @@ pub(super) const CATALOG: &[Entry] = &[
     e("hook.from_previous", "Handover from the previous session (git handover continue):", "前のセッションからの引き継ぎ（git handover continue）:"),
     e("hook.cut", "[cut: the briefing is longer; run `git handover continue --keep` to see all of it]", "[省略: 説明はこれより長いです。すべて見るには `git handover continue --keep` を実行してください]"),
     e("hook.internal", "internal error while reading the handover; run `git handover continue`", "引き継ぎの読み込み中に内部エラーが起きました。`git handover continue` を実行してください"),
+    e("err.not_read", "not read", "読んでいません"),
     e("lock.owner_on", "process {pid} on {host}", "{host} のプロセス {pid}"),
     e("lock.owner", "process {pid}", "プロセス {pid}"),
     e("lock.no_owner", "no process", "プロセスなし"),
