@@ -192,7 +192,7 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
                 &format!(
                     "{} ({}) {}",
                     escape(&next.id),
-                    escape(&next.status),
+                    escape(next.status.as_str()),
                     one_line(&next.description, SUMMARY_WIDTH)
                 ),
             );

@@ -223,7 +223,7 @@ pub(super) fn details(a: &Assessment) -> DetailsV1 {
         }),
         next_task: s.and_then(|s| s.next.as_ref()).map(|t| TaskV1 {
             id: t.id.clone(),
-            status: t.status.clone(),
+            status: t.status.as_str().to_owned(),
             description: t.description.clone(),
         }),
         commits: a

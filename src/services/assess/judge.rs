@@ -72,7 +72,7 @@ pub(super) fn judge(
             let next = state.next_task().map(|t| TaskBrief {
                 id: t.id.clone(),
                 description: t.description.clone(),
-                status: t.status.as_str().to_owned(),
+                status: t.status.clone(),
             });
             Assessment {
                 branch,

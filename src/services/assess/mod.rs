@@ -103,7 +103,7 @@ pub struct Stored {
 pub struct TaskBrief {
     pub id: String,
     pub description: String,
-    pub status: String,
+    pub status: crate::model::state::TaskStatus,
 }
 
 #[derive(Debug, Clone)]
