@@ -29,6 +29,11 @@ pub use notes::NotesMerge;
 pub struct CommitId(ObjectId);
 
 impl CommitId {
+    /// The first `n` hex digits.
+    pub fn prefix(&self, n: usize) -> String {
+        self.0.to_hex_with_len(n).to_string()
+    }
+
     pub fn short(&self) -> String {
         self.0.to_hex_with_len(7).to_string()
     }

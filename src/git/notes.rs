@@ -16,7 +16,7 @@ use crate::support::error::{Error, Result};
 /// One note: the commit it annotates and its text.
 #[derive(Debug, Clone)]
 pub struct StoredNote {
-    pub commit: String,
+    pub commit: CommitId,
     pub text: Vec<u8>,
 }
 
@@ -85,7 +85,7 @@ impl Repo {
                 .find_blob(blob)
                 .map_err(|e| Error::git(format!("read the note of {annotated}"), e))?;
             out.push(StoredNote {
-                commit: annotated.to_string(),
+                commit: CommitId(annotated),
                 text: blob.data.clone(),
             });
         }

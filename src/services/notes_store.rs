@@ -10,7 +10,7 @@ use crate::support::error::{Error, Result, msg};
 /// A record of the notes store and the commit whose note holds it.
 #[derive(Debug, Clone)]
 pub struct StoredRecord {
-    pub commit: String,
+    pub commit: crate::git::CommitId,
     pub record: crate::model::record::Record,
 }
 
@@ -87,11 +87,11 @@ impl Context {
     }
 
     /// The warning for a line of a note that is not a record.
-    fn unreadable_record(&self, commit: &str, line: usize, why: &str) -> String {
+    fn unreadable_record(&self, commit: &crate::git::CommitId, line: usize, why: &str) -> String {
         format!(
             "{} note of {}, line {line}: {}",
             self.settings.notes_ref,
-            &commit[..12],
+            commit.prefix(12),
             crate::support::text::escape(why)
         )
     }
@@ -105,7 +105,7 @@ impl Context {
         let records = found
             .into_iter()
             .map(|(ni, record)| StoredRecord {
-                commit: notes[ni].commit.clone(),
+                commit: notes[ni].commit,
                 record,
             })
             .collect();
@@ -125,7 +125,7 @@ impl Context {
             for parsed in crate::model::record::parse_note(&note.text) {
                 match parsed.record {
                     Ok(record) => records.push(StoredRecord {
-                        commit: note.commit.clone(),
+                        commit: note.commit,
                         record,
                     }),
                     Err(why) => {

@@ -38,7 +38,7 @@ pub enum Found {
     },
     /// A session found only in the notes store: its newest record, on `commit`.
     Stored {
-        commit: String,
+        commit: crate::git::CommitId,
         record: Box<crate::model::record::Record>,
     },
 }

@@ -109,7 +109,7 @@ pub enum Effect {
     Restored {
         key: String,
         path: PathBuf,
-        commit: String,
+        commit: crate::git::CommitId,
     },
 }
 

@@ -64,7 +64,7 @@ pub(super) fn resume(
                 effects.push(Effect::Restored {
                     key: session.key.clone(),
                     path: session.dir(),
-                    commit: stored.commit.clone(),
+                    commit: stored.commit,
                 });
                 chosen = recheck(ctx, &session, wt)?;
             }
@@ -312,7 +312,7 @@ fn copy_to_store(ctx: &Context, note: &Candidate, rel: &Path, text: &str) -> Res
         .repo
         .notes_all(&ctx.settings.notes_ref)?
         .into_iter()
-        .filter(|n| n.commit == commit.to_string())
+        .filter(|n| n.commit == commit)
         .flat_map(|n| crate::model::record::parse_note(&n.text))
         .filter_map(|p| p.record.ok())
         .any(|r| r.key == record.key && r.text.as_deref() == Some(text));

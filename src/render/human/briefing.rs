@@ -261,7 +261,7 @@ fn effect(e: &crate::commands::r#continue::Effect, p: &Painter) -> String {
             "effect.restored",
             &[
                 ("key", &escape(key)),
-                ("commit", &&commit[..commit.len().min(7)]),
+                ("commit", &commit.short()),
                 ("path", &path(x)),
             ],
         ),

@@ -154,7 +154,7 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
             &p.f(
                 "stored.value",
                 &[
-                    ("commit", &&stored.commit[..stored.commit.len().min(7)]),
+                    ("commit", &stored.commit.short()),
                     ("time", &crate::model::session::format_time(stored.saved_at)),
                     ("from", &from),
                 ],

@@ -166,10 +166,7 @@ pub fn log(r: &crate::commands::log::Report, p: &Painter) -> String {
             escape(&rec.key),
             what
         );
-        let mut place = p.f(
-            "log.note_on",
-            &[("commit", &&s.commit[..s.commit.len().min(7)])],
-        );
+        let mut place = p.f("log.note_on", &[("commit", &s.commit.short())]);
         if let Some(b) = &rec.branch {
             place.push_str(&p.f("log.branch", &[("branch", &escape(b))]));
         }

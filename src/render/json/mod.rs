@@ -183,7 +183,7 @@ pub(super) fn handover(h: &Handover) -> HandoverV1 {
         error: h.error().map(ToString::to_string),
         needs_attention: h.needs_attention(),
         stored: h.stored.as_ref().map(|s| StoredV1 {
-            commit: s.commit.clone(),
+            commit: s.commit.to_string(),
             saved_at: s.saved_at.to_string(),
             worktree: s.worktree.clone(),
         }),

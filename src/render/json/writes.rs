@@ -223,7 +223,7 @@ pub fn log(r: &crate::commands::log::Report) -> LogV1 {
             .records
             .iter()
             .map(|s| RecordV1 {
-                commit: s.commit.clone(),
+                commit: s.commit.to_string(),
                 key: s.record.key.clone(),
                 kind: s.record.kind.as_str(),
                 worktree: s.record.worktree.clone(),

@@ -91,7 +91,7 @@ impl Handover {
 #[derive(Debug, Clone)]
 pub struct Stored {
     /// The commit whose note holds the record.
-    pub commit: String,
+    pub commit: crate::git::CommitId,
     pub saved_at: Timestamp,
     /// The worktree the record was saved in.
     pub worktree: Option<String>,

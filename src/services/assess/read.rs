@@ -7,14 +7,10 @@ use super::*;
 /// Read a session record of the notes store as a pending handover.
 pub(super) fn read_stored(
     repo: &Repo,
-    commit: &str,
+    commit: &CommitId,
     record: &crate::model::record::Record,
 ) -> Pending {
-    let file = PathBuf::from(format!(
-        "notes:{}:{}",
-        &commit[..commit.len().min(12)],
-        record.key
-    ));
+    let file = PathBuf::from(format!("notes:{}:{}", commit.prefix(12), record.key));
     let state_doc = record.state.clone().unwrap_or_default();
     let mut handover = Handover {
         kind: Kind::Session,
