@@ -183,7 +183,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<ProcessOutput> {
         .notices
         .warnings
         .extend(taken_over.into_iter().map(|(lock, owner)| {
-            let owner = fsio::LockOwner::describe(owner.as_ref(), ctx.lang);
+            let owner = crate::support::error::LockOwner::describe(owner.as_ref(), ctx.lang);
             painter.f(
                 "main.stale_lock",
                 &[("lock", &lock.display()), ("owner", &owner)],

@@ -64,7 +64,7 @@ pub fn clean_worktree(
     if team.is_some() {
         let unfinished: Vec<&str> = candidates
             .iter()
-            .filter(|(_, s)| s.as_ref().is_none_or(State::is_ready))
+            .filter(|(_, s)| s.as_ref().is_none_or(|s| s.is_ready()))
             .map(|(s, _)| s.key.as_str())
             .collect();
         if !unfinished.is_empty() {

@@ -18,7 +18,7 @@ use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _, PermissionsExt as
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::support::error::{Error, Result};
+use crate::support::error::{Error, LockOwner, Result};
 
 /// Handover files over this size are refused (SPEC section 2).
 pub const MAX_FILE_SIZE: u64 = 16 * 1024 * 1024;
@@ -40,29 +40,6 @@ pub fn take_over_notices() -> Vec<(PathBuf, Option<LockOwner>)> {
         .lock()
         .map(|mut v| std::mem::take(&mut *v))
         .unwrap_or_default()
-}
-
-/// Who a lock file says holds it: `<pid> <host>` (the host may be missing when the
-/// writer died while writing its name).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LockOwner {
-    pub pid: String,
-    pub host: Option<String>,
-}
-
-impl LockOwner {
-    /// The owner in words, in `lang`; `None` (no owner written) has words of its own.
-    pub fn describe(owner: Option<&LockOwner>, lang: crate::support::i18n::Lang) -> String {
-        use crate::support::i18n::{fill, text};
-        match owner {
-            Some(LockOwner {
-                pid,
-                host: Some(host),
-            }) => fill(lang, "lock.owner_on", &[("pid", pid), ("host", host)]),
-            Some(LockOwner { pid, host: None }) => fill(lang, "lock.owner", &[("pid", pid)]),
-            None => text(lang, "lock.no_owner").to_owned(),
-        }
-    }
 }
 
 /// The owner a lock file names, for messages.

@@ -214,7 +214,7 @@ pub struct WorktreeHandovers {
 
 /// What was read from disk, before git is asked anything.
 pub(super) enum Parsed {
-    State(Box<State>),
+    State(Box<crate::model::state::View>),
     Note(Note),
 }
 

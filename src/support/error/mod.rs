@@ -150,7 +150,7 @@ pub enum Error {
     Locked {
         lock: PathBuf,
         /// Who the lock file says holds it.
-        owner: Option<crate::support::fsio::LockOwner>,
+        owner: Option<LockOwner>,
         waited: std::time::Duration,
     },
     /// A reference kept moving under a compare-and-swap update until retries ran out.
@@ -299,177 +299,6 @@ impl Error {
             Error::Locked { .. } | Error::RefRace { .. } => exit::RACE,
         }
     }
-
-    /// What the user can do about it, if there is something to say (in English).
-    pub fn hint(&self) -> Option<String> {
-        self.hint_in(Lang::En)
-    }
-
-    /// What the user can do about it, in `lang`.
-    pub fn hint_in(&self, lang: Lang) -> Option<String> {
-        let f = |key: &str, args: &[(&str, &dyn fmt::Display)]| {
-            crate::support::i18n::fill(lang, key, args)
-        };
-        match self {
-            Error::NotARepository { .. } => Some(f("err.hint_not_a_repo", &[])),
-            Error::UnreadableRepository { .. } => Some(f("err.hint_unreadable_repo", &[])),
-            Error::InvalidJson { file, .. } | Error::InvalidField { file, .. } => {
-                Some(f("err.hint_fix_file", &[("file", &file.display())]))
-            }
-            Error::TooLarge { file, .. } | Error::TooManyValues { file, .. } => {
-                Some(f("err.hint_too_large", &[("file", &file.display())]))
-            }
-            Error::NotRegular { path, .. } => {
-                Some(f("err.hint_not_regular", &[("path", &path.display())]))
-            }
-            Error::NotText { path } => Some(f("err.hint_not_text", &[("path", &path.display())])),
-            Error::WouldBeTooLarge { .. } => Some(f("err.hint_would_be_too_large", &[])),
-            Error::InvalidConfig { key, .. } => Some(f("err.hint_config", &[("key", key)])),
-            Error::Usage { hint, .. } => hint.as_ref().map(|h| h.render(lang)),
-            Error::InvalidHandovers { .. } => Some(f("err.hint_fix_files", &[])),
-            Error::Locked { lock, .. } => Some(f("err.hint_locked", &[("lock", &lock.display())])),
-            Error::RefRace { reference, .. } => {
-                Some(f("err.hint_ref_race", &[("reference", reference)]))
-            }
-            Error::Io { .. }
-            | Error::Git { .. }
-            | Error::NothingToDo { .. }
-            | Error::Sha256Unsupported { .. } => None,
-        }
-    }
-
-    /// The one-line message, in `lang`. Text that comes from elsewhere (the operating
-    /// system, the JSON parser, gix, a file) is quoted as it is.
-    pub fn message(&self, lang: Lang) -> String {
-        let f = |key: &str, args: &[(&str, &dyn fmt::Display)]| {
-            crate::support::i18n::fill(lang, key, args)
-        };
-        match self {
-            Error::NotARepository { dir } => f("err.not_a_repo", &[("dir", &dir.display())]),
-            Error::UnreadableRepository { git_dir, why } => f(
-                "err.unreadable_repo",
-                &[("git_dir", &git_dir.display()), ("why", why)],
-            ),
-            Error::Sha256Unsupported { git_dir } => {
-                f("err.sha256", &[("git_dir", &git_dir.display())])
-            }
-            Error::InvalidJson {
-                file,
-                line,
-                column,
-                message,
-            } => f(
-                "err.invalid_json",
-                &[
-                    ("file", &file.display()),
-                    ("line", line),
-                    ("column", column),
-                    ("message", message),
-                ],
-            ),
-            Error::InvalidField {
-                file,
-                field,
-                message,
-            } => f(
-                "err.invalid_field",
-                &[
-                    ("file", &file.display()),
-                    ("field", field),
-                    ("message", message),
-                ],
-            ),
-            Error::NotText { path } => f("err.not_text", &[("path", &path.display())]),
-            Error::TooManyValues { file, limit } => f(
-                "err.too_many_values",
-                &[("file", &file.display()), ("limit", limit)],
-            ),
-            Error::WouldBeTooLarge { file, size, limit } => f(
-                "err.would_be_too_large",
-                &[("file", &file.display()), ("size", size), ("limit", limit)],
-            ),
-            Error::NotRegular { path, kind } => f(
-                "err.not_regular_file",
-                &[
-                    ("path", &path.display()),
-                    ("kind", &crate::support::i18n::text(lang, kind)),
-                ],
-            ),
-            Error::TooLarge { file, size, limit } => f(
-                "err.too_large",
-                &[("file", &file.display()), ("size", size), ("limit", limit)],
-            ),
-            Error::InvalidConfig {
-                key,
-                value,
-                expected,
-            } => f(
-                "err.invalid_config",
-                &[
-                    ("value", &format!("{value:?}")),
-                    ("key", key),
-                    ("expected", &expected.render(lang)),
-                ],
-            ),
-            Error::Usage { message, .. } | Error::NothingToDo { message } => message.render(lang),
-            Error::Io {
-                path,
-                action,
-                source,
-            } => f(
-                "err.io",
-                &[
-                    (
-                        "action",
-                        &crate::support::i18n::text_or(lang, &format!("io.{action}"), action),
-                    ),
-                    ("path", &path.display()),
-                    ("why", &lowercase_first(&source.to_string())),
-                ],
-            ),
-            Error::Git { action, message } => f(
-                "err.git",
-                &[("action", action), ("why", &one_line(message))],
-            ),
-            Error::Locked {
-                lock,
-                owner,
-                waited,
-            } => {
-                let owner = match owner {
-                    Some(o) => crate::support::fsio::LockOwner::describe(Some(o), lang),
-                    None => crate::support::i18n::text(lang, "err.another_writer").to_owned(),
-                };
-                f(
-                    "err.locked",
-                    &[
-                        ("lock", &lock.display()),
-                        ("owner", &owner),
-                        ("waited", &crate::support::i18n::duration(lang, *waited)),
-                    ],
-                )
-            }
-            Error::RefRace {
-                reference,
-                attempts,
-                last,
-            } => f(
-                "err.ref_race",
-                &[
-                    ("reference", reference),
-                    ("attempts", attempts),
-                    ("last", last),
-                ],
-            ),
-            Error::InvalidHandovers { count } => {
-                if *count == 1 {
-                    f("err.invalid_one", &[])
-                } else {
-                    f("err.invalid_many", &[("n", count)])
-                }
-            }
-        }
-    }
 }
 
 impl fmt::Display for Error {
@@ -483,6 +312,29 @@ impl std::error::Error for Error {
         match self {
             Error::Io { source, .. } => Some(source),
             _ => None,
+        }
+    }
+}
+
+/// Who a lock file says holds it: `<pid> <host>` (the host may be missing when the
+/// writer died while writing its name).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LockOwner {
+    pub pid: String,
+    pub host: Option<String>,
+}
+
+impl LockOwner {
+    /// The owner in words, in `lang`; `None` (no owner written) has words of its own.
+    pub fn describe(owner: Option<&LockOwner>, lang: Lang) -> String {
+        use crate::support::i18n::{fill, text};
+        match owner {
+            Some(LockOwner {
+                pid,
+                host: Some(host),
+            }) => fill(lang, "lock.owner_on", &[("pid", pid), ("host", host)]),
+            Some(LockOwner { pid, host: None }) => fill(lang, "lock.owner", &[("pid", pid)]),
+            None => text(lang, "lock.no_owner").to_owned(),
         }
     }
 }
@@ -515,46 +367,6 @@ impl fmt::Display for Problem {
     }
 }
 
-fn lowercase_first(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_lowercase().chain(chars).collect(),
-        None => String::new(),
-    }
-}
-
-fn one_line(s: &str) -> String {
-    lowercase_first(&s.split_whitespace().collect::<Vec<_>>().join(" "))
-}
-
+mod render;
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn messages_are_one_lowercase_line() {
-        let err = Error::io(
-            "/x/y",
-            "read",
-            std::io::Error::new(std::io::ErrorKind::NotFound, "No such file"),
-        );
-        assert_eq!(err.to_string(), "cannot read /x/y: no such file");
-        let err = Error::git("walk history", "Object\n  abc missing");
-        assert_eq!(err.to_string(), "cannot walk history: object abc missing");
-    }
-
-    #[test]
-    fn exit_codes_follow_the_spec() {
-        assert_eq!(Error::NotARepository { dir: "/".into() }.exit_code(), 128);
-        let bad = Error::InvalidField {
-            file: "f".into(),
-            field: "active_tasks[2].status".into(),
-            message: "must be a string".into(),
-        };
-        assert_eq!(bad.exit_code(), 3);
-        assert_eq!(
-            bad.to_string(),
-            "invalid handover f: field `active_tasks[2].status` must be a string"
-        );
-    }
-}
+mod tests;

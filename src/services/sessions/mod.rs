@@ -1,0 +1,269 @@
+//! Sessions on disk: which session a write goes to, and writing and removing session
+//! directories safely (SPEC sections 1, 2 and 5).
+//!
+//! Every write holds the lock of `project-state.json` across read-modify-write,
+//! replaces files atomically, and never goes through a symbolic link: directories are
+//! created one component at a time below the handover root and a link is refused.
+
+use std::path::{Path, PathBuf};
+
+use jiff::Timestamp;
+use serde_json::{Map, Value};
+
+use crate::model::session;
+use crate::model::state::State;
+use crate::services::scan::STATE_FILE;
+use crate::support::config::Settings;
+use crate::support::error::{Error, Problem, Result, msg};
+use crate::support::fsio::{self, Lock};
+use crate::support::i18n::Lang;
+
+mod remove;
+mod team;
+mod write;
+
+pub use remove::{Removal, remove_session};
+pub use team::{Owner, TeamChoice, owner};
+pub use write::{Written, create, render, update};
+
+pub const MARKDOWN_FILE: &str = "handover.md";
+
+/// A session directory below a handover root.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionDir {
+    /// The handover root (absolute).
+    pub root: PathBuf,
+    pub key: String,
+}
+
+impl SessionDir {
+    pub fn new(root: &Path, key: &str) -> Result<Self> {
+        crate::support::paths::check_relative("what.session_key", key).map_err(Error::usage)?;
+        Ok(SessionDir {
+            root: root.to_owned(),
+            key: key.to_owned(),
+        })
+    }
+
+    pub fn dir(&self) -> PathBuf {
+        self.root.join(&self.key)
+    }
+
+    pub fn state_file(&self) -> PathBuf {
+        self.dir().join(STATE_FILE)
+    }
+
+    pub fn exists(&self) -> bool {
+        std::fs::symlink_metadata(self.state_file()).is_ok_and(|m| m.is_file())
+    }
+}
+
+/// The session `save` and `task` use: the team's, or the newest READY session of the
+/// branch (`None` when the branch has none yet). A session that cannot be read is
+/// passed over and named in `skipped`: one bad file must not stop every write.
+pub fn current_session(
+    root: &Path,
+    owner: &Owner,
+    skipped: &mut Vec<Problem>,
+) -> Result<Option<SessionDir>> {
+    match owner {
+        Owner::Team { team, agent } => Ok(Some(SessionDir::new(root, &format!("{team}/{agent}"))?)),
+        Owner::Branch(branch) => {
+            let base = root.join(branch);
+            let entries = match std::fs::read_dir(&base) {
+                Ok(entries) => entries,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+                Err(e) => {
+                    skipped.push(Error::io(&base, "read", e).into());
+                    return Ok(None);
+                }
+            };
+            let mut names: Vec<String> = entries
+                .flatten()
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+                .filter(|n| n.as_bytes().first().is_some_and(u8::is_ascii_digit))
+                .collect();
+            names.sort();
+            for name in names.into_iter().rev() {
+                let candidate = SessionDir::new(root, &format!("{branch}/{name}"))?;
+                match std::fs::symlink_metadata(candidate.state_file()) {
+                    Ok(m) if m.is_file() => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                    Ok(_) => {
+                        skipped.push(
+                            Error::NotRegular {
+                                path: candidate.state_file(),
+                                kind: "file.other",
+                            }
+                            .into(),
+                        );
+                        continue;
+                    }
+                    Err(e) => {
+                        skipped.push(Error::io(candidate.dir(), "read", e).into());
+                        continue;
+                    }
+                }
+                match State::read(&candidate.state_file()) {
+                    Ok(state)
+                        if state.is_ready()
+                            && state.workspace.branch.as_deref() == Some(branch) =>
+                    {
+                        return Ok(Some(candidate));
+                    }
+                    Ok(_) => {}
+                    Err(e) => skipped.push(e.into()),
+                }
+            }
+            Ok(None)
+        }
+    }
+}
+
+/// The session a write goes to, chosen (or made) while holding the branch's lock
+/// (`<root>/<branch>.lock`, git forbids branch names ending in `.lock`), so that
+/// writers racing to make a branch's first session make exactly one. Keep the value
+/// until the write is done: dropping it releases the lock.
+pub struct Chosen {
+    pub session: Option<SessionDir>,
+    /// Sessions passed over because they could not be read.
+    pub skipped: Vec<Problem>,
+    _branch_lock: Option<Lock>,
+}
+
+/// Choose the write target for `owner` under `root`: the team's directory, or the
+/// branch's READY session, made anew when `create` and there is none.
+pub fn choose(
+    root: &Path,
+    owner: &Owner,
+    now: Timestamp,
+    create: bool,
+    settings: &Settings,
+) -> Result<Chosen> {
+    let mut skipped = Vec::new();
+    let branch_lock = match owner {
+        Owner::Branch(branch) => {
+            let parent = Path::new(branch).parent().unwrap_or(Path::new(""));
+            make_dirs(root, parent)?;
+            Some(Lock::acquire(&root.join(branch), settings.lock_timeout)?)
+        }
+        Owner::Team { .. } => None,
+    };
+    let mut session = current_session(root, owner, &mut skipped)?;
+    if session.is_none()
+        && create
+        && let Owner::Branch(branch) = owner
+    {
+        session = Some(new_branch_session(root, branch, now)?);
+    }
+    Ok(Chosen {
+        session,
+        skipped,
+        _branch_lock: branch_lock,
+    })
+}
+
+/// Make a new `<root>/<branch>/<fingerprint>/` directory, the fingerprint being the local
+/// time `YYYYMMDD-HHMMSS`, with `-2`, `-3` … on collision.
+pub fn new_branch_session(root: &Path, branch: &str, now: Timestamp) -> Result<SessionDir> {
+    let stamp = now
+        .to_zoned_datetime(jiff::tz::TimeZone::system())
+        .strftime("%Y%m%d-%H%M%S")
+        .to_string();
+    make_dirs(root, Path::new(branch))?;
+    for n in 1..1000 {
+        let name = if n == 1 {
+            stamp.clone()
+        } else {
+            format!("{stamp}-{n}")
+        };
+        let session = SessionDir::new(root, &format!("{branch}/{name}"))?;
+        match std::fs::create_dir(session.dir()) {
+            Ok(()) => return Ok(session),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(Error::io(session.dir(), "create", e)),
+        }
+    }
+    Err(Error::usage(msg(
+        "err.too_many_sessions",
+        &[("stamp", &stamp), ("dir", &root.join(branch).display())],
+    )))
+}
+
+/// Refuse a handover root that is, or lies below, a symbolic link (or a non-directory)
+/// inside its worktree: `.claude` or `.claude/handover` linked anywhere (another
+/// repository included) must not let a write or a removal land outside. The walk goes
+/// up from `root` to the worktree's top (the first directory holding `.git`), looking
+/// at each directory itself before looking inside it; what does not exist yet is fine,
+/// it will be made. The part that exists must, resolved, still lie inside the top.
+pub fn check_root(root: &Path) -> Result<()> {
+    let refuse = |p: &Path| {
+        Err(Error::usage_hint(
+            msg("err.not_plain_dir", &[("path", &p.display())]),
+            msg("err.no_links", &[]),
+        ))
+    };
+    let mut at = Some(root);
+    let mut deepest: Option<&Path> = None;
+    let mut top = None;
+    while let Some(p) = at {
+        if let Ok(m) = std::fs::symlink_metadata(p) {
+            if m.file_type().is_symlink() || !m.is_dir() {
+                return refuse(p);
+            }
+            deepest.get_or_insert(p);
+        }
+        if std::fs::symlink_metadata(p.join(".git")).is_ok() {
+            top = Some(p);
+            break;
+        }
+        at = p.parent();
+    }
+    if let (Some(top), Some(deepest)) = (top, deepest) {
+        match (std::fs::canonicalize(top), std::fs::canonicalize(deepest)) {
+            (Ok(t), Ok(d)) if d.starts_with(&t) => {}
+            _ => return refuse(deepest),
+        }
+    }
+    Ok(())
+}
+
+/// Create `root` and then `rel` below it one component at a time, refusing to go through
+/// a symbolic link or anything that is not a directory.
+pub fn make_dirs(root: &Path, rel: &Path) -> Result<()> {
+    check_root(root)?;
+    std::fs::create_dir_all(root).map_err(|e| Error::io(root, "create", e))?;
+    let mut at = root.to_owned();
+    for component in rel.components() {
+        at.push(component);
+        match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => {
+                return Err(Error::usage_hint(
+                    msg("err.not_plain_dir", &[("path", &at.display())]),
+                    msg("err.no_links", &[]),
+                ));
+            }
+            Err(_) => match std::fs::create_dir(&at) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(Error::io(&at, "create", e)),
+            },
+        }
+    }
+    Ok(())
+}
+
+/// The `workspace` the tool records: the worktree and, for a branch session, the branch.
+pub fn workspace(wt: &crate::git::Worktree, owner: &Owner) -> Map<String, Value> {
+    let mut ws = Map::new();
+    ws.insert("root".into(), Value::from(wt.path.display().to_string()));
+    if let Owner::Branch(branch) = owner {
+        ws.insert("branch".into(), Value::from(branch.clone()));
+    }
+    ws.insert("is_worktree".into(), Value::from(!wt.is_main));
+    let mut outer = Map::new();
+    outer.insert("workspace".into(), Value::Object(ws));
+    outer
+}

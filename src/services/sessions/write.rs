@@ -1,0 +1,161 @@
+//! Writing a session: read-modify-write under its lock, whole new sessions, markdown.
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+
+/// Make the session's directory and take its lock. A directory removed in between (a
+/// `clean` of the finished session) is made again, so a write never lands in nothing;
+/// once the lock is held, the directory cannot be removed under it.
+fn lock_session(session: &SessionDir, settings: &Settings) -> Result<Lock> {
+    let mut attempt = 0;
+    loop {
+        make_dirs(&session.root, Path::new(&session.key))?;
+        match Lock::acquire(&session.state_file(), settings.lock_timeout) {
+            Err(Error::Io { source, .. })
+                if source.kind() == std::io::ErrorKind::NotFound && attempt < 3 =>
+            {
+                attempt += 1;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// `bytes`, if the tool can read them back from `file`: within the size limit and the
+/// value limit. Never write what would then be refused forever.
+fn readable_back(file: &Path, bytes: Vec<u8>) -> Result<Vec<u8>> {
+    if bytes.len() as u64 > fsio::MAX_FILE_SIZE {
+        return Err(Error::WouldBeTooLarge {
+            file: file.to_owned(),
+            size: bytes.len() as u64,
+            limit: fsio::MAX_FILE_SIZE,
+        });
+    }
+    crate::model::state::check_value_count(&bytes, file)?;
+    Ok(bytes)
+}
+
+/// What a write did.
+#[derive(Debug)]
+pub struct Written {
+    pub session: SessionDir,
+    pub created: bool,
+    /// False when the state was already as asked (nothing was rewritten).
+    pub changed: bool,
+    pub state: State,
+    /// The commit whose note in the notes store got this write's record.
+    pub noted: Option<crate::git::CommitId>,
+    /// Sessions passed over because they could not be read (said as warnings).
+    pub skipped: Vec<Problem>,
+}
+
+/// Read-modify-write a session under its lock: `change` gets the current document
+/// (`None` for a new session) and returns the new one. The tool's own fields are
+/// filled in, the result is validated, and the files are replaced atomically, unless
+/// nothing changed. A file that cannot be read is an error and is left untouched.
+pub fn update(
+    session: &SessionDir,
+    settings: &Settings,
+    lang: Lang,
+    now: Timestamp,
+    change: impl FnOnce(Option<Map<String, Value>>) -> Result<Map<String, Value>>,
+) -> Result<Written> {
+    let file = session.state_file();
+    let _lock = lock_session(session, settings)?;
+    fsio::remove_stray_temps(&session.dir());
+    let existing = if session.exists() {
+        Some(State::read(&file)?)
+    } else {
+        None
+    };
+    let created = existing.is_none();
+    // The stored hash, if it is right: a write that ends at the same hash changes nothing.
+    // The document is moved into `change`, never copied (a large state costs memory).
+    let old_hash = existing.as_ref().and_then(|s| {
+        let hash = session::session_hash(s.document());
+        (s.document().get("session_hash").and_then(Value::as_str) == Some(hash.as_str()))
+            .then_some(hash)
+    });
+    let mut doc = change(existing.map(State::into_document))?;
+    session::seal(&mut doc);
+    if let Some(old_hash) = &old_hash
+        && doc.get("session_hash").and_then(Value::as_str) == Some(old_hash.as_str())
+    {
+        let state = State::from_doc(doc, &file)?;
+        let rendered = crate::model::markdown::render(&state, lang);
+        let md = session.dir().join(MARKDOWN_FILE);
+        if fsio::read_if_exists(&md, fsio::MAX_FILE_SIZE)?.as_deref() != Some(rendered.as_bytes()) {
+            fsio::write_atomic(&md, rendered.as_bytes())?;
+        }
+        return Ok(Written {
+            session: session.clone(),
+            created,
+            changed: false,
+            state,
+            noted: None,
+            skipped: Vec::new(),
+        });
+    }
+    doc.insert(
+        "generated_at".into(),
+        Value::from(session::format_time(now)),
+    );
+    if created {
+        session::order_new(&mut doc);
+    }
+    session::seal(&mut doc);
+    let state = State::from_doc(doc, &file)?;
+    let bytes = readable_back(&file, state.to_json_bytes())?;
+    fsio::write_atomic(&file, &bytes)?;
+    fsio::write_atomic(
+        &session.dir().join(MARKDOWN_FILE),
+        crate::model::markdown::render(&state, lang).as_bytes(),
+    )?;
+    Ok(Written {
+        session: session.clone(),
+        created,
+        changed: true,
+        state,
+        noted: None,
+        skipped: Vec::new(),
+    })
+}
+
+/// Write a new session whole, as given (the time it was written kept): its state and
+/// `handover.md`, under its lock. Returns false, writing nothing, when the session
+/// already has a state file. Used where a session comes from elsewhere (a legacy
+/// state, the notes store) rather than from a merge.
+pub fn create(
+    session: &SessionDir,
+    state: &State,
+    settings: &Settings,
+    lang: Lang,
+) -> Result<bool> {
+    let file = session.state_file();
+    let _lock = lock_session(session, settings)?;
+    if std::fs::symlink_metadata(&file).is_ok() {
+        return Ok(false);
+    }
+    let bytes = readable_back(&file, state.to_json_bytes())?;
+    fsio::write_atomic(&file, &bytes)?;
+    fsio::write_atomic(
+        &session.dir().join(MARKDOWN_FILE),
+        crate::model::markdown::render(state, lang).as_bytes(),
+    )?;
+    Ok(true)
+}
+
+/// Re-render `handover.md` of an existing session under its lock.
+pub fn render(session: &SessionDir, settings: &Settings, lang: Lang) -> Result<bool> {
+    make_dirs(&session.root, Path::new(&session.key))?;
+    let file = session.state_file();
+    let _lock = Lock::acquire(&file, settings.lock_timeout)?;
+    let state = State::read(&file)?;
+    let rendered = crate::model::markdown::render(&state, lang);
+    let md = session.dir().join(MARKDOWN_FILE);
+    if fsio::read_if_exists(&md, fsio::MAX_FILE_SIZE)?.as_deref() == Some(rendered.as_bytes()) {
+        return Ok(false);
+    }
+    fsio::write_atomic(&md, rendered.as_bytes())?;
+    Ok(true)
+}

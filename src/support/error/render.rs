@@ -1,0 +1,191 @@
+//! The words of an error: its message and hint in the run's language.
+
+use std::fmt;
+
+use super::{Error, LockOwner};
+use crate::support::i18n::Lang;
+
+impl Error {
+    /// What the user can do about it, if there is something to say (in English).
+    pub fn hint(&self) -> Option<String> {
+        self.hint_in(Lang::En)
+    }
+
+    /// What the user can do about it, in `lang`.
+    pub fn hint_in(&self, lang: Lang) -> Option<String> {
+        let f = |key: &str, args: &[(&str, &dyn fmt::Display)]| {
+            crate::support::i18n::fill(lang, key, args)
+        };
+        match self {
+            Error::NotARepository { .. } => Some(f("err.hint_not_a_repo", &[])),
+            Error::UnreadableRepository { .. } => Some(f("err.hint_unreadable_repo", &[])),
+            Error::InvalidJson { file, .. } | Error::InvalidField { file, .. } => {
+                Some(f("err.hint_fix_file", &[("file", &file.display())]))
+            }
+            Error::TooLarge { file, .. } | Error::TooManyValues { file, .. } => {
+                Some(f("err.hint_too_large", &[("file", &file.display())]))
+            }
+            Error::NotRegular { path, .. } => {
+                Some(f("err.hint_not_regular", &[("path", &path.display())]))
+            }
+            Error::NotText { path } => Some(f("err.hint_not_text", &[("path", &path.display())])),
+            Error::WouldBeTooLarge { .. } => Some(f("err.hint_would_be_too_large", &[])),
+            Error::InvalidConfig { key, .. } => Some(f("err.hint_config", &[("key", key)])),
+            Error::Usage { hint, .. } => hint.as_ref().map(|h| h.render(lang)),
+            Error::InvalidHandovers { .. } => Some(f("err.hint_fix_files", &[])),
+            Error::Locked { lock, .. } => Some(f("err.hint_locked", &[("lock", &lock.display())])),
+            Error::RefRace { reference, .. } => {
+                Some(f("err.hint_ref_race", &[("reference", reference)]))
+            }
+            Error::Io { .. }
+            | Error::Git { .. }
+            | Error::NothingToDo { .. }
+            | Error::Sha256Unsupported { .. } => None,
+        }
+    }
+
+    /// The one-line message, in `lang`. Text that comes from elsewhere (the operating
+    /// system, the JSON parser, gix, a file) is quoted as it is.
+    pub fn message(&self, lang: Lang) -> String {
+        let f = |key: &str, args: &[(&str, &dyn fmt::Display)]| {
+            crate::support::i18n::fill(lang, key, args)
+        };
+        match self {
+            Error::NotARepository { dir } => f("err.not_a_repo", &[("dir", &dir.display())]),
+            Error::UnreadableRepository { git_dir, why } => f(
+                "err.unreadable_repo",
+                &[("git_dir", &git_dir.display()), ("why", why)],
+            ),
+            Error::Sha256Unsupported { git_dir } => {
+                f("err.sha256", &[("git_dir", &git_dir.display())])
+            }
+            Error::InvalidJson {
+                file,
+                line,
+                column,
+                message,
+            } => f(
+                "err.invalid_json",
+                &[
+                    ("file", &file.display()),
+                    ("line", line),
+                    ("column", column),
+                    ("message", message),
+                ],
+            ),
+            Error::InvalidField {
+                file,
+                field,
+                message,
+            } => f(
+                "err.invalid_field",
+                &[
+                    ("file", &file.display()),
+                    ("field", field),
+                    ("message", message),
+                ],
+            ),
+            Error::NotText { path } => f("err.not_text", &[("path", &path.display())]),
+            Error::TooManyValues { file, limit } => f(
+                "err.too_many_values",
+                &[("file", &file.display()), ("limit", limit)],
+            ),
+            Error::WouldBeTooLarge { file, size, limit } => f(
+                "err.would_be_too_large",
+                &[("file", &file.display()), ("size", size), ("limit", limit)],
+            ),
+            Error::NotRegular { path, kind } => f(
+                "err.not_regular_file",
+                &[
+                    ("path", &path.display()),
+                    ("kind", &crate::support::i18n::text(lang, kind)),
+                ],
+            ),
+            Error::TooLarge { file, size, limit } => f(
+                "err.too_large",
+                &[("file", &file.display()), ("size", size), ("limit", limit)],
+            ),
+            Error::InvalidConfig {
+                key,
+                value,
+                expected,
+            } => f(
+                "err.invalid_config",
+                &[
+                    ("value", &format!("{value:?}")),
+                    ("key", key),
+                    ("expected", &expected.render(lang)),
+                ],
+            ),
+            Error::Usage { message, .. } | Error::NothingToDo { message } => message.render(lang),
+            Error::Io {
+                path,
+                action,
+                source,
+            } => f(
+                "err.io",
+                &[
+                    (
+                        "action",
+                        &crate::support::i18n::text_or(lang, &format!("io.{action}"), action),
+                    ),
+                    ("path", &path.display()),
+                    ("why", &lowercase_first(&source.to_string())),
+                ],
+            ),
+            Error::Git { action, message } => f(
+                "err.git",
+                &[("action", action), ("why", &one_line(message))],
+            ),
+            Error::Locked {
+                lock,
+                owner,
+                waited,
+            } => {
+                let owner = match owner {
+                    Some(o) => LockOwner::describe(Some(o), lang),
+                    None => crate::support::i18n::text(lang, "err.another_writer").to_owned(),
+                };
+                f(
+                    "err.locked",
+                    &[
+                        ("lock", &lock.display()),
+                        ("owner", &owner),
+                        ("waited", &crate::support::i18n::duration(lang, *waited)),
+                    ],
+                )
+            }
+            Error::RefRace {
+                reference,
+                attempts,
+                last,
+            } => f(
+                "err.ref_race",
+                &[
+                    ("reference", reference),
+                    ("attempts", attempts),
+                    ("last", last),
+                ],
+            ),
+            Error::InvalidHandovers { count } => {
+                if *count == 1 {
+                    f("err.invalid_one", &[])
+                } else {
+                    f("err.invalid_many", &[("n", count)])
+                }
+            }
+        }
+    }
+}
+
+fn lowercase_first(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+fn one_line(s: &str) -> String {
+    lowercase_first(&s.split_whitespace().collect::<Vec<_>>().join(" "))
+}
