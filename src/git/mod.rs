@@ -11,7 +11,7 @@ use gix::traverse::commit::simple::CommitTimeOrder;
 use jiff::Timestamp;
 
 use crate::model::verdict::CommitState;
-use crate::support::error::{Error, Result};
+use crate::support::error::{Error, Result, msg};
 
 mod history;
 mod notes;

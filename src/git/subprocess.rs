@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::support::error::{Error, Result};
+use crate::support::error::{Error, Result, msg};
 
 /// git on the worktree at `worktree` whose git directory is `git_dir`, named explicitly
 /// (so a caller's `GIT_DIR`/`GIT_WORK_TREE` setup is honoured, not guessed again), in
@@ -25,13 +25,18 @@ fn git(git_dir: &Path, worktree: &Path) -> Command {
     cmd
 }
 
+/// The action of an error from running `command`.
+fn run_msg(command: &str) -> crate::support::error::Msg {
+    msg("git.run", &[("command", &command)])
+}
+
 fn run(mut cmd: Command, what: &str) -> Result<()> {
-    let out = cmd.output().map_err(|e| Error::git(what, e))?;
+    let out = cmd.output().map_err(|e| Error::git(run_msg(what), e))?;
     if out.status.success() {
         Ok(())
     } else {
         Err(Error::git(
-            what,
+            run_msg(what),
             String::from_utf8_lossy(&out.stderr).trim(),
         ))
     }
@@ -80,7 +85,7 @@ pub fn remove_tracked(
     ls.args(["ls-files", "--error-unmatch", "--"]).arg(rel);
     let tracked = ls
         .output()
-        .map_err(|e| Error::git("git ls-files", e))?
+        .map_err(|e| Error::git(msg("git.run", &[("command", &"git ls-files")]), e))?
         .status
         .success();
     if !tracked {
@@ -96,7 +101,7 @@ pub fn remove_tracked(
     head.args(["rev-parse", "--verify", "--quiet", "HEAD"]);
     if !head
         .output()
-        .map_err(|e| Error::git("git rev-parse HEAD", e))?
+        .map_err(|e| Error::git(msg("git.run", &[("command", &"git rev-parse HEAD")]), e))?
         .status
         .success()
     {
@@ -119,7 +124,7 @@ pub fn remove_tracked(
         .args(["commit", "-q", "--no-verify", "-m", message, "--"])
         .arg(rel);
     let result = run(rm, &format!("git rm {}", rel.display()))
-        .and_then(|()| run(commit, &format!("commit the removal of {}", rel.display())));
+        .and_then(|()| run(commit, &format!("git commit -- {}", rel.display())));
     match result {
         Ok(()) => Ok(Removal::Committed),
         Err(e) => {
@@ -190,7 +195,7 @@ pub fn fetch_notes(git_dir: &Path, remote: &str, notes_ref: &str, tracking: &str
     ])
     .arg(format!("+{notes_ref}:{tracking}"));
     let what = format!("git fetch {remote} {notes_ref}");
-    let out = cmd.output().map_err(|e| Error::git(&what, e))?;
+    let out = cmd.output().map_err(|e| Error::git(run_msg(&what), e))?;
     if out.status.success() {
         return Ok(true);
     }
@@ -198,7 +203,7 @@ pub fn fetch_notes(git_dir: &Path, remote: &str, notes_ref: &str, tracking: &str
     if stderr.contains("couldn't find remote ref") {
         return Ok(false);
     }
-    Err(Error::git(what, stderr.trim()))
+    Err(Error::git(run_msg(&what), stderr.trim()))
 }
 
 /// How a push of the notes ref went.
@@ -215,7 +220,7 @@ pub fn push_notes(git_dir: &Path, remote: &str, notes_ref: &str) -> Result<Pushe
     cmd.args(["push", "--quiet", "--porcelain", "--", remote])
         .arg(format!("{notes_ref}:{notes_ref}"));
     let what = format!("git push {remote} {notes_ref}");
-    let out = cmd.output().map_err(|e| Error::git(&what, e))?;
+    let out = cmd.output().map_err(|e| Error::git(run_msg(&what), e))?;
     if out.status.success() {
         return Ok(Pushed::Done);
     }
@@ -240,7 +245,7 @@ pub fn push_notes(git_dir: &Path, remote: &str, notes_ref: &str) -> Result<Pushe
         return Ok(Pushed::Rejected);
     }
     Err(Error::git(
-        what,
+        run_msg(&what),
         format!("{} {}", stdout.trim(), stderr.trim()).trim(),
     ))
 }

@@ -143,7 +143,7 @@ pub enum Error {
         source: std::io::Error,
     },
     /// The repository could not be read.
-    Git { action: String, message: String },
+    Git { action: Msg, message: String },
     /// There was nothing to do (nothing to resume, nothing to migrate).
     NothingToDo { message: Msg },
     /// A lock stayed held by another writer for the whole lock timeout.
@@ -203,9 +203,9 @@ impl Error {
         }
     }
 
-    pub fn git(action: impl Into<String>, err: impl fmt::Display) -> Self {
+    pub fn git(action: Msg, err: impl fmt::Display) -> Self {
         Error::Git {
-            action: action.into(),
+            action,
             message: format!("{err:#}"),
         }
     }

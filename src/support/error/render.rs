@@ -135,7 +135,10 @@ impl Error {
             ),
             Error::Git { action, message } => f(
                 "err.git",
-                &[("action", action), ("why", &one_line(message))],
+                &[
+                    ("action", &action.render(lang)),
+                    ("why", &one_line(message)),
+                ],
             ),
             Error::Locked {
                 lock,
