@@ -78,9 +78,9 @@ pub(super) fn dispatch(
             let mut announce = |path: &std::path::Path, dry_run: bool| {
                 if !json {
                     let key = if dry_run {
-                        "clean.would_remove"
+                        crate::k!("clean.would_remove")
                     } else {
-                        "clean.removing"
+                        crate::k!("clean.removing")
                     };
                     let path = text::escape(&path.display().to_string());
                     let mut out = std::io::stdout().lock();
@@ -100,7 +100,11 @@ fn prompt(listing: &str, count: usize, painter: &Painter) -> Option<usize> {
     let mut stderr = std::io::stderr().lock();
     let _ = write!(stderr, "{listing}");
     for _ in 0..3 {
-        let _ = write!(stderr, "{}", painter.f("cand.prompt", &[("n", &count)]));
+        let _ = write!(
+            stderr,
+            "{}",
+            painter.f(crate::k!("cand.prompt"), &[("n", &count)])
+        );
         let _ = stderr.flush();
         let mut line = String::new();
         if std::io::stdin().read_line(&mut line).ok()? == 0 {

@@ -47,7 +47,7 @@ pub(super) fn session_start(
         Ok(Err(e)) => format!("git-handover: {}\n", text::escape(&e.message(early))),
         Err(_) => format!(
             "git-handover: {}\n",
-            crate::support::i18n::text(early, "hook.internal")
+            crate::support::i18n::text(early, crate::k!("hook.internal"))
         ),
     };
     ProcessOutput::ok(crate::render::hook::hook_output(&text))

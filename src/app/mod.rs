@@ -63,7 +63,11 @@ pub fn main() -> ExitCode {
             let mut stderr = std::io::stderr().lock();
             let _ = writeln!(stderr, "git-handover: {}", text::escape(&err.message(lang)));
             if let Some(hint) = err.hint_in(lang).filter(|_| !quiet) {
-                let line = i18n::fill(lang, "main.hint", &[("text", &text::escape(&hint))]);
+                let line = i18n::fill(
+                    lang,
+                    crate::k!("main.hint"),
+                    &[("text", &text::escape(&hint))],
+                );
                 let _ = writeln!(stderr, "{line}");
             }
             ExitCode::from(err.exit_code())
@@ -101,11 +105,19 @@ fn print(outcome: &ProcessOutput, quiet: bool, lang: Lang) -> ExitCode {
     }
     if !quiet {
         for line in &n.warnings {
-            let line = i18n::fill(lang, "main.warning", &[("text", &text::escape(line))]);
+            let line = i18n::fill(
+                lang,
+                crate::k!("main.warning"),
+                &[("text", &text::escape(line))],
+            );
             let _ = writeln!(stderr, "git-handover: {line}");
         }
         for line in &n.hints {
-            let line = i18n::fill(lang, "main.hint", &[("text", &text::escape(line))]);
+            let line = i18n::fill(
+                lang,
+                crate::k!("main.hint"),
+                &[("text", &text::escape(line))],
+            );
             let _ = writeln!(stderr, "{line}");
         }
     }
@@ -162,7 +174,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<ProcessOutput> {
     }
     if !cwd.is_dir() {
         return Err(Error::usage(crate::support::error::msg(
-            "err.no_dir",
+            crate::k!("err.no_dir"),
             &[("dir", &cwd.display())],
         )));
     }
@@ -185,7 +197,7 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<ProcessOutput> {
         .extend(taken_over.into_iter().map(|(lock, owner)| {
             let owner = crate::support::error::LockOwner::describe(owner.as_ref(), ctx.lang);
             painter.f(
-                "main.stale_lock",
+                crate::k!("main.stale_lock"),
                 &[("lock", &lock.display()), ("owner", &owner)],
             )
         }));

@@ -19,7 +19,7 @@ pub fn run(
     let limit = match &args.older_than {
         Some(v) => crate::support::config::parse_duration(v).map_err(|expected| Error::Usage {
             message: msg(
-                "err.older_than",
+                crate::k!("err.older_than"),
                 &[("value", &format!("{v:?}")), ("expected", &expected)],
             ),
             hint: None,
@@ -27,11 +27,15 @@ pub fn run(
         None => ctx.settings.clean_after,
     };
     if let Some(team) = &args.team {
-        crate::support::paths::check_relative("what.team", team).map_err(Error::usage)?;
+        crate::support::paths::check_relative(crate::k!("what.team"), team)
+            .map_err(Error::usage)?;
         if team.contains('/') {
             return Err(Error::usage(
-                msg("path.one_component", &[("value", &format!("{team:?}"))])
-                    .word("what", "what.team"),
+                msg(
+                    crate::k!("path.one_component"),
+                    &[("value", &format!("{team:?}"))],
+                )
+                .word("what", crate::k!("what.team")),
             ));
         }
     }

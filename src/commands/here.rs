@@ -29,7 +29,7 @@ pub fn run(ctx: &Context, args: &HereArgs) -> Result<Report> {
         .unwrap_or_else(|| wt.path.join(NOTE_PLACES[0]));
     if std::fs::symlink_metadata(&path).is_ok_and(|m| !m.is_file()) {
         return Err(Error::usage(msg(
-            "err.not_regular",
+            crate::k!("err.not_regular"),
             &[("path", &path.display())],
         )));
     }
@@ -37,8 +37,11 @@ pub fn run(ctx: &Context, args: &HereArgs) -> Result<Report> {
     let replaced = path.exists();
     if replaced && !args.force {
         return Err(Error::usage_hint(
-            msg("err.note_unconsumed", &[("path", &path.display())]),
-            msg("err.note_unconsumed_hint", &[]),
+            msg(
+                crate::k!("err.note_unconsumed"),
+                &[("path", &path.display())],
+            ),
+            msg(crate::k!("err.note_unconsumed_hint"), &[]),
         ));
     }
     let branch = wt.branch_key().unwrap_or_else(|| "unknown".into());

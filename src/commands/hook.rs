@@ -34,7 +34,7 @@ impl InstallReport {
     /// anything: Codex skips a new or changed hook until it is trusted in `/hooks`,
     /// and reads a project's `.codex/` only in a trusted project.
     pub fn next_step(&self) -> Option<&'static str> {
-        (self.install && self.agent == HookAgent::Codex).then_some("hook.codex_trust")
+        (self.install && self.agent == HookAgent::Codex).then_some(crate::k!("hook.codex_trust"))
     }
 }
 
@@ -59,8 +59,8 @@ fn settings_path(project: Option<&Path>, agent: HookAgent, scope: HookScope) -> 
         }),
         (agent, HookScope::Local) => {
             return Err(Error::usage_hint(
-                msg("err.no_local_scope", &[("agent", &agent.name())]),
-                msg("err.scope_hint", &[]),
+                msg(crate::k!("err.no_local_scope"), &[("agent", &agent.name())]),
+                msg(crate::k!("err.scope_hint"), &[]),
             ));
         }
     })
@@ -75,7 +75,7 @@ pub fn user_dir(agent: HookAgent) -> Result<PathBuf> {
             .filter(|v| !v.is_empty())
             .map(PathBuf::from)
     };
-    let home = || var("HOME").ok_or_else(|| Error::usage(msg("err.no_home", &[])));
+    let home = || var("HOME").ok_or_else(|| Error::usage(msg(crate::k!("err.no_home"), &[])));
     Ok(match agent {
         HookAgent::Claude => match var("CLAUDE_CONFIG_DIR") {
             Some(dir) => dir,

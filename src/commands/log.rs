@@ -14,7 +14,7 @@ pub struct Report {
 
 pub fn run(ctx: &Context, args: &LogArgs) -> Result<Report> {
     if let Some(key) = &args.key {
-        crate::support::paths::check_relative("what.session_key", key)
+        crate::support::paths::check_relative(crate::k!("what.session_key"), key)
             .map_err(crate::support::error::Error::usage)?;
     }
     let (mut records, skipped) = ctx.read_store()?;

@@ -19,7 +19,10 @@ pub fn run(ctx: &Context, args: &RenderArgs) -> Result<Report> {
             sessions::current_session(&ctx.write_root(&wt), &owner, &mut Vec::new())?
                 .filter(SessionDir::exists)
                 .ok_or_else(|| {
-                    Error::usage_hint(msg("err.render_none", &[]), msg("err.render_hint", &[]))
+                    Error::usage_hint(
+                        msg(crate::k!("err.render_none"), &[]),
+                        msg(crate::k!("err.render_hint"), &[]),
+                    )
                 })?
         }
     };

@@ -61,8 +61,8 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
     let current = ctx.repo.current_worktree();
     if args.here && current.is_none() {
         return Err(Error::usage_hint(
-            msg("err.here_bare", &[]),
-            msg("err.here_bare_hint", &[]),
+            msg(crate::k!("err.here_bare"), &[]),
+            msg(crate::k!("err.here_bare_hint"), &[]),
         ));
     }
     let assessed = assess::assess(

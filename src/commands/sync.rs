@@ -31,14 +31,17 @@ pub struct Report {
 pub fn run(ctx: &Context, args: &SyncArgs) -> Result<Report> {
     let remote = args.remote.as_str();
     if remote.starts_with('-')
-        || crate::support::paths::check_relative("what.remote", remote).is_err()
+        || crate::support::paths::check_relative(crate::k!("what.remote"), remote).is_err()
         || !remote
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/'))
     {
         return Err(Error::usage_hint(
-            msg("err.bad_remote", &[("remote", &format!("{remote:?}"))]),
-            msg("err.remote_hint", &[]),
+            msg(
+                crate::k!("err.bad_remote"),
+                &[("remote", &format!("{remote:?}"))],
+            ),
+            msg(crate::k!("err.remote_hint"), &[]),
         ));
     }
     let notes_ref = ctx.settings.notes_ref.clone();

@@ -33,8 +33,8 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
             let rev = commit.as_deref().unwrap_or("HEAD");
             let full = ctx.repo.resolve_commit(rev).ok_or_else(|| {
                 Error::usage_hint(
-                    msg("err.bad_rev", &[("rev", &format!("{rev:?}"))]),
-                    msg("err.rev_hint", &[]),
+                    msg(crate::k!("err.bad_rev"), &[("rev", &format!("{rev:?}"))]),
+                    msg(crate::k!("err.rev_hint"), &[]),
                 )
             })?;
             (
@@ -53,7 +53,7 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
         TaskOp::Reopen { id } => (id.clone(), TaskEdit::Reopen),
     };
     if id.is_empty() {
-        return Err(Error::usage(msg("err.empty_task_id", &[])));
+        return Err(Error::usage(msg(crate::k!("err.empty_task_id"), &[])));
     }
     let is_add = matches!(edit, TaskEdit::Add { .. });
     let mut chosen = None;
@@ -86,11 +86,14 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
         }
         task_edit::edit_task(&mut doc, &id, edit, &now).map_err(|e| match e {
             TaskError::NoSuchTask => Error::usage_hint(
-                msg("err.no_task", &[("id", &format!("{id:?}")), ("key", &key)]),
-                msg("err.no_task_hint", &[("id", &id)]),
+                msg(
+                    crate::k!("err.no_task"),
+                    &[("id", &format!("{id:?}")), ("key", &key)],
+                ),
+                msg(crate::k!("err.no_task_hint"), &[("id", &id)]),
             ),
             TaskError::AlreadyExists => Error::usage(msg(
-                "err.task_exists",
+                crate::k!("err.task_exists"),
                 &[("id", &format!("{id:?}")), ("key", &key)],
             )),
         })?;
@@ -105,7 +108,7 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
 
 fn no_session(what: &str) -> Error {
     Error::usage_hint(
-        msg("err.no_ready_session", &[("what", &what)]),
-        msg("err.no_ready_session_hint", &[]),
+        msg(crate::k!("err.no_ready_session"), &[("what", &what)]),
+        msg(crate::k!("err.no_ready_session_hint"), &[]),
     )
 }

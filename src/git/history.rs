@@ -13,7 +13,7 @@ impl Repo {
         let walk = self.newest_first(tip.0, None)?;
         walk.take(n)
             .map(|info| {
-                let info = info.map_err(|e| Error::git(msg("git.walk", &[]), e))?;
+                let info = info.map_err(|e| Error::git(msg(crate::k!("git.walk"), &[]), e))?;
                 Ok(self.commit_line(info.id))
             })
             .collect()
@@ -38,7 +38,7 @@ impl Repo {
             .sorting(sorting)
             .use_commit_graph(true)
             .all()
-            .map_err(|e| Error::git(msg("git.walk", &[]), e))
+            .map_err(|e| Error::git(msg(crate::k!("git.walk"), &[]), e))
     }
 
     pub(super) fn commit_line(&self, id: ObjectId) -> CommitLine {
@@ -190,7 +190,7 @@ impl Repo {
             let walk = self.newest_first(tip, Some(since))?;
             let mut list = Vec::new();
             for info in walk {
-                let info = info.map_err(|e| Error::git(msg("git.walk", &[]), e))?;
+                let info = info.map_err(|e| Error::git(msg(crate::k!("git.walk"), &[]), e))?;
                 if info.generation.is_none() {
                     self.walked_without_graph
                         .set(self.walked_without_graph.get() + 1);

@@ -46,13 +46,13 @@ impl Repo {
         let reference = self
             .repo
             .try_find_reference(name)
-            .map_err(|e| Error::git(msg("git.read", &[("what", &name)]), e))?;
+            .map_err(|e| Error::git(msg(crate::k!("git.read"), &[("what", &name)]), e))?;
         match reference {
             None => Ok(None),
             Some(mut r) => r
                 .peel_to_id()
                 .map(|id| Some(id.detach()))
-                .map_err(|e| Error::git(msg("git.read", &[("what", &name)]), e)),
+                .map_err(|e| Error::git(msg(crate::k!("git.read"), &[("what", &name)]), e)),
         }
     }
 
@@ -68,7 +68,12 @@ impl Repo {
                 .repo
                 .find_commit(c)
                 .and_then(|c| c.tree_id().map(gix::Id::detach))
-                .map_err(|e| Error::git(msg("git.read_notes_commit", &[("commit", &c)]), e)),
+                .map_err(|e| {
+                    Error::git(
+                        msg(crate::k!("git.read_notes_commit"), &[("commit", &c)]),
+                        e,
+                    )
+                }),
         }
     }
 
@@ -80,10 +85,12 @@ impl Repo {
         let tree = self.tree_of(Some(commit))?;
         let mut out = Vec::new();
         for (annotated, blob) in self.note_entries(tree)? {
-            let blob = self
-                .repo
-                .find_blob(blob)
-                .map_err(|e| Error::git(msg("git.read_note_of", &[("object", &annotated)]), e))?;
+            let blob = self.repo.find_blob(blob).map_err(|e| {
+                Error::git(
+                    msg(crate::k!("git.read_note_of"), &[("object", &annotated)]),
+                    e,
+                )
+            })?;
             out.push(StoredNote {
                 commit: CommitId(annotated),
                 text: blob.data.clone(),
@@ -103,10 +110,10 @@ impl Repo {
             let tree = self
                 .repo
                 .find_tree(tree)
-                .map_err(|e| Error::git(msg("git.read_notes_tree", &[]), e))?;
+                .map_err(|e| Error::git(msg(crate::k!("git.read_notes_tree"), &[]), e))?;
             let decoded = tree
                 .decode()
-                .map_err(|e| Error::git(msg("git.read_notes_tree", &[]), e))?;
+                .map_err(|e| Error::git(msg(crate::k!("git.read_notes_tree"), &[]), e))?;
             for entry in decoded.entries {
                 let Ok(name) = entry.filename.to_str() else {
                     continue;
@@ -154,7 +161,7 @@ impl Repo {
                 .new_commit_as(sig, sig, message, tree, parents.iter().copied())
                 .map(|c| c.id)
         };
-        commit.map_err(|e| Error::git(msg("git.write_notes_commit", &[]), e))
+        commit.map_err(|e| Error::git(msg(crate::k!("git.write_notes_commit"), &[]), e))
     }
 
     /// Move `name` from `expected` (absent when `None`) to `new`, with a reflog entry.
@@ -192,15 +199,20 @@ impl Repo {
             let current = self.ref_commit(notes_ref)?;
             let tree = self.tree_of(current)?;
             let mut state = gix::note::plumbing::State::new(tree, &self.repo)
-                .map_err(|e| Error::git(msg("git.read", &[("what", &notes_ref)]), e))?;
+                .map_err(|e| Error::git(msg(crate::k!("git.read"), &[("what", &notes_ref)]), e))?;
             let old = state
                 .get(&commit.0, &self.repo)
-                .map_err(|e| Error::git(msg("git.read", &[("what", &notes_ref)]), e))?;
+                .map_err(|e| Error::git(msg(crate::k!("git.read"), &[("what", &notes_ref)]), e))?;
             let old_text = match old {
                 Some(id) => self
                     .repo
                     .find_blob(id)
-                    .map_err(|e| Error::git(msg("git.read_note_of", &[("object", &commit)]), e))?
+                    .map_err(|e| {
+                        Error::git(
+                            msg(crate::k!("git.read_note_of"), &[("object", &commit)]),
+                            e,
+                        )
+                    })?
                     .data
                     .clone(),
                 None => Vec::new(),
@@ -209,11 +221,11 @@ impl Repo {
             let blob = self
                 .repo
                 .write_blob(&text)
-                .map_err(|e| Error::git(msg("git.write_note", &[]), e))?
+                .map_err(|e| Error::git(msg(crate::k!("git.write_note"), &[]), e))?
                 .detach();
             let edit = state
                 .replace(commit.0, blob, &self.repo)
-                .map_err(|e| Error::git(msg("git.write", &[("what", &notes_ref)]), e))?;
+                .map_err(|e| Error::git(msg(crate::k!("git.write"), &[("what", &notes_ref)]), e))?;
             let parents: Vec<ObjectId> = current.into_iter().collect();
             let new = self.notes_commit(MESSAGE, edit.tree, &parents)?;
             match self.swap_ref(notes_ref, current, new, MESSAGE) {
@@ -257,7 +269,7 @@ impl Repo {
         let base = self
             .repo
             .merge_base(local, other)
-            .map_err(|e| Error::git(msg("git.merge", &[("what", &other_ref)]), e))?
+            .map_err(|e| Error::git(msg(crate::k!("git.merge"), &[("what", &other_ref)]), e))?
             .map(gix::Id::detach);
         if base == Some(other) {
             return Ok(NotesMerge::UpToDate);
@@ -278,7 +290,7 @@ impl Repo {
         let other_notes = entries(Some(other))?;
         let local_tree = self.tree_of(Some(local))?;
         let mut state = gix::note::plumbing::State::new(local_tree, &self.repo)
-            .map_err(|e| Error::git(msg("git.read", &[("what", &local_ref)]), e))?;
+            .map_err(|e| Error::git(msg(crate::k!("git.read"), &[("what", &local_ref)]), e))?;
         let mut combined = 0;
         let mut objects: Vec<&ObjectId> = local_notes.keys().chain(other_notes.keys()).collect();
         objects.sort();
@@ -300,7 +312,10 @@ impl Repo {
                             .repo
                             .find_blob(*id)
                             .map_err(|e| {
-                                Error::git(msg("git.read_note_of", &[("object", &object)]), e)
+                                Error::git(
+                                    msg(crate::k!("git.read_note_of"), &[("object", &object)]),
+                                    e,
+                                )
                             })?
                             .data
                             .clone())
@@ -310,18 +325,18 @@ impl Repo {
                     Some(
                         self.repo
                             .write_blob(&joined)
-                            .map_err(|e| Error::git(msg("git.write_note", &[]), e))?
+                            .map_err(|e| Error::git(msg(crate::k!("git.write_note"), &[]), e))?
                             .detach(),
                     )
                 }
             };
             state
                 .edit(*object, change, &self.repo)
-                .map_err(|e| Error::git(msg("git.merge", &[("what", &other_ref)]), e))?;
+                .map_err(|e| Error::git(msg(crate::k!("git.merge"), &[("what", &other_ref)]), e))?;
         }
         let tree = state
             .write(&self.repo)
-            .map_err(|e| Error::git(msg("git.merge", &[("what", &other_ref)]), e))?;
+            .map_err(|e| Error::git(msg(crate::k!("git.merge"), &[("what", &other_ref)]), e))?;
         let message = format!("Notes merged by 'git handover sync' from {other_ref}");
         let commit = self.notes_commit(&message, tree, &[local, other])?;
         self.swap_ref(local_ref, Some(local), commit, &message)
@@ -347,11 +362,13 @@ impl Repo {
         let lock = crate::support::fsio::Lock::acquire(&path, Duration::from_secs(5))?;
         let mut file =
             gix::config::File::from_path_no_includes(path.clone(), gix::config::Source::Local)
-                .map_err(|e| Error::git(msg("git.read", &[("what", &path.display())]), e))?;
+                .map_err(|e| {
+                    Error::git(msg(crate::k!("git.read"), &[("what", &path.display())]), e)
+                })?;
         file.section_mut_or_create_new("notes", None)
-            .map_err(|e| Error::git(msg("git.edit", &[("what", &path.display())]), e))?
+            .map_err(|e| Error::git(msg(crate::k!("git.edit"), &[("what", &path.display())]), e))?
             .push("rewriteRef", Some(notes_ref.as_bytes().as_bstr()))
-            .map_err(|e| Error::git(msg("git.edit", &[("what", &path.display())]), e))?;
+            .map_err(|e| Error::git(msg(crate::k!("git.edit"), &[("what", &path.display())]), e))?;
         let mut bytes = Vec::new();
         file.write_to(&mut bytes)
             .map_err(|e| Error::io(&path, "write", e))?;

@@ -31,7 +31,7 @@ impl Repo {
         let mut by_subject: Vec<Option<ObjectId>> = vec![None; keys.len()];
         let mut lost_changes: Vec<Option<Vec<Change>>> = vec![None; keys.len()];
         for info in walk.take(REWRITE_SEARCH_DEPTH) {
-            let info = info.map_err(|e| Error::git(msg("git.walk", &[]), e))?;
+            let info = info.map_err(|e| Error::git(msg(crate::k!("git.walk"), &[]), e))?;
             let Some(key) = self.ident(info.id) else {
                 continue;
             };

@@ -27,7 +27,7 @@ fn git(git_dir: &Path, worktree: &Path) -> Command {
 
 /// The action of an error from running `command`.
 fn run_msg(command: &str) -> crate::support::error::Msg {
-    msg("git.run", &[("command", &command)])
+    msg(crate::k!("git.run"), &[("command", &command)])
 }
 
 fn run(mut cmd: Command, what: &str) -> Result<()> {
@@ -58,13 +58,13 @@ pub enum Removal {
 fn in_progress(git_dir: &Path) -> Option<&'static str> {
     let has = |name: &str| git_dir.join(name).exists();
     if has("rebase-merge") || has("rebase-apply") {
-        Some("consume.kept_rebase")
+        Some(crate::k!("consume.kept_rebase"))
     } else if has("MERGE_HEAD") {
-        Some("consume.kept_merge")
+        Some(crate::k!("consume.kept_merge"))
     } else if has("CHERRY_PICK_HEAD") || has("REVERT_HEAD") || has("sequencer") {
-        Some("consume.kept_cherry_pick")
+        Some(crate::k!("consume.kept_cherry_pick"))
     } else if has("BISECT_LOG") {
-        Some("consume.kept_bisect")
+        Some(crate::k!("consume.kept_bisect"))
     } else {
         None
     }
@@ -85,7 +85,12 @@ pub fn remove_tracked(
     ls.args(["ls-files", "--error-unmatch", "--"]).arg(rel);
     let tracked = ls
         .output()
-        .map_err(|e| Error::git(msg("git.run", &[("command", &"git ls-files")]), e))?
+        .map_err(|e| {
+            Error::git(
+                msg(crate::k!("git.run"), &[("command", &"git ls-files")]),
+                e,
+            )
+        })?
         .status
         .success();
     if !tracked {
@@ -101,12 +106,17 @@ pub fn remove_tracked(
     head.args(["rev-parse", "--verify", "--quiet", "HEAD"]);
     if !head
         .output()
-        .map_err(|e| Error::git(msg("git.run", &[("command", &"git rev-parse HEAD")]), e))?
+        .map_err(|e| {
+            Error::git(
+                msg(crate::k!("git.run"), &[("command", &"git rev-parse HEAD")]),
+                e,
+            )
+        })?
         .status
         .success()
     {
         return Ok(Removal::Kept {
-            why: "consume.kept_unborn",
+            why: crate::k!("consume.kept_unborn"),
             detail: String::new(),
         });
     }
@@ -145,7 +155,7 @@ pub fn remove_tracked(
                 other => other.to_string(),
             };
             Ok(Removal::Kept {
-                why: "consume.kept_commit_failed",
+                why: crate::k!("consume.kept_commit_failed"),
                 detail,
             })
         }

@@ -11,7 +11,7 @@ impl Repo {
         let main = self
             .repo
             .main_repo()
-            .map_err(|e| Error::git(msg("git.open_main", &[]), e))?;
+            .map_err(|e| Error::git(msg(crate::k!("git.open_main"), &[]), e))?;
         let mut out = Vec::new();
         let main_path = main
             .workdir()
@@ -26,7 +26,7 @@ impl Repo {
 
         let proxies = main
             .worktrees()
-            .map_err(|e| Error::git(msg("git.list_worktrees", &[]), e))?;
+            .map_err(|e| Error::git(msg(crate::k!("git.list_worktrees"), &[]), e))?;
         let mut linked = Vec::with_capacity(proxies.len());
         for proxy in proxies {
             let base = proxy.base().ok();

@@ -121,7 +121,7 @@ pub fn parse_record(line: &[u8]) -> Result<Record, String> {
         }
     };
     let key = string(&m, "key")?.ok_or("field `key` is missing")?;
-    crate::support::paths::check_relative("what.session_key", &key)
+    crate::support::paths::check_relative(crate::k!("what.session_key"), &key)
         .map_err(|e| format!("field `key`: {e}"))?;
     let saved_raw = string(&m, "saved_at")?.ok_or("field `saved_at` is missing")?;
     let saved_at = saved_raw
@@ -174,7 +174,7 @@ pub fn parse_head(line: &[u8]) -> Option<(String, Timestamp, RecordKind)> {
         "continue-here" => RecordKind::ContinueHere,
         _ => return None,
     };
-    crate::support::paths::check_relative("what.session_key", &head.key).ok()?;
+    crate::support::paths::check_relative(crate::k!("what.session_key"), &head.key).ok()?;
     Some((head.key, head.saved_at.parse().ok()?, kind))
 }
 

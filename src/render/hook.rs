@@ -17,7 +17,7 @@ pub fn context(report: &Report, lang: Lang) -> Option<String> {
     let p = Painter::new(false, lang);
     for problem in &report.skipped {
         let line = p.f(
-            "hook.unreadable",
+            crate::k!("hook.unreadable"),
             &[("why", &crate::support::text::escape(&problem.render(lang)))],
         );
         let _ = writeln!(text, "git-handover: {line}");
@@ -26,11 +26,11 @@ pub fn context(report: &Report, lang: Lang) -> Option<String> {
         Outcome::Nothing if text.is_empty() => return None,
         Outcome::Nothing => {}
         Outcome::Choose(_) => {
-            text.push_str(p.t("hook.choose"));
+            text.push_str(p.t(crate::k!("hook.choose")));
             text.push('\n');
         }
         Outcome::AllComplete(_) | Outcome::Briefing(_) => {
-            text.push_str(p.t("hook.from_previous"));
+            text.push_str(p.t(crate::k!("hook.from_previous")));
             text.push('\n');
         }
     }
@@ -43,7 +43,7 @@ pub fn cut(text: &str, max: usize, p: &Painter) -> String {
     if text.chars().count() <= max {
         return text.to_owned();
     }
-    let note = format!("{}\n", p.t("hook.cut"));
+    let note = format!("{}\n", p.t(crate::k!("hook.cut")));
     let note = note.as_str();
     let budget = max - note.chars().count();
     let mut out = String::new();

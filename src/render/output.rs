@@ -132,8 +132,8 @@ impl Output for r#continue::Report {
             ..Notices::default()
         };
         if matches!(self.outcome, r#continue::Outcome::Choose(_)) {
-            n.errors.push(p.t("main.choose").into());
-            n.hints.push(p.t("main.choose_hint").into());
+            n.errors.push(p.t(crate::k!("main.choose")).into());
+            n.hints.push(p.t(crate::k!("main.choose_hint")).into());
         }
         n
     }
@@ -231,7 +231,7 @@ impl Output for clean::Report {
             .map(|(path, why)| {
                 let path = text::escape(&path.display().to_string());
                 p.f(
-                    "clean.skipped",
+                    crate::k!("clean.skipped"),
                     &[("path", &path), ("why", &why.render(p.lang()))],
                 )
             })

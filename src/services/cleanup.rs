@@ -40,7 +40,9 @@ pub fn clean_worktree(
         return;
     }
     for link in scan::links(&wt.path, &ctx.settings.dir) {
-        report.skipped.push((link, said("clean.link", &[])));
+        report
+            .skipped
+            .push((link, said(crate::k!("clean.link"), &[])));
     }
     let mut candidates: Vec<(SessionDir, Option<State>)> = Vec::new();
     for found in scan::scan_worktree(&wt.path, &ctx.settings.dir) {
@@ -71,7 +73,10 @@ pub fn clean_worktree(
             let dir = candidates[0].0.root.join(team.unwrap_or_default());
             report.skipped.push((
                 dir,
-                said("clean.unfinished", &[("keys", &unfinished.join(", "))]),
+                said(
+                    crate::k!("clean.unfinished"),
+                    &[("keys", &unfinished.join(", "))],
+                ),
             ));
             return;
         }
@@ -102,7 +107,9 @@ pub fn clean_worktree(
             before_removing(&path, false);
         });
         match removal {
-            Ok(Removal::Changed) => report.skipped.push((path, said("clean.changed", &[]))),
+            Ok(Removal::Changed) => report
+                .skipped
+                .push((path, said(crate::k!("clean.changed"), &[]))),
             Ok(outcome) => report.removed.push(Removed {
                 path,
                 key: session.key,

@@ -25,10 +25,12 @@ pub struct Context {
 impl Context {
     /// The worktree the command runs in; writing commands need one.
     pub fn current_worktree(&self) -> Result<Worktree> {
-        let current = self
-            .repo
-            .current_worktree()
-            .ok_or_else(|| Error::usage_hint(msg("err.bare", &[]), msg("err.bare_hint", &[])))?;
+        let current = self.repo.current_worktree().ok_or_else(|| {
+            Error::usage_hint(
+                msg(crate::k!("err.bare"), &[]),
+                msg(crate::k!("err.bare_hint"), &[]),
+            )
+        })?;
         let mut all = self.repo.worktrees()?;
         match all.iter().position(|w| w.path == current) {
             Some(i) => Ok(all.swap_remove(i)),
@@ -52,7 +54,8 @@ impl Context {
     pub fn owner(&self, team: &TeamArgs, wt: &Worktree) -> Result<Owner> {
         let branch_key = wt.branch_key();
         if let Some(b) = &branch_key {
-            crate::support::paths::check_relative("what.branch", b).map_err(Error::usage)?;
+            crate::support::paths::check_relative(crate::k!("what.branch"), b)
+                .map_err(Error::usage)?;
         }
         sessions::owner(
             &TeamChoice {
@@ -74,10 +77,10 @@ impl Context {
         }
         Err(Error::usage_hint(
             msg(
-                "err.no_session_in",
+                crate::k!("err.no_session_in"),
                 &[("key", &format!("{key:?}")), ("path", &wt.path.display())],
             ),
-            msg("err.status_here_hint", &[]),
+            msg(crate::k!("err.status_here_hint"), &[]),
         ))
     }
 }

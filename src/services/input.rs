@@ -13,8 +13,8 @@ pub fn read_input(from: Option<&Path>) -> Result<(Vec<u8>, PathBuf)> {
     }
     if std::io::stdin().is_terminal() {
         return Err(Error::usage_hint(
-            msg("err.stdin_terminal", &[]),
-            msg("err.stdin_hint", &[]),
+            msg(crate::k!("err.stdin_terminal"), &[]),
+            msg(crate::k!("err.stdin_hint"), &[]),
         ));
     }
     let limit = crate::support::fsio::MAX_FILE_SIZE;

@@ -23,7 +23,7 @@ pub fn migrate_in(ctx: &Context, wt: &Worktree) -> Result<Report> {
     let legacy = wt.path.join(LEGACY_STATE);
     if !std::fs::symlink_metadata(&legacy).is_ok_and(|m| m.is_file()) {
         return Err(Error::NothingToDo {
-            message: msg("err.no_legacy", &[("path", &legacy.display())]),
+            message: msg(crate::k!("err.no_legacy"), &[("path", &legacy.display())]),
         });
     }
     let _old_lock = Lock::acquire(&legacy, ctx.settings.lock_timeout)?;
@@ -45,7 +45,7 @@ pub fn migrate_in(ctx: &Context, wt: &Worktree) -> Result<Report> {
     let back = State::read(&file)?;
     if back.to_json_bytes() != bytes {
         return Err(Error::usage(msg(
-            "err.migrate_readback",
+            crate::k!("err.migrate_readback"),
             &[("path", &file.display()), ("legacy", &legacy.display())],
         )));
     }

@@ -29,10 +29,10 @@ impl Context {
         self.repo.head_commit().map(Some).ok_or_else(|| {
             Error::usage_hint(
                 msg(
-                    "err.store_no_head",
+                    crate::k!("err.store_no_head"),
                     &[("store", &self.settings.store.as_str())],
                 ),
-                msg("err.store_no_head_hint", &[]),
+                msg(crate::k!("err.store_no_head_hint"), &[]),
             )
         })
     }

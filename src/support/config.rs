@@ -115,8 +115,11 @@ pub fn parse_overrides(raw: &[String]) -> Result<Vec<(String, String)>> {
         .map(|item| {
             let (name, value) = item.split_once('=').ok_or_else(|| {
                 crate::support::error::Error::usage_hint(
-                    msg("err.c_no_value", &[("item", &format!("{item:?}"))]),
-                    msg("err.c_example", &[]),
+                    msg(
+                        crate::k!("err.c_no_value"),
+                        &[("item", &format!("{item:?}"))],
+                    ),
+                    msg(crate::k!("err.c_example"), &[]),
                 )
             })?;
             Ok((name.to_ascii_lowercase(), value.to_owned()))
@@ -138,20 +141,26 @@ impl Settings {
                 "files" => Store::Files,
                 "notes" => Store::Notes,
                 "both" => Store::Both,
-                _ => return Err(invalid("handover.store", &v, msg("cfg.store", &[]))),
+                _ => {
+                    return Err(invalid(
+                        "handover.store",
+                        &v,
+                        msg(crate::k!("cfg.store"), &[]),
+                    ));
+                }
             },
         };
         let auto_clean = match get("handover.autoClean") {
             None => true,
-            Some(v) => parse_bool(&v)
-                .ok_or_else(|| invalid("handover.autoClean", &v, msg("cfg.bool", &[])))?,
+            Some(v) => parse_bool(&v).ok_or_else(|| {
+                invalid("handover.autoClean", &v, msg(crate::k!("cfg.bool"), &[]))
+            })?,
         };
         let language = match get("handover.language") {
             None => None,
-            Some(v) => Some(
-                parse_lang(&v)
-                    .ok_or_else(|| invalid("handover.language", &v, msg("cfg.lang", &[])))?,
-            ),
+            Some(v) => Some(parse_lang(&v).ok_or_else(|| {
+                invalid("handover.language", &v, msg(crate::k!("cfg.lang"), &[]))
+            })?),
         };
         let color_key = if get("color.handover").is_some() {
             "color.handover"
@@ -160,24 +169,23 @@ impl Settings {
         };
         let color = match get(color_key) {
             None => ColorChoice::Auto,
-            Some(v) => {
-                parse_color(&v).ok_or_else(|| invalid(color_key, &v, msg("cfg.color", &[])))?
-            }
+            Some(v) => parse_color(&v)
+                .ok_or_else(|| invalid(color_key, &v, msg(crate::k!("cfg.color"), &[])))?,
         };
         let dir = get("handover.dir").unwrap_or_else(|| DEFAULT_DIR.to_owned());
-        crate::support::paths::check_relative("what.handover_dir", &dir)
+        crate::support::paths::check_relative(crate::k!("what.handover_dir"), &dir)
             .map_err(|why| invalid("handover.dir", &dir, why))?;
         let notes_ref =
             get("handover.notesRef").unwrap_or_else(|| "refs/notes/handover".to_owned());
         match notes_ref.strip_prefix("refs/notes/") {
             Some(rest)
-                if crate::support::paths::check_relative("what.ref", rest).is_ok()
+                if crate::support::paths::check_relative(crate::k!("what.ref"), rest).is_ok()
                     && !rest.contains(['*', '?', '[', ':', '~', '^', ' ']) => {}
             _ => {
                 return Err(invalid(
                     "handover.notesRef",
                     &notes_ref,
-                    msg("cfg.notes_ref", &[]),
+                    msg(crate::k!("cfg.notes_ref"), &[]),
                 ));
             }
         }
@@ -217,7 +225,7 @@ fn invalid(key: &str, value: &str, expected: Msg) -> Error {
 /// Parse a duration like `36h`, `7d`, `90m`, `1w`, `2 days` or `P7D`.
 /// Days are 24 hours; calendar units (months, years) are refused, as their length varies.
 pub fn parse_duration(s: &str) -> std::result::Result<Duration, Msg> {
-    let expected = || msg("cfg.duration", &[]);
+    let expected = || msg(crate::k!("cfg.duration"), &[]);
     let span: jiff::Span = s.trim().parse().map_err(|_| expected())?;
     if span.get_years() != 0 || span.get_months() != 0 {
         return Err(expected());
@@ -225,7 +233,7 @@ pub fn parse_duration(s: &str) -> std::result::Result<Duration, Msg> {
     let signed = span
         .to_duration(jiff::SpanRelativeTo::days_are_24_hours())
         .map_err(|_| expected())?;
-    Duration::try_from(signed).map_err(|_| msg("cfg.not_negative", &[]))
+    Duration::try_from(signed).map_err(|_| msg(crate::k!("cfg.not_negative"), &[]))
 }
 
 fn parse_bool(v: &str) -> Option<bool> {

@@ -217,7 +217,7 @@ pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>> {
             if e.raw_os_error() == Some(libc::ELOOP) {
                 Error::NotRegular {
                     path: path.to_owned(),
-                    kind: "file.link",
+                    kind: crate::k!("file.link"),
                 }
             } else {
                 Error::io(path, "read", e)
@@ -265,17 +265,17 @@ fn kind_of(meta: &std::fs::Metadata) -> &'static str {
     use std::os::unix::fs::FileTypeExt as _;
     let t = meta.file_type();
     if t.is_dir() {
-        "file.dir"
+        crate::k!("file.dir")
     } else if t.is_fifo() {
-        "file.fifo"
+        crate::k!("file.fifo")
     } else if t.is_socket() {
-        "file.socket"
+        crate::k!("file.socket")
     } else if t.is_char_device() || t.is_block_device() {
-        "file.device"
+        crate::k!("file.device")
     } else if t.is_symlink() {
-        "file.link"
+        crate::k!("file.link")
     } else {
-        "file.other"
+        crate::k!("file.other")
     }
 }
 

@@ -10,18 +10,18 @@ use crate::support::error::{Msg, msg};
 pub fn check_relative(what: &'static str, value: &str) -> Result<(), Msg> {
     let why = |key: &'static str| Err(msg(key, &[]).word("what", what));
     if value.is_empty() {
-        return why("path.empty");
+        return why(crate::k!("path.empty"));
     }
     if value.starts_with('/') {
-        return why("path.absolute");
+        return why(crate::k!("path.absolute"));
     }
     if value.chars().any(|c| c.is_control() || c == '\\') {
-        return why("path.control");
+        return why(crate::k!("path.control"));
     }
     for component in value.split('/') {
         match component {
-            "" => return why("path.empty_component"),
-            "." | ".." => return why("path.dots"),
+            "" => return why(crate::k!("path.empty_component")),
+            "." | ".." => return why(crate::k!("path.dots")),
             _ => {}
         }
     }
@@ -84,7 +84,7 @@ mod tests {
             "", "/abs", "a/../b", "..", "a//b", "a/", "./a", "a\0b", "a\nb", "a\\b",
         ] {
             assert!(
-                check_relative("what.session_key", bad).is_err(),
+                check_relative(crate::k!("what.session_key"), bad).is_err(),
                 "{bad:?} accepted"
             );
         }
@@ -96,7 +96,7 @@ mod tests {
             "a..b",
         ] {
             assert!(
-                check_relative("what.session_key", good).is_ok(),
+                check_relative(crate::k!("what.session_key"), good).is_ok(),
                 "{good:?} refused"
             );
         }

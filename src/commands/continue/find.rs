@@ -14,7 +14,10 @@ use crate::support::error::{Error, Result, msg};
 use super::*;
 
 pub(super) fn needs_worktree() -> Error {
-    Error::usage_hint(msg("err.bare", &[]), msg("err.bare_hint_or_name", &[]))
+    Error::usage_hint(
+        msg(crate::k!("err.bare"), &[]),
+        msg(crate::k!("err.bare_hint_or_name"), &[]),
+    )
 }
 
 pub(super) fn team_mode(args: &ContinueArgs) -> bool {
@@ -109,7 +112,12 @@ pub(super) fn explicit(
         || Path::new(&lower)
             .extension()
             .is_some_and(|e| e == "md" || e == "json");
-    let no_such_path = || Error::usage(msg("err.no_such_path", &[("path", &path.display())]));
+    let no_such_path = || {
+        Error::usage(msg(
+            crate::k!("err.no_such_path"),
+            &[("path", &path.display())],
+        ))
+    };
     let meta = std::fs::symlink_metadata(&path);
     if path_like && meta.is_err() {
         return Err(no_such_path());
@@ -119,7 +127,7 @@ pub(super) fn explicit(
         if meta.file_type().is_symlink() {
             return Err(Error::NotRegular {
                 path,
-                kind: "file.link",
+                kind: crate::k!("file.link"),
             });
         }
         let path = crate::git::normalize(&path);
@@ -132,10 +140,11 @@ pub(super) fn explicit(
             .or(current)
             .ok_or_else(needs_worktree)?;
         let wt = &worktrees[wi];
-        let not_a_target = || Error::usage(msg("err.not_a_target", &[("target", &target)]));
+        let not_a_target =
+            || Error::usage(msg(crate::k!("err.not_a_target"), &[("target", &target)]));
         if !crate::support::paths::plain_below(&wt.path, &path) {
             return Err(Error::usage(msg(
-                "err.outside_worktree",
+                crate::k!("err.outside_worktree"),
                 &[("path", &path.display()), ("worktree", &wt.path.display())],
             )));
         }
@@ -174,7 +183,8 @@ pub(super) fn explicit(
             .unwrap_or_default();
         return Ok((wi, Found::Session { root, key, dir }));
     }
-    crate::support::paths::check_relative("what.session_key", target).map_err(Error::usage)?;
+    crate::support::paths::check_relative(crate::k!("what.session_key"), target)
+        .map_err(Error::usage)?;
     let order: Vec<usize> = current
         .into_iter()
         .chain((0..worktrees.len()).filter(|i| Some(*i) != current))
@@ -206,7 +216,7 @@ pub(super) fn explicit(
     }
     Err(Error::NothingToDo {
         message: msg(
-            "err.no_session_anywhere",
+            crate::k!("err.no_session_anywhere"),
             &[("key", &format!("{target:?}"))],
         ),
     })

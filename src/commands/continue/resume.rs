@@ -242,10 +242,10 @@ pub(super) fn restore(
     if !sessions::create(&session, &state, &ctx.settings, ctx.lang)? {
         return Err(Error::usage_hint(
             msg(
-                "err.restore_exists",
+                crate::k!("err.restore_exists"),
                 &[("key", &key), ("path", &file.display())],
             ),
-            msg("err.resume_it", &[("key", &key)]),
+            msg(crate::k!("err.resume_it"), &[("key", &key)]),
         ));
     }
     let written = sessions::Written {
@@ -288,7 +288,7 @@ pub(super) fn copy_to_consumed(
     fsio::write_atomic(&copy, bytes)?;
     if fsio::read_limited(&copy).ok().as_deref() != Some(bytes) {
         return Err(Error::usage(msg(
-            "err.copy_unreadable",
+            crate::k!("err.copy_unreadable"),
             &[("path", &copy.display())],
         )));
     }
@@ -318,7 +318,7 @@ fn copy_to_store(ctx: &Context, note: &Candidate, rel: &Path, text: &str) -> Res
         .any(|r| r.key == record.key && r.text.as_deref() == Some(text));
     if !kept {
         return Err(Error::usage(msg(
-            "err.copy_unreadable",
+            crate::k!("err.copy_unreadable"),
             &[(
                 "path",
                 &format!("{} on {}", ctx.settings.notes_ref, commit.short()),
@@ -342,7 +342,7 @@ pub(super) fn consume(ctx: &Context, note: &Candidate, briefed: &[u8]) -> Result
         return Ok(Effect::Kept {
             path,
             copy: None,
-            why: "consume.kept_changed",
+            why: crate::k!("consume.kept_changed"),
             detail: String::new(),
         });
     }

@@ -270,7 +270,7 @@ impl State {
         for (i, task) in tasks.iter().enumerate() {
             if let Some(first) = tasks[..i].iter().position(|t| t.id == task.id) {
                 v.warnings.push(crate::support::error::msg(
-                    "warn.duplicate_id",
+                    crate::k!("warn.duplicate_id"),
                     &[
                         ("file", &file.display()),
                         ("id", &format!("{:?}", task.id)),

@@ -85,13 +85,13 @@ impl Validator<'_> {
             Some((at, None)) => Ok(Some(Stamp { at, raw })),
             Some((at, Some(what))) => {
                 let word = if what == "a bare date" {
-                    "stamp.bare_date"
+                    crate::k!("stamp.bare_date")
                 } else {
-                    "stamp.naive"
+                    crate::k!("stamp.naive")
                 };
                 self.warnings.push(
                     crate::support::error::msg(
-                        "warn.local_time",
+                        crate::k!("warn.local_time"),
                         &[
                             ("file", &self.file.display()),
                             ("field", &field),

@@ -16,35 +16,41 @@ pub fn candidates(list: &[crate::commands::r#continue::Candidate], p: &Painter) 
         let mut parts = vec![format!("{:>2}) {}", i + 1, escape(&c.handle))];
         if let Some(a) = h.assessment() {
             if let Some(branch) = &a.branch {
-                parts.push(p.f("cand.branch", &[("branch", &escape(branch))]));
+                parts.push(p.f(crate::k!("cand.branch"), &[("branch", &escape(branch))]));
             }
             if h.kind == Kind::Session
                 && a.branch.is_some()
                 && let Some(fingerprint) = h.key.rsplit('/').next()
             {
-                parts.push(p.f("cand.fingerprint", &[("fp", &escape(fingerprint))]));
+                parts.push(p.f(
+                    crate::k!("cand.fingerprint"),
+                    &[("fp", &escape(fingerprint))],
+                ));
             }
             match h.kind {
-                Kind::ContinueHere => parts.push(p.t("cand.note").into()),
+                Kind::ContinueHere => parts.push(p.t(crate::k!("cand.note")).into()),
                 _ => {
                     let (done, total) = a.session().map_or((0, 0), |s| (s.done, s.total));
-                    parts.push(p.f("cand.counts", &[("done", &done), ("left", &(total - done))]));
+                    parts.push(p.f(
+                        crate::k!("cand.counts"),
+                        &[("done", &done), ("left", &(total - done))],
+                    ));
                 }
             }
             if let Some(next) = a.session().and_then(|s| s.next.as_ref()) {
                 let what = format!("[{}] {}", escape(&next.id), one_line(&next.description, 48));
-                parts.push(p.f("cand.next", &[("what", &what)]));
+                parts.push(p.f(crate::k!("cand.next"), &[("what", &what)]));
             } else if let Some(step) = a.note().and_then(|n| n.next_steps.first()) {
-                parts.push(p.f("cand.next", &[("what", &one_line(step, 48))]));
+                parts.push(p.f(crate::k!("cand.next"), &[("what", &one_line(step, 48))]));
             }
             if a.presence == Presence::Orphan {
-                parts.push(p.t("cand.orphan").into());
+                parts.push(p.t(crate::k!("cand.orphan")).into());
             }
         }
         // A handle that is a key or a relative path is this worktree's; say where others are.
         if c.handle.starts_with('/') {
             let path = escape(&c.worktree.path.display().to_string());
-            parts.push(p.f("cand.in", &[("path", &path)]));
+            parts.push(p.f(crate::k!("cand.in"), &[("path", &path)]));
         }
         out.push_str(&parts.join("  "));
         out.push('\n');
@@ -58,28 +64,32 @@ pub fn continue_(r: &crate::commands::r#continue::Report, p: &Painter) -> String
     for a in &r.announcements {
         let line = match a {
             Announcement::OtherWorktree { path, keys } => p.f(
-                "cont.other_worktree",
+                crate::k!("cont.other_worktree"),
                 &[
                     ("path", &escape(&path.display().to_string())),
                     ("keys", &escape(&keys.join(", "))),
                 ],
             ),
-            Announcement::Store { keys } => {
-                p.f("cont.store", &[("keys", &escape(&keys.join(", ")))])
-            }
+            Announcement::Store { keys } => p.f(
+                crate::k!("cont.store"),
+                &[("keys", &escape(&keys.join(", ")))],
+            ),
         };
         let _ = writeln!(out, "{line}");
     }
     match &r.outcome {
         Outcome::Nothing => {
-            let _ = writeln!(out, "{}", p.t("cont.nothing"));
+            let _ = writeln!(out, "{}", p.t(crate::k!("cont.nothing")));
         }
         Outcome::Choose(list) => out.push_str(&candidates(list, p)),
         Outcome::AllComplete(c) => {
             let _ = writeln!(
                 out,
                 "{}",
-                p.f("cont.all_complete", &[("key", &escape(&c.handover.key))])
+                p.f(
+                    crate::k!("cont.all_complete"),
+                    &[("key", &escape(&c.handover.key))]
+                )
             );
         }
         Outcome::Briefing(b) => briefing(&mut out, b, p),
@@ -96,7 +106,11 @@ pub fn continue_(r: &crate::commands::r#continue::Report, p: &Painter) -> String
 fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Painter) {
     let c = &b.candidate;
     let path = p.bold(&escape(&c.worktree.path.display().to_string()));
-    let _ = writeln!(out, "{}", p.f("cont.resuming", &[("path", &path)]));
+    let _ = writeln!(
+        out,
+        "{}",
+        p.f(crate::k!("cont.resuming"), &[("path", &path)])
+    );
     handover(out, &c.handover, &c.worktree, p, true);
     let Some(a) = c.handover.assessment() else {
         return;
@@ -104,7 +118,7 @@ fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Pai
     if !b.recent.is_empty() {
         detail(
             out,
-            p.t("label.recent"),
+            p.t(crate::k!("label.recent")),
             &format!(
                 "{} {}",
                 b.recent[0].id.short(),
@@ -123,12 +137,17 @@ fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Pai
         }
     }
     if !b.open_tasks.is_empty() {
-        let _ = writeln!(out, "\n{}", p.bold(p.t("cont.open_tasks")));
+        let _ = writeln!(out, "\n{}", p.bold(p.t(crate::k!("cont.open_tasks"))));
         for t in &b.open_tasks {
             let stale = a
                 .session()
                 .and_then(|f| f.stale_tasks.iter().find(|s| s.id == t.id))
-                .map(|s| p.warn(&p.f("cont.stale_mark", &[("age", &p.duration(s.untouched_for))])));
+                .map(|s| {
+                    p.warn(&p.f(
+                        crate::k!("cont.stale_mark"),
+                        &[("age", &p.duration(s.untouched_for))],
+                    ))
+                });
             let _ = writeln!(
                 out,
                 "  [{}] {} {}{}",
@@ -139,22 +158,38 @@ fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Pai
             );
             if !t.file_paths.is_empty() {
                 let list = escape(&t.file_paths.join(", "));
-                let _ = writeln!(out, "      {}", p.f("cont.files", &[("list", &list)]));
+                let _ = writeln!(
+                    out,
+                    "      {}",
+                    p.f(crate::k!("cont.files"), &[("list", &list)])
+                );
             }
             if let Some(next) = t.next_action.as_deref().filter(|n| !n.is_empty()) {
                 let what = one_line(next, SUMMARY_WIDTH);
-                let _ = writeln!(out, "      {}", p.f("cont.next", &[("what", &what)]));
+                let _ = writeln!(
+                    out,
+                    "      {}",
+                    p.f(crate::k!("cont.next"), &[("what", &what)])
+                );
             }
             if !t.blockers.is_empty() {
                 let list = escape(&t.blockers.join(", "));
-                let _ = writeln!(out, "      {}", p.f("cont.blockers", &[("list", &list)]));
+                let _ = writeln!(
+                    out,
+                    "      {}",
+                    p.f(crate::k!("cont.blockers"), &[("list", &list)])
+                );
             }
         }
     }
     if !b.other_tasks.is_empty() {
         let ids: Vec<String> = b.other_tasks.iter().map(|i| escape(i)).collect();
         let list = ids.join(", ");
-        let _ = writeln!(out, "  {}", p.f("cont.not_started", &[("list", &list)]));
+        let _ = writeln!(
+            out,
+            "  {}",
+            p.f(crate::k!("cont.not_started"), &[("list", &list)])
+        );
     }
     if let Some(note) = &b.note {
         use crate::model::note::Known;
@@ -172,11 +207,11 @@ fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Pai
                 continue;
             }
             let title = match known {
-                Known::Objective => p.t("section.objective"),
-                Known::Completed => p.t("section.completed"),
-                Known::InProgress => p.t("section.in_progress"),
-                Known::NextSteps => p.t("section.next_steps"),
-                Known::Context => p.t("section.context"),
+                Known::Objective => p.t(crate::k!("section.objective")),
+                Known::Completed => p.t(crate::k!("section.completed")),
+                Known::InProgress => p.t(crate::k!("section.in_progress")),
+                Known::NextSteps => p.t(crate::k!("section.next_steps")),
+                Known::Context => p.t(crate::k!("section.context")),
             };
             let _ = writeln!(out, "\n{}", p.bold(title));
             for line in section.lines.iter().filter(|l| !l.trim().is_empty()) {
@@ -186,7 +221,7 @@ fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Pai
     }
     let user_items = a.note().map(|n| n.user_items.clone()).unwrap_or_default();
     if !user_items.is_empty() {
-        let _ = writeln!(out, "\n{}", p.warn(p.t("cont.needs_user")));
+        let _ = writeln!(out, "\n{}", p.warn(p.t(crate::k!("cont.needs_user"))));
         for item in &user_items {
             let _ = writeln!(out, "  - {}", escape(item));
         }
@@ -208,10 +243,12 @@ fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Pai
         });
     let _ = writeln!(out);
     let line = match (b.successor, first) {
-        (true, Some(first)) => p.f("cont.successor_first", &[("first", &first)]),
-        (true, None) => p.t("cont.successor").to_owned(),
-        (false, _) if a.freshness != Some(Freshness::Fresh) => p.t("cont.ask_not_fresh").to_owned(),
-        (false, _) => p.t("cont.ask").to_owned(),
+        (true, Some(first)) => p.f(crate::k!("cont.successor_first"), &[("first", &first)]),
+        (true, None) => p.t(crate::k!("cont.successor")).to_owned(),
+        (false, _) if a.freshness != Some(Freshness::Fresh) => {
+            p.t(crate::k!("cont.ask_not_fresh")).to_owned()
+        }
+        (false, _) => p.t(crate::k!("cont.ask")).to_owned(),
     };
     let _ = writeln!(out, "{line}");
 }
@@ -221,20 +258,20 @@ fn effect(e: &crate::commands::r#continue::Effect, p: &Painter) -> String {
     let path = |x: &std::path::Path| escape(&x.display().to_string());
     let line = match e {
         Effect::Migrated { from, key } => p.f(
-            "migrate.done",
+            crate::k!("migrate.done"),
             &[("from", &path(from)), ("key", &escape(key))],
         ),
-        Effect::Rendered { path: x } => p.f("effect.rendered", &[("path", &path(x))]),
-        Effect::Cleaned { path: x } => p.f("effect.cleaned", &[("path", &path(x))]),
+        Effect::Rendered { path: x } => p.f(crate::k!("effect.rendered"), &[("path", &path(x))]),
+        Effect::Cleaned { path: x } => p.f(crate::k!("effect.cleaned"), &[("path", &path(x))]),
         Effect::Consumed {
             path: x,
             copy,
             committed,
         } => p.f(
             if *committed {
-                "effect.consumed_committed"
+                crate::k!("effect.consumed_committed")
             } else {
-                "effect.consumed"
+                crate::k!("effect.consumed")
             },
             &[("path", &path(x)), ("copy", &escape(copy))],
         ),
@@ -244,9 +281,12 @@ fn effect(e: &crate::commands::r#continue::Effect, p: &Painter) -> String {
             why,
             detail,
         } => {
-            let mut line = p.f("effect.kept", &[("path", &path(x)), ("why", &p.t(why))]);
+            let mut line = p.f(
+                crate::k!("effect.kept"),
+                &[("path", &path(x)), ("why", &p.t(why))],
+            );
             if let Some(copy) = copy {
-                line.push_str(&p.f("effect.kept_copy", &[("copy", &escape(copy))]));
+                line.push_str(&p.f(crate::k!("effect.kept_copy"), &[("copy", &escape(copy))]));
             }
             if !detail.is_empty() {
                 let _ = write!(line, " ({})", escape(detail));
@@ -258,7 +298,7 @@ fn effect(e: &crate::commands::r#continue::Effect, p: &Painter) -> String {
             path: x,
             commit,
         } => p.f(
-            "effect.restored",
+            crate::k!("effect.restored"),
             &[
                 ("key", &escape(key)),
                 ("commit", &commit.short()),

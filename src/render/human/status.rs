@@ -14,11 +14,11 @@ pub fn status(report: &status::Report, p: &Painter) -> String {
     if report.handover_count() == 0 {
         let n = report.worktrees.len();
         if report.here {
-            let _ = writeln!(out, "{}", p.t("status.none_here"));
+            let _ = writeln!(out, "{}", p.t(crate::k!("status.none_here")));
         } else if n == 1 {
-            let _ = writeln!(out, "{}", p.t("status.none_only"));
+            let _ = writeln!(out, "{}", p.t(crate::k!("status.none_only")));
         } else {
-            let _ = writeln!(out, "{}", p.f("status.none_any", &[("n", &n)]));
+            let _ = writeln!(out, "{}", p.f(crate::k!("status.none_any"), &[("n", &n)]));
         }
         return out;
     }
@@ -29,19 +29,19 @@ pub fn status(report: &status::Report, p: &Painter) -> String {
         worktree_header(&mut out, &wt.worktree, wt.current, p);
         if !wt.worktree.exists {
             let why = if wt.worktree.locked.is_some() {
-                p.t("wt.offline")
+                p.t(crate::k!("wt.offline"))
             } else {
-                p.t("wt.prunable")
+                p.t(crate::k!("wt.prunable"))
             };
             let _ = writeln!(
                 out,
                 "  {}",
-                p.dim(&p.f("status.not_scanned", &[("why", &why)]))
+                p.dim(&p.f(crate::k!("status.not_scanned"), &[("why", &why)]))
             );
             continue;
         }
         if wt.handovers.is_empty() {
-            let _ = writeln!(out, "  {}", p.dim(p.t("status.no_handovers")));
+            let _ = writeln!(out, "  {}", p.dim(p.t(crate::k!("status.no_handovers"))));
         }
         for h in &wt.handovers {
             handover(&mut out, h, &wt.worktree, p, false);
@@ -51,8 +51,8 @@ pub fn status(report: &status::Report, p: &Painter) -> String {
         let _ = writeln!(
             out,
             "\n{} {}",
-            p.bold(p.t("status.store")),
-            p.t("status.store_note")
+            p.bold(p.t(crate::k!("status.store"))),
+            p.t(crate::k!("status.store_note"))
         );
         for h in &report.stored {
             handover(&mut out, h, &main.worktree, p, false);
@@ -63,25 +63,28 @@ pub fn status(report: &status::Report, p: &Painter) -> String {
 
 pub(super) fn worktree_header(out: &mut String, wt: &Worktree, current: bool, p: &Painter) {
     let mut flags = vec![if wt.is_main {
-        p.t("wt.main").to_owned()
+        p.t(crate::k!("wt.main")).to_owned()
     } else {
-        p.t("wt.linked").to_owned()
+        p.t(crate::k!("wt.linked")).to_owned()
     }];
     if current {
-        flags.push(p.t("wt.current").into());
+        flags.push(p.t(crate::k!("wt.current")).into());
     }
     if wt.is_bare {
-        flags.push(p.t("wt.bare").into());
+        flags.push(p.t(crate::k!("wt.bare")).into());
     }
     if let Some(reason) = &wt.locked {
         flags.push(if reason.is_empty() {
-            p.t("wt.locked").into()
+            p.t(crate::k!("wt.locked")).into()
         } else {
-            p.f("wt.locked_why", &[("reason", &one_line(reason, 40))])
+            p.f(
+                crate::k!("wt.locked_why"),
+                &[("reason", &one_line(reason, 40))],
+            )
         });
     }
     if wt.prunable {
-        flags.push(p.t("wt.prunable").into());
+        flags.push(p.t(crate::k!("wt.prunable")).into());
     }
     let separator = p.separator();
     let _ = writeln!(
@@ -95,10 +98,13 @@ pub(super) fn worktree_header(out: &mut String, wt: &Worktree, current: bool, p:
     }
     let head = wt
         .head
-        .map_or_else(|| p.t("wt.no_commits").to_owned(), |h| h.short());
+        .map_or_else(|| p.t(crate::k!("wt.no_commits")).to_owned(), |h| h.short());
     let line = match (&wt.branch, wt.detached) {
-        (Some(b), false) => p.f("wt.on_branch", &[("branch", &escape(b)), ("head", &head)]),
-        _ => p.f("wt.detached", &[("head", &head)]),
+        (Some(b), false) => p.f(
+            crate::k!("wt.on_branch"),
+            &[("branch", &escape(b)), ("head", &head)],
+        ),
+        _ => p.f(crate::k!("wt.detached"), &[("head", &head)]),
     };
     let _ = writeln!(out, "  {line}");
 }
@@ -129,30 +135,30 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
                 .root
                 .as_deref()
                 .filter(|_| !default_root)
-                .map(|r| p.f("kind.in_root", &[("root", &escape(r))]))
+                .map(|r| p.f(crate::k!("kind.in_root"), &[("root", &escape(r))]))
                 .unwrap_or_default();
             let key = if team {
-                "kind.team_session"
+                crate::k!("kind.team_session")
             } else {
-                "kind.session"
+                crate::k!("kind.session")
             };
             p.f(key, &[("key", &escape(&h.key)), ("root", &root)])
         }
-        Kind::Legacy => p.f("kind.legacy", &[("key", &escape(&h.key))]),
-        Kind::ContinueHere => p.f("kind.note", &[("key", &escape(&h.key))]),
+        Kind::Legacy => p.f(crate::k!("kind.legacy"), &[("key", &escape(&h.key))]),
+        Kind::ContinueHere => p.f(crate::k!("kind.note"), &[("key", &escape(&h.key))]),
     };
     let _ = writeln!(out, "  {}", p.bold(&title));
     if let Some(stored) = &h.stored {
         let from = stored
             .worktree
             .as_deref()
-            .map(|w| p.f("stored.from", &[("path", &escape(w))]))
+            .map(|w| p.f(crate::k!("stored.from"), &[("path", &escape(w))]))
             .unwrap_or_default();
         detail(
             out,
-            p.t("label.stored"),
+            p.t(crate::k!("label.stored")),
             &p.f(
-                "stored.value",
+                crate::k!("stored.value"),
                 &[
                     ("commit", &stored.commit.short()),
                     ("time", &crate::model::session::format_time(stored.saved_at)),
@@ -164,7 +170,7 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
     if let Some(err) = h.error() {
         detail(
             out,
-            p.t("label.invalid"),
+            p.t(crate::k!("label.invalid")),
             &p.bad(&escape(&err.render(p.lang()))),
         );
         return;
@@ -172,7 +178,7 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
     let Some(a) = h.assessment() else { return };
     if let Some(s) = a.session() {
         let counts = p.f(
-            "status.counts",
+            crate::k!("status.counts"),
             &[
                 ("status", &s.status),
                 ("done", &s.done),
@@ -184,11 +190,11 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
         } else {
             counts
         };
-        detail(out, p.t("label.status"), &counts);
+        detail(out, p.t(crate::k!("label.status")), &counts);
         if let Some(next) = &s.next {
             detail(
                 out,
-                p.t("label.next"),
+                p.t(crate::k!("label.next")),
                 &format!(
                     "{} ({}) {}",
                     escape(&next.id),
@@ -202,12 +208,16 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
         if let Some(objective) = &note.objective {
             detail(
                 out,
-                p.t("label.objective"),
+                p.t(crate::k!("label.objective")),
                 &one_line(objective, SUMMARY_WIDTH),
             );
         }
         if let Some(step) = note.next_steps.first() {
-            detail(out, p.t("label.next"), &one_line(step, SUMMARY_WIDTH));
+            detail(
+                out,
+                p.t(crate::k!("label.next")),
+                &one_line(step, SUMMARY_WIDTH),
+            );
         }
     }
     freshness(out, a, wt, p);
@@ -220,9 +230,9 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
     {
         detail(
             out,
-            p.t("label.stale"),
+            p.t(crate::k!("label.stale")),
             &p.warn(&p.f(
-                "stale.untouched",
+                crate::k!("stale.untouched"),
                 &[
                     ("id", &escape(&stale.id)),
                     ("age", &p.duration(stale.untouched_for)),
@@ -234,21 +244,24 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
         for item in note.user_items.iter().filter(|_| !briefing) {
             detail(
                 out,
-                p.t("label.user"),
+                p.t(crate::k!("label.user")),
                 &p.warn(&one_line(item, SUMMARY_WIDTH)),
             );
         }
         let mut missing: Vec<String> = note
             .missing_header
             .iter()
-            .map(|h| p.f("partial.header", &[("name", h)]))
+            .map(|h| p.f(crate::k!("partial.header"), &[("name", h)]))
             .collect();
         missing.extend(note.missing_sections.iter().map(|s| format!("## {s}")));
         if !missing.is_empty() {
             detail(
                 out,
-                p.t("label.partial"),
-                &p.dim(&p.f("partial.missing", &[("list", &missing.join(", "))])),
+                p.t(crate::k!("label.partial")),
+                &p.dim(&p.f(
+                    crate::k!("partial.missing"),
+                    &[("list", &missing.join(", "))],
+                )),
             );
         }
     }
@@ -256,46 +269,50 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
 
 pub(super) fn freshness(out: &mut String, a: &Assessment, wt: &Worktree, p: &Painter) {
     let Some(f) = a.freshness else {
-        detail(out, p.t("label.freshness"), &p.dim(p.t("fresh.unknown")));
+        detail(
+            out,
+            p.t(crate::k!("label.freshness")),
+            &p.dim(p.t(crate::k!("fresh.unknown"))),
+        );
         return;
     };
     let word = match f {
-        Freshness::Fresh => p.good(p.t("fresh.fresh")),
-        Freshness::Stale => p.warn(p.t("fresh.stale")),
-        Freshness::Superseded => p.bad(p.t("fresh.superseded")),
-        Freshness::Future => p.bad(p.t("fresh.future")),
+        Freshness::Fresh => p.good(p.t(crate::k!("fresh.fresh"))),
+        Freshness::Stale => p.warn(p.t(crate::k!("fresh.stale"))),
+        Freshness::Superseded => p.bad(p.t(crate::k!("fresh.superseded"))),
+        Freshness::Future => p.bad(p.t(crate::k!("fresh.future"))),
     };
     let mut text = word;
     if let Some(ahead) = a.ahead {
-        text.push_str(&p.f("fresh.ahead", &[("ahead", &p.duration(ahead))]));
+        text.push_str(&p.f(crate::k!("fresh.ahead"), &[("ahead", &p.duration(ahead))]));
     } else if let Some(age) = a.age {
         let key = match (a.written_from_mtime, a.note().is_some()) {
-            (true, _) => "fresh.age_file",
-            (false, true) => "fresh.age_updated",
-            (false, false) => "fresh.age_written",
+            (true, _) => crate::k!("fresh.age_file"),
+            (false, true) => crate::k!("fresh.age_updated"),
+            (false, false) => crate::k!("fresh.age_written"),
         };
         text.push_str(&p.f(key, &[("age", &p.duration(age))]));
     }
     if let Some(branch) = &a.branch {
-        text.push_str(&p.f("fresh.on", &[("branch", &escape(branch))]));
+        text.push_str(&p.f(crate::k!("fresh.on"), &[("branch", &escape(branch))]));
     }
     if !a.branch_matches {
         let here = wt
             .branch
             .as_deref()
             .filter(|_| !wt.detached)
-            .map_or_else(|| p.t("wt.a_detached_head").to_owned(), escape);
-        text.push_str(&p.f("fresh.worktree_on", &[("here", &here)]));
+            .map_or_else(|| p.t(crate::k!("wt.a_detached_head")).to_owned(), escape);
+        text.push_str(&p.f(crate::k!("fresh.worktree_on"), &[("here", &here)]));
     }
-    detail(out, p.t("label.freshness"), &text);
+    detail(out, p.t(crate::k!("label.freshness")), &text);
     if a.newer.count > 0 {
         let n = a.newer.count;
         more(
             out,
             &if n == 1 {
-                p.t("fresh.newer_one").to_owned()
+                p.t(crate::k!("fresh.newer_one")).to_owned()
             } else {
-                p.f("fresh.newer_many", &[("n", &n)])
+                p.f(crate::k!("fresh.newer_many"), &[("n", &n)])
             },
         );
         for c in &a.newer.newest {
@@ -307,7 +324,10 @@ pub(super) fn freshness(out: &mut String, a: &Assessment, wt: &Worktree, p: &Pai
         if n > a.newer.newest.len() {
             more(
                 out,
-                &p.f("fresh.and_more", &[("n", &(n - a.newer.newest.len()))]),
+                &p.f(
+                    crate::k!("fresh.and_more"),
+                    &[("n", &(n - a.newer.newest.len()))],
+                ),
             );
         }
     }
@@ -323,13 +343,13 @@ pub(super) fn presence(out: &mut String, a: &Assessment, p: &Painter) {
         Presence::Present => {}
         Presence::Orphan => detail(
             out,
-            p.t("label.orphan"),
-            &p.bad(&p.f("presence.orphan", &[("root", &root)])),
+            p.t(crate::k!("label.orphan")),
+            &p.bad(&p.f(crate::k!("presence.orphan"), &[("root", &root)])),
         ),
         Presence::Offline => detail(
             out,
-            p.t("label.offline"),
-            &p.warn(&p.f("presence.offline", &[("root", &root)])),
+            p.t(crate::k!("label.offline")),
+            &p.warn(&p.f(crate::k!("presence.offline"), &[("root", &root)])),
         ),
     }
 }
@@ -358,9 +378,13 @@ pub(super) fn commits(out: &mut String, a: &Assessment, p: &Painter) {
     }
     let rewritten = a.commits.iter().filter(|c| c.rewritten.is_some()).count();
     if rewritten > 0 {
-        parts.push(p.warn(&p.f("commit.rewritten", &[("n", &rewritten)])));
+        parts.push(p.warn(&p.f(crate::k!("commit.rewritten"), &[("n", &rewritten)])));
     }
-    detail(out, p.t("label.commits"), &parts.join(p.separator()));
+    detail(
+        out,
+        p.t(crate::k!("label.commits")),
+        &parts.join(p.separator()),
+    );
     for c in a.commits.iter().filter(|c| c.needs_attention()) {
         let sha = escape(&c.recorded.chars().take(12).collect::<String>());
         let mut line = p.f(
@@ -368,7 +392,10 @@ pub(super) fn commits(out: &mut String, a: &Assessment, p: &Painter) {
             &[("task", &escape(&c.task_id)), ("sha", &sha)],
         );
         if let Some(new) = &c.rewritten {
-            line.push_str(&p.f("commit.rewritten_to", &[("sha", &&new[..7.min(new.len())])]));
+            line.push_str(&p.f(
+                crate::k!("commit.rewritten_to"),
+                &[("sha", &&new[..7.min(new.len())])],
+            ));
         }
         more(out, &line);
     }

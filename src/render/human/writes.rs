@@ -20,7 +20,7 @@ pub fn task(r: &crate::commands::task::Report, p: &Painter) -> String {
         .find(|t| t.id == r.task)
         .map_or("?", |t| t.status.as_str());
     let line = p.f(
-        "task.done",
+        crate::k!("task.done"),
         &[
             ("id", &escape(&r.task)),
             ("status", &escape(status)),
@@ -38,18 +38,18 @@ pub fn render(r: &crate::commands::render::Report, p: &Painter) -> String {
         .join(crate::services::sessions::MARKDOWN_FILE);
     let path = escape(&path.display().to_string());
     let key = if r.changed {
-        "render.done"
+        crate::k!("render.done")
     } else {
-        "render.same"
+        crate::k!("render.same")
     };
     format!("{}\n", p.f(key, &[("path", &path)]))
 }
 
 pub fn here(r: &crate::commands::here::Report, p: &Painter) -> String {
     let key = if r.replaced {
-        "here.replaced"
+        crate::k!("here.replaced")
     } else {
-        "here.wrote"
+        crate::k!("here.wrote")
     };
     let path = escape(&r.path.display().to_string());
     format!("{}\n", p.f(key, &[("path", &path)]))
@@ -57,7 +57,7 @@ pub fn here(r: &crate::commands::here::Report, p: &Painter) -> String {
 
 pub fn migrate(r: &crate::commands::migrate::Report, p: &Painter) -> String {
     let mut out = p.f(
-        "migrate.done",
+        crate::k!("migrate.done"),
         &[
             ("from", &escape(&r.from.display().to_string())),
             ("key", &escape(&r.session.key)),
@@ -65,7 +65,7 @@ pub fn migrate(r: &crate::commands::migrate::Report, p: &Painter) -> String {
     );
     out.push('\n');
     if r.removed_markdown {
-        let _ = writeln!(out, "{}", p.t("migrate.removed_md"));
+        let _ = writeln!(out, "{}", p.t(crate::k!("migrate.removed_md")));
     }
     out
 }
@@ -79,15 +79,15 @@ pub fn clean(r: &crate::commands::clean::Report, p: &Painter) -> String {
         .filter(|x| x.kept_other_files)
         .map(|x| {
             let path = escape(&x.path.display().to_string());
-            format!("{}\n", p.f("clean.kept", &[("path", &path)]))
+            format!("{}\n", p.f(crate::k!("clean.kept"), &[("path", &path)]))
         })
         .collect();
     let summary = match (n, r.dry_run) {
-        (0, _) => p.t("clean.nothing").to_owned(),
-        (1, true) => p.t("clean.would_one").to_owned(),
-        (n, true) => p.f("clean.would_many", &[("n", &n)]),
-        (1, false) => p.t("clean.removed_one").to_owned(),
-        (n, false) => p.f("clean.removed_many", &[("n", &n)]),
+        (0, _) => p.t(crate::k!("clean.nothing")).to_owned(),
+        (1, true) => p.t(crate::k!("clean.would_one")).to_owned(),
+        (n, true) => p.f(crate::k!("clean.would_many"), &[("n", &n)]),
+        (1, false) => p.t(crate::k!("clean.removed_one")).to_owned(),
+        (n, false) => p.f(crate::k!("clean.removed_many"), &[("n", &n)]),
     };
     kept.concat() + &summary + "\n"
 }
@@ -96,19 +96,19 @@ pub fn hook(r: &crate::commands::hook::InstallReport, p: &Painter) -> String {
     let install = r.install;
     let path = escape(&r.settings.display().to_string());
     let key = match (install, r.changed) {
-        (true, true) => "hook.added",
-        (true, false) => "hook.present",
-        (false, true) => "hook.removed",
-        (false, false) => "hook.absent",
+        (true, true) => crate::k!("hook.added"),
+        (true, false) => crate::k!("hook.present"),
+        (false, true) => crate::k!("hook.removed"),
+        (false, false) => crate::k!("hook.absent"),
     };
     let mut out = format!("{}\n", p.f(key, &[("path", &path)]));
     if let Some((file, changed)) = &r.instructions {
         let file = escape(&file.display().to_string());
         let key = match (install, changed) {
-            (true, true) => "hook.instr_added",
-            (true, false) => "hook.instr_present",
-            (false, true) => "hook.instr_removed",
-            (false, false) => "hook.instr_absent",
+            (true, true) => crate::k!("hook.instr_added"),
+            (true, false) => crate::k!("hook.instr_present"),
+            (false, true) => crate::k!("hook.instr_removed"),
+            (false, false) => crate::k!("hook.instr_absent"),
         };
         let _ = writeln!(out, "{}", p.f(key, &[("path", &file)]));
     }
@@ -124,7 +124,10 @@ pub fn log(r: &crate::commands::log::Report, p: &Painter) -> String {
         let _ = writeln!(
             out,
             "{}",
-            p.f("log.none", &[("notes_ref", &escape(&r.notes_ref))])
+            p.f(
+                crate::k!("log.none"),
+                &[("notes_ref", &escape(&r.notes_ref))]
+            )
         );
         return out;
     }
@@ -148,7 +151,7 @@ pub fn log(r: &crate::commands::log::Report, p: &Painter) -> String {
                         .count()
                 });
                 p.f(
-                    "status.counts",
+                    crate::k!("status.counts"),
                     &[
                         ("status", &escape(status)),
                         ("done", &done),
@@ -156,7 +159,9 @@ pub fn log(r: &crate::commands::log::Report, p: &Painter) -> String {
                     ],
                 )
             }
-            crate::model::record::RecordKind::ContinueHere => p.t("log.consumed").to_owned(),
+            crate::model::record::RecordKind::ContinueHere => {
+                p.t(crate::k!("log.consumed")).to_owned()
+            }
         };
         let _ = writeln!(
             out,
@@ -166,12 +171,12 @@ pub fn log(r: &crate::commands::log::Report, p: &Painter) -> String {
             escape(&rec.key),
             what
         );
-        let mut place = p.f("log.note_on", &[("commit", &s.commit.short())]);
+        let mut place = p.f(crate::k!("log.note_on"), &[("commit", &s.commit.short())]);
         if let Some(b) = &rec.branch {
-            place.push_str(&p.f("log.branch", &[("branch", &escape(b))]));
+            place.push_str(&p.f(crate::k!("log.branch"), &[("branch", &escape(b))]));
         }
         if let Some(w) = &rec.worktree {
-            place.push_str(&p.f("log.worktree", &[("path", &escape(w))]));
+            place.push_str(&p.f(crate::k!("log.worktree"), &[("path", &escape(w))]));
         }
         let _ = writeln!(out, "    {place}");
     }
@@ -188,25 +193,30 @@ pub fn sync(r: &crate::commands::sync::Report, p: &Painter) -> String {
         out.push('\n');
     };
     if r.rewrite_ref == Some(true) {
-        line(p.f("sync.rewrite_added", &[("notes_ref", &notes_ref)]));
+        line(p.f(
+            crate::k!("sync.rewrite_added"),
+            &[("notes_ref", &notes_ref)],
+        ));
     }
     if !r.remote_had_notes {
         line(p.f(
-            "sync.remote_empty",
+            crate::k!("sync.remote_empty"),
             &[("remote", &remote), ("notes_ref", &notes_ref)],
         ));
     }
     for m in &r.merges {
         match m {
             NotesMerge::NoOther | NotesMerge::UpToDate => {}
-            NotesMerge::FastForward => line(p.t("sync.fast_forward").to_owned()),
-            NotesMerge::Merged { combined } => line(p.f("sync.merged", &[("n", combined)])),
+            NotesMerge::FastForward => line(p.t(crate::k!("sync.fast_forward")).to_owned()),
+            NotesMerge::Merged { combined } => {
+                line(p.f(crate::k!("sync.merged"), &[("n", combined)]));
+            }
         }
     }
     let key = match (&r.local, r.pushed) {
-        (None, _) => "sync.nothing",
-        (Some(_), true) => "sync.pushed",
-        (Some(_), false) => "sync.same",
+        (None, _) => crate::k!("sync.nothing"),
+        (Some(_), true) => crate::k!("sync.pushed"),
+        (Some(_), false) => crate::k!("sync.same"),
     };
     line(p.f(key, &[("notes_ref", &notes_ref), ("remote", &remote)]));
     out

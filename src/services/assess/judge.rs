@@ -126,7 +126,7 @@ pub(super) fn judge(
             let mut warnings = Vec::new();
             if let (Some(raw), None) = (&note.updated_raw, note.updated_at) {
                 warnings.push(crate::support::error::msg(
-                    "warn.not_a_timestamp",
+                    crate::k!("warn.not_a_timestamp"),
                     &[("file", &handover.file.display()), ("raw", raw)],
                 ));
             }

@@ -156,6 +156,10 @@ pub(super) fn relative(base: &Path, path: &Path) -> String {
 /// the file could not be read.
 fn not_read_yet() -> Reading {
     Reading::Invalid(
-        crate::support::error::Error::usage(crate::support::error::msg("err.not_read", &[])).into(),
+        crate::support::error::Error::usage(crate::support::error::msg(
+            crate::k!("err.not_read"),
+            &[],
+        ))
+        .into(),
     )
 }

@@ -38,7 +38,8 @@ pub struct SessionDir {
 
 impl SessionDir {
     pub fn new(root: &Path, key: &str) -> Result<Self> {
-        crate::support::paths::check_relative("what.session_key", key).map_err(Error::usage)?;
+        crate::support::paths::check_relative(crate::k!("what.session_key"), key)
+            .map_err(Error::usage)?;
         Ok(SessionDir {
             root: root.to_owned(),
             key: key.to_owned(),
@@ -94,7 +95,7 @@ pub fn current_session(
                         skipped.push(
                             Error::NotRegular {
                                 path: candidate.state_file(),
-                                kind: "file.other",
+                                kind: crate::k!("file.other"),
                             }
                             .into(),
                         );
@@ -186,7 +187,7 @@ pub fn new_branch_session(root: &Path, branch: &str, now: Timestamp) -> Result<S
         }
     }
     Err(Error::usage(msg(
-        "err.too_many_sessions",
+        crate::k!("err.too_many_sessions"),
         &[("stamp", &stamp), ("dir", &root.join(branch).display())],
     )))
 }
@@ -200,8 +201,8 @@ pub fn new_branch_session(root: &Path, branch: &str, now: Timestamp) -> Result<S
 pub fn check_root(root: &Path) -> Result<()> {
     let refuse = |p: &Path| {
         Err(Error::usage_hint(
-            msg("err.not_plain_dir", &[("path", &p.display())]),
-            msg("err.no_links", &[]),
+            msg(crate::k!("err.not_plain_dir"), &[("path", &p.display())]),
+            msg(crate::k!("err.no_links"), &[]),
         ))
     };
     let mut at = Some(root);
@@ -241,8 +242,8 @@ pub fn make_dirs(root: &Path, rel: &Path) -> Result<()> {
             Ok(m) if m.is_dir() => {}
             Ok(_) => {
                 return Err(Error::usage_hint(
-                    msg("err.not_plain_dir", &[("path", &at.display())]),
-                    msg("err.no_links", &[]),
+                    msg(crate::k!("err.not_plain_dir"), &[("path", &at.display())]),
+                    msg(crate::k!("err.no_links"), &[]),
                 ));
             }
             Err(_) => match std::fs::create_dir(&at) {

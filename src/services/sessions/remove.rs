@@ -28,20 +28,22 @@ pub fn remove_session(
 ) -> Result<Removal> {
     let dir = session.dir();
     let refuse = |why: &'static str| {
-        Error::usage(msg("err.refuse_remove", &[("path", &dir.display())]).word("why", why))
+        Error::usage(
+            msg(crate::k!("err.refuse_remove"), &[("path", &dir.display())]).word("why", why),
+        )
     };
     check_root(&session.root)?;
     if !std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) {
-        return Err(refuse("err.why_not_dir"));
+        return Err(refuse(crate::k!("err.why_not_dir")));
     }
     let (Ok(real_root), Ok(real_dir)) = (
         std::fs::canonicalize(&session.root),
         std::fs::canonicalize(&dir),
     ) else {
-        return Err(refuse("err.why_unresolved"));
+        return Err(refuse(crate::k!("err.why_unresolved")));
     };
     if !real_dir.starts_with(&real_root) || real_dir == real_root {
-        return Err(refuse("err.why_outside"));
+        return Err(refuse(crate::k!("err.why_outside")));
     }
     {
         let file = session.state_file();

@@ -43,7 +43,11 @@ pub fn owner(
         crate::support::paths::check_relative(what, name).map_err(usage)?;
         if name.contains('/') {
             return Err(usage(
-                msg("path.one_component", &[("value", &format!("{name:?}"))]).word("what", what),
+                msg(
+                    crate::k!("path.one_component"),
+                    &[("value", &format!("{name:?}"))],
+                )
+                .word("what", what),
             ));
         }
         Ok(())
@@ -51,26 +55,32 @@ pub fn owner(
     match (team, agent) {
         (Some(team), agent) => {
             let agent = agent.unwrap_or_else(|| "default".to_owned());
-            check("what.team", &team)?;
-            check("what.agent", &agent)?;
+            check(crate::k!("what.team"), &team)?;
+            check(crate::k!("what.agent"), &agent)?;
             Ok(Owner::Team { team, agent })
         }
         (None, Some(agent)) => {
-            check("what.agent", &agent)?;
+            check(crate::k!("what.agent"), &agent)?;
             let home = env("HOME").map(PathBuf::from);
             match home.and_then(|h| team_of(&h, &agent)) {
                 Some(team) => {
-                    check("what.team", &team)?;
+                    check(crate::k!("what.team"), &team)?;
                     Ok(Owner::Team { team, agent })
                 }
                 None => Err(Error::usage_hint(
-                    msg("err.agent_no_team", &[("agent", &format!("{agent:?}"))]),
-                    msg("err.name_team", &[]),
+                    msg(
+                        crate::k!("err.agent_no_team"),
+                        &[("agent", &format!("{agent:?}"))],
+                    ),
+                    msg(crate::k!("err.name_team"), &[]),
                 )),
             }
         }
         (None, None) => branch_key.map(Owner::Branch).ok_or_else(|| {
-            Error::usage_hint(msg("err.no_branch", &[]), msg("err.no_branch_hint", &[]))
+            Error::usage_hint(
+                msg(crate::k!("err.no_branch"), &[]),
+                msg(crate::k!("err.no_branch_hint"), &[]),
+            )
         }),
     }
 }

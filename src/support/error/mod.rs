@@ -332,9 +332,15 @@ impl LockOwner {
             Some(LockOwner {
                 pid,
                 host: Some(host),
-            }) => fill(lang, "lock.owner_on", &[("pid", pid), ("host", host)]),
-            Some(LockOwner { pid, host: None }) => fill(lang, "lock.owner", &[("pid", pid)]),
-            None => text(lang, "lock.no_owner").to_owned(),
+            }) => fill(
+                lang,
+                crate::k!("lock.owner_on"),
+                &[("pid", pid), ("host", host)],
+            ),
+            Some(LockOwner { pid, host: None }) => {
+                fill(lang, crate::k!("lock.owner"), &[("pid", pid)])
+            }
+            None => text(lang, crate::k!("lock.no_owner")).to_owned(),
         }
     }
 }

@@ -17,26 +17,40 @@ impl Error {
             crate::support::i18n::fill(lang, key, args)
         };
         match self {
-            Error::NotARepository { .. } => Some(f("err.hint_not_a_repo", &[])),
-            Error::UnreadableRepository { .. } => Some(f("err.hint_unreadable_repo", &[])),
-            Error::InvalidJson { file, .. } | Error::InvalidField { file, .. } => {
-                Some(f("err.hint_fix_file", &[("file", &file.display())]))
+            Error::NotARepository { .. } => Some(f(crate::k!("err.hint_not_a_repo"), &[])),
+            Error::UnreadableRepository { .. } => {
+                Some(f(crate::k!("err.hint_unreadable_repo"), &[]))
             }
-            Error::TooLarge { file, .. } | Error::TooManyValues { file, .. } => {
-                Some(f("err.hint_too_large", &[("file", &file.display())]))
+            Error::InvalidJson { file, .. } | Error::InvalidField { file, .. } => Some(f(
+                crate::k!("err.hint_fix_file"),
+                &[("file", &file.display())],
+            )),
+            Error::TooLarge { file, .. } | Error::TooManyValues { file, .. } => Some(f(
+                crate::k!("err.hint_too_large"),
+                &[("file", &file.display())],
+            )),
+            Error::NotRegular { path, .. } => Some(f(
+                crate::k!("err.hint_not_regular"),
+                &[("path", &path.display())],
+            )),
+            Error::NotText { path } => Some(f(
+                crate::k!("err.hint_not_text"),
+                &[("path", &path.display())],
+            )),
+            Error::WouldBeTooLarge { .. } => Some(f(crate::k!("err.hint_would_be_too_large"), &[])),
+            Error::InvalidConfig { key, .. } => {
+                Some(f(crate::k!("err.hint_config"), &[("key", key)]))
             }
-            Error::NotRegular { path, .. } => {
-                Some(f("err.hint_not_regular", &[("path", &path.display())]))
-            }
-            Error::NotText { path } => Some(f("err.hint_not_text", &[("path", &path.display())])),
-            Error::WouldBeTooLarge { .. } => Some(f("err.hint_would_be_too_large", &[])),
-            Error::InvalidConfig { key, .. } => Some(f("err.hint_config", &[("key", key)])),
             Error::Usage { hint, .. } => hint.as_ref().map(|h| h.render(lang)),
-            Error::InvalidHandovers { .. } => Some(f("err.hint_fix_files", &[])),
-            Error::Locked { lock, .. } => Some(f("err.hint_locked", &[("lock", &lock.display())])),
-            Error::RefRace { reference, .. } => {
-                Some(f("err.hint_ref_race", &[("reference", reference)]))
-            }
+            Error::InvalidHandovers { .. } => Some(f(crate::k!("err.hint_fix_files"), &[])),
+            Error::Locked { lock, .. } => Some(f(
+                crate::k!("err.hint_locked"),
+                &[("lock", &lock.display())],
+            )),
+            Error::RefRace { reference, .. } => Some(f(
+                crate::k!("err.hint_ref_race"),
+                &[("reference", reference)],
+            )),
             Error::Io { .. }
             | Error::Git { .. }
             | Error::NothingToDo { .. }
@@ -51,13 +65,15 @@ impl Error {
             crate::support::i18n::fill(lang, key, args)
         };
         match self {
-            Error::NotARepository { dir } => f("err.not_a_repo", &[("dir", &dir.display())]),
+            Error::NotARepository { dir } => {
+                f(crate::k!("err.not_a_repo"), &[("dir", &dir.display())])
+            }
             Error::UnreadableRepository { git_dir, why } => f(
-                "err.unreadable_repo",
+                crate::k!("err.unreadable_repo"),
                 &[("git_dir", &git_dir.display()), ("why", why)],
             ),
             Error::Sha256Unsupported { git_dir } => {
-                f("err.sha256", &[("git_dir", &git_dir.display())])
+                f(crate::k!("err.sha256"), &[("git_dir", &git_dir.display())])
             }
             Error::InvalidJson {
                 file,
@@ -65,7 +81,7 @@ impl Error {
                 column,
                 message,
             } => f(
-                "err.invalid_json",
+                crate::k!("err.invalid_json"),
                 &[
                     ("file", &file.display()),
                     ("line", line),
@@ -78,31 +94,31 @@ impl Error {
                 field,
                 message,
             } => f(
-                "err.invalid_field",
+                crate::k!("err.invalid_field"),
                 &[
                     ("file", &file.display()),
                     ("field", field),
                     ("message", message),
                 ],
             ),
-            Error::NotText { path } => f("err.not_text", &[("path", &path.display())]),
+            Error::NotText { path } => f(crate::k!("err.not_text"), &[("path", &path.display())]),
             Error::TooManyValues { file, limit } => f(
-                "err.too_many_values",
+                crate::k!("err.too_many_values"),
                 &[("file", &file.display()), ("limit", limit)],
             ),
             Error::WouldBeTooLarge { file, size, limit } => f(
-                "err.would_be_too_large",
+                crate::k!("err.would_be_too_large"),
                 &[("file", &file.display()), ("size", size), ("limit", limit)],
             ),
             Error::NotRegular { path, kind } => f(
-                "err.not_regular_file",
+                crate::k!("err.not_regular_file"),
                 &[
                     ("path", &path.display()),
                     ("kind", &crate::support::i18n::text(lang, kind)),
                 ],
             ),
             Error::TooLarge { file, size, limit } => f(
-                "err.too_large",
+                crate::k!("err.too_large"),
                 &[("file", &file.display()), ("size", size), ("limit", limit)],
             ),
             Error::InvalidConfig {
@@ -110,7 +126,7 @@ impl Error {
                 value,
                 expected,
             } => f(
-                "err.invalid_config",
+                crate::k!("err.invalid_config"),
                 &[
                     ("value", &format!("{value:?}")),
                     ("key", key),
@@ -123,7 +139,7 @@ impl Error {
                 action,
                 source,
             } => f(
-                "err.io",
+                crate::k!("err.io"),
                 &[
                     (
                         "action",
@@ -134,7 +150,7 @@ impl Error {
                 ],
             ),
             Error::Git { action, message } => f(
-                "err.git",
+                crate::k!("err.git"),
                 &[
                     ("action", &action.render(lang)),
                     ("why", &one_line(message)),
@@ -147,10 +163,12 @@ impl Error {
             } => {
                 let owner = match owner {
                     Some(o) => LockOwner::describe(Some(o), lang),
-                    None => crate::support::i18n::text(lang, "err.another_writer").to_owned(),
+                    None => {
+                        crate::support::i18n::text(lang, crate::k!("err.another_writer")).to_owned()
+                    }
                 };
                 f(
-                    "err.locked",
+                    crate::k!("err.locked"),
                     &[
                         ("lock", &lock.display()),
                         ("owner", &owner),
@@ -163,7 +181,7 @@ impl Error {
                 attempts,
                 last,
             } => f(
-                "err.ref_race",
+                crate::k!("err.ref_race"),
                 &[
                     ("reference", reference),
                     ("attempts", attempts),
@@ -172,9 +190,9 @@ impl Error {
             ),
             Error::InvalidHandovers { count } => {
                 if *count == 1 {
-                    f("err.invalid_one", &[])
+                    f(crate::k!("err.invalid_one"), &[])
                 } else {
-                    f("err.invalid_many", &[("n", count)])
+                    f(crate::k!("err.invalid_many"), &[("n", count)])
                 }
             }
         }

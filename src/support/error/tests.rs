@@ -9,7 +9,7 @@ fn messages_are_one_lowercase_line() {
         std::io::Error::new(std::io::ErrorKind::NotFound, "No such file"),
     );
     assert_eq!(err.to_string(), "cannot read /x/y: no such file");
-    let err = Error::git(msg("git.walk", &[]), "Object\n  abc missing");
+    let err = Error::git(msg(crate::k!("git.walk"), &[]), "Object\n  abc missing");
     assert_eq!(err.to_string(), "cannot walk history: object abc missing");
 }
 

@@ -59,6 +59,47 @@ pub fn human_duration(d: Duration) -> String {
     }
 }
 
+/// Whether `key` is in the catalog. A `const fn`, so [`k!`](crate::k) checks every
+/// key while the crate compiles: a key that is not in the catalog does not build.
+pub const fn has(key: &str) -> bool {
+    let mut i = 0;
+    while i < CATALOG.len() {
+        if same(CATALOG[i].key.as_bytes(), key.as_bytes()) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+const fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// A message key of the catalog, checked while compiling: `k!("status.none_here")`.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! k {
+    ($key:literal) => {{
+        const KEY: &str = $key;
+        const _: () = assert!(
+            $crate::support::i18n::has(KEY),
+            concat!("no message ", $key, " in the catalog")
+        );
+        KEY
+    }};
+}
+
 /// The catalog by key, built on first use (a status of hundreds of handovers looks up
 /// thousands of labels).
 fn index() -> &'static std::collections::HashMap<&'static str, &'static Entry> {
