@@ -142,6 +142,12 @@ pub struct ContinueArgs {
     #[arg(long)]
     pub keep: bool,
 
+    /// Make a copy of another worktree's session (one that arrived with a checkout or
+    /// a merge) this worktree's own: its workspace points here and it gets a new
+    /// session id.
+    #[arg(long)]
+    pub adopt: bool,
+
     #[command(flatten)]
     pub team: TeamArgs,
 }

@@ -299,7 +299,8 @@ fn dotdot_and_absolute_names_are_refused() {
     assert_eq!(tree(env.root()), before);
 
     // A state claiming the branch `../../etc` and the root `/` is only displayed; a task
-    // edit writes its own session file and nothing else.
+    // edit writes its own session file and nothing else (besides keeping the handover
+    // roots out of commits in the repository's own info/exclude, issue 19).
     let status = env.handover(&repo, &["status"]);
     assert!(
         status.stdout.contains("on ../../etc (worktree is on main)"),
@@ -317,7 +318,8 @@ fn dotdot_and_absolute_names_are_refused() {
         changed,
         [
             Path::new("repo/.claude/handover/h/case/handover.md"),
-            Path::new("repo/.claude/handover/h/case/project-state.json")
+            Path::new("repo/.claude/handover/h/case/project-state.json"),
+            Path::new("repo/.git/info/exclude")
         ]
     );
 }

@@ -315,6 +315,7 @@ fn bad_input_is_refused_and_nothing_is_written() {
     --- stdout
     T1 pending in main/20261130-120000 (READY)
     --- stderr
+    git-handover: added /.claude/handover/ /.agents/handover/ to [ROOT]/repo/.git/info/exclude: handover state stays out of commits (handover.exclude=false turns this off)
     git-handover: warning: invalid json in [ROOT]/repo/.claude/handover/main/20261130-100000/project-state.json at line 3, column 0: EOF while parsing a list
     ");
     assert_eq!(
@@ -663,7 +664,7 @@ fn store_both_writes_files_and_a_record_and_bad_store_settings_are_refused() {
     let env = TestEnv::new();
     let repo = repo(&env);
     env.git(&repo, &["config", "handover.store", "both"]);
-    let run = save(&env, &repo, &json!({}), &["--json"]);
+    let run = save(&env, &repo, &json!({}), &["--json", "-q"]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
     assert_eq!(run.stderr, "");
     let report: Value = serde_json::from_str(&run.stdout).unwrap();

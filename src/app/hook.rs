@@ -36,6 +36,7 @@ pub(super) fn session_start(
             target: None,
             successor: false,
             keep: true,
+            adopt: false,
             team: cli::TeamArgs::default(),
         };
         let report = r#continue::run(&ctx, &args, Mode::ReadOnly, &mut |_| None)?;

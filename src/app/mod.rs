@@ -104,6 +104,9 @@ fn print(outcome: &ProcessOutput, quiet: bool, lang: Lang) -> ExitCode {
         let _ = writeln!(stderr, "git-handover: {}", text::escape(line));
     }
     if !quiet {
+        for line in &n.infos {
+            let _ = writeln!(stderr, "git-handover: {}", text::escape(line));
+        }
         for line in &n.warnings {
             let line = i18n::fill(
                 lang,

@@ -16,7 +16,7 @@ pub fn run(ctx: &Context, args: &RenderArgs) -> Result<Report> {
         Some(key) => ctx.session_by_key(&wt, key)?,
         None => {
             let owner = ctx.owner(&args.team, &wt)?;
-            sessions::current_session(&ctx.write_root(&wt), &owner, &mut Vec::new())?
+            sessions::current_session(&ctx.write_root(&wt), &owner, &wt.path, &mut Vec::new())?
                 .filter(SessionDir::exists)
                 .ok_or_else(|| {
                     Error::usage_hint(

@@ -24,7 +24,7 @@ pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Written> {
     let wt = ctx.current_worktree()?;
     let owner = ctx.owner(&args.team, &wt)?;
     let root = ctx.write_root(&wt);
-    let chosen = sessions::choose(&root, &owner, ctx.now, true, &ctx.settings)?;
+    let chosen = sessions::choose(&root, &owner, &wt.path, ctx.now, true, &ctx.settings)?;
     let target = chosen
         .session
         .clone()
@@ -39,6 +39,7 @@ pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Written> {
     })?;
     written.skipped = chosen.skipped;
     if written.changed {
+        written.exclusion = crate::services::exclude::ensure(ctx, &wt)?;
         written.noted = ctx.record_at(head, &ctx.session_record(&written, &wt))?;
     }
     Ok(written)

@@ -36,6 +36,11 @@ impl Report {
             .chain(&self.stored)
     }
 
+    /// Whether any handover file is tracked by git.
+    pub fn tracked_any(&self) -> bool {
+        self.all().any(|h| h.tracked)
+    }
+
     /// Handovers that need attention (`--check`), invalid ones included.
     pub fn attention_count(&self) -> usize {
         self.all().filter(|h| h.needs_attention()).count()

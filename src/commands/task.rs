@@ -62,7 +62,7 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
     } else {
         let owner = ctx.owner(&args.team, &wt)?;
         let root = ctx.write_root(&wt);
-        let c = sessions::choose(&root, &owner, ctx.now, is_add, &ctx.settings)?;
+        let c = sessions::choose(&root, &owner, &wt.path, ctx.now, is_add, &ctx.settings)?;
         let target = match (c.session.clone(), &owner) {
             (Some(s), Owner::Team { .. }) if !s.exists() && !is_add => {
                 return Err(no_session(&s.key));
@@ -101,6 +101,7 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
     })?;
     written.skipped = chosen.map(|c| c.skipped).unwrap_or_default();
     if written.changed {
+        written.exclusion = crate::services::exclude::ensure(ctx, &wt)?;
         written.noted = ctx.record_at(head, &ctx.session_record(&written, &wt))?;
     }
     Ok(Report { written, task: id })

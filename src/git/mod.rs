@@ -14,6 +14,7 @@ use crate::model::verdict::CommitState;
 use crate::support::error::{Error, Result, msg};
 
 mod history;
+mod index;
 mod notes;
 mod rewritten;
 mod walk;

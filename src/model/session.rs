@@ -35,18 +35,18 @@ pub fn check_input(input: &Value) -> Result<&Map<String, Value>, FieldError> {
         let Value::Array(tasks) = tasks else {
             return Err(("active_tasks".into(), "must be an array".into()));
         };
+        let mut seen: std::collections::HashMap<&str, usize> =
+            std::collections::HashMap::with_capacity(tasks.len());
         for (i, task) in tasks.iter().enumerate() {
             match task.get("id") {
                 Some(Value::String(id)) if !id.is_empty() => {
-                    let seen = tasks[..i]
-                        .iter()
-                        .position(|t| t.get("id").and_then(Value::as_str) == Some(id));
-                    if let Some(first) = seen {
+                    if let Some(&first) = seen.get(id.as_str()) {
                         return Err((
                             format!("active_tasks[{i}].id"),
                             format!("repeats the id {id:?} of active_tasks[{first}]"),
                         ));
                     }
+                    seen.insert(id.as_str(), i);
                 }
                 _ => {
                     return Err((

@@ -15,6 +15,8 @@ use crate::support::text;
 /// with `-q`. Each line is escaped where it is printed.
 #[derive(Debug, Default)]
 pub struct Notices {
+    /// Things done besides the report, said once (not with `-q`).
+    pub infos: Vec<String>,
     pub errors: Vec<String>,
     pub warnings: Vec<String>,
     pub hints: Vec<String>,
@@ -63,10 +65,15 @@ impl Output for status::Report {
             .into_iter()
             .collect()
         };
+        let mut hints = hints;
+        if self.tracked_any() {
+            hints.push(p.t(crate::k!("status.tracked_hint")).to_owned());
+        }
         Notices {
             errors,
             warnings: self.warnings(p.lang()),
             hints,
+            ..Notices::default()
         }
     }
 }
@@ -125,6 +132,7 @@ impl Output for r#continue::Report {
                 .hint_in(p.lang())
                 .into_iter()
                 .collect(),
+                ..Notices::default()
             };
         }
         let mut n = Notices {
@@ -147,8 +155,25 @@ impl Output for Written {
         json::to_string(&json::save(self))
     }
     fn notices(&self, p: &Painter) -> Notices {
+        let x = &self.exclusion;
+        let file = text::escape(&x.file.display().to_string());
+        let mut infos = Vec::new();
+        if !x.added.is_empty() {
+            infos.push(p.f(
+                crate::k!("exclude.added"),
+                &[("patterns", &x.added.join(" ")), ("file", &file)],
+            ));
+        }
+        let mut warnings: Vec<String> = self.skipped.iter().map(|e| e.render(p.lang())).collect();
+        for pat in &x.tracked {
+            warnings.push(p.f(
+                crate::k!("exclude.tracked"),
+                &[("root", pat), ("path", &pat.trim_matches('/'))],
+            ));
+        }
         Notices {
-            warnings: self.skipped.iter().map(|e| e.render(p.lang())).collect(),
+            infos,
+            warnings,
             ..Notices::default()
         }
     }

@@ -60,6 +60,7 @@ pub fn migrate_in(ctx: &Context, wt: &Worktree) -> Result<Report> {
         state: back,
         noted: None,
         skipped: Vec::new(),
+        exclusion: crate::services::exclude::Exclusion::default(),
     };
     ctx.record_at(head, &ctx.session_record(&written, wt))?;
     Ok(Report {

@@ -5,6 +5,7 @@
 pub mod assess;
 pub mod cleanup;
 pub mod context;
+pub mod exclude;
 pub mod input;
 pub mod legacy;
 pub mod notes_store;

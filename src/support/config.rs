@@ -46,6 +46,8 @@ pub struct Settings {
     pub stale_after: Duration,
     pub clean_after: Duration,
     pub auto_clean: bool,
+    /// `handover.exclude`: keep the handover roots out of commits through `info/exclude`.
+    pub exclude: bool,
     pub lock_timeout: Duration,
     /// `None` when `handover.language` is unset: the locale decides.
     pub language: Option<Lang>,
@@ -156,6 +158,11 @@ impl Settings {
                 invalid("handover.autoClean", &v, msg(crate::k!("cfg.bool"), &[]))
             })?,
         };
+        let exclude = match get("handover.exclude") {
+            None => true,
+            Some(v) => parse_bool(&v)
+                .ok_or_else(|| invalid("handover.exclude", &v, msg(crate::k!("cfg.bool"), &[])))?,
+        };
         let language = match get("handover.language") {
             None => None,
             Some(v) => Some(parse_lang(&v).ok_or_else(|| {
@@ -197,6 +204,7 @@ impl Settings {
             stale_after: duration("handover.staleAfter", hours(48))?,
             clean_after: duration("handover.cleanAfter", hours(24 * 7))?,
             auto_clean,
+            exclude,
             lock_timeout: duration("handover.lockTimeout", Duration::from_secs(5))?,
             language,
             color,

@@ -6,6 +6,7 @@ pub mod config;
 pub mod error;
 pub mod fsio;
 pub mod i18n;
+pub mod id;
 pub mod paths;
 pub mod testing;
 pub mod text;

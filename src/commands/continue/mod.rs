@@ -105,6 +105,16 @@ pub enum Effect {
         why: &'static str,
         detail: String,
     },
+    /// The handover roots were added to `info/exclude` (first write in the repository).
+    Excluded {
+        file: PathBuf,
+        patterns: Vec<String>,
+    },
+    /// A copy of another worktree's session was made this worktree's own.
+    Adopted {
+        key: String,
+        from: PathBuf,
+    },
     /// A session found only in the notes store was written into this worktree.
     Restored {
         key: String,

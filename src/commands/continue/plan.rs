@@ -17,6 +17,8 @@ pub enum Step {
     Clean,
     /// Copy the continue-here note away and remove it.
     Consume,
+    /// Make a copy of another worktree's session this worktree's own.
+    Adopt,
 }
 
 /// What the plan depends on.
@@ -34,6 +36,10 @@ pub struct Facts {
     pub auto_clean: bool,
     /// Run inside a worktree (cleaning and restoring need one).
     pub in_worktree: bool,
+    /// The session is a copy of another worktree's.
+    pub copy: bool,
+    /// `--adopt`.
+    pub adopt: bool,
 }
 
 /// The steps, in the order they are carried out: the handover is made a session of
@@ -46,6 +52,11 @@ pub fn plan(f: Facts) -> Vec<Step> {
     match f.kind {
         Kind::Legacy => steps.extend([Step::Migrate, Step::Render]),
         Kind::Session if f.from_store => steps.extend([Step::Restore, Step::Render]),
+        // Nothing is written into another worktree's session, unless it is adopted.
+        Kind::Session if f.copy && f.adopt && f.in_worktree => {
+            steps.extend([Step::Adopt, Step::Render]);
+        }
+        Kind::Session if f.copy => {}
         Kind::Session => steps.push(Step::Render),
         Kind::ContinueHere => {}
     }
@@ -71,7 +82,26 @@ mod tests {
             keep: false,
             auto_clean: true,
             in_worktree: true,
+            copy: false,
+            adopt: false,
         }
+    }
+
+    #[test]
+    fn a_copy_is_only_written_when_adopted() {
+        use Step::*;
+        let copy = Facts {
+            copy: true,
+            ..facts(Kind::Session)
+        };
+        assert_eq!(plan(copy), [Clean]);
+        assert_eq!(
+            plan(Facts {
+                adopt: true,
+                ..copy
+            }),
+            [Adopt, Render, Clean]
+        );
     }
 
     #[test]

@@ -40,6 +40,8 @@ pub(super) fn resume(
         keep: args.keep,
         auto_clean: ctx.settings.auto_clean,
         in_worktree: current.is_some(),
+        copy: chosen.handover.copy_of.is_some(),
+        adopt: args.adopt,
     };
     if facts.finished {
         return Ok(Outcome::AllComplete(Box::new(chosen)));
@@ -68,7 +70,32 @@ pub(super) fn resume(
                 });
                 chosen = recheck(ctx, &session, wt)?;
             }
+            Step::Adopt => {
+                let wt = current.ok_or_else(needs_worktree)?.clone();
+                let session = chosen.session().expect("a copy is a session");
+                let from = chosen.handover.copy_of.clone().unwrap_or_default();
+                adopt(ctx, &wt, &session)?;
+                effects.push(Effect::Adopted {
+                    key: session.key.clone(),
+                    from,
+                });
+                chosen = recheck(ctx, &session, wt)?;
+            }
             Step::Render | Step::Clean | Step::Consume => {}
+        }
+    }
+
+    // A write into this worktree keeps the handover roots out of commits.
+    if steps
+        .iter()
+        .any(|s| matches!(s, Step::Migrate | Step::Restore | Step::Adopt))
+    {
+        let x = crate::services::exclude::ensure(ctx, &chosen.worktree)?;
+        if !x.added.is_empty() {
+            effects.push(Effect::Excluded {
+                file: x.file,
+                patterns: x.added,
+            });
         }
     }
 
@@ -129,10 +156,37 @@ pub(super) fn resume(
                     effects.push(consume(ctx, &briefing.candidate, bytes)?);
                 }
             }
-            Step::Migrate | Step::Restore => {}
+            Step::Migrate | Step::Restore | Step::Adopt => {}
         }
     }
     Ok(Outcome::Briefing(briefing))
+}
+
+/// Make the copy at `session` this worktree's own: `workspace` points at `wt`, a new
+/// `session_id`, recorded in the notes store when it is on.
+fn adopt(ctx: &Context, wt: &Worktree, session: &SessionDir) -> Result<()> {
+    let head = ctx.store_head()?;
+    let mut written = sessions::update(session, &ctx.settings, ctx.lang, ctx.now, |doc| {
+        let mut doc = doc.unwrap_or_default();
+        let mut workspace = doc
+            .get("workspace")
+            .and_then(serde_json::Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        workspace.insert(
+            "root".into(),
+            serde_json::Value::from(wt.path.display().to_string()),
+        );
+        workspace.insert("is_worktree".into(), serde_json::Value::from(!wt.is_main));
+        doc.insert("workspace".into(), serde_json::Value::Object(workspace));
+        doc.insert(
+            "session_id".into(),
+            serde_json::Value::from(crate::support::id::random_uuid()),
+        );
+        Ok(doc)
+    })?;
+    written.noted = ctx.record_at(head, &ctx.session_record(&written, wt))?;
+    Ok(())
 }
 
 /// The candidate `session` now is, checked against git again.
@@ -255,6 +309,7 @@ pub(super) fn restore(
         state,
         noted: None,
         skipped: Vec::new(),
+        exclusion: crate::services::exclude::Exclusion::default(),
     };
     ctx.record_at(head, &ctx.session_record(&written, wt))?;
     Ok(session)

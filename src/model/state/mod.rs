@@ -267,8 +267,10 @@ impl State {
             Some(_) => return Err(field_error(file, "active_tasks", "must be an array")),
         };
         // The same id twice: `task` could only ever reach the first. Said, not fatal.
+        let mut seen: std::collections::HashMap<&str, usize> =
+            std::collections::HashMap::with_capacity(tasks.len());
         for (i, task) in tasks.iter().enumerate() {
-            if let Some(first) = tasks[..i].iter().position(|t| t.id == task.id) {
+            if let Some(&first) = seen.get(task.id.as_str()) {
                 v.warnings.push(crate::support::error::msg(
                     crate::k!("warn.duplicate_id"),
                     &[
@@ -278,6 +280,8 @@ impl State {
                         ("again", &i),
                     ],
                 ));
+            } else {
+                seen.insert(task.id.as_str(), i);
             }
         }
         let generated_at = v.stamp(doc.get("generated_at"), &top("generated_at"))?;

@@ -293,6 +293,14 @@ fn effect(e: &crate::commands::r#continue::Effect, p: &Painter) -> String {
             }
             line
         }
+        Effect::Excluded { file, patterns } => p.f(
+            crate::k!("exclude.added"),
+            &[("patterns", &patterns.join(" ")), ("file", &path(file))],
+        ),
+        Effect::Adopted { key, from } => p.f(
+            crate::k!("effect.adopted"),
+            &[("key", &escape(key)), ("from", &path(from))],
+        ),
         Effect::Restored {
             key,
             path: x,

@@ -167,6 +167,24 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
             ),
         );
     }
+    if let Some(of) = &h.copy_of {
+        let of = escape(&of.display().to_string());
+        detail(
+            out,
+            p.t(crate::k!("label.copy")),
+            &p.warn(&p.f(
+                crate::k!("copy.of"),
+                &[("path", &of), ("key", &escape(&h.key))],
+            )),
+        );
+    }
+    if h.tracked {
+        detail(
+            out,
+            p.t(crate::k!("label.tracked")),
+            &p.warn(p.t(crate::k!("tracked.value"))),
+        );
+    }
     if let Some(err) = h.error() {
         detail(
             out,

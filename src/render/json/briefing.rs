@@ -138,6 +138,16 @@ pub fn continue_(r: &crate::commands::r#continue::Report) -> ContinueV1 {
                         .join("; "),
                     ),
                 },
+                Effect::Excluded { file, patterns } => EffectV1 {
+                    kind: "excluded",
+                    path: file.display().to_string(),
+                    detail: Some(patterns.join(" ")),
+                },
+                Effect::Adopted { key, from } => EffectV1 {
+                    kind: "adopted",
+                    path: key.clone(),
+                    detail: Some(format!("a copy of the session in {}", from.display())),
+                },
                 Effect::Restored { key, path, commit } => EffectV1 {
                     kind: "restored",
                     path: path.display().to_string(),

@@ -53,6 +53,10 @@ pub struct HandoverV1 {
     /// Only for a session read from the notes store.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stored: Option<StoredV1>,
+    /// The file is tracked by git (it travels with checkouts).
+    pub tracked: bool,
+    /// The worktree whose session this is a copy of, when it is one.
+    pub copy_of: Option<String>,
     #[serde(flatten)]
     pub details: Option<DetailsV1>,
 }
@@ -182,6 +186,8 @@ pub(super) fn handover(h: &Handover) -> HandoverV1 {
         valid: h.error().is_none(),
         error: h.error().map(ToString::to_string),
         needs_attention: h.needs_attention(),
+        tracked: h.tracked,
+        copy_of: h.copy_of.as_ref().map(|p| p.display().to_string()),
         stored: h.stored.as_ref().map(|s| StoredV1 {
             commit: s.commit.to_string(),
             saved_at: s.saved_at.to_string(),

@@ -57,6 +57,16 @@ pub(super) fn judge(
                 .root
                 .as_deref()
                 .map_or(Presence::Present, |root| presence_of(root, worktrees));
+            // A session recorded for another existing worktree is that worktree's: here
+            // it is a copy (committed, then checked out or merged).
+            if handover.stored.is_none()
+                && let Some(root) = state.workspace.root.as_deref()
+            {
+                let root = crate::git::normalize(Path::new(root));
+                if root != wt.path && worktrees.iter().any(|w| w.path == root && w.exists) {
+                    handover.copy_of = Some(root);
+                }
+            }
             let stale_tasks = state
                 .tasks
                 .iter()

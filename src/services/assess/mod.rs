@@ -51,6 +51,11 @@ pub struct Handover {
     pub file: PathBuf,
     /// Where a session found only in the notes store was read from.
     pub stored: Option<Stored>,
+    /// The file is tracked by git: it travels with every checkout (issue 19).
+    pub tracked: bool,
+    /// The session belongs to another worktree of the repository (its
+    /// `workspace.root`): a copy that arrived with a checkout or a merge.
+    pub copy_of: Option<PathBuf>,
     pub reading: Reading,
 }
 
@@ -261,16 +266,29 @@ pub fn check(
     found: Vec<(usize, Vec<Found>)>,
     current: Option<&Path>,
 ) -> Result<Vec<WorktreeHandovers>> {
+    let roots = scan::roots(&settings.dir);
     let pending_by_worktree: Vec<(usize, Vec<Pending>)> = found
         .into_iter()
         .map(|(wi, items)| {
-            (
-                wi,
-                items
-                    .iter()
-                    .map(|f| read_found(repo, &worktrees[wi], f))
-                    .collect(),
-            )
+            let wt = &worktrees[wi];
+            // The index is read only where there are session files to look up.
+            let tracked = if items.iter().any(|f| matches!(f, Found::Session { .. })) {
+                repo.tracked_under(&wt.git_dir, &roots)
+            } else {
+                Vec::new()
+            };
+            let pending = items
+                .iter()
+                .map(|f| {
+                    let mut p = read_found(repo, wt, f);
+                    if let Ok(rel) = p.handover.file.strip_prefix(&wt.path) {
+                        let rel = rel.to_string_lossy();
+                        p.handover.tracked = tracked.iter().any(|t| *t == rel);
+                    }
+                    p
+                })
+                .collect();
+            (wi, pending)
         })
         .collect();
 

@@ -17,6 +17,8 @@ pub(super) fn read_stored(
         key: record.key.clone(),
         root: None,
         file: file.clone(),
+        tracked: false,
+        copy_of: None,
         reading: not_read_yet(),
         stored: Some(Stored {
             commit: commit.to_owned(),
@@ -79,6 +81,8 @@ pub(super) fn read_found(repo: &Repo, wt: &Worktree, found: &Found) -> Pending {
         key,
         root,
         file: file.clone(),
+        tracked: false,
+        copy_of: None,
         reading: not_read_yet(),
         stored: None,
     };

@@ -65,10 +65,26 @@ impl SessionDir {
 pub fn current_session(
     root: &Path,
     owner: &Owner,
+    here: &Path,
     skipped: &mut Vec<Problem>,
 ) -> Result<Option<SessionDir>> {
     match owner {
-        Owner::Team { team, agent } => Ok(Some(SessionDir::new(root, &format!("{team}/{agent}"))?)),
+        Owner::Team { team, agent } => {
+            let session = SessionDir::new(root, &format!("{team}/{agent}"))?;
+            if session.exists()
+                && let Ok(state) = State::read(&session.state_file())
+                && let Some(other) = belongs_elsewhere(&state, here)
+            {
+                return Err(Error::usage_hint(
+                    msg(
+                        crate::k!("err.copy_here"),
+                        &[("key", &session.key), ("path", &other.display())],
+                    ),
+                    msg(crate::k!("err.copy_adopt"), &[("key", &session.key)]),
+                ));
+            }
+            Ok(Some(session))
+        }
         Owner::Branch(branch) => {
             let base = root.join(branch);
             let entries = match std::fs::read_dir(&base) {
@@ -107,6 +123,8 @@ pub fn current_session(
                     }
                 }
                 match State::read(&candidate.state_file()) {
+                    // A copy of another worktree's session is never written into.
+                    Ok(state) if belongs_elsewhere(&state, here).is_some() => {}
                     Ok(state)
                         if state.is_ready()
                             && state.workspace.branch.as_deref() == Some(branch) =>
@@ -120,6 +138,13 @@ pub fn current_session(
             Ok(None)
         }
     }
+}
+
+/// The worktree a state records as its own (`workspace.root`) when that is not
+/// `here`: a copy that arrived with a checkout or a merge. Writes never go into it.
+pub fn belongs_elsewhere(state: &State, here: &Path) -> Option<PathBuf> {
+    let root = crate::git::normalize(Path::new(state.workspace.root.as_deref()?));
+    (root != crate::git::normalize(here)).then_some(root)
 }
 
 /// The session a write goes to, chosen (or made) while holding the branch's lock
@@ -138,6 +163,7 @@ pub struct Chosen {
 pub fn choose(
     root: &Path,
     owner: &Owner,
+    here: &Path,
     now: Timestamp,
     create: bool,
     settings: &Settings,
@@ -151,7 +177,7 @@ pub fn choose(
         }
         Owner::Team { .. } => None,
     };
-    let mut session = current_session(root, owner, &mut skipped)?;
+    let mut session = current_session(root, owner, here, &mut skipped)?;
     if session.is_none()
         && create
         && let Owner::Branch(branch) = owner

@@ -47,6 +47,8 @@ pub struct Written {
     pub noted: Option<crate::git::CommitId>,
     /// Sessions passed over because they could not be read (said as warnings).
     pub skipped: Vec<Problem>,
+    /// What was added to `info/exclude` (said once).
+    pub exclusion: crate::services::exclude::Exclusion,
 }
 
 /// Read-modify-write a session under its lock: `change` gets the current document
@@ -94,6 +96,7 @@ pub fn update(
             state,
             noted: None,
             skipped: Vec::new(),
+            exclusion: crate::services::exclude::Exclusion::default(),
         });
     }
     doc.insert(
@@ -118,6 +121,7 @@ pub fn update(
         state,
         noted: None,
         skipped: Vec::new(),
+        exclusion: crate::services::exclude::Exclusion::default(),
     })
 }
 

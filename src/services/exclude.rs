@@ -1,0 +1,114 @@
+//! Keeping handover state out of commits (issue 19): on a write, the handover roots
+//! are added to `info/exclude` of the repository's common git directory, so every
+//! worktree inherits it, unless `handover.exclude=false`, the root is already ignored,
+//! or files under it are already tracked (those are left, and said once).
+
+use std::path::{Path, PathBuf};
+
+use crate::git::Worktree;
+use crate::services::context::Context;
+use crate::services::scan;
+use crate::support::error::{Error, Result};
+use crate::support::fsio::{self, Lock};
+
+/// The comment line before the patterns the tool adds.
+const HEADER: &str =
+    "# git-handover: handover state stays out of commits (handover.exclude=false turns this off)";
+/// The comment the tool leaves for a root it did not exclude because files under it
+/// are tracked, so that it says so once, not on every write.
+const TRACKED_MARK: &str = "# git-handover: tracked, not excluded: ";
+
+/// What `ensure` did.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Exclusion {
+    /// The `info/exclude` file.
+    pub file: PathBuf,
+    /// Patterns added now.
+    pub added: Vec<String>,
+    /// Roots left out because files under them are tracked (said the first time).
+    pub tracked: Vec<String>,
+}
+
+/// The pattern for a handover root: anchored at the worktree's top, a directory.
+fn pattern(root: &str) -> String {
+    format!("/{}/", root.trim_matches('/'))
+}
+
+/// Make sure the handover roots of `wt` are excluded. Cheap once done: the file is
+/// read, nothing else.
+pub fn ensure(ctx: &Context, wt: &Worktree) -> Result<Exclusion> {
+    let file = ctx.repo.common_dir().join("info").join("exclude");
+    let mut out = Exclusion {
+        file: file.clone(),
+        ..Exclusion::default()
+    };
+    if !ctx.settings.exclude || wt.is_bare {
+        return Ok(out);
+    }
+    let roots = scan::roots(&ctx.settings.dir);
+    let text = read(&file)?;
+    let known = |line: &str| text.lines().any(|l| l.trim() == line);
+    let pending: Vec<&String> = roots
+        .iter()
+        .filter(|r| !known(&pattern(r)) && !known(&format!("{TRACKED_MARK}{}", pattern(r))))
+        .collect();
+    if pending.is_empty() {
+        return Ok(out);
+    }
+    let _lock = Lock::acquire(&file, ctx.settings.lock_timeout)?;
+    // Read again under the lock: another writer may have added them meanwhile.
+    let mut text = read(&file)?;
+    let mut lines: Vec<String> = Vec::new();
+    for root in pending {
+        let pat = pattern(root);
+        if text.lines().any(|l| l.trim() == pat) {
+            continue;
+        }
+        let tracked = ctx
+            .repo
+            .tracked_under(&wt.git_dir, std::slice::from_ref(root));
+        if !tracked.is_empty() {
+            let mark = format!("{TRACKED_MARK}{pat}");
+            if !text.lines().any(|l| l.trim() == mark) {
+                lines.push(mark);
+                out.tracked.push(pat);
+            }
+            continue;
+        }
+        if ctx.repo.is_ignored_dir(root.trim_matches('/')) == Some(true) {
+            continue;
+        }
+        lines.push(pat.clone());
+        out.added.push(pat);
+    }
+    if lines.is_empty() {
+        return Ok(out);
+    }
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    if !text.contains(HEADER) && !out.added.is_empty() {
+        text.push_str(HEADER);
+        text.push('\n');
+    }
+    for line in lines {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create", e))?;
+    }
+    fsio::write_atomic(&file, text.as_bytes())?;
+    Ok(out)
+}
+
+/// `info/exclude` as text; empty when there is none. A file that cannot be read is an
+/// error: it is never rewritten.
+fn read(file: &Path) -> Result<String> {
+    let Some(bytes) = fsio::read_if_exists(file, 1 << 20)? else {
+        return Ok(String::new());
+    };
+    String::from_utf8(bytes).map_err(|_| Error::NotText {
+        path: file.to_owned(),
+    })
+}
