@@ -26,6 +26,6 @@ pub fn run(ctx: &Context, args: &RenderArgs) -> Result<Report> {
                 })?
         }
     };
-    let changed = sessions::render(&session, &ctx.settings, ctx.lang)?;
+    let changed = sessions::regenerate_markdown(&session, &ctx.settings, ctx.lang)?;
     Ok(Report { session, changed })
 }

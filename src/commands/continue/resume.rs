@@ -121,7 +121,7 @@ pub(super) fn resume(
         match step {
             Step::Render => {
                 if let Some(session) = briefing.candidate.session()
-                    && sessions::render(&session, &ctx.settings, ctx.lang)?
+                    && sessions::regenerate_markdown(&session, &ctx.settings, ctx.lang)?
                 {
                     effects.push(Effect::Rendered {
                         path: session.dir().join(sessions::MARKDOWN_FILE),
@@ -238,9 +238,16 @@ fn brief(args: &ContinueArgs, chosen: Candidate) -> Result<(Brief, Option<Vec<u8
     let file = briefing.candidate.handover.file.clone();
     match briefing.candidate.handover.kind {
         Kind::Session | Kind::Legacy => {
-            let state = match &briefing.candidate.handover.stored {
-                Some(stored) => State::from_doc(stored.state.clone(), &file)?,
-                None => State::read(&file)?,
+            // The state as the verdicts read it; read again only if it was not kept.
+            let state = match (
+                &briefing.candidate.handover.view,
+                &briefing.candidate.handover.stored,
+            ) {
+                (Some(view), _) => std::sync::Arc::clone(view),
+                (None, Some(stored)) => {
+                    std::sync::Arc::new(State::from_doc(stored.state.clone(), &file)?.into_view())
+                }
+                (None, None) => std::sync::Arc::new(State::read(&file)?.into_view()),
             };
             if !state.is_ready() {
                 return Ok((Brief::Finished(Box::new(briefing.candidate)), None));

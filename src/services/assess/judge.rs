@@ -50,6 +50,7 @@ pub(super) fn judge(
     };
     let assessment = match parsed {
         Parsed::State(state) => {
+            handover.view = Some(Arc::clone(&state));
             let branch = state.workspace.branch.clone();
             let (branch_matches, freshness) = judge(branch.as_deref());
             let presence = state

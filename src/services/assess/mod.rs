@@ -9,12 +9,13 @@ use jiff::Timestamp;
 
 use crate::git::{CommitId, NewerCommits, NewerQuery, Repo, Worktree};
 use crate::model::note::{Known, Note};
-use crate::model::state::{SessionStatus, State};
+use crate::model::state::{SessionStatus, State, View};
 use crate::model::verdict::{self, CommitCheck, Freshness, Presence, RegisteredWorktree};
 use crate::services::scan::{self, Found};
 use crate::support::config::Settings;
 use crate::support::error::Problem;
 use crate::support::error::Result;
+use std::sync::Arc;
 
 mod judge;
 mod read;
@@ -56,6 +57,9 @@ pub struct Handover {
     /// The session belongs to another worktree of the repository (its
     /// `workspace.root`): a copy that arrived with a checkout or a merge.
     pub copy_of: Option<PathBuf>,
+    /// The state as it was read for the verdicts, so that a briefing does not read the
+    /// file again.
+    pub view: Option<Arc<View>>,
     pub reading: Reading,
 }
 
@@ -219,7 +223,7 @@ pub struct WorktreeHandovers {
 
 /// What was read from disk, before git is asked anything.
 pub(super) enum Parsed {
-    State(Box<crate::model::state::View>),
+    State(Arc<View>),
     Note(Note),
 }
 

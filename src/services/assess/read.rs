@@ -19,6 +19,7 @@ pub(super) fn read_stored(
         file: file.clone(),
         tracked: false,
         copy_of: None,
+        view: None,
         reading: not_read_yet(),
         stored: Some(Stored {
             commit: commit.to_owned(),
@@ -28,7 +29,7 @@ pub(super) fn read_stored(
         }),
     };
     let parsed = match State::from_doc(state_doc, &file) {
-        Ok(state) => Some(Parsed::State(Box::new(state.into_view()))),
+        Ok(state) => Some(Parsed::State(Arc::new(state.into_view()))),
         Err(e) => {
             handover.reading = Reading::Invalid(e.into());
             None
@@ -83,6 +84,7 @@ pub(super) fn read_found(repo: &Repo, wt: &Worktree, found: &Found) -> Pending {
         file: file.clone(),
         tracked: false,
         copy_of: None,
+        view: None,
         reading: not_read_yet(),
         stored: None,
     };
@@ -101,7 +103,7 @@ pub(super) fn read_found(repo: &Repo, wt: &Worktree, found: &Found) -> Pending {
             }
         },
         Kind::Session | Kind::Legacy => match State::read(&file) {
-            Ok(state) => Some(Parsed::State(Box::new(state.into_view()))),
+            Ok(state) => Some(Parsed::State(Arc::new(state.into_view()))),
             Err(e) => {
                 handover.reading = Reading::Invalid(e.into());
                 None

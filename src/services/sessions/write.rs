@@ -150,7 +150,7 @@ pub fn create(
 }
 
 /// Re-render `handover.md` of an existing session under its lock.
-pub fn render(session: &SessionDir, settings: &Settings, lang: Lang) -> Result<bool> {
+pub fn regenerate_markdown(session: &SessionDir, settings: &Settings, lang: Lang) -> Result<bool> {
     make_dirs(&session.root, Path::new(&session.key))?;
     let file = session.state_file();
     let _lock = Lock::acquire(&file, settings.lock_timeout)?;
