@@ -21,7 +21,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
 
     $completions = @(switch ($command) {
         'git-handover' {
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
@@ -48,7 +48,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             break
         }
         'git-handover;status' {
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
@@ -65,7 +65,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         'git-handover;continue' {
             [CompletionResult]::new('--team', '--team', [CompletionResultType]::ParameterName, 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)')
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
@@ -83,7 +83,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Read the state from FILE instead of stdin')
             [CompletionResult]::new('--team', '--team', [CompletionResultType]::ParameterName, 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)')
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
@@ -98,7 +98,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
             [CompletionResult]::new('--team', '--team', [CompletionResultType]::ParameterName, 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)')
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
@@ -118,7 +118,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'A file the task touches; repeatable')
             [CompletionResult]::new('--next', '--next', [CompletionResultType]::ParameterName, 'What to do next')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
@@ -131,7 +131,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         }
         'git-handover;task;start' {
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
@@ -145,7 +145,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         'git-handover;task;done' {
             [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'The commit (any revision; default HEAD), stored as a full sha')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
@@ -159,7 +159,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         'git-handover;task;block' {
             [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why; repeatable')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
@@ -172,7 +172,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         }
         'git-handover;task;reopen' {
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
@@ -186,7 +186,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         'git-handover;render' {
             [CompletionResult]::new('--team', '--team', [CompletionResultType]::ParameterName, 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)')
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
@@ -199,7 +199,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         }
         'git-handover;here' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Read the note''s sections from FILE instead of stdin')
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
@@ -212,7 +212,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             break
         }
         'git-handover;migrate' {
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
@@ -226,7 +226,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         'git-handover;clean' {
             [CompletionResult]::new('--older-than', '--older-than', [CompletionResultType]::ParameterName, 'Remove finished sessions older than this (default handover.cleanAfter, 7d)')
             [CompletionResult]::new('--team', '--team', [CompletionResultType]::ParameterName, 'Remove the directory of this team, when all its sessions are finished')
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
@@ -241,7 +241,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         'git-handover;log' {
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Show at most N records')
             [CompletionResult]::new('--max-count', '--max-count', [CompletionResultType]::ParameterName, 'Show at most N records')
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
@@ -253,7 +253,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             break
         }
         'git-handover;sync' {
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
@@ -266,7 +266,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             break
         }
         'git-handover;hook' {
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
@@ -281,7 +281,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             break
         }
         'git-handover;hook;session-start' {
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
@@ -295,7 +295,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         'git-handover;hook;install' {
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent whose settings to change')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Which settings file: the project''s (committed), local (not committed), or the user''s')
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
@@ -310,7 +310,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         'git-handover;hook;uninstall' {
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent whose settings to change')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Which settings file: the project''s (committed), local (not committed), or the user''s')
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
@@ -323,7 +323,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             break
         }
         'git-handover;completions' {
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')

@@ -18,7 +18,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
     }
     var completions = [
         &'git-handover'= {
-            cand -C 'Run as if started in <PATH>'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
@@ -44,7 +44,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand man 'Write the man pages into a directory'
         }
         &'git-handover;status'= {
-            cand -C 'Run as if started in <PATH>'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
@@ -60,7 +60,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         &'git-handover;continue'= {
             cand --team 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)'
             cand --agent 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)'
-            cand -C 'Run as if started in <PATH>'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
@@ -77,7 +77,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --from 'Read the state from FILE instead of stdin'
             cand --team 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)'
             cand --agent 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)'
-            cand -C 'Run as if started in <PATH>'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
@@ -91,7 +91,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --session 'Edit the session with this key instead of this branch''s ready session'
             cand --team 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)'
             cand --agent 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)'
-            cand -C 'Run as if started in <PATH>'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
@@ -110,7 +110,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --file 'A file the task touches; repeatable'
             cand --next 'What to do next'
             cand --session 'Edit the session with this key instead of this branch''s ready session'
-            cand -C 'Run as if started in <PATH>'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
@@ -122,7 +122,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         }
         &'git-handover;task;start'= {
             cand --session 'Edit the session with this key instead of this branch''s ready session'
-            cand -C 'Run as if started in <PATH>'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
@@ -135,7 +135,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         &'git-handover;task;done'= {
             cand --commit 'The commit (any revision; default HEAD), stored as a full sha'
             cand --session 'Edit the session with this key instead of this branch''s ready session'
-            cand -C 'Run as if started in <PATH>'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
@@ -148,7 +148,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         &'git-handover;task;block'= {
             cand --reason 'Why; repeatable'
             cand --session 'Edit the session with this key instead of this branch''s ready session'
-            cand -C 'Run as if started in <PATH>'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
@@ -160,7 +160,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         }
         &'git-handover;task;reopen'= {
             cand --session 'Edit the session with this key instead of this branch''s ready session'
-            cand -C 'Run as if started in <PATH>'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
@@ -173,7 +173,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         &'git-handover;render'= {
             cand --team 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)'
             cand --agent 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)'
-            cand -C 'Run as if started in <PATH>'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
@@ -185,7 +185,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         }
         &'git-handover;here'= {
             cand --from 'Read the note''s sections from FILE instead of stdin'
-            cand -C 'Run as if started in <PATH>'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
@@ -197,7 +197,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'git-handover;migrate'= {
-            cand -C 'Run as if started in <PATH>'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
@@ -210,7 +210,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         &'git-handover;clean'= {
             cand --older-than 'Remove finished sessions older than this (default handover.cleanAfter, 7d)'
             cand --team 'Remove the directory of this team, when all its sessions are finished'
-            cand -C 'Run as if started in <PATH>'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
@@ -224,7 +224,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         &'git-handover;log'= {
             cand -n 'Show at most N records'
             cand --max-count 'Show at most N records'
-            cand -C 'Run as if started in <PATH>'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
@@ -235,7 +235,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'git-handover;sync'= {
-            cand -C 'Run as if started in <PATH>'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
@@ -247,7 +247,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'git-handover;hook'= {
-            cand -C 'Run as if started in <PATH>'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
@@ -261,7 +261,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand uninstall 'Remove what `hook install` added'
         }
         &'git-handover;hook;session-start'= {
-            cand -C 'Run as if started in <PATH>'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
@@ -274,7 +274,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         &'git-handover;hook;install'= {
             cand --agent 'The agent whose settings to change'
             cand --scope 'Which settings file: the project''s (committed), local (not committed), or the user''s'
-            cand -C 'Run as if started in <PATH>'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
@@ -288,7 +288,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         &'git-handover;hook;uninstall'= {
             cand --agent 'The agent whose settings to change'
             cand --scope 'Which settings file: the project''s (committed), local (not committed), or the user''s'
-            cand -C 'Run as if started in <PATH>'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
@@ -300,7 +300,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --help 'Print help'
         }
         &'git-handover;completions'= {
-            cand -C 'Run as if started in <PATH>'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'

@@ -24,7 +24,7 @@ function __fish_git_handover_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c git-handover -n "__fish_git_handover_needs_command" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_needs_command" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_needs_command" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_needs_command" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
@@ -48,7 +48,7 @@ complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "sync" -d 
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "hook" -d 'Agent hooks: the session-start command and its installation'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "man" -d 'Write the man pages into a directory'
-complete -c git-handover -n "__fish_git_handover_using_subcommand status" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand status" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
@@ -63,7 +63,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand status" -s q -
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l team -d 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l agent -d 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)' -r
-complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
@@ -79,7 +79,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -s h
 complete -c git-handover -n "__fish_git_handover_using_subcommand save" -l from -d 'Read the state from FILE instead of stdin' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand save" -l team -d 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand save" -l agent -d 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)' -r
-complete -c git-handover -n "__fish_git_handover_using_subcommand save" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand save" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand save" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand save" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
@@ -92,7 +92,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand save" -s h -l 
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -l team -d 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -l agent -d 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)' -r
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
@@ -110,7 +110,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not 
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -l file -d 'A file the task touches; repeatable' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -l next -d 'What to do next' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
@@ -121,7 +121,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from start" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from start" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from start" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from start" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from start" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
@@ -133,7 +133,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from start" -s h -l help -d 'Print help'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from done" -l commit -d 'The commit (any revision; default HEAD), stored as a full sha' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from done" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from done" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from done" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from done" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from done" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
@@ -145,7 +145,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from done" -s h -l help -d 'Print help'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -l reason -d 'Why; repeatable' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
@@ -156,7 +156,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -s h -l help -d 'Print help'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from reopen" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from reopen" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from reopen" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from reopen" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from reopen" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
@@ -168,7 +168,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from reopen" -s h -l help -d 'Print help'
 complete -c git-handover -n "__fish_git_handover_using_subcommand render" -l team -d 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand render" -l agent -d 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)' -r
-complete -c git-handover -n "__fish_git_handover_using_subcommand render" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand render" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand render" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand render" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
@@ -179,7 +179,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand render" -l jso
 complete -c git-handover -n "__fish_git_handover_using_subcommand render" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand render" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_using_subcommand here" -l from -d 'Read the note\'s sections from FILE instead of stdin' -r -F
-complete -c git-handover -n "__fish_git_handover_using_subcommand here" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand here" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand here" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand here" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
@@ -190,7 +190,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand here" -l force
 complete -c git-handover -n "__fish_git_handover_using_subcommand here" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand here" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand here" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c git-handover -n "__fish_git_handover_using_subcommand migrate" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand migrate" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand migrate" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand migrate" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
@@ -202,7 +202,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand migrate" -s q 
 complete -c git-handover -n "__fish_git_handover_using_subcommand migrate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -l older-than -d 'Remove finished sessions older than this (default handover.cleanAfter, 7d)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -l team -d 'Remove the directory of this team, when all its sessions are finished' -r
-complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
@@ -214,7 +214,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -l json
 complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand clean" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_using_subcommand log" -s n -l max-count -d 'Show at most N records' -r
-complete -c git-handover -n "__fish_git_handover_using_subcommand log" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand log" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand log" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand log" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
@@ -224,7 +224,7 @@ ja\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand log" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand log" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
@@ -235,7 +235,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -l rewri
 complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
@@ -248,7 +248,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not 
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -f -a "session-start" -d 'Print the handover of the agent\'s worktree as `SessionStart` context (read-only)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -f -a "install" -d 'Add the session-start hook to an agent\'s settings file'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -f -a "uninstall" -d 'Remove what `hook install` added'
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
@@ -264,7 +264,7 @@ gemini\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -l scope -d 'Which settings file: the project\'s (committed), local (not committed), or the user\'s' -r -f -a "project\t''
 local\t''
 user\t''"
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
@@ -281,7 +281,7 @@ gemini\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l scope -d 'Which settings file: the project\'s (committed), local (not committed), or the user\'s' -r -f -a "project\t''
 local\t''
 user\t''"
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
@@ -292,7 +292,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help'
-complete -c git-handover -n "__fish_git_handover_using_subcommand completions" -s C -d 'Run as if started in <PATH>' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand completions" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand completions" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand completions" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''

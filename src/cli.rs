@@ -24,9 +24,10 @@ use help::{
     after_long_help = AFTER_HELP
 )]
 pub struct Cli {
-    /// Run as if started in <PATH>.
-    #[arg(short = 'C', value_name = "PATH", global = true)]
-    pub dir: Option<PathBuf>,
+    /// Run as if started in <PATH>. Given more than once, each is taken relative to the
+    /// one before, as git does (`-C a -C b` is `a/b`).
+    #[arg(short = 'C', value_name = "PATH", global = true, action = clap::ArgAction::Append)]
+    pub dir: Vec<PathBuf>,
 
     /// Override a configuration value for this run, like `git -c` (repeatable), e.g.
     /// `-c handover.freshFor=36h`. `git -c … handover` works too.

@@ -294,12 +294,34 @@ fn the_prompt_on_a_terminal_takes_a_number() {
     let out = child.wait_with_output().unwrap();
     let screen = String::from_utf8_lossy(&out.stdout).replace('\r', "");
     assert!(screen.contains(" 1) main/20261130-100000"), "{screen}");
-    assert!(screen.contains("Resume which one? [1-2]"), "{screen}");
+    assert!(
+        screen.contains("Resume which one? [1-2, q to quit]"),
+        "{screen}"
+    );
     assert!(
         screen.contains("[B1] in_progress work on B1"),
         "the second one is briefed: {screen}"
     );
     assert!(!screen.contains("[A1] in_progress"), "{screen}");
+
+    // `q` leaves at once with the status of an unanswered choice (2), not a new prompt.
+    let mut child = env
+        .command("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .current_dir(&repo)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write as _;
+        child.stdin.take().unwrap().write_all(b"q\n").unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let screen = String::from_utf8_lossy(&out.stdout).replace('\r', "");
+    assert_eq!(screen.matches("Resume which one?").count(), 1, "{screen}");
+    assert!(screen.contains("name one"), "{screen}");
+    assert!(!screen.contains("in_progress work on"), "{screen}");
 }
 
 #[test]

@@ -186,7 +186,7 @@ fn a_hundred_thousand_tasks_are_read_and_summarised() {
         "{}",
         status.stdout
     );
-    assert!(status.stdout.contains("next       T0 (pending) task 0"));
+    assert!(status.stdout.contains("next       [T0] (pending) task 0"));
     assert_eq!(std::fs::read(&file).unwrap(), state.as_bytes(), "read only");
 }
 
@@ -214,7 +214,7 @@ fn escapes_and_bidi_controls_are_shown_escaped() {
         }
     }
     assert!(status.stdout.contains(
-        r"next       T1\u{1b}[2J (in_progress) \u{1b}]0;pwned\u{7}clear \u{1b}[31mred\u{1b}[0m \u{202e}evil\u{202c} \u{2066}iso\u{2069}"
+        r"next       [T1\u{1b}[2J] (in_progress) \u{1b}]0;pwned\u{7}clear \u{1b}[31mred\u{1b}[0m \u{202e}evil\u{202c} \u{2066}iso\u{2069}"
     ), "{}", status.stdout);
     assert!(
         status
@@ -231,7 +231,7 @@ fn escapes_and_bidi_controls_are_shown_escaped() {
         env.handover(&repo, &["status"])
     };
     assert!(
-        nul.stdout.contains(r"T1 (pending) nul\u{0}here"),
+        nul.stdout.contains(r"[T1] (pending) nul\u{0}here"),
         "{}",
         nul.stdout
     );

@@ -179,7 +179,7 @@ fn team_sessions_from_flags_environment_and_the_team_config() {
     });
     assert_eq!(
         by_env.stdout,
-        "R1 in_progress in alpha/reviewer (READY)\n",
+        "[R1] in_progress in alpha/reviewer (READY)\n",
         "{}",
         by_env.snapshot()
     );
@@ -223,14 +223,14 @@ fn task_done_stores_the_full_sha_and_the_last_one_completes_the_session() {
     let run = env.handover(&repo, &["task", "done", "T1", "--commit", "HEAD~1"]);
     assert_eq!(
         run.stdout,
-        "T1 done in main/20261130-120000 (READY)\n",
+        "[T1] done in main/20261130-120000 (READY)\n",
         "{}",
         run.snapshot()
     );
     let run = env.handover(&repo, &["task", "done", "T2"]);
     assert_eq!(
         run.stdout,
-        "T2 done in main/20261130-120000 (ALL_COMPLETE)\n"
+        "[T2] done in main/20261130-120000 (ALL_COMPLETE)\n"
     );
     let dir = repo.join(".claude/handover/main/20261130-120000");
     let state = read_json(&dir.join("project-state.json"));
@@ -313,7 +313,7 @@ fn bad_input_is_refused_and_nothing_is_written() {
     insta::assert_snapshot!(run.snapshot(), @r"
     exit: 0
     --- stdout
-    T1 pending in main/20261130-120000 (READY)
+    [T1] pending in main/20261130-120000 (READY)
     --- stderr
     git-handover: added /.claude/handover/ /.agents/handover/ to [ROOT]/repo/.git/info/exclude: handover state stays out of commits (handover.exclude=false turns this off)
     git-handover: warning: invalid json in [ROOT]/repo/.claude/handover/main/20261130-100000/project-state.json at line 3, column 0: EOF while parsing a list

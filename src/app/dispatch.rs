@@ -42,7 +42,12 @@ pub(super) fn dispatch(
         }
         Command::Hook(cli::HookCommand::Install(args)) => {
             let project = ctx.current_worktree()?.path;
-            let report = hook::install(Some(&project), &args, ctx.settings.lock_timeout)?;
+            let mut report = hook::install(Some(&project), &args, ctx.settings.lock_timeout)?;
+            // A local settings file stays out of commits, as Claude Code keeps its own.
+            if args.scope == cli::HookScope::Local {
+                report.excluded =
+                    crate::services::exclude::ensure_pattern(ctx, "/.claude/settings.local.json")?;
+            }
             Ok(emit(&report, json, painter))
         }
         Command::Hook(cli::HookCommand::Uninstall(args)) => {
@@ -108,6 +113,10 @@ fn prompt(listing: &str, count: usize, painter: &Painter) -> Option<usize> {
         let _ = stderr.flush();
         let mut line = String::new();
         if std::io::stdin().read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        // `q` (or `quit`) leaves, like the end of input: nothing was chosen.
+        if matches!(line.trim(), "q" | "Q" | "quit") {
             return None;
         }
         match line.trim().parse::<usize>() {

@@ -132,10 +132,7 @@ fn print(outcome: &ProcessOutput, quiet: bool, lang: Lang) -> ExitCode {
 fn run(cli: Cli, lang: &mut Lang) -> Result<ProcessOutput> {
     let cwd =
         std::env::current_dir().map_err(|e| Error::io(".", "read the current directory", e))?;
-    let cwd = match &cli.dir {
-        Some(dir) => cwd.join(dir),
-        None => cwd,
-    };
+    let cwd = cli.dir.iter().fold(cwd, |at, dir| at.join(dir));
     let command = cli
         .command
         .unwrap_or(Command::Status(StatusArgs::default()));

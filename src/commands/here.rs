@@ -12,16 +12,30 @@ use crate::support::fsio::{self, Lock};
 pub struct Report {
     pub path: PathBuf,
     pub replaced: bool,
+    /// Sections of SPEC section 3 the note does not have (said as a warning).
+    pub missing: Vec<&'static str>,
 }
 
 pub fn run(ctx: &Context, args: &HereArgs) -> Result<Report> {
     let wt = ctx.current_worktree()?;
     let (bytes, name) = read_input(args.from.as_deref())?;
     let body = String::from_utf8(bytes).map_err(|_| Error::InvalidField {
-        file: name,
+        file: name.clone(),
         field: "(text)".into(),
         message: "is not UTF-8 text".into(),
     })?;
+    let stripped = strip_header(&body);
+    if stripped.trim().is_empty() {
+        return Err(Error::usage_hint(
+            msg(crate::k!("err.note_empty"), &[("input", &name.display())]),
+            msg(crate::k!("err.note_empty_hint"), &[]),
+        ));
+    }
+    let missing: Vec<&'static str> = crate::model::note::Note::parse(&stripped)
+        .missing_sections()
+        .into_iter()
+        .map(crate::model::note::Known::title)
+        .collect();
     let path = NOTE_PLACES
         .iter()
         .map(|p| wt.path.join(p))
@@ -47,11 +61,19 @@ pub fn run(ctx: &Context, args: &HereArgs) -> Result<Report> {
     let branch = wt.branch_key().unwrap_or_else(|| "unknown".into());
     let stamp = ctx.now.strftime("%Y-%m-%dT%H:%M:%SZ");
     let text = format!(
-        "# Continue Here\n\n> Last updated: {stamp} | Branch: {branch}\n\n{}\n",
-        strip_header(&body)
+        "# Continue Here
+
+> Last updated: {stamp} | Branch: {branch}
+
+{stripped}
+"
     );
     fsio::write_atomic(&path, text.as_bytes())?;
-    Ok(Report { path, replaced })
+    Ok(Report {
+        path,
+        replaced,
+        missing,
+    })
 }
 
 /// The body without a title or header of its own (the tool stamps a new one) and

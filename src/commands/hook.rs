@@ -27,6 +27,8 @@ pub struct InstallReport {
     pub settings: PathBuf,
     pub changed: bool,
     pub instructions: Option<(PathBuf, bool)>,
+    /// `info/exclude`, when the local settings file was added to it.
+    pub excluded: Option<PathBuf>,
 }
 
 impl InstallReport {
@@ -326,6 +328,7 @@ pub fn install(
     };
     Ok(InstallReport {
         install: true,
+        excluded: None,
         agent: args.agent,
         settings: path,
         changed: !present,
@@ -387,6 +390,7 @@ pub fn uninstall(
     };
     Ok(InstallReport {
         install: false,
+        excluded: None,
         agent: args.agent,
         settings: path,
         changed,

@@ -7,6 +7,10 @@ use crate::support::error::Result;
 
 pub struct Report {
     pub notes_ref: String,
+    /// The key asked for, if one was.
+    pub key: Option<String>,
+    /// With a key that has no records: keys of the store that are close to it.
+    pub close: Vec<String>,
     pub records: Vec<StoredRecord>,
     /// Lines of notes that are not records, named.
     pub skipped: Vec<String>,
@@ -18,7 +22,12 @@ pub fn run(ctx: &Context, args: &LogArgs) -> Result<Report> {
             .map_err(crate::support::error::Error::usage)?;
     }
     let (mut records, skipped) = ctx.read_store()?;
+    let mut close = Vec::new();
     if let Some(key) = &args.key {
+        let mut keys: Vec<&str> = records.iter().map(|r| r.record.key.as_str()).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        close = close_keys(key, &keys);
         records.retain(|r| &r.record.key == key);
     }
     // Newest first; the same instant in key order, then in the order read.
@@ -33,7 +42,21 @@ pub fn run(ctx: &Context, args: &LogArgs) -> Result<Report> {
     }
     Ok(Report {
         notes_ref: ctx.settings.notes_ref.clone(),
+        key: args.key.clone(),
+        close,
         records,
         skipped,
     })
+}
+
+/// Keys of the store close to `key`: sharing its first component (the branch or team),
+/// or one containing the other; at most five.
+fn close_keys(key: &str, keys: &[&str]) -> Vec<String> {
+    let first = key.split('/').next().unwrap_or(key);
+    keys.iter()
+        .filter(|k| **k != key)
+        .filter(|k| k.split('/').next() == Some(first) || k.contains(key) || key.contains(**k))
+        .take(5)
+        .map(|k| (*k).to_owned())
+        .collect()
 }

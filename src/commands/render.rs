@@ -13,7 +13,24 @@ pub struct Report {
 pub fn run(ctx: &Context, args: &RenderArgs) -> Result<Report> {
     let wt = ctx.current_worktree()?;
     let session = match &args.key {
-        Some(key) => ctx.session_by_key(&wt, key)?,
+        // Any worktree's session, this one's first, like `continue KEY`.
+        Some(key) => {
+            let mut found = None;
+            let others = ctx.repo.worktrees()?;
+            for w in std::iter::once(&wt).chain(others.iter().filter(|w| w.path != wt.path)) {
+                if w.exists
+                    && !w.is_bare
+                    && let Ok(s) = ctx.session_by_key(w, key)
+                {
+                    found = Some(s);
+                    break;
+                }
+            }
+            match found {
+                Some(s) => s,
+                None => ctx.session_by_key(&wt, key)?,
+            }
+        }
         None => {
             let owner = ctx.owner(&args.team, &wt)?;
             sessions::current_session(&ctx.write_root(&wt), &owner, &wt.path, &mut Vec::new())?

@@ -207,6 +207,16 @@ impl Output for here::Report {
     fn json(&self) -> String {
         json::to_string(&json::here(self))
     }
+    fn notices(&self, p: &Painter) -> Notices {
+        let mut n = Notices::default();
+        if !self.missing.is_empty() {
+            n.warnings.push(p.f(
+                crate::k!("here.missing"),
+                &[("sections", &self.missing.join(p.separator()))],
+            ));
+        }
+        n
+    }
 }
 
 impl Output for migrate::Report {

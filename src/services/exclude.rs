@@ -102,6 +102,32 @@ pub fn ensure(ctx: &Context, wt: &Worktree) -> Result<Exclusion> {
     Ok(out)
 }
 
+/// Add one `pattern` to `info/exclude` (like Claude Code does for its own local
+/// settings file) unless it is there or the path is already ignored. Returns the file
+/// when it added the pattern.
+pub fn ensure_pattern(ctx: &Context, pattern: &str) -> Result<Option<PathBuf>> {
+    let file = ctx.repo.common_dir().join("info").join("exclude");
+    let known = |text: &str| text.lines().any(|l| l.trim() == pattern);
+    if known(&read(&file)?) {
+        return Ok(None);
+    }
+    let _lock = Lock::acquire(&file, ctx.settings.lock_timeout)?;
+    let mut text = read(&file)?;
+    if known(&text) || ctx.repo.is_ignored_file(pattern.trim_start_matches('/')) == Some(true) {
+        return Ok(None);
+    }
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(pattern);
+    text.push('\n');
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create", e))?;
+    }
+    fsio::write_atomic(&file, text.as_bytes())?;
+    Ok(Some(file))
+}
+
 /// `info/exclude` as text; empty when there is none. A file that cannot be read is an
 /// error: it is never rewritten.
 fn read(file: &Path) -> Result<String> {

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::cli::ContinueArgs;
 use crate::git::Worktree;
-use crate::services::assess::{self, Kind};
+use crate::services::assess::{self, Assessment, Kind};
 use crate::services::context::Context;
 use crate::services::scan::{self, Found};
 use crate::support::error::{Error, Result, msg};
@@ -48,6 +48,14 @@ pub(super) fn resumable(
         })
         .collect();
     let mut all = assessed(ctx, worktrees, found, current_path, current, report)?;
+    // Finished sessions of this worktree are not resumed, but said, so that "nothing
+    // to resume" does not read as "no sessions".
+    for c in &all {
+        let here = current.is_some_and(|i| worktrees[i].path == c.worktree.path);
+        if here && c.handover.assessment().is_some_and(Assessment::finished) {
+            report.finished_here.push(c.handover.key.clone());
+        }
+    }
     all.retain(|c| {
         c.handover.kind != Kind::Session || c.handover.assessment().is_some_and(|a| !a.finished())
     });

@@ -157,6 +157,8 @@ pub struct Report {
     pub skipped: Vec<crate::support::error::Problem>,
     /// A handover was asked for by key or path.
     pub named: bool,
+    /// Finished sessions of this worktree (not resumed; said when nothing else is).
+    pub finished_here: Vec<String>,
 }
 
 /// Whether `continue` may change anything.
@@ -187,6 +189,7 @@ pub fn run(
         effects: Vec::new(),
         skipped: Vec::new(),
         named: args.target.is_some(),
+        finished_here: Vec::new(),
     };
 
     let candidates = if let Some(target) = &args.target {

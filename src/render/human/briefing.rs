@@ -80,6 +80,23 @@ pub fn continue_(r: &crate::commands::r#continue::Report, p: &Painter) -> String
     match &r.outcome {
         Outcome::Nothing => {
             let _ = writeln!(out, "{}", p.t(crate::k!("cont.nothing")));
+            match r.finished_here.as_slice() {
+                [] => {}
+                [one] => {
+                    let _ = writeln!(
+                        out,
+                        "{}",
+                        p.f(crate::k!("cont.finished_one"), &[("key", &escape(one))])
+                    );
+                }
+                many => {
+                    let _ = writeln!(
+                        out,
+                        "{}",
+                        p.f(crate::k!("cont.finished_many"), &[("n", &many.len())])
+                    );
+                }
+            }
         }
         Outcome::Choose(list) => out.push_str(&candidates(list, p)),
         Outcome::AllComplete(c) => {
@@ -183,7 +200,11 @@ fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Pai
         }
     }
     if !b.other_tasks.is_empty() {
-        let ids: Vec<String> = b.other_tasks.iter().map(|i| escape(i)).collect();
+        let ids: Vec<String> = b
+            .other_tasks
+            .iter()
+            .map(|i| format!("[{}]", escape(i)))
+            .collect();
         let list = ids.join(", ");
         let _ = writeln!(
             out,

@@ -43,7 +43,7 @@ impl Painter {
         crate::support::i18n::duration(self.lang, d)
     }
 
-    fn separator(&self) -> &'static str {
+    pub fn separator(&self) -> &'static str {
         crate::support::i18n::list_separator(self.lang)
     }
 

@@ -214,7 +214,7 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
                 out,
                 p.t(crate::k!("label.next")),
                 &format!(
-                    "{} ({}) {}",
+                    "[{}] ({}) {}",
                     escape(&next.id),
                     escape(next.status.as_str()),
                     one_line(&next.description, SUMMARY_WIDTH)
@@ -285,6 +285,9 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
     }
 }
 
+/// Ages from this one on are shown as the date (four weeks).
+const AS_A_DATE: std::time::Duration = std::time::Duration::from_secs(28 * 86_400);
+
 pub(super) fn freshness(out: &mut String, a: &Assessment, wt: &Worktree, p: &Painter) {
     let Some(f) = a.freshness else {
         detail(
@@ -303,6 +306,17 @@ pub(super) fn freshness(out: &mut String, a: &Assessment, wt: &Worktree, p: &Pai
     let mut text = word;
     if let Some(ahead) = a.ahead {
         text.push_str(&p.f(crate::k!("fresh.ahead"), &[("ahead", &p.duration(ahead))]));
+    } else if let (Some(age), Some(at)) = (a.age, a.written_at)
+        && age >= AS_A_DATE
+    {
+        // Long ago reads better as a date than as thousands of days.
+        let key = match (a.written_from_mtime, a.note().is_some()) {
+            (true, _) => crate::k!("fresh.date_file"),
+            (false, true) => crate::k!("fresh.date_updated"),
+            (false, false) => crate::k!("fresh.date_written"),
+        };
+        let date = at.strftime("%Y-%m-%d").to_string();
+        text.push_str(&p.f(key, &[("date", &date)]));
     } else if let Some(age) = a.age {
         let key = match (a.written_from_mtime, a.note().is_some()) {
             (true, _) => crate::k!("fresh.age_file"),
@@ -376,7 +390,19 @@ pub(super) fn commits(out: &mut String, a: &Assessment, p: &Painter) {
     if a.commits.is_empty() {
         return;
     }
-    let count = |s: CommitState| a.commits.iter().filter(|c| c.state == s).count();
+    // Each commit once, however many tasks record it; one that was rewritten is counted
+    // as rewritten (a notice, in yellow), not as unreachable (red is for what is wrong).
+    let distinct = |keep: &dyn Fn(&crate::model::verdict::CommitCheck) -> bool| {
+        let mut seen: Vec<&str> = Vec::new();
+        for c in a.commits.iter().filter(|c| keep(c)) {
+            let id = c.full.as_deref().unwrap_or(&c.recorded);
+            if !seen.contains(&id) {
+                seen.push(id);
+            }
+        }
+        seen.len()
+    };
+    let count = |s: CommitState| distinct(&|c| c.state == s && c.rewritten.is_none());
     let mut parts = Vec::new();
     for s in [
         CommitState::Ok,
@@ -394,7 +420,7 @@ pub(super) fn commits(out: &mut String, a: &Assessment, p: &Painter) {
             });
         }
     }
-    let rewritten = a.commits.iter().filter(|c| c.rewritten.is_some()).count();
+    let rewritten = distinct(&|c| c.rewritten.is_some());
     if rewritten > 0 {
         parts.push(p.warn(&p.f(crate::k!("commit.rewritten"), &[("n", &rewritten)])));
     }

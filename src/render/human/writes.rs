@@ -112,6 +112,20 @@ pub fn hook(r: &crate::commands::hook::InstallReport, p: &Painter) -> String {
         };
         let _ = writeln!(out, "{}", p.f(key, &[("path", &file)]));
     }
+    if let Some(file) = &r.excluded {
+        let file = escape(&file.display().to_string());
+        let _ = writeln!(
+            out,
+            "{}",
+            p.f(
+                crate::k!("hook.excluded"),
+                &[
+                    ("pattern", &"/.claude/settings.local.json"),
+                    ("file", &file)
+                ]
+            )
+        );
+    }
     if let Some(key) = r.next_step() {
         let _ = writeln!(out, "{}", p.t(key));
     }
@@ -121,14 +135,28 @@ pub fn hook(r: &crate::commands::hook::InstallReport, p: &Painter) -> String {
 pub fn log(r: &crate::commands::log::Report, p: &Painter) -> String {
     let mut out = String::new();
     if r.records.is_empty() {
-        let _ = writeln!(
-            out,
-            "{}",
-            p.f(
+        let line = match &r.key {
+            Some(key) => p.f(
+                crate::k!("log.none_for_key"),
+                &[("key", &escape(key)), ("notes_ref", &escape(&r.notes_ref))],
+            ),
+            None => p.f(
                 crate::k!("log.none"),
-                &[("notes_ref", &escape(&r.notes_ref))]
-            )
-        );
+                &[("notes_ref", &escape(&r.notes_ref))],
+            ),
+        };
+        let _ = writeln!(out, "{line}");
+        if !r.close.is_empty() {
+            let close: Vec<String> = r.close.iter().map(|k| escape(k)).collect();
+            let _ = writeln!(
+                out,
+                "{}",
+                p.f(
+                    crate::k!("log.close"),
+                    &[("keys", &close.join(p.separator()))]
+                )
+            );
+        }
         return out;
     }
     for s in &r.records {

@@ -145,7 +145,7 @@ pub struct NoteV1 {
 pub fn status(report: &status::Report) -> StatusV1 {
     StatusV1 {
         schema: STATUS_SCHEMA,
-        now: report.now.to_string(),
+        now: time(report.now),
         needs_attention: report.attention_count() > 0,
         worktrees: report
             .worktrees
@@ -190,7 +190,7 @@ pub(super) fn handover(h: &Handover) -> HandoverV1 {
         copy_of: h.copy_of.as_ref().map(|p| p.display().to_string()),
         stored: h.stored.as_ref().map(|s| StoredV1 {
             commit: s.commit.to_string(),
-            saved_at: s.saved_at.to_string(),
+            saved_at: time(s.saved_at),
             worktree: s.worktree.clone(),
         }),
         details: h.assessment().map(details),
@@ -204,7 +204,7 @@ pub(super) fn details(a: &Assessment) -> DetailsV1 {
         session_id: s.and_then(|s| s.session_id.clone()),
         team: s.is_some_and(|s| s.team),
         branch: a.branch.clone(),
-        written_at: a.written_at.map(|t| t.to_string()),
+        written_at: a.written_at.map(time),
         written_from_mtime: a.written_from_mtime,
         age_seconds: a.age.map(|d| d.as_secs()),
         freshness: a.freshness.map(crate::model::verdict::Freshness::as_str),
@@ -262,6 +262,12 @@ pub(super) fn details(a: &Assessment) -> DetailsV1 {
         }),
         warnings: a.warnings.iter().map(ToString::to_string).collect(),
     }
+}
+
+/// A time in JSON: RFC 3339 in UTC, whole seconds (`2026-11-30T12:00:00Z`), the same
+/// precision everywhere (docs/json.md).
+pub fn time(t: jiff::Timestamp) -> String {
+    t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
 
 /// Pretty JSON and a final newline.

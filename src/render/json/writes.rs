@@ -228,7 +228,7 @@ pub fn log(r: &crate::commands::log::Report) -> LogV1 {
                 kind: s.record.kind.as_str(),
                 worktree: s.record.worktree.clone(),
                 branch: s.record.branch.clone(),
-                saved_at: s.record.saved_at.to_string(),
+                saved_at: super::time(s.record.saved_at),
                 state: s.record.state.clone(),
                 text: s.record.text.clone(),
             })

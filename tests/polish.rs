@@ -1,0 +1,224 @@
+//! The small things a demanding user notices (issue 20): one assertion each.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::TestEnv;
+use serde_json::{Value, json};
+
+fn repo(env: &TestEnv) -> PathBuf {
+    let repo = env.init("repo");
+    env.commit(&repo, "a.txt", "a\n", "first", "2026-11-30T10:00:00Z");
+    repo
+}
+
+fn state(env: &TestEnv, repo: &Path, key: &str, v: &Value) {
+    env.write(
+        &repo
+            .join(".claude/handover")
+            .join(key)
+            .join("project-state.json"),
+        &v.to_string(),
+    );
+}
+
+#[test]
+fn log_of_a_key_without_records_says_so_and_lists_close_keys() {
+    let env = TestEnv::new();
+    let repo = repo(&env);
+    env.git(&repo, &["config", "handover.store", "both"]);
+    let input = env.root().join("in.json");
+    env.write(
+        &input,
+        &json!({"active_tasks": [{"id": "T1", "status": "in_progress"}]}).to_string(),
+    );
+    let run = env.handover(&repo, &["save", "--from", input.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let log = env.handover(&repo, &["log", "main/19990101-000000"]);
+    assert_eq!(log.code, 0, "{}", log.snapshot());
+    assert_eq!(
+        log.stdout,
+        "no records of main/19990101-000000 in refs/notes/handover\nclose keys: main/20261130-120000\n"
+    );
+}
+
+#[test]
+fn a_commit_recorded_twice_is_counted_once_and_rewritten_is_not_red() {
+    let env = TestEnv::new();
+    let repo = repo(&env);
+    let sha = env.git(&repo, &["rev-parse", "HEAD"]);
+    state(
+        &env,
+        &repo,
+        "main/20261130-110000",
+        &json!({"version": 3, "status": "READY", "generated_at": "2026-11-30T11:00:00Z",
+                "workspace": {"branch": "main"},
+                "active_tasks": [
+                    {"id": "1", "status": "done", "commit_sha": sha},
+                    {"id": "2", "status": "done", "commit_sha": sha},
+                    {"id": "3", "status": "in_progress"}]}),
+    );
+    let run = env.handover(&repo, &["status"]);
+    assert!(run.stdout.contains("commits    1 ok\n"), "{}", run.stdout);
+    // Numeric ids are shown bracketed, never like counts.
+    assert!(
+        run.stdout.contains("next       [3] (in_progress)"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn json_times_have_one_precision_and_old_ages_read_as_dates() {
+    let env = TestEnv::new();
+    let repo = repo(&env);
+    state(
+        &env,
+        &repo,
+        "main/20150101-000000",
+        &json!({"version": 3, "status": "READY", "generated_at": "2015-01-01T00:00:00Z",
+                "workspace": {"branch": "main"},
+                "active_tasks": [{"id": "T1", "status": "in_progress"}]}),
+    );
+    let run = env.handover_with(&repo, &["--json", "status"], |c| {
+        c.env("GIT_HANDOVER_NOW", "2026-11-30T12:00:00.123456789Z");
+    });
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["now"], "2026-11-30T12:00:00Z");
+    assert_eq!(
+        v["worktrees"][0]["handovers"][0]["written_at"],
+        "2015-01-01T00:00:00Z"
+    );
+    let human = env.handover(&repo, &["status"]);
+    assert!(
+        human
+            .stdout
+            .contains("superseded, written on 2015-01-01 on main"),
+        "{}",
+        human.stdout
+    );
+}
+
+#[test]
+fn render_finds_a_key_in_another_worktree() {
+    let env = TestEnv::new();
+    let repo = repo(&env);
+    let wt = env.root().join("wt");
+    env.git(
+        &repo,
+        &["worktree", "add", "-q", "-b", "side", wt.to_str().unwrap()],
+    );
+    state(
+        &env,
+        &wt,
+        "side/20261130-110000",
+        &json!({"version": 3, "status": "READY", "workspace": {"branch": "side"},
+                "active_tasks": [{"id": "T1", "status": "in_progress"}]}),
+    );
+    let run = env.handover(&repo, &["render", "side/20261130-110000"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(
+        wt.join(".claude/handover/side/20261130-110000/handover.md")
+            .exists()
+    );
+}
+
+#[test]
+fn a_worktree_with_only_a_finished_session_says_so() {
+    let env = TestEnv::new();
+    let repo = repo(&env);
+    state(
+        &env,
+        &repo,
+        "main/20261130-110000",
+        &json!({"version": 3, "status": "ALL_COMPLETE", "generated_at": "2026-11-30T11:00:00Z",
+                "workspace": {"branch": "main"},
+                "active_tasks": [{"id": "T1", "status": "done"}]}),
+    );
+    let run = env.handover(&repo, &["continue"]);
+    assert_eq!(run.code, 1, "{}", run.snapshot());
+    assert!(
+        run.stdout.contains(
+            "this worktree has one finished session, main/20261130-110000 (every task done)"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn here_refuses_an_empty_note_and_warns_of_missing_sections() {
+    let env = TestEnv::new();
+    let repo = repo(&env);
+    let empty = env.root().join("empty.md");
+    env.write(&empty, "\n\n");
+    let run = env.handover(&repo, &["here", "--from", empty.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}", run.snapshot());
+    assert!(
+        run.stderr.contains("is empty: nothing was written"),
+        "{}",
+        run.stderr
+    );
+    assert!(!repo.join("CONTINUE_HERE.md").exists());
+    let partial = env.root().join("partial.md");
+    env.write(&partial, "## Objective\nship it\n");
+    let run = env.handover(&repo, &["here", "--from", partial.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(
+        run.stderr.contains(
+            "the note has no section Completed, In Progress, Next Steps, Context; it was written as given"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn local_scope_keeps_the_local_settings_out_of_commits() {
+    let env = TestEnv::new();
+    let repo = repo(&env);
+    let run = env.handover(&repo, &["hook", "install", "--scope", "local"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let exclude = std::fs::read_to_string(repo.join(".git/info/exclude")).unwrap();
+    assert!(
+        exclude.lines().any(|l| l == "/.claude/settings.local.json"),
+        "{exclude}"
+    );
+    assert_eq!(env.git(&repo, &["status", "--porcelain"]), "");
+}
+
+#[test]
+fn dash_c_twice_composes_like_git() {
+    let env = TestEnv::new();
+    let repo = repo(&env);
+    std::fs::create_dir_all(repo.join("sub/deeper")).unwrap();
+    let run = env.handover(
+        env.root(),
+        &[
+            "-C",
+            "repo",
+            "-C",
+            "sub/deeper",
+            "--json",
+            "status",
+            "--here",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["worktrees"][0]["path"], "[ROOT]/repo");
+}
+
+#[test]
+fn the_readme_install_command_runs_as_pasted() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let block = readme.split("```sh\n").nth(1).unwrap();
+    let command = block.split("\n```").next().unwrap();
+    assert!(
+        !command.contains("/path/to/"),
+        "no placeholder to edit: {command}"
+    );
+    assert!(command.ends_with("&& git handover status"), "{command}");
+}
