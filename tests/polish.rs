@@ -222,3 +222,131 @@ fn the_readme_install_command_runs_as_pasted() {
     );
     assert!(command.ends_with("&& git handover status"), "{command}");
 }
+
+#[test]
+fn log_says_what_changed_since_the_previous_record() {
+    let env = TestEnv::new();
+    let repo = repo(&env);
+    env.git(&repo, &["config", "handover.store", "both"]);
+    for args in [
+        vec!["task", "add", "T1", "parse"],
+        vec!["task", "add", "T2", "docs"],
+        vec!["task", "start", "T1"],
+        vec!["task", "done", "T1"],
+    ] {
+        let run = env.handover(&repo, &args);
+        assert_eq!(run.code, 0, "{}", run.snapshot());
+    }
+    let log = env.handover(&repo, &["log"]);
+    let lines: Vec<&str> = log.stdout.lines().collect();
+    // Newest first: done, started, T2 added, T1 added.
+    let changes: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("      "))
+        .map(|l| l.trim())
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            "[T1] in_progress → done",
+            "[T1] pending → in_progress",
+            "+ [T2] pending",
+            "+ [T1] pending",
+        ],
+        "{}",
+        log.stdout
+    );
+}
+
+#[test]
+fn sync_says_what_happened_and_names_a_remote_it_cannot_use() {
+    let env = TestEnv::new();
+    let repo = repo(&env);
+    let run = env.handover(&repo, &["sync", "nowhere"]);
+    assert_eq!(run.code, 2, "{}", run.snapshot());
+    assert_eq!(
+        run.stderr.lines().next().unwrap(),
+        "git-handover: there is no remote named nowhere (see `git remote -v`)"
+    );
+    let gone = env.root().join("gone.git");
+    env.git(&repo, &["remote", "add", "origin", gone.to_str().unwrap()]);
+    let run = env.handover(&repo, &["sync"]);
+    assert_eq!(run.code, 1, "{}", run.snapshot());
+    assert!(
+        run.stderr
+            .starts_with("git-handover: cannot reach origin: "),
+        "{}",
+        run.stderr
+    );
+    env.git(
+        env.root(),
+        &["init", "-q", "--bare", gone.to_str().unwrap()],
+    );
+    let run = env.handover(&repo, &["sync"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(
+        run.stdout
+            .contains("nothing to do: neither side has records"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn codex_at_both_scopes_warns_and_briefs_once() {
+    let env = TestEnv::new();
+    let repo = repo(&env);
+    let codex_home = env.root().join("codex-home");
+    let with_home = |c: &mut std::process::Command| {
+        c.env("CODEX_HOME", &codex_home);
+    };
+    let user = env.handover_with(
+        &repo,
+        &["hook", "install", "--agent", "codex", "--scope", "user"],
+        with_home,
+    );
+    assert_eq!(user.code, 0, "{}", user.snapshot());
+    let project = env.handover_with(&repo, &["hook", "install", "--agent", "codex"], with_home);
+    assert_eq!(project.code, 0, "{}", project.snapshot());
+    assert!(
+        project
+            .stderr
+            .contains("[ROOT]/codex-home/hooks.json runs the hook too"),
+        "{}",
+        project.stderr
+    );
+    // Two runs for the same start (one per scope): the second says nothing.
+    state(
+        &env,
+        &repo,
+        "main/20261130-110000",
+        &json!({"version": 3, "status": "READY", "generated_at": "2026-11-30T11:00:00Z",
+                "workspace": {"branch": "main"},
+                "active_tasks": [{"id": "T1", "status": "in_progress"}]}),
+    );
+    let event = json!({"session_id": "s-1", "source": "startup", "cwd": repo.display().to_string(),
+                       "hook_event_name": "SessionStart"})
+    .to_string();
+    let run_hook = || {
+        let mut child = env
+            .command(env!("CARGO_BIN_EXE_git-handover"))
+            .args(["hook", "session-start"])
+            .current_dir(&repo)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        {
+            use std::io::Write as _;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(event.as_bytes())
+                .unwrap();
+        }
+        String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+    };
+    assert!(run_hook().contains("[T1]"));
+    assert_eq!(run_hook(), "");
+}

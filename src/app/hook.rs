@@ -32,6 +32,10 @@ pub(super) fn session_start(
             Err(Error::NotARepository { .. }) => return Ok(None),
             Err(e) => return Err(e),
         };
+        // Installed at two scopes (Codex runs both), the hook briefs once per start.
+        if already_briefed(&ctx.repo.common_dir(), &event) {
+            return Ok(None);
+        }
         let args = ContinueArgs {
             target: None,
             successor: false,
@@ -52,6 +56,67 @@ pub(super) fn session_start(
         ),
     };
     ProcessOutput::ok(crate::render::hook::hook_output(&text))
+}
+
+/// How long a start counts as the same start: a second hook run for the same session
+/// and source within it stays silent.
+const SAME_START: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Whether this session start (the event's `session_id` and `source`) was briefed a
+/// moment ago by another run of the hook (one per scope the hook is installed at).
+/// The first run leaves a marker in the common git directory; old markers go.
+fn already_briefed(common_dir: &std::path::Path, event: &[u8]) -> bool {
+    let Ok(event) = serde_json::from_slice::<Value>(event) else {
+        return false;
+    };
+    let clean = |v: Option<&Value>| -> String {
+        v.and_then(Value::as_str)
+            .unwrap_or_default()
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+            .take(100)
+            .collect()
+    };
+    let session = clean(event.get("session_id"));
+    if session.is_empty() {
+        return false;
+    }
+    let source = clean(event.get("source"));
+    let dir = common_dir.join("git-handover").join("hook-starts");
+    if std::fs::create_dir_all(&dir).is_err() {
+        return false;
+    }
+    let now = std::time::SystemTime::now();
+    let age = |p: &std::path::Path| {
+        std::fs::symlink_metadata(p)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| now.duration_since(t).ok())
+    };
+    if let Ok(entries) = std::fs::read_dir(&dir) {
+        for e in entries.flatten() {
+            if age(&e.path()).is_some_and(|a| a > std::time::Duration::from_secs(86_400)) {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+    let marker = dir.join(format!("{session}-{source}"));
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&marker)
+    {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            if age(&marker).is_some_and(|a| a < SAME_START) {
+                return true;
+            }
+            // An old marker of a new start with the same ids: this run briefs.
+            let _ = std::fs::remove_file(&marker);
+            let _ = std::fs::File::create(&marker);
+            false
+        }
+        Ok(_) | Err(_) => false,
+    }
 }
 
 /// How long the hook waits for the agent's event on stdin before it goes on without it

@@ -4,7 +4,8 @@
 pub(super) const AFTER_HELP: &str = "\
 Exit status:
   0    success
-  1    nothing to resume, or --check found something that needs attention
+  1    nothing to resume, --check found something that needs attention, or sync
+       could not reach the remote (named, with what git said)
   2    usage error, or an ambiguous choice without a terminal
   3    invalid handover data (the file is named, and never rewritten)
   4    a lock or ref update lost a race and retries ran out

@@ -29,6 +29,9 @@ pub struct InstallReport {
     pub instructions: Option<(PathBuf, bool)>,
     /// `info/exclude`, when the local settings file was added to it.
     pub excluded: Option<PathBuf>,
+    /// The settings file of the other scope, when it runs the hook too (Codex runs
+    /// both; the hook then briefs once, but one registration is enough).
+    pub also_at: Option<PathBuf>,
 }
 
 impl InstallReport {
@@ -329,11 +332,38 @@ pub fn install(
     Ok(InstallReport {
         install: true,
         excluded: None,
+        also_at: other_scope(project, args),
         agent: args.agent,
         settings: path,
         changed: !present,
         instructions,
     })
+}
+
+/// For Codex, which runs the hooks of the user's and the project's files alike: the
+/// other scope's file, when it registers our hook as well.
+fn other_scope(project: Option<&Path>, args: &HookInstallArgs) -> Option<PathBuf> {
+    if args.agent != HookAgent::Codex {
+        return None;
+    }
+    let other = match args.scope {
+        HookScope::User => HookScope::Project,
+        HookScope::Project | HookScope::Local => HookScope::User,
+    };
+    let path = settings_path(project, args.agent, other).ok()?;
+    let settings = read_settings(&fsio::through_links(&path)).ok()?;
+    let registered = settings
+        .get("hooks")
+        .and_then(|h| h.get("SessionStart"))
+        .and_then(Value::as_array)
+        .is_some_and(|groups| {
+            groups.iter().any(|g| {
+                g.get("hooks")
+                    .and_then(Value::as_array)
+                    .is_some_and(|hs| hs.iter().any(is_ours))
+            })
+        });
+    registered.then_some(path)
 }
 
 /// Remove what `install` added: its hook entry (and a matcher group, `SessionStart` or
@@ -391,6 +421,7 @@ pub fn uninstall(
     Ok(InstallReport {
         install: false,
         excluded: None,
+        also_at: None,
         agent: args.agent,
         settings: path,
         changed,

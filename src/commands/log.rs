@@ -14,6 +14,8 @@ pub struct Report {
     pub records: Vec<StoredRecord>,
     /// Lines of notes that are not records, named.
     pub skipped: Vec<String>,
+    /// For each record, what changed since the previous record of its session.
+    pub changes: Vec<Vec<crate::model::changes::Change>>,
 }
 
 pub fn run(ctx: &Context, args: &LogArgs) -> Result<Report> {
@@ -30,15 +32,35 @@ pub fn run(ctx: &Context, args: &LogArgs) -> Result<Report> {
         close = close_keys(key, &keys);
         records.retain(|r| &r.record.key == key);
     }
-    // Newest first; the same instant in key order, then in the order read.
+    // Newest first; the same instant in key order, then the line appended last first
+    // (records of one note are appended in order; the sort is stable).
+    records.reverse();
     records.sort_by(|a, b| {
         b.record
             .saved_at
             .cmp(&a.record.saved_at)
             .then_with(|| a.record.key.cmp(&b.record.key))
     });
+    // Each record against the next older one of the same session (the same
+    // session_id when both have one, else the same key).
+    let changes = (0..records.len())
+        .map(|i| {
+            let rec = &records[i].record;
+            let Some(after) = rec.state.as_ref() else {
+                return Vec::new();
+            };
+            let before = records[i + 1..]
+                .iter()
+                .map(|r| &r.record)
+                .find(|r| r.key == rec.key && r.state.is_some())
+                .and_then(|r| r.state.as_ref());
+            crate::model::changes::between(before, after)
+        })
+        .collect::<Vec<_>>();
+    let mut changes = changes;
     if let Some(n) = args.max_count {
         records.truncate(n);
+        changes.truncate(n);
     }
     Ok(Report {
         notes_ref: ctx.settings.notes_ref.clone(),
@@ -46,6 +68,7 @@ pub fn run(ctx: &Context, args: &LogArgs) -> Result<Report> {
         close,
         records,
         skipped,
+        changes,
     })
 }
 

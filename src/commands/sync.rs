@@ -44,6 +44,19 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> Result<Report> {
             msg(crate::k!("err.remote_hint"), &[]),
         ));
     }
+    // A name that is neither a configured remote nor a URL or a path is named as such.
+    let is_url_or_path = remote.contains(':') || remote.starts_with('/') || remote.starts_with('.');
+    if !is_url_or_path
+        && ctx
+            .repo
+            .config_string(&format!("remote.{remote}.url"))
+            .is_none()
+    {
+        return Err(Error::usage(msg(
+            crate::k!("err.no_remote"),
+            &[("remote", &remote)],
+        )));
+    }
     let notes_ref = ctx.settings.notes_ref.clone();
     let name = notes_ref.trim_start_matches("refs/notes/");
     let tracking = format!("refs/notes/remotes/{remote}/{name}");
@@ -64,7 +77,14 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> Result<Report> {
     }
     for _ in 0..MAX_ROUNDS {
         report.rounds += 1;
-        report.remote_had_notes = git_cli::fetch_notes(&git_dir, remote, &notes_ref, &tracking)?;
+        report.remote_had_notes = git_cli::fetch_notes(&git_dir, remote, &notes_ref, &tracking)
+            .map_err(|e| match e {
+                Error::Git { message, .. } => Error::Unreachable {
+                    remote: remote.to_owned(),
+                    why: message,
+                },
+                other => other,
+            })?;
         let merged = if report.remote_had_notes {
             ctx.repo.notes_merge(&notes_ref, &tracking)?
         } else {

@@ -285,6 +285,16 @@ impl Output for hook::InstallReport {
     fn json(&self) -> String {
         json::to_string(&json::hook(self))
     }
+    fn notices(&self, p: &Painter) -> Notices {
+        let mut n = Notices::default();
+        if let Some(other) = &self.also_at {
+            n.warnings.push(p.f(
+                crate::k!("hook.both_scopes"),
+                &[("path", &text::escape(&other.display().to_string()))],
+            ));
+        }
+        n
+    }
 }
 
 impl Output for man::Report {

@@ -159,7 +159,7 @@ pub fn log(r: &crate::commands::log::Report, p: &Painter) -> String {
         }
         return out;
     }
-    for s in &r.records {
+    for (i, s) in r.records.iter().enumerate() {
         let rec = &s.record;
         let what = match rec.kind {
             crate::model::record::RecordKind::Session => {
@@ -207,6 +207,29 @@ pub fn log(r: &crate::commands::log::Report, p: &Painter) -> String {
             place.push_str(&p.f(crate::k!("log.worktree"), &[("path", &escape(w))]));
         }
         let _ = writeln!(out, "    {place}");
+        for change in r.changes.get(i).into_iter().flatten() {
+            use crate::model::changes::Change;
+            let line = match change {
+                Change::Added { id, status } => p.f(
+                    crate::k!("log.added"),
+                    &[("id", &escape(id)), ("status", &escape(status))],
+                ),
+                Change::Removed { id } => p.f(crate::k!("log.removed"), &[("id", &escape(id))]),
+                Change::Moved { id, from, to } => p.f(
+                    crate::k!("log.moved"),
+                    &[
+                        ("id", &escape(id)),
+                        ("from", &escape(from)),
+                        ("to", &escape(to)),
+                    ],
+                ),
+                Change::Session { from, to } => p.f(
+                    crate::k!("log.session"),
+                    &[("from", &escape(from)), ("to", &escape(to))],
+                ),
+            };
+            let _ = writeln!(out, "      {line}");
+        }
     }
     out
 }
@@ -236,6 +259,9 @@ pub fn sync(r: &crate::commands::sync::Report, p: &Painter) -> String {
         match m {
             NotesMerge::NoOther | NotesMerge::UpToDate => {}
             NotesMerge::FastForward => line(p.t(crate::k!("sync.fast_forward")).to_owned()),
+            NotesMerge::Merged { combined: 1 } => {
+                line(p.t(crate::k!("sync.merged_one")).to_owned());
+            }
             NotesMerge::Merged { combined } => {
                 line(p.f(crate::k!("sync.merged"), &[("n", combined)]));
             }

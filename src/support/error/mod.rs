@@ -144,6 +144,8 @@ pub enum Error {
     },
     /// The repository could not be read.
     Git { action: Msg, message: String },
+    /// `sync` could not reach the remote (git's words in `why`).
+    Unreachable { remote: String, why: String },
     /// There was nothing to do (nothing to resume, nothing to migrate).
     NothingToDo { message: Msg },
     /// A lock stayed held by another writer for the whole lock timeout.
@@ -227,6 +229,7 @@ impl Error {
             Error::Usage { .. } => "usage",
             Error::Io { .. } => "io",
             Error::Git { .. } => "git",
+            Error::Unreachable { .. } => "unreachable_remote",
             Error::NothingToDo { .. } => "nothing_to_do",
             Error::Locked { .. } => "locked",
             Error::RefRace { .. } => "ref_race",
@@ -295,7 +298,10 @@ impl Error {
             | Error::WouldBeTooLarge { .. }
             | Error::InvalidHandovers { .. } => exit::INVALID_DATA,
             Error::InvalidConfig { .. } | Error::Usage { .. } => exit::USAGE,
-            Error::Io { .. } | Error::Git { .. } | Error::NothingToDo { .. } => exit::ATTENTION,
+            Error::Io { .. }
+            | Error::Git { .. }
+            | Error::Unreachable { .. }
+            | Error::NothingToDo { .. } => exit::ATTENTION,
             Error::Locked { .. } | Error::RefRace { .. } => exit::RACE,
         }
     }

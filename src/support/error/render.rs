@@ -53,6 +53,7 @@ impl Error {
             )),
             Error::Io { .. }
             | Error::Git { .. }
+            | Error::Unreachable { .. }
             | Error::NothingToDo { .. }
             | Error::Sha256Unsupported { .. } => None,
         }
@@ -148,6 +149,10 @@ impl Error {
                     ("path", &path.display()),
                     ("why", &lowercase_first(&source.to_string())),
                 ],
+            ),
+            Error::Unreachable { remote, why } => f(
+                crate::k!("err.unreachable_remote"),
+                &[("remote", remote), ("why", &one_line(why))],
             ),
             Error::Git { action, message } => f(
                 crate::k!("err.git"),
