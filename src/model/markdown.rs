@@ -38,6 +38,22 @@ fn text<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get(key).and_then(Value::as_str).filter(|s| !s.is_empty())
 }
 
+/// An attempted approach as a `tried:` line: `{approach} → {result}: {reason}
+/// ({learnings})`, leaving out what is not there.
+fn tried(a: &Value) -> Option<String> {
+    let mut line = flat(text(a, "approach")?);
+    if let Some(result) = text(a, "result") {
+        let _ = write!(line, " → {}", flat(result));
+    }
+    if let Some(reason) = text(a, "reason") {
+        let _ = write!(line, ": {}", flat(reason));
+    }
+    if let Some(learnings) = text(a, "learnings") {
+        let _ = write!(line, " ({})", flat(learnings));
+    }
+    Some(line)
+}
+
 pub fn render(state: &State, lang: Lang) -> String {
     let w = words(lang);
     let doc = state.document();
@@ -80,16 +96,23 @@ pub fn render(state: &State, lang: Lang) -> String {
         .collect(),
     );
 
-    let remaining = state.tasks.iter().filter(|t| t.status != TaskStatus::Done);
+    // The document's task objects, in the same order as the view's tasks.
+    let task_docs: Vec<Value> = doc
+        .get("active_tasks")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let remaining = state
+        .tasks
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.status != TaskStatus::Done);
     section(
         "Remaining",
         remaining
-            .map(|t| {
-                let files = if t.file_paths.is_empty() {
-                    w.none.to_owned()
-                } else {
-                    flat(&t.file_paths.join(", "))
-                };
+            .map(|(i, t)| {
+                // An empty list leaves nothing after the colon, as the original writes it.
+                let files = flat(&t.file_paths.join(", "));
                 let next = t
                     .next_action
                     .as_deref()
@@ -103,6 +126,15 @@ pub fn render(state: &State, lang: Lang) -> String {
                 );
                 if !t.blockers.is_empty() {
                     let _ = write!(item, "\n  - blocker: {}", flat(&t.blockers.join(", ")));
+                }
+                let approaches = task_docs
+                    .get(i)
+                    .and_then(|d| d.get("attempted_approaches"))
+                    .and_then(Value::as_array);
+                for a in approaches.into_iter().flatten() {
+                    if let Some(line) = tried(a) {
+                        let _ = write!(item, "\n  - tried: {line}");
+                    }
                 }
                 item
             })
@@ -149,6 +181,49 @@ pub fn render(state: &State, lang: Lang) -> String {
             })
             .collect(),
     );
+    if state.version >= 4 {
+        let (open, close) = match lang {
+            Lang::En => (" (", ")"),
+            Lang::Ja => ("（", "）"),
+        };
+        section(
+            "Observations (from Audit)",
+            list("phase_observations")
+                .iter()
+                .flat_map(|phase| {
+                    let name = text(phase, "phase").map(flat).unwrap_or_default();
+                    phase
+                        .get("observations")
+                        .and_then(Value::as_array)
+                        .cloned()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(move |o| {
+                            let id = text(&o, "criteria_id").map(flat).unwrap_or_default();
+                            let what = text(&o, "observation").map(flat).unwrap_or_default();
+                            let mut line = format!("- [Phase {name}] {id}: {what}");
+                            if let Some(r) = text(&o, "recommendation") {
+                                let _ = write!(line, "{open}{}{close}", flat(r));
+                            }
+                            line
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .collect(),
+        );
+        section(
+            "Session Notes",
+            list("session_notes")
+                .iter()
+                .map(|n| {
+                    let category = text(n, "category").map(flat).unwrap_or_default();
+                    let content = text(n, "content").map(flat).unwrap_or_default();
+                    let phase = text(n, "relates_to_phase").map_or_else(|| "N/A".to_owned(), flat);
+                    format!("- [{category}] {content}{open}Phase {phase}{close}")
+                })
+                .collect(),
+        );
+    }
     section(
         "Known Issues",
         list("known_issues")
