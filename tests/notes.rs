@@ -602,6 +602,6 @@ fn a_migrated_legacy_state_is_recorded_too() {
     let log = json_of(&env, &repo, &["--json", "log"]);
     assert_eq!(log["records"].as_array().unwrap().len(), 1);
     assert_eq!(log["records"][0]["commit"], head);
-    assert_eq!(log["records"][0]["state"]["version"], 3);
+    assert_eq!(log["records"][0]["state"]["version"], 4);
     assert_eq!(log["records"][0]["state"]["active_tasks"][0]["id"], "L1");
 }

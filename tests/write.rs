@@ -502,7 +502,7 @@ fn migrate_moves_a_legacy_state_and_removes_the_old_files_only_after_the_copy_re
     assert!(!repo.join(".claude/project-state.json").exists());
     assert!(!repo.join(".claude/handover.md").exists());
     let state = read_json(&repo.join(".claude/handover/main/20261130-120000/project-state.json"));
-    assert_eq!(state["version"], 3);
+    assert_eq!(state["version"], 4);
     assert_eq!(state["x_legacy"], json!([1]));
     assert_eq!(
         state["generated_at"], "2026-11-28T09:00:00Z",

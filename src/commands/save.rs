@@ -21,6 +21,7 @@ pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Written> {
             field,
             message,
         })?;
+    validate_input(incoming, &name)?;
     let wt = ctx.current_worktree()?;
     let owner = ctx.owner(&args.team, &wt)?;
     let root = ctx.write_root(&wt);
@@ -29,18 +30,57 @@ pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Written> {
         .session
         .clone()
         .expect("a session is made when there is none");
-    let head = ctx.store_head()?;
+    let fresh = !target.exists();
+    let head = ctx.store_head();
     let workspace = sessions::workspace(&wt, &owner);
-    let mut written = sessions::update(&target, &ctx.settings, ctx.lang, ctx.now, |existing| {
-        let mut doc = existing.unwrap_or_default();
-        session::merge(&mut doc, incoming);
-        session::merge(&mut doc, &workspace);
-        Ok(doc)
-    })?;
+    let written = head.and_then(|head| {
+        sessions::update(&target, &ctx.settings, ctx.lang, ctx.now, |existing| {
+            let mut doc = existing.unwrap_or_default();
+            session::merge(&mut doc, incoming);
+            session::merge(&mut doc, &workspace);
+            Ok(doc)
+        })
+        .map(|w| (w, head))
+    });
+    let (mut written, head) = match written {
+        Ok(w) => w,
+        Err(e) => {
+            // A session made for this save and left empty by its failure goes again,
+            // so the next save does not get a `-2` beside it.
+            if fresh {
+                let _ = std::fs::remove_dir(target.dir());
+            }
+            return Err(e);
+        }
+    };
     written.skipped = chosen.skipped;
     if written.changed {
         written.exclusion = crate::services::exclude::ensure(ctx, &wt)?;
         written.noted = ctx.record_at(head, &ctx.session_record(&written, &wt))?;
     }
     Ok(written)
+}
+
+/// Validate the input on its own before anything is merged or created: each task and
+/// field as the state reader checks them, with errors naming the input and the input's
+/// own field paths (`active_tasks[1].status` of the input, not of the merged state).
+fn validate_input(input: &serde_json::Map<String, Value>, name: &std::path::Path) -> Result<()> {
+    let mut doc = serde_json::Map::new();
+    for (k, v) in input {
+        if !v.is_null() {
+            doc.insert(k.clone(), v.clone());
+        }
+    }
+    if let Some(Value::Array(tasks)) = doc.get_mut("active_tasks") {
+        for t in tasks.iter_mut() {
+            if let Value::Object(m) = t {
+                m.retain(|_, v| !v.is_null());
+            }
+        }
+    }
+    doc.insert("version".into(), Value::from(session::WRITE_VERSION));
+    doc.insert("status".into(), Value::from(crate::model::state::READY));
+    doc.entry("active_tasks")
+        .or_insert_with(|| Value::Array(Vec::new()));
+    crate::model::state::State::from_doc(doc, name).map(|_| ())
 }

@@ -10,7 +10,14 @@ use sha2::{Digest as _, Sha256};
 use crate::model::state::{ALL_COMPLETE, MAX_VERSION, READY};
 
 /// The version the tool writes unless the document already has a higher one.
-pub const WRITE_VERSION: u64 = 3;
+pub const WRITE_VERSION: u64 = 4;
+
+/// Session notes kept (the newest), and how many characters of a note's content tell
+/// two notes apart (SPEC section 2).
+pub const KEEP_SESSION_NOTES: usize = 10;
+pub const SESSION_NOTE_KEY: usize = 50;
+/// Observations kept per phase.
+pub const KEEP_OBSERVATIONS: usize = 5;
 
 /// How many architecture changes a session keeps.
 pub const KEEP_ARCHITECTURE_CHANGES: usize = 10;
@@ -76,12 +83,15 @@ pub fn check_input(input: &Value) -> Result<&Map<String, Value>, FieldError> {
     Ok(map)
 }
 
-/// Merge `incoming` into `doc` by the rules of `save`: tasks with the same id are
-/// replaced and new ids appended in order; decisions appended unless an identical one
-/// exists; architecture changes appended (one given again moves to the end), keeping the
-/// newest ten; known issues replaced
-/// when given; `workspace` merged key by key; any other key set. `status`,
-/// `generated_at` and `session_hash` are the tool's own and are not taken from input.
+/// Merge `incoming` into `doc` by the rules of `save` (SPEC section 2): a task with an
+/// existing id is merged field by field (`null` removes a field, attempted approaches
+/// are appended unless their `approach` is there), new ids appended in order;
+/// decisions appended unless an identical one exists; architecture changes appended
+/// (one given again moves to the end), keeping the newest ten; known issues replaced
+/// when given; phase observations upserted per phase (at most five, warnings first);
+/// session notes appended unless one starts with the same 50 characters, keeping ten;
+/// phase summaries add-only; `workspace` merged key by key; any other key set.
+/// `status`, `generated_at` and `session_hash` are the tool's own.
 pub fn merge(doc: &mut Map<String, Value>, incoming: &Map<String, Value>) {
     for (key, value) in incoming {
         match key.as_str() {
@@ -97,11 +107,62 @@ pub fn merge(doc: &mut Map<String, Value>, incoming: &Map<String, Value>) {
                 for task in value.as_array().into_iter().flatten() {
                     let id = task.get("id");
                     match tasks.iter_mut().find(|t| t.get("id") == id) {
-                        Some(existing) => *existing = task.clone(),
-                        None => tasks.push(task.clone()),
+                        Some(existing) => merge_task(existing, task),
+                        None => tasks.push(without_nulls(task)),
                     }
                 }
             }
+            "phase_observations" => {
+                let phases = array_mut(doc, "phase_observations");
+                for entry in value.as_array().into_iter().flatten() {
+                    let phase = entry.get("phase");
+                    let entry = capped_observations(entry);
+                    match phases.iter_mut().find(|p| p.get("phase") == phase) {
+                        Some(existing) => *existing = entry,
+                        None => phases.push(entry),
+                    }
+                }
+            }
+            "session_notes" => {
+                let notes = array_mut(doc, "session_notes");
+                let head = |n: &Value| -> String {
+                    n.get("content")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .chars()
+                        .take(SESSION_NOTE_KEY)
+                        .collect()
+                };
+                for n in value.as_array().into_iter().flatten() {
+                    let key = head(n);
+                    if !notes.iter().any(|x| head(x) == key) {
+                        notes.push(n.clone());
+                    }
+                }
+                let excess = notes.len().saturating_sub(KEEP_SESSION_NOTES);
+                notes.drain(..excess);
+            }
+            "phase_summaries" => match (doc.get_mut("phase_summaries"), value) {
+                // Add-only: what is there stays as it is.
+                (Some(Value::Object(have)), Value::Object(new)) => {
+                    for (k, v) in new {
+                        if !have.contains_key(k) {
+                            have.insert(k.clone(), v.clone());
+                        }
+                    }
+                }
+                (Some(Value::Array(have)), Value::Array(new)) => {
+                    for v in new {
+                        if !have.contains(v) {
+                            have.push(v.clone());
+                        }
+                    }
+                }
+                (Some(_), _) => {}
+                (None, _) => {
+                    doc.insert(key.clone(), value.clone());
+                }
+            },
             "recent_decisions" => {
                 let decisions = array_mut(doc, "recent_decisions");
                 for d in value.as_array().into_iter().flatten() {
@@ -137,6 +198,62 @@ pub fn merge(doc: &mut Map<String, Value>, incoming: &Map<String, Value>) {
             }
         }
     }
+}
+
+/// Merge a task given to `save` into the existing one, field by field: a field given
+/// as `null` is removed, `attempted_approaches` are appended (one with an `approach`
+/// already there is not), every other field given replaces the old value.
+fn merge_task(existing: &mut Value, incoming: &Value) {
+    let (Value::Object(have), Value::Object(new)) = (existing, incoming) else {
+        return;
+    };
+    for (k, v) in new {
+        if v.is_null() {
+            have.remove(k);
+        } else if k == "attempted_approaches" {
+            let Value::Array(list) = have
+                .entry(k.clone())
+                .or_insert_with(|| Value::Array(Vec::new()))
+            else {
+                have.insert(k.clone(), v.clone());
+                continue;
+            };
+            for a in v.as_array().into_iter().flatten() {
+                let approach = a.get("approach");
+                if !list.iter().any(|x| x.get("approach") == approach) {
+                    list.push(a.clone());
+                }
+            }
+        } else {
+            have.insert(k.clone(), v.clone());
+        }
+    }
+}
+
+/// A new task as given, its `null` fields left out.
+fn without_nulls(task: &Value) -> Value {
+    match task {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// A phase's observations kept to the first five, warnings before the rest.
+fn capped_observations(entry: &Value) -> Value {
+    let mut entry = entry.clone();
+    if let Some(Value::Array(list)) = entry.get_mut("observations") {
+        let is_warning = |o: &Value| o.get("severity").and_then(Value::as_str) == Some("warning");
+        let mut sorted: Vec<Value> = list.iter().filter(|o| is_warning(o)).cloned().collect();
+        sorted.extend(list.iter().filter(|o| !is_warning(o)).cloned());
+        sorted.truncate(KEEP_OBSERVATIONS);
+        *list = sorted;
+    }
+    entry
 }
 
 pub(crate) fn array_mut<'a>(doc: &'a mut Map<String, Value>, key: &str) -> &'a mut Vec<Value> {
@@ -328,7 +445,7 @@ mod tests {
         let mut doc = map(json!({"active_tasks": []}));
         seal(&mut doc);
         assert_eq!(doc["status"], "ALL_COMPLETE");
-        assert_eq!(doc["version"], 3);
+        assert_eq!(doc["version"], 4);
         let mut doc = map(
             json!({"version": 5, "active_tasks": [{"id": "a", "status": "done"}, {"id": "b", "status": "pending"}]}),
         );

@@ -67,7 +67,9 @@ pub fn edit_task(
     match edit {
         TaskEdit::Add { .. } => unreachable!("handled above"),
         TaskEdit::Start => {
+            // Started again, the task is no longer blocked by what blocked it.
             task.insert("status".into(), Value::from("in_progress"));
+            task.remove("blockers");
         }
         TaskEdit::Done { commit } => {
             task.insert("status".into(), Value::from("done"));

@@ -103,6 +103,18 @@ pub fn update(
         "generated_at".into(),
         Value::from(session::format_time(now)),
     );
+    // Every session has a stable random id, made when it is created (a session that
+    // has none, a legacy one, gets it on its first write).
+    if doc
+        .get("session_id")
+        .and_then(Value::as_str)
+        .is_none_or(str::is_empty)
+    {
+        doc.insert(
+            "session_id".into(),
+            Value::from(crate::support::id::random_uuid()),
+        );
+    }
     if created {
         session::order_new(&mut doc);
     }
