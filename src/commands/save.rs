@@ -25,7 +25,15 @@ pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Written> {
     let wt = ctx.current_worktree()?;
     let owner = ctx.owner(&args.team, &wt)?;
     let root = ctx.write_root(&wt);
-    let chosen = sessions::choose(&root, &owner, &wt.path, ctx.now, true, &ctx.settings)?;
+    let chosen = sessions::choose(
+        &root,
+        &ctx.other_roots(&wt),
+        &owner,
+        &wt.path,
+        ctx.now,
+        true,
+        &ctx.settings,
+    )?;
     let target = chosen
         .session
         .clone()
@@ -54,6 +62,7 @@ pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Written> {
         }
     };
     written.skipped = chosen.skipped;
+    written.others = chosen.others;
     if written.changed {
         written.exclusion = crate::services::exclude::ensure(ctx, &wt)?;
         written.noted = ctx.record_at(head, &ctx.session_record(&written, &wt))?;

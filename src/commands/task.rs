@@ -62,7 +62,15 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
     } else {
         let owner = ctx.owner(&args.team, &wt)?;
         let root = ctx.write_root(&wt);
-        let c = sessions::choose(&root, &owner, &wt.path, ctx.now, is_add, &ctx.settings)?;
+        let c = sessions::choose(
+            &root,
+            &ctx.other_roots(&wt),
+            &owner,
+            &wt.path,
+            ctx.now,
+            is_add,
+            &ctx.settings,
+        )?;
         let target = match (c.session.clone(), &owner) {
             (Some(s), Owner::Team { .. }) if !s.exists() && !is_add => {
                 return Err(no_session(&s.key));
@@ -99,7 +107,10 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
         })?;
         Ok(doc)
     })?;
-    written.skipped = chosen.map(|c| c.skipped).unwrap_or_default();
+    if let Some(c) = chosen {
+        written.skipped = c.skipped;
+        written.others = c.others;
+    }
     if written.changed {
         written.exclusion = crate::services::exclude::ensure(ctx, &wt)?;
         written.noted = ctx.record_at(head, &ctx.session_record(&written, &wt))?;

@@ -165,6 +165,16 @@ impl Output for Written {
             ));
         }
         let mut warnings: Vec<String> = self.skipped.iter().map(|e| e.render(p.lang())).collect();
+        if !self.others.is_empty() {
+            let others: Vec<String> = self.others.iter().map(|k| text::escape(k)).collect();
+            infos.push(p.f(
+                crate::k!("save.others"),
+                &[
+                    ("key", &text::escape(&self.session.key)),
+                    ("others", &others.join(p.separator())),
+                ],
+            ));
+        }
         for pat in &x.tracked {
             warnings.push(p.f(
                 crate::k!("exclude.tracked"),

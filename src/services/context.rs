@@ -44,6 +44,19 @@ impl Context {
         }
     }
 
+    /// The other handover roots of `wt` (`.agents/handover` and the like) that exist
+    /// as plain directories inside it: sessions there are written where they are.
+    pub fn other_roots(&self, wt: &Worktree) -> Vec<PathBuf> {
+        let write_root = self.write_root(wt);
+        crate::services::scan::roots(&self.settings.dir)
+            .into_iter()
+            .map(|r| wt.path.join(r))
+            .filter(|r| *r != write_root)
+            .filter(|r| std::fs::symlink_metadata(r).is_ok_and(|m| m.is_dir()))
+            .filter(|r| crate::support::paths::plain_below(&wt.path, r))
+            .collect()
+    }
+
     /// The handover root writes go to in `wt`.
     pub fn write_root(&self, wt: &Worktree) -> PathBuf {
         wt.path.join(&self.settings.dir)

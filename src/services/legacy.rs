@@ -61,6 +61,7 @@ pub fn migrate_in(ctx: &Context, wt: &Worktree) -> Result<Report> {
         noted: None,
         skipped: Vec::new(),
         exclusion: crate::services::exclude::Exclusion::default(),
+        others: Vec::new(),
     };
     ctx.record_at(head, &ctx.session_record(&written, wt))?;
     Ok(Report {

@@ -317,6 +317,7 @@ pub(super) fn restore(
         noted: None,
         skipped: Vec::new(),
         exclusion: crate::services::exclude::Exclusion::default(),
+        others: Vec::new(),
     };
     ctx.record_at(head, &ctx.session_record(&written, wt))?;
     Ok(session)

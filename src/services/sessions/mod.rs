@@ -86,58 +86,73 @@ pub fn current_session(
             Ok(Some(session))
         }
         Owner::Branch(branch) => {
-            let base = root.join(branch);
-            let entries = match std::fs::read_dir(&base) {
-                Ok(entries) => entries,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-                Err(e) => {
-                    skipped.push(Error::io(&base, "read", e).into());
-                    return Ok(None);
-                }
-            };
-            let mut names: Vec<String> = entries
-                .flatten()
-                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-                .filter_map(|e| e.file_name().to_str().map(str::to_owned))
-                .filter(|n| n.as_bytes().first().is_some_and(u8::is_ascii_digit))
-                .collect();
-            names.sort();
-            for name in names.into_iter().rev() {
-                let candidate = SessionDir::new(root, &format!("{branch}/{name}"))?;
-                match std::fs::symlink_metadata(candidate.state_file()) {
-                    Ok(m) if m.is_file() => {}
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-                    Ok(_) => {
-                        skipped.push(
-                            Error::NotRegular {
-                                path: candidate.state_file(),
-                                kind: crate::k!("file.other"),
-                            }
-                            .into(),
-                        );
-                        continue;
-                    }
-                    Err(e) => {
-                        skipped.push(Error::io(candidate.dir(), "read", e).into());
-                        continue;
-                    }
-                }
-                match State::read(&candidate.state_file()) {
-                    // A copy of another worktree's session is never written into.
-                    Ok(state) if belongs_elsewhere(&state, here).is_some() => {}
-                    Ok(state)
-                        if state.is_ready()
-                            && state.workspace.branch.as_deref() == Some(branch) =>
-                    {
-                        return Ok(Some(candidate));
-                    }
-                    Ok(_) => {}
-                    Err(e) => skipped.push(e.into()),
-                }
-            }
-            Ok(None)
+            let mut ready = ready_sessions(root, branch, here, skipped);
+            Ok(ready.drain(..).next().map(|(s, _)| s))
         }
     }
+}
+
+/// The READY sessions of `branch` under `root` that belong to `here`, newest first (by
+/// `generated_at`, then by name): any directory holding a valid state is a session,
+/// whatever its name. Sessions that cannot be read are named in `skipped`.
+pub fn ready_sessions(
+    root: &Path,
+    branch: &str,
+    here: &Path,
+    skipped: &mut Vec<Problem>,
+) -> Vec<(SessionDir, Option<Timestamp>)> {
+    let base = root.join(branch);
+    let entries = match std::fs::read_dir(&base) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
+        Err(e) => {
+            skipped.push(Error::io(&base, "read", e).into());
+            return Vec::new();
+        }
+    };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+        .collect();
+    names.sort();
+    let mut out = Vec::new();
+    for name in names.into_iter().rev() {
+        let Ok(candidate) = SessionDir::new(root, &format!("{branch}/{name}")) else {
+            continue;
+        };
+        match std::fs::symlink_metadata(candidate.state_file()) {
+            Ok(m) if m.is_file() => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Ok(_) => {
+                skipped.push(
+                    Error::NotRegular {
+                        path: candidate.state_file(),
+                        kind: crate::k!("file.other"),
+                    }
+                    .into(),
+                );
+                continue;
+            }
+            Err(e) => {
+                skipped.push(Error::io(candidate.dir(), "read", e).into());
+                continue;
+            }
+        }
+        match State::read(&candidate.state_file()) {
+            // A copy of another worktree's session is never written into.
+            Ok(state) if belongs_elsewhere(&state, here).is_some() => {}
+            Ok(state) if state.is_ready() && state.workspace.branch.as_deref() == Some(branch) => {
+                let at = state.generated_at.as_ref().map(|g| g.at);
+                out.push((candidate, at));
+            }
+            Ok(_) => {}
+            Err(e) => skipped.push(e.into()),
+        }
+    }
+    // Newest first; the sort is stable, so names break ties (newest name first).
+    out.sort_by_key(|s| std::cmp::Reverse(s.1));
+    out
 }
 
 /// The worktree a state records as its own (`workspace.root`) when that is not
@@ -153,6 +168,9 @@ pub fn belongs_elsewhere(state: &State, here: &Path) -> Option<PathBuf> {
 /// until the write is done: dropping it releases the lock.
 pub struct Chosen {
     pub session: Option<SessionDir>,
+    /// Other READY sessions of the branch, passed over for the newest (said, with how
+    /// to pick one).
+    pub others: Vec<String>,
     /// Sessions passed over because they could not be read.
     pub skipped: Vec<Problem>,
     _branch_lock: Option<Lock>,
@@ -162,6 +180,7 @@ pub struct Chosen {
 /// branch's READY session, made anew when `create` and there is none.
 pub fn choose(
     root: &Path,
+    other_roots: &[PathBuf],
     owner: &Owner,
     here: &Path,
     now: Timestamp,
@@ -177,7 +196,23 @@ pub fn choose(
         }
         Owner::Team { .. } => None,
     };
-    let mut session = current_session(root, owner, here, &mut skipped)?;
+    let mut others = Vec::new();
+    let mut session = match owner {
+        // The branch's READY sessions in every handover root of the worktree (the
+        // write root first): writes go where the agent was briefed.
+        Owner::Branch(branch) => {
+            let mut ready = Vec::new();
+            for r in std::iter::once(root.to_owned()).chain(other_roots.iter().cloned()) {
+                ready.extend(ready_sessions(&r, branch, here, &mut skipped));
+            }
+            ready.sort_by_key(|s| std::cmp::Reverse(s.1));
+            let mut keys = ready.into_iter().map(|(s, _)| s);
+            let first = keys.next();
+            others = keys.map(|s| s.key).collect();
+            first
+        }
+        Owner::Team { .. } => current_session(root, owner, here, &mut skipped)?,
+    };
     if session.is_none()
         && create
         && let Owner::Branch(branch) = owner
@@ -186,6 +221,7 @@ pub fn choose(
     }
     Ok(Chosen {
         session,
+        others,
         skipped,
         _branch_lock: branch_lock,
     })

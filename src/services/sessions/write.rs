@@ -49,6 +49,8 @@ pub struct Written {
     pub skipped: Vec<Problem>,
     /// What was added to `info/exclude` (said once).
     pub exclusion: crate::services::exclude::Exclusion,
+    /// Other READY sessions of the branch that this write passed over for the newest.
+    pub others: Vec<String>,
 }
 
 /// Read-modify-write a session under its lock: `change` gets the current document
@@ -97,6 +99,7 @@ pub fn update(
             noted: None,
             skipped: Vec::new(),
             exclusion: crate::services::exclude::Exclusion::default(),
+            others: Vec::new(),
         });
     }
     doc.insert(
@@ -134,6 +137,7 @@ pub fn update(
         noted: None,
         skipped: Vec::new(),
         exclusion: crate::services::exclude::Exclusion::default(),
+        others: Vec::new(),
     })
 }
 

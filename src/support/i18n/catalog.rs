@@ -111,6 +111,7 @@ pub(super) const CATALOG: &[Entry] = &[
     e("hook.from_previous", "Handover from the previous session (git handover continue):", "前のセッションからの引き継ぎ（git handover continue）:"),
     e("hook.cut", "[cut: the briefing is longer; run `git handover continue --keep` to see all of it]", "[省略: 説明はこれより長いです。すべて見るには `git handover continue --keep` を実行してください]"),
     e("hook.internal", "internal error while reading the handover; run `git handover continue`", "引き継ぎの読み込み中に内部エラーが起きました。`git handover continue` を実行してください"),
+    e("save.others", "wrote to {key}, the newest of this branch's ready sessions; the others are {others} (`git handover task --session KEY …` writes to one of them)", "このブランチの READY のセッションのうち最も新しい {key} に書きました。ほかに {others} があります（`git handover task --session キー …` でそちらに書けます）"),
     e("exclude.added", "added {patterns} to {file}: handover state stays out of commits (handover.exclude=false turns this off)", "{patterns} を {file} に追加しました: 引き継ぎの状態はコミットに入りません（handover.exclude=false で無効）"),
     e("exclude.tracked", "files under {root} are tracked by git: they travel with every checkout; untrack them with `git rm -r --cached {path}`, or set handover.exclude=false if that is intended", "{root} の下のファイルが git で追跡されています: チェックアウトのたびに一緒に移ります。`git rm -r --cached {path}` で追跡をやめるか、意図したものなら handover.exclude=false を設定してください"),
     e("err.copy_here", "the session {key} here belongs to the worktree {path} (a copy): nothing was written", "ここのセッション {key} はワークツリー {path} のもの（コピー）です: 何も書いていません"),
