@@ -40,7 +40,7 @@ pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Written> {
         .expect("a session is made when there is none");
     let fresh = !target.exists();
     let head = ctx.store_head();
-    let workspace = sessions::workspace(&wt, &owner);
+    let workspace = sessions::workspace(&wt, &sessions::recorded_owner(&owner, &target));
     let written = head.and_then(|head| {
         sessions::update(&target, &ctx.settings, ctx.lang, ctx.now, |existing| {
             let mut doc = existing.unwrap_or_default();

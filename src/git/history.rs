@@ -203,7 +203,16 @@ impl Repo {
                     list.push((time, info.id));
                 }
             }
-            list.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            // Newest first by time; the walk's own (topological) order breaks ties, as
+            // a rebase gives many commits the same time (the sort is stable).
+            list.sort_by_key(|c| std::cmp::Reverse(c.0));
+            // The tool's own commits (a consumed note's removal) are not newer work;
+            // they are recent, so the newest few are looked at.
+            let mut checked = 0;
+            list.retain(|(_, id)| {
+                checked += 1;
+                checked > TOOL_COMMITS_LOOKED_AT || !self.is_tool_commit(*id)
+            });
             newer_by_tip.insert(tip, list);
         }
         Ok(queries
@@ -224,6 +233,19 @@ impl Repo {
                 result
             })
             .collect())
+    }
+
+    /// Whether `id` is a commit git-handover made itself (`continue` consuming a
+    /// tracked note).
+    pub(super) fn is_tool_commit(&self, id: ObjectId) -> bool {
+        let Ok(commit) = self.repo.find_commit(id) else {
+            return false;
+        };
+        let Ok(message) = commit.message_raw() else {
+            return false;
+        };
+        let subject = subject_of(message);
+        subject.starts_with("Consume ") && subject.ends_with(TOOL_COMMIT_MARK)
     }
 
     pub(super) fn commit_time(&self, id: ObjectId) -> Option<i64> {

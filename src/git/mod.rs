@@ -105,6 +105,11 @@ const NEWEST_SHOWN: usize = 3;
 /// Walking more commits than this without a commit-graph earns a hint to write one.
 const SLOW_WALK: usize = 20_000;
 
+/// How the subject of the tool's own commit ends (see `continue`'s consume step).
+pub const TOOL_COMMIT_MARK: &str = "(briefed by git handover continue)";
+/// How many of the newest commits of a tip are looked at for the tool's own commits.
+const TOOL_COMMITS_LOOKED_AT: usize = 16;
+
 pub struct Repo {
     repo: gix::Repository,
     /// Commits read from objects (not from a commit-graph) by this run's walks.

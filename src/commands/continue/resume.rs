@@ -423,10 +423,7 @@ pub(super) fn consume(ctx: &Context, note: &Candidate, briefed: &[u8]) -> Result
         &note.worktree.git_dir,
         &note.worktree.path,
         &rel,
-        &format!(
-            "Consume {} (briefed by git handover continue)",
-            rel.display()
-        ),
+        &format!("Consume {} {}", rel.display(), crate::git::TOOL_COMMIT_MARK),
     )?;
     let committed = match removal {
         Removal::Committed => true,

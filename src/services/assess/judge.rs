@@ -37,6 +37,16 @@ pub(super) fn judge(
     };
     // Freshness is judged the same way for a session and a note.
     let judge = |branch: Option<&str>| {
+        // A detached worktree keeps one session across its commits (SPEC section 1):
+        // a `detached-<sha7>` session in a detached worktree is on its "branch".
+        let detached_here = wt.detached
+            && handover.stored.is_none()
+            && branch.is_some_and(|b| b.starts_with("detached-"));
+        let worktree_branch = if detached_here {
+            branch
+        } else {
+            worktree_branch
+        };
         let matches = verdict::branches_match(branch, worktree_branch);
         let future = written.and_then(|(t, _)| verdict::ahead(t, now));
         let freshness = age.map(|a| {

@@ -335,11 +335,13 @@ pub fn check(
             let (Some(tip), Some((written, _))) = (p.tip, p.written) else {
                 continue;
             };
+            // The handover's own commits, and their rewritten copies, are not newer work.
             let own: Vec<String> = checks
                 .get(&(pi, hi))
                 .into_iter()
                 .flatten()
-                .filter_map(|c| c.full.clone())
+                .flat_map(|c| [c.full.clone(), c.rewritten.clone()])
+                .flatten()
                 .collect();
             newer_index.push((pi, hi));
             excludes.push(own);

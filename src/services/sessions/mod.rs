@@ -155,6 +155,30 @@ pub fn ready_sessions(
     out
 }
 
+/// The owner a write into `session` records: a detached worktree's session keeps the
+/// `detached-<sha7>` it started on, whatever commit HEAD is on now.
+pub fn recorded_owner(owner: &Owner, session: &SessionDir) -> Owner {
+    match owner {
+        Owner::Branch(b) if b.starts_with("detached-") => {
+            let first = session.key.split('/').next().unwrap_or(b);
+            Owner::Branch(first.to_owned())
+        }
+        other => other.clone(),
+    }
+}
+
+/// The `detached-<sha7>` directories under `root`.
+fn detached_keys(root: &Path) -> Vec<String> {
+    std::fs::read_dir(root)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+        .filter(|n| n.starts_with("detached-"))
+        .collect()
+}
+
 /// The worktree a state records as its own (`workspace.root`) when that is not
 /// `here`: a copy that arrived with a checkout or a merge. Writes never go into it.
 pub fn belongs_elsewhere(state: &State, here: &Path) -> Option<PathBuf> {
@@ -204,6 +228,13 @@ pub fn choose(
             let mut ready = Vec::new();
             for r in std::iter::once(root.to_owned()).chain(other_roots.iter().cloned()) {
                 ready.extend(ready_sessions(&r, branch, here, &mut skipped));
+                // A detached worktree keeps its session across commits: the sessions
+                // it started on other commits (`detached-<sha7>`) are its own too.
+                if branch.starts_with("detached-") {
+                    for other in detached_keys(&r).into_iter().filter(|k| k != branch) {
+                        ready.extend(ready_sessions(&r, &other, here, &mut skipped));
+                    }
+                }
             }
             ready.sort_by_key(|s| std::cmp::Reverse(s.1));
             let mut keys = ready.into_iter().map(|(s, _)| s);

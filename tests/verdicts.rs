@@ -1,0 +1,108 @@
+//! Verdicts that must be true in every repository shape (issue 16, items 1, 3 and 4).
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::TestEnv;
+use serde_json::Value;
+
+fn repo(env: &TestEnv) -> PathBuf {
+    let repo = env.init("repo");
+    env.commit(&repo, "a.txt", "a\n", "first", "2026-11-30T10:00:00Z");
+    repo
+}
+
+fn status_json(env: &TestEnv, repo: &std::path::Path) -> Value {
+    let run = env.handover(repo, &["--json", "status", "--here"]);
+    serde_json::from_str(&run.stdout).unwrap_or_else(|_| panic!("{}", run.snapshot()))
+}
+
+#[test]
+fn a_detached_worktree_keeps_one_session_across_its_commits() {
+    let env = TestEnv::new();
+    let repo = repo(&env);
+    env.git(&repo, &["checkout", "-q", "--detach"]);
+    let run = env.handover(&repo, &["task", "add", "T1", "work", "--next", "commit it"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let run = env.handover(&repo, &["task", "add", "T2", "more"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    env.commit(&repo, "b.txt", "b\n", "second", "2026-11-30T11:00:00Z");
+    let run = env.handover(&repo, &["task", "done", "T1"]);
+    assert_eq!(
+        run.code,
+        0,
+        "the same session after a commit: {}",
+        run.snapshot()
+    );
+    let v = status_json(&env, &repo);
+    let handovers = v["worktrees"][0]["handovers"].as_array().unwrap();
+    assert_eq!(handovers.len(), 1, "one session: {v}");
+    let h = &handovers[0];
+    assert_eq!(h["tasks"]["done"], 1);
+    assert_eq!(h["branch_matches"], true, "{h}");
+    assert_ne!(h["freshness"], "stale", "written 0 s ago: {h}");
+}
+
+#[test]
+fn rewritten_copies_of_its_own_commits_are_not_newer_work() {
+    let env = TestEnv::new();
+    let repo = repo(&env);
+    env.git(&repo, &["checkout", "-q", "-b", "feature"]);
+    let c1 = env.commit(
+        &repo,
+        "f1.txt",
+        "1\n",
+        "feature one",
+        "2026-11-30T10:10:00Z",
+    );
+    let c2 = env.commit(
+        &repo,
+        "f2.txt",
+        "2\n",
+        "feature two",
+        "2026-11-30T10:20:00Z",
+    );
+    let input = env.root().join("in.json");
+    env.write(
+        &input,
+        &serde_json::json!({"active_tasks": [
+            {"id": "T1", "status": "done", "commit_sha": c1},
+            {"id": "T2", "status": "done", "commit_sha": c2},
+            {"id": "T3", "status": "in_progress"}]})
+        .to_string(),
+    );
+    let run = env.handover_with(&repo, &["save", "--from", input.to_str().unwrap()], |c| {
+        c.env("GIT_HANDOVER_NOW", "2026-11-30T10:30:00Z");
+    });
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    // main moves on; the feature is rebased onto it (its commits are rewritten, newer).
+    env.git(&repo, &["checkout", "-q", "main"]);
+    env.commit(&repo, "m.txt", "m\n", "main moves", "2026-11-30T10:05:00Z");
+    env.git(&repo, &["checkout", "-q", "feature"]);
+    env.git_at(&repo, "2026-11-30T11:00:00Z", &["rebase", "-q", "main"]);
+    let v = status_json(&env, &repo);
+    let h = &v["worktrees"][0]["handovers"][0];
+    assert_eq!(h["newer_commits"]["count"], 0, "{h}");
+    assert_ne!(h["freshness"], "superseded", "{h}");
+}
+
+#[test]
+fn the_tools_own_consume_commit_is_not_newer_work() {
+    let env = TestEnv::new();
+    let repo = repo(&env);
+    env.commit(
+        &repo,
+        "CONTINUE_HERE.md",
+        "# Continue Here\n\n> Last updated: 2026-11-30T10:00:00Z | Branch: main\n\n## Objective\nship\n",
+        "add the note",
+        "2026-11-30T10:00:00Z",
+    );
+    let run = env.handover(&repo, &["task", "add", "T1", "x"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let run = env.handover(&repo, &["continue", "CONTINUE_HERE.md"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(run.stdout.contains("committed"), "{}", run.stdout);
+    let check = env.handover(&repo, &["status", "--check"]);
+    assert_eq!(check.code, 0, "{}", check.snapshot());
+}
