@@ -106,3 +106,65 @@ fn the_tools_own_consume_commit_is_not_newer_work() {
     let check = env.handover(&repo, &["status", "--check"]);
     assert_eq!(check.code, 0, "{}", check.snapshot());
 }
+
+#[test]
+fn a_branch_only_on_the_remote_is_checked_there_and_nothing_is_skipped_silently() {
+    let env = TestEnv::new();
+    let origin = env.root().join("origin.git");
+    env.git(
+        env.root(),
+        &[
+            "init",
+            "-q",
+            "--bare",
+            "-b",
+            "main",
+            origin.to_str().unwrap(),
+        ],
+    );
+    let a = repo(&env);
+    env.git(&a, &["remote", "add", "origin", origin.to_str().unwrap()]);
+    env.git(&a, &["config", "handover.store", "both"]);
+    env.git(&a, &["checkout", "-q", "-b", "feature"]);
+    let c1 = env.commit(&a, "f.txt", "f\n", "feature work", "2026-11-30T10:10:00Z");
+    let input = env.root().join("in.json");
+    env.write(
+        &input,
+        &serde_json::json!({"active_tasks": [
+            {"id": "T1", "status": "done", "commit_sha": c1},
+            {"id": "T2", "status": "in_progress"}]})
+        .to_string(),
+    );
+    let run = env.handover(&a, &["save", "--from", input.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    env.git(&a, &["push", "-q", "origin", "main", "feature"]);
+    let run = env.handover(&a, &["sync"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    // A fresh clone: only main is local; feature is origin/feature.
+    let b = env.root().join("b");
+    env.git(
+        env.root(),
+        &["clone", "-q", origin.to_str().unwrap(), b.to_str().unwrap()],
+    );
+    let run = env.handover(&b, &["sync"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let run = env.handover(&b, &["--json", "status"]);
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    let stored = &v["stored"][0];
+    assert_eq!(stored["checked_against"], "origin/feature", "{stored}");
+    assert_eq!(stored["commits"][0]["state"], "ok", "{stored}");
+    let human = env.handover(&b, &["status"]);
+    assert!(
+        human
+            .stdout
+            .contains("1 ok (checked against origin/feature)"),
+        "{}",
+        human.stdout
+    );
+    // With the branch gone from the remote too, the commits are unchecked, and said.
+    env.git(&b, &["update-ref", "-d", "refs/remotes/origin/feature"]);
+    let run = env.handover(&b, &["--json", "status", "--check"]);
+    assert_eq!(run.code, 1, "needs attention: {}", run.snapshot());
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["stored"][0]["commits"][0]["state"], "unchecked");
+}

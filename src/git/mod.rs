@@ -264,6 +264,26 @@ impl Repo {
     }
 
     /// The commit a local branch points to, if the branch exists.
+    /// The tip of `branch`, or when there is no such local branch, of a
+    /// remote-tracking branch of that name (`origin` first), with the ref used.
+    pub fn branch_tip_or_remote(&self, branch: &str) -> Option<(CommitId, Option<String>)> {
+        if let Some(tip) = self.branch_tip(branch) {
+            return Some((tip, None));
+        }
+        let mut remotes: Vec<String> = self
+            .repo
+            .remote_names()
+            .into_iter()
+            .map(|n| n.to_string())
+            .collect();
+        remotes.sort_by_key(|n| n != "origin");
+        remotes.into_iter().find_map(|remote| {
+            let name = format!("refs/remotes/{remote}/{branch}");
+            let r = self.repo.try_find_reference(name.as_str()).ok()??;
+            target_commit(r).map(|tip| (tip, Some(format!("{remote}/{branch}"))))
+        })
+    }
+
     pub fn branch_tip(&self, branch: &str) -> Option<CommitId> {
         let r = self
             .repo

@@ -97,6 +97,9 @@ pub enum CommitState {
     Missing,
     /// An abbreviated sha that matches several objects.
     Ambiguous,
+    /// Nothing to check it against: the handover's branch is neither here nor on a
+    /// remote, and it has no worktree.
+    Unchecked,
 }
 
 impl CommitState {
@@ -106,6 +109,7 @@ impl CommitState {
             CommitState::Unreachable => "unreachable",
             CommitState::Missing => "missing",
             CommitState::Ambiguous => "ambiguous",
+            CommitState::Unchecked => "unchecked",
         }
     }
 }

@@ -409,6 +409,7 @@ pub(super) fn commits(out: &mut String, a: &Assessment, p: &Painter) {
         CommitState::Unreachable,
         CommitState::Missing,
         CommitState::Ambiguous,
+        CommitState::Unchecked,
     ] {
         let n = count(s);
         if n > 0 {
@@ -424,11 +425,11 @@ pub(super) fn commits(out: &mut String, a: &Assessment, p: &Painter) {
     if rewritten > 0 {
         parts.push(p.warn(&p.f(crate::k!("commit.rewritten"), &[("n", &rewritten)])));
     }
-    detail(
-        out,
-        p.t(crate::k!("label.commits")),
-        &parts.join(p.separator()),
-    );
+    let mut summary = parts.join(p.separator());
+    if let Some(r) = &a.checked_against {
+        summary.push_str(&p.f(crate::k!("commit.against"), &[("ref", &escape(r))]));
+    }
+    detail(out, p.t(crate::k!("label.commits")), &summary);
     for c in a.commits.iter().filter(|c| c.needs_attention()) {
         let sha = escape(&c.recorded.chars().take(12).collect::<String>());
         let mut line = p.f(

@@ -82,6 +82,9 @@ pub struct DetailsV1 {
     pub branch_matches: bool,
     pub newer_commits: NewerV1,
     pub workspace_root: Option<String>,
+    /// The remote-tracking branch commits were checked against, when the branch is
+    /// not local (`origin/feature`).
+    pub checked_against: Option<String>,
     pub presence: &'static str,
     /// `null` for a continue-here note, which has no task list.
     pub tasks: Option<TasksV1>,
@@ -222,6 +225,7 @@ pub(super) fn details(a: &Assessment) -> DetailsV1 {
                 .collect(),
         },
         workspace_root: s.and_then(|s| s.workspace_root.clone()),
+        checked_against: a.checked_against.clone(),
         presence: a.presence.as_str(),
         tasks: s.map(|s| TasksV1 {
             done: s.done,

@@ -16,6 +16,7 @@ pub(super) fn judge(
         mut handover,
         parsed,
         written,
+        tip_ref,
         ..
     } = p;
     let Some(parsed) = parsed else {
@@ -106,6 +107,7 @@ pub(super) fn judge(
                 newer,
                 presence,
                 commits,
+                checked_against: tip_ref.clone(),
                 warnings: state.warnings.clone(),
                 of: Of::Session(SessionFacts {
                     status: state.status,
@@ -162,6 +164,7 @@ pub(super) fn judge(
                 newer,
                 presence: Presence::Present,
                 commits,
+                checked_against: None,
                 warnings,
                 of: Of::Note(brief),
             }

@@ -147,6 +147,9 @@ pub struct Assessment {
     pub newer: NewerCommits,
     pub presence: Presence,
     pub commits: Vec<CommitCheck>,
+    /// The remote-tracking branch commits were checked against (the handover's branch
+    /// is not here), e.g. `origin/feature`.
+    pub checked_against: Option<String>,
     pub warnings: Vec<crate::support::error::Msg>,
     pub of: Of,
 }
@@ -232,6 +235,8 @@ pub(super) struct Pending {
     pub(super) parsed: Option<Parsed>,
     /// Where commits are checked: the handover's branch, else the worktree's HEAD.
     pub(super) tip: Option<CommitId>,
+    /// The remote-tracking branch the tip came from, when the branch is not local.
+    pub(super) tip_ref: Option<String>,
     pub(super) written: Option<(Timestamp, bool)>,
 }
 
@@ -313,6 +318,30 @@ pub fn check(
         }
     }
     let answers = repo.check_commits(&queries)?;
+    // A session with recorded commits and nothing to check them against: unchecked,
+    // said, and needing attention (never silently skipped).
+    let mut unchecked: Vec<((usize, usize), CommitCheck)> = Vec::new();
+    for (pi, (_, pending)) in pending_by_worktree.iter().enumerate() {
+        for (hi, p) in pending.iter().enumerate() {
+            let (Some(Parsed::State(state)), None) = (&p.parsed, p.tip) else {
+                continue;
+            };
+            for task in &state.tasks {
+                if let Some(sha) = &task.commit_sha {
+                    unchecked.push((
+                        (pi, hi),
+                        CommitCheck {
+                            task_id: task.id.clone(),
+                            recorded: sha.clone(),
+                            state: crate::model::verdict::CommitState::Unchecked,
+                            full: None,
+                            rewritten: None,
+                        },
+                    ));
+                }
+            }
+        }
+    }
     let mut checks: HashMap<(usize, usize), Vec<CommitCheck>> = HashMap::new();
     for (((pi, hi, task_id), (sha, _)), answer) in
         query_owner.into_iter().zip(&queries).zip(answers)
@@ -324,6 +353,10 @@ pub fn check(
             full: answer.full,
             rewritten: answer.rewritten,
         });
+    }
+
+    for (at, c) in unchecked {
+        checks.entry(at).or_default().push(c);
     }
 
     // Newer commits, one walk per branch.

@@ -35,13 +35,18 @@ pub(super) fn read_stored(
             None
         }
     };
+    let remote = parsed.as_ref().and_then(|p| match p {
+        Parsed::State(state) => state
+            .workspace
+            .branch
+            .as_deref()
+            .and_then(|b| repo.branch_tip_or_remote(b)),
+        Parsed::Note(_) => None,
+    });
+    let tip_ref = remote.as_ref().and_then(|(_, r)| r.clone());
     let (tip, written) = match &parsed {
         Some(Parsed::State(state)) => (
-            state
-                .workspace
-                .branch
-                .as_deref()
-                .and_then(|b| repo.branch_tip(b)),
+            remote.map(|(tip, _)| tip),
             Some((
                 state
                     .generated_at
@@ -56,6 +61,7 @@ pub(super) fn read_stored(
         handover,
         parsed,
         tip,
+        tip_ref,
         written,
     }
 }
@@ -110,14 +116,16 @@ pub(super) fn read_found(repo: &Repo, wt: &Worktree, found: &Found) -> Pending {
             }
         },
     };
+    let mut tip_ref = None;
     let (tip, written) = match &parsed {
         Some(Parsed::State(state)) => {
-            let tip = state
+            let found = state
                 .workspace
                 .branch
                 .as_deref()
-                .and_then(|b| repo.branch_tip(b))
-                .or(wt.head);
+                .and_then(|b| repo.branch_tip_or_remote(b));
+            tip_ref = found.as_ref().and_then(|(_, r)| r.clone());
+            let tip = found.map(|(tip, _)| tip).or(wt.head);
             let written = match &state.generated_at {
                 Some(s) => Some((s.at, false)),
                 None => mtime().map(|t| (t, true)),
@@ -142,6 +150,7 @@ pub(super) fn read_found(repo: &Repo, wt: &Worktree, found: &Found) -> Pending {
         handover,
         parsed,
         tip,
+        tip_ref,
         written,
     }
 }
