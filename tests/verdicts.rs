@@ -168,3 +168,27 @@ fn a_branch_only_on_the_remote_is_checked_there_and_nothing_is_skipped_silently(
     let v: Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(v["stored"][0]["commits"][0]["state"], "unchecked");
 }
+
+#[test]
+fn a_revision_given_as_commit_sha_is_stored_as_the_commit_it_names() {
+    let env = TestEnv::new();
+    let repo = repo(&env);
+    let head = env.git(&repo, &["rev-parse", "HEAD"]);
+    let input = env.root().join("in.json");
+    env.write(
+        &input,
+        &serde_json::json!({"active_tasks": [
+            {"id": "T1", "status": "done", "commit_sha": "HEAD"},
+            {"id": "T2", "status": "done", "commit_sha": &head[..7]},
+            {"id": "T3", "status": "done", "commit_sha": "0123456789abcdef0123456789abcdef01234567"}]})
+        .to_string(),
+    );
+    let run = env.handover(&repo, &["save", "--from", input.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let v = status_json(&env, &repo);
+    let commits = &v["worktrees"][0]["handovers"][0]["commits"];
+    assert_eq!(commits[0]["recorded"], head.as_str());
+    assert_eq!(commits[0]["state"], "ok");
+    assert_eq!(commits[1]["recorded"], head.as_str());
+    assert_eq!(commits[2]["state"], "missing", "kept as written");
+}

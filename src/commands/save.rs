@@ -22,6 +22,21 @@ pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Written> {
             message,
         })?;
     validate_input(incoming, &name)?;
+    // `commit_sha` given as a revision (`HEAD`, `main~1`, a short sha) is stored as the
+    // full id it names now, like `task done --commit REV`; what does not resolve here
+    // (a commit of another clone) is kept as written.
+    let mut incoming = incoming.clone();
+    if let Some(Value::Array(tasks)) = incoming.get_mut("active_tasks") {
+        for t in tasks.iter_mut() {
+            let Some(Value::String(rev)) = t.get("commit_sha") else {
+                continue;
+            };
+            if let Some(id) = ctx.repo.resolve_commit(rev.trim()) {
+                t["commit_sha"] = Value::from(id.to_string());
+            }
+        }
+    }
+    let incoming = &incoming;
     let wt = ctx.current_worktree()?;
     let owner = ctx.owner(&args.team, &wt)?;
     let root = ctx.write_root(&wt);
