@@ -350,3 +350,42 @@ fn codex_at_both_scopes_warns_and_briefs_once() {
     assert!(run_hook().contains("[T1]"));
     assert_eq!(run_hook(), "");
 }
+
+#[test]
+fn the_briefing_says_how_to_record_progress_and_how_to_use_up_a_note() {
+    let env = TestEnv::new();
+    let repo = repo(&env);
+    let run = env.handover(&repo, &["task", "add", "T1", "work"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let run = env.handover(&repo, &["task", "start", "T1"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let cont = env.handover(&repo, &["continue"]);
+    assert!(
+        cont.stdout.contains(
+            "Record progress: git handover task start|done|block <id> --session main/20261130-120000"
+        ),
+        "{}",
+        cont.stdout
+    );
+    // Elsewhere (a detached HEAD), `task` names --session in its hint.
+    env.git(&repo, &["checkout", "-q", "--detach"]);
+    let run = env.handover(&repo, &["task", "done", "T1"]);
+    assert_eq!(run.code, 2, "{}", run.snapshot());
+    assert!(run.stderr.contains("--session KEY"), "{}", run.stderr);
+    // A note the hook briefs on says how to use it up.
+    let other = env.init("other");
+    env.commit(&other, "a.txt", "a\n", "first", "2026-11-30T10:00:00Z");
+    env.write(
+        &other.join("CONTINUE_HERE.md"),
+        "# Continue Here\n\n## Objective\nship\n",
+    );
+    let hook = env.handover(&other, &["hook", "session-start"]);
+    let v: Value = serde_json::from_str(&hook.stdout).unwrap();
+    let context = v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(
+        context.contains("`git handover continue CONTINUE_HERE.md` removes it after briefing"),
+        "{context}"
+    );
+}

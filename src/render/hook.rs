@@ -35,6 +35,17 @@ pub fn context(report: &Report, lang: Lang) -> Option<String> {
         }
     }
     text.push_str(&crate::render::human::continue_(report, &p));
+    // A note the hook briefs on stays (the hook changes nothing): say how to use it up.
+    if let Outcome::Briefing(b) = &report.outcome
+        && b.candidate.handover.kind == crate::services::assess::Kind::ContinueHere
+    {
+        let path = crate::support::text::escape(&b.candidate.handover.key);
+        let _ = writeln!(
+            text,
+            "{}",
+            p.f(crate::k!("cont.consume_note"), &[("path", &path)])
+        );
+    }
     Some(cut(&text, MAX_CONTEXT, &p))
 }
 
