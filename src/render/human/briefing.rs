@@ -275,13 +275,13 @@ fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Pai
     // How to record progress on exactly this session (with its key, so that it works
     // from any worktree and whichever session would be the default), or how to use up
     // a note so that it is not briefed again at every start.
-    let h = &b.candidate.handover;
-    match h.kind {
+    let session = &b.candidate.handover;
+    match session.kind {
         Kind::Session | Kind::Legacy if !b.open_tasks.is_empty() || !b.other_tasks.is_empty() => {
             let _ = writeln!(
                 out,
                 "{}",
-                p.f(crate::k!("cont.record"), &[("key", &escape(&h.key))])
+                p.f(crate::k!("cont.record"), &[("key", &escape(&session.key))])
             );
         }
         _ => {}
