@@ -281,6 +281,8 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             break
         }
         'git-handover;hook;session-start' {
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent that runs the hook: its context budget (Claude Code and Gemini CLI 10,000 characters, Codex about 2,500 tokens, counted as tokens)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Where the hook is registered. A user-scope hook briefs only in repositories that opted in (a project-scope hook of git-handover, or handover.hook=true)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')

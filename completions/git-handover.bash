@@ -324,12 +324,20 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__hook__subcmd__session__subcmd__start)
-            opts="-C -c -q -h --json --color --lang --quiet --help"
+            opts="-C -c -q -h --agent --scope --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -W "claude codex gemini" -- "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -W "project local user" -- "${cur}"))
+                    return 0
+                    ;;
                 -C)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

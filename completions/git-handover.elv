@@ -261,6 +261,8 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand uninstall 'Remove what `hook install` added'
         }
         &'git-handover;hook;session-start'= {
+            cand --agent 'The agent that runs the hook: its context budget (Claude Code and Gemini CLI 10,000 characters, Codex about 2,500 tokens, counted as tokens)'
+            cand --scope 'Where the hook is registered. A user-scope hook briefs only in repositories that opted in (a project-scope hook of git-handover, or handover.hook=true)'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'

@@ -248,6 +248,12 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not 
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -f -a "session-start" -d 'Print the handover of the agent\'s worktree as `SessionStart` context (read-only)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -f -a "install" -d 'Add the session-start hook to an agent\'s settings file'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -f -a "uninstall" -d 'Remove what `hook install` added'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l agent -d 'The agent that runs the hook: its context budget (Claude Code and Gemini CLI 10,000 characters, Codex about 2,500 tokens, counted as tokens)' -r -f -a "claude\t''
+codex\t''
+gemini\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l scope -d 'Where the hook is registered. A user-scope hook briefs only in repositories that opted in (a project-scope hook of git-handover, or handover.hook=true)' -r -f -a "project\t''
+local\t''
+user\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l color -d 'When to colour the output' -r -f -a "auto\t''

@@ -294,11 +294,24 @@ pub enum HookCommand {
     ///
     /// Reads the agent's JSON event from stdin when there is one and uses its `cwd`.
     /// Prints nothing when there is nothing to resume; never fails the agent's start.
-    SessionStart,
+    SessionStart(SessionStartArgs),
     /// Add the session-start hook to an agent's settings file.
     Install(HookInstallArgs),
     /// Remove what `hook install` added.
     Uninstall(HookInstallArgs),
+}
+
+#[derive(Debug, Args, Default, Clone)]
+pub struct SessionStartArgs {
+    /// The agent that runs the hook: its context budget (Claude Code and Gemini CLI
+    /// 10,000 characters, Codex about 2,500 tokens, counted as tokens).
+    #[arg(long, value_enum)]
+    pub agent: Option<HookAgent>,
+
+    /// Where the hook is registered. A user-scope hook briefs only in repositories
+    /// that opted in (a project-scope hook of git-handover, or handover.hook=true).
+    #[arg(long, value_enum)]
+    pub scope: Option<HookScope>,
 }
 
 #[derive(Debug, Args)]

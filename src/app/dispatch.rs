@@ -37,7 +37,7 @@ pub(super) fn dispatch(
     match command {
         Command::Completions(_)
         | Command::Man(_)
-        | Command::Hook(cli::HookCommand::SessionStart) => {
+        | Command::Hook(cli::HookCommand::SessionStart(_)) => {
             unreachable!("handled before the repository is opened")
         }
         Command::Hook(cli::HookCommand::Install(args)) => {

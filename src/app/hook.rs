@@ -17,6 +17,7 @@ pub(super) fn session_start(
     cwd: PathBuf,
     lang: Option<cli::LangArg>,
     overrides: &[(String, String)],
+    hook: &cli::SessionStartArgs,
 ) -> ProcessOutput {
     let event = if std::io::stdin().is_terminal() {
         Vec::new()
@@ -32,6 +33,12 @@ pub(super) fn session_start(
             Err(Error::NotARepository { .. }) => return Ok(None),
             Err(e) => return Err(e),
         };
+        // A user-scope hook runs in every repository the user opens: it briefs only
+        // where the repository opted in, so a cloned repository's files are not put
+        // into every session unasked.
+        if hook.scope == Some(cli::HookScope::User) && !opted_in(&ctx) {
+            return Ok(None);
+        }
         // Installed at two scopes (Codex runs both), the hook briefs once per start.
         if already_briefed(&ctx.repo.common_dir(), &event) {
             return Ok(None);
@@ -44,7 +51,8 @@ pub(super) fn session_start(
             team: cli::TeamArgs::default(),
         };
         let report = r#continue::run(&ctx, &args, Mode::ReadOnly, &mut |_| None)?;
-        Ok(crate::render::hook::context(&report, ctx.lang))
+        let budget = crate::render::hook::Budget::of(hook.agent);
+        Ok(crate::render::hook::context(&report, ctx.lang, budget))
     });
     let text = match context {
         Ok(Ok(Some(text))) => text,
@@ -56,6 +64,34 @@ pub(super) fn session_start(
         ),
     };
     ProcessOutput::ok(crate::render::hook::hook_output(&text))
+}
+
+/// Whether this repository opted in to briefings from a user-scope hook: a
+/// project-scope hook of git-handover is registered for some agent, or
+/// `handover.hook` is true.
+fn opted_in(ctx: &crate::services::context::Context) -> bool {
+    if let Some(v) = ctx.repo.config_string("handover.hook") {
+        return matches!(v.to_ascii_lowercase().as_str(), "true" | "yes" | "on" | "1");
+    }
+    let Ok(wt) = ctx.current_worktree() else {
+        return false;
+    };
+    [
+        ".claude/settings.json",
+        ".claude/settings.local.json",
+        ".codex/hooks.json",
+        ".gemini/settings.json",
+    ]
+    .iter()
+    .any(|f| {
+        crate::support::fsio::read_regular(&wt.path.join(f), 4 << 20)
+            .ok()
+            .is_some_and(|b| {
+                let text = String::from_utf8_lossy(&b);
+                text.contains("hook session-start")
+                    && (text.contains("git-handover") || text.contains("git handover"))
+            })
+    })
 }
 
 /// How long a start counts as the same start: a second hook run for the same session

@@ -139,9 +139,9 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<ProcessOutput> {
     // Commands that need no repository, or must never fail.
     let painter = render::human::Painter::new(false, *lang);
     match &command {
-        Command::Hook(cli::HookCommand::SessionStart) => {
+        Command::Hook(cli::HookCommand::SessionStart(args)) => {
             let overrides = config::parse_overrides(&cli.config)?;
-            return Ok(hook::session_start(cwd, cli.lang, &overrides));
+            return Ok(hook::session_start(cwd, cli.lang, &overrides, args));
         }
         Command::Completions(args) => {
             let report = crate::commands::completions::run(args);

@@ -13,7 +13,21 @@ use crate::support::fsio;
 /// (a broken git configuration makes `git` itself exit before the hook runs), and it
 /// never fails the agent's start: where git-handover is not on the agent's `PATH` (a
 /// teammate who pulled the project's settings, a cloud session) it does nothing.
-pub const COMMAND: &str = "git-handover hook session-start 2>/dev/null || true";
+/// It names the agent (its context budget) and, for the user's own settings, the scope
+/// (a user-scope hook briefs only in repositories that opted in).
+pub fn command(agent: HookAgent, scope: HookScope) -> String {
+    let agent = match agent {
+        HookAgent::Claude => "claude",
+        HookAgent::Codex => "codex",
+        HookAgent::Gemini => "gemini",
+    };
+    let scope = if scope == HookScope::User {
+        " --scope user"
+    } else {
+        ""
+    };
+    format!("git-handover hook session-start --agent {agent}{scope} 2>/dev/null || true")
+}
 
 /// Every session source Claude Code and Codex document for `SessionStart`; both read a
 /// `|`-separated matcher as alternatives (a list of exact strings, or a regex).
@@ -130,9 +144,9 @@ save what remains with `git handover save` or `git handover here`.
 /// source they document; Gemini CLI compares lifecycle matchers as exact strings
 /// (`startup|resume` would match nothing), so its group has no matcher, which matches
 /// every source. Gemini CLI counts the timeout in milliseconds.
-fn entry(agent: HookAgent) -> Value {
-    let hook =
-        serde_json::json!({"type": "command", "command": COMMAND, "timeout": timeout(agent)});
+fn entry(agent: HookAgent, scope: HookScope) -> Value {
+    let hook = serde_json::json!({"type": "command", "command": command(agent, scope),
+                                  "timeout": timeout(agent)});
     match agent {
         HookAgent::Gemini => serde_json::json!({"hooks": [hook]}),
         HookAgent::Claude | HookAgent::Codex => {
@@ -189,19 +203,22 @@ fn covered(agent: HookAgent, matcher: Option<&str>) -> Vec<&'static str> {
 
 /// Whether our hook already runs for every session source the agent documents, in
 /// whichever groups and however its command is spelled (an absolute path is fine).
-fn installed(agent: HookAgent, groups: &[Value]) -> bool {
-    let all = covered(agent, None);
-    let mut have: Vec<&str> = Vec::new();
-    for group in groups {
-        let ours = group
-            .get("hooks")
-            .and_then(Value::as_array)
-            .is_some_and(|hs| hs.iter().any(is_ours));
-        if ours {
-            have.extend(covered(agent, group.get("matcher").and_then(Value::as_str)));
-        }
-    }
-    all.iter().all(|s| have.contains(s))
+fn installed(agent: HookAgent, scope: HookScope, groups: &[Value]) -> bool {
+    // Exactly the registration `install` makes, and no other of ours: an older one (a
+    // narrower matcher, a command without the agent) is replaced by it.
+    let wanted = entry(agent, scope);
+    let ours = groups
+        .iter()
+        .filter(|g| {
+            g.get("hooks")
+                .and_then(Value::as_array)
+                .is_some_and(|hs| hs.iter().any(is_ours))
+        })
+        .count();
+    ours == 1
+        && groups.iter().any(|g| *g == wanted)
+        && covered(agent, wanted.get("matcher").and_then(Value::as_str)).len()
+            == covered(agent, None).len()
 }
 
 /// Remove our hook from every group, dropping groups it leaves empty. Returns whether
@@ -298,10 +315,10 @@ pub fn install(
     let groups = groups
         .as_array_mut()
         .ok_or_else(|| wrong_shape(&path, "hooks.SessionStart", "an array"))?;
-    let present = installed(args.agent, groups);
+    let present = installed(args.agent, args.scope, groups);
     if !present {
         remove_ours(groups);
-        groups.push(entry(args.agent));
+        groups.push(entry(args.agent, args.scope));
         write_settings(&real, &settings)?;
     }
     let instructions = if args.instructions {

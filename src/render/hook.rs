@@ -10,9 +10,47 @@ use crate::support::i18n::Lang;
 /// The most context an agent takes inline (Claude Code replaces more with a file path).
 pub const MAX_CONTEXT: usize = 10_000;
 
+/// How much context an agent takes inline, in its own measure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Budget {
+    /// Characters: Claude Code (10,000, then a file and a preview); Gemini CLI documents
+    /// none, so it gets the same.
+    Chars(usize),
+    /// UTF-8 bytes, as Codex counts tokens (about bytes / 4: 2,500 tokens, then a
+    /// file): a Japanese character is three bytes, so Japanese text gets a third of
+    /// the characters English text gets.
+    Bytes(usize),
+}
+
+impl Budget {
+    /// The budget of `agent` (Claude Code's when it is not said).
+    pub fn of(agent: Option<crate::cli::HookAgent>) -> Budget {
+        match agent {
+            Some(crate::cli::HookAgent::Codex) => Budget::Bytes(CODEX_BYTES),
+            _ => Budget::Chars(MAX_CONTEXT),
+        }
+    }
+
+    fn cost(self, s: &str) -> usize {
+        match self {
+            Budget::Chars(_) => s.chars().count(),
+            Budget::Bytes(_) => s.len(),
+        }
+    }
+
+    fn max(self) -> usize {
+        match self {
+            Budget::Chars(n) | Budget::Bytes(n) => n,
+        }
+    }
+}
+
+/// Codex's inline limit, about 2,500 tokens of about 4 bytes, with a margin.
+pub const CODEX_BYTES: usize = 9_600;
+
 /// The agent's context for a read-only `continue` report; `None` when there is nothing
 /// to resume and nothing wrong.
-pub fn context(report: &Report, lang: Lang) -> Option<String> {
+pub fn context(report: &Report, lang: Lang, budget: Budget) -> Option<String> {
     let mut text = String::new();
     let p = Painter::new(false, lang);
     for problem in &report.skipped {
@@ -32,6 +70,9 @@ pub fn context(report: &Report, lang: Lang) -> Option<String> {
         Outcome::AllComplete(_) | Outcome::Briefing(_) => {
             text.push_str(p.t(crate::k!("hook.from_previous")));
             text.push('\n');
+            // What follows is the repository's, not the user's: said as such.
+            text.push_str(p.t(crate::k!("hook.from_repository")));
+            text.push('\n');
         }
     }
     text.push_str(&crate::render::human::continue_(report, &p));
@@ -46,22 +87,28 @@ pub fn context(report: &Report, lang: Lang) -> Option<String> {
             p.f(crate::k!("cont.consume_note"), &[("path", &path)])
         );
     }
-    Some(cut(&text, MAX_CONTEXT, &p))
+    Some(cut_to(&text, budget, &p))
 }
 
 /// `text` cut at a line end so that it, with a closing note, is at most `max` characters.
+#[cfg(test)]
 pub fn cut(text: &str, max: usize, p: &Painter) -> String {
-    if text.chars().count() <= max {
+    cut_to(text, Budget::Chars(max), p)
+}
+
+/// `text` cut at a line end so that it, with a closing note, fits `budget`.
+pub fn cut_to(text: &str, budget: Budget, p: &Painter) -> String {
+    if budget.cost(text) <= budget.max() {
         return text.to_owned();
     }
     let note = format!("{}\n", p.t(crate::k!("hook.cut")));
     let note = note.as_str();
-    let budget = max - note.chars().count();
+    let room = budget.max() - budget.cost(note);
     let mut out = String::new();
     let mut used = 0;
     for line in text.split_inclusive('\n') {
-        let n = line.chars().count();
-        if used + n > budget {
+        let n = budget.cost(line);
+        if used + n > room {
             break;
         }
         out.push_str(line);
