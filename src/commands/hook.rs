@@ -216,7 +216,7 @@ fn installed(agent: HookAgent, scope: HookScope, groups: &[Value]) -> bool {
         })
         .count();
     ours == 1
-        && groups.iter().any(|g| *g == wanted)
+        && groups.contains(&wanted)
         && covered(agent, wanted.get("matcher").and_then(Value::as_str)).len()
             == covered(agent, None).len()
 }
