@@ -204,8 +204,8 @@ fn a_settings_file_that_is_not_json_is_refused_and_left_alone() {
     exit: 3
     --- stdout
     --- stderr
-    git-handover: invalid json in [ROOT]/repo/.claude/settings.local.json at line 1, column 12: key must be a string
-    hint: fix or remove [ROOT]/repo/.claude/settings.local.json by hand; git-handover never rewrites a file it cannot read
+    git-handover: refusing to edit [ROOT]/repo/.claude/settings.local.json: it is not plain JSON (line 1, column 12: key must be a string); it was left as it is
+    hint: add the SessionStart hook by hand (command: git-handover hook session-start --agent <agent>), or remove the comments and run this again
     ");
     assert_eq!(
         std::fs::read_to_string(&settings).unwrap(),

@@ -257,7 +257,40 @@ fn read_settings(path: &Path) -> Result<Map<String, Value>> {
             field: "(root)".into(),
             message: "must be a JSON object".into(),
         }),
-        Err(e) => Err(Error::json(path, &e)),
+        Err(e) => {
+            // Gemini CLI (and others) accept comments in settings files; this tool does
+            // not edit such a file (it would lose them): it says so, by name.
+            let text = String::from_utf8_lossy(&bytes);
+            let comments = text.contains("//") || text.contains("/*");
+            Err(Error::Unedited {
+                message: msg(
+                    crate::k!("err.settings_not_json"),
+                    &[
+                        ("file", &path.display()),
+                        ("line", &e.line()),
+                        ("column", &e.column()),
+                        (
+                            "why",
+                            &if comments {
+                                crate::support::i18n::text(
+                                    crate::support::i18n::Lang::En,
+                                    crate::k!("err.settings_comments"),
+                                )
+                                .to_owned()
+                            } else {
+                                let m = e.to_string();
+                                m.rfind(" at line ")
+                                    .map_or(m.clone(), |i| m[..i].to_owned())
+                            },
+                        ),
+                    ],
+                ),
+                hint: msg(
+                    crate::k!("err.settings_not_json_hint"),
+                    &[("command", &"git-handover hook session-start")],
+                ),
+            })
+        }
     }
 }
 

@@ -122,6 +122,9 @@ pub enum Error {
     NotRegular { path: PathBuf, kind: &'static str },
     /// A text file the tool would edit is not UTF-8: it is left as it is.
     NotText { path: PathBuf },
+    /// A file the tool would edit cannot be edited faithfully (an agent's settings
+    /// file with comments, or not JSON): it is left as it is (exit 3).
+    Unedited { message: Msg, hint: Msg },
     /// A handover file is over the size limit.
     TooLarge {
         file: PathBuf,
@@ -224,6 +227,7 @@ impl Error {
             Error::WouldBeTooLarge { .. } => "would_be_too_large",
             Error::NotRegular { .. } => "not_a_regular_file",
             Error::NotText { .. } => "not_text",
+            Error::Unedited { .. } => "not_editable",
             Error::TooLarge { .. } => "too_large",
             Error::InvalidConfig { .. } => "invalid_config",
             Error::Usage { .. } => "usage",
@@ -294,6 +298,7 @@ impl Error {
             | Error::TooLarge { .. }
             | Error::NotRegular { .. }
             | Error::NotText { .. }
+            | Error::Unedited { .. }
             | Error::TooManyValues { .. }
             | Error::WouldBeTooLarge { .. }
             | Error::InvalidHandovers { .. } => exit::INVALID_DATA,

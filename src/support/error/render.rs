@@ -33,6 +33,7 @@ impl Error {
                 crate::k!("err.hint_not_regular"),
                 &[("path", &path.display())],
             )),
+            Error::Unedited { hint, .. } => Some(hint.render(lang)),
             Error::NotText { path } => Some(f(
                 crate::k!("err.hint_not_text"),
                 &[("path", &path.display())],
@@ -134,7 +135,9 @@ impl Error {
                     ("expected", &expected.render(lang)),
                 ],
             ),
-            Error::Usage { message, .. } | Error::NothingToDo { message } => message.render(lang),
+            Error::Usage { message, .. }
+            | Error::Unedited { message, .. }
+            | Error::NothingToDo { message } => message.render(lang),
             Error::Io {
                 path,
                 action,
