@@ -600,7 +600,7 @@ fn clean_removes_old_finished_sessions_in_every_worktree_and_nothing_else() {
     --- stdout
     removing [ROOT]/repo/.claude/handover/main/20261101-000000
     removing [ROOT]/wt/.claude/handover/other/20261103-000000
-    kept [ROOT]/repo/.claude/handover/main/20261101-000000: it holds files git-handover did not write
+    kept [ROOT]/repo/.claude/handover/main/20261101-000000: the session's own files were removed, but it holds notes.txt, which git-handover did not write (remove it by hand when done)
     removed 2 sessions
     --- stderr
     git-handover: warning: skipped [ROOT]/repo/.claude/handover/linked: a symbolic link: not followed, not removed

@@ -15,6 +15,8 @@ pub struct Removed {
     pub path: PathBuf,
     pub key: String,
     pub kept_other_files: bool,
+    /// What was left in the directory (not written by the tool).
+    pub left: Vec<String>,
 }
 
 /// What one clean did: removed sessions and paths left alone.
@@ -99,6 +101,7 @@ pub fn clean_worktree(
                 path,
                 key: session.key,
                 kept_other_files: false,
+                left: Vec::new(),
             });
             continue;
         }
@@ -110,11 +113,18 @@ pub fn clean_worktree(
             Ok(Removal::Changed) => report
                 .skipped
                 .push((path, said(crate::k!("clean.changed"), &[]))),
-            Ok(outcome) => report.removed.push(Removed {
-                path,
-                key: session.key,
-                kept_other_files: outcome == Removal::KeptOtherFiles,
-            }),
+            Ok(outcome) => {
+                let left = match outcome {
+                    Removal::KeptOtherFiles(left) => left,
+                    _ => Vec::new(),
+                };
+                report.removed.push(Removed {
+                    path,
+                    key: session.key,
+                    kept_other_files: !left.is_empty(),
+                    left,
+                });
+            }
             Err(e) => report.skipped.push((path, e.into())),
         }
     }

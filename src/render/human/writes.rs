@@ -79,7 +79,14 @@ pub fn clean(r: &crate::commands::clean::Report, p: &Painter) -> String {
         .filter(|x| x.kept_other_files)
         .map(|x| {
             let path = escape(&x.path.display().to_string());
-            format!("{}\n", p.f(crate::k!("clean.kept"), &[("path", &path)]))
+            let left: Vec<String> = x.left.iter().map(|n| escape(n)).collect();
+            format!(
+                "{}\n",
+                p.f(
+                    crate::k!("clean.kept"),
+                    &[("path", &path), ("left", &left.join(p.separator()))]
+                )
+            )
         })
         .collect();
     let summary = match (n, r.dry_run) {

@@ -123,6 +123,8 @@ pub struct RemovedV1 {
     pub path: String,
     pub key: String,
     pub kept_other_files: bool,
+    /// What was left in the directory, not written by git-handover.
+    pub left: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -142,6 +144,7 @@ pub fn clean(r: &crate::commands::clean::Report) -> CleanV1 {
                 path: x.path.display().to_string(),
                 key: x.key.clone(),
                 kept_other_files: x.kept_other_files,
+                left: x.left.clone(),
             })
             .collect(),
         skipped: r

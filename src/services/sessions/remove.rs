@@ -7,8 +7,9 @@ use super::*;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Removal {
     Removed,
-    /// The files the tool wrote were removed; the directory holds others and stays.
-    KeptOtherFiles,
+    /// The files the tool wrote were removed; the directory holds others (named) and
+    /// stays.
+    KeptOtherFiles(Vec<String>),
     /// Looked at again under the lock, the session no longer qualified (it was
     /// reopened, or changed, since it was chosen): nothing was removed.
     Changed,
@@ -64,7 +65,21 @@ pub fn remove_session(
         }
     }
     if std::fs::remove_dir(&dir).is_err() {
-        return Ok(Removal::KeptOtherFiles);
+        let mut left: Vec<String> = std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                if e.file_type().is_ok_and(|t| t.is_dir()) {
+                    format!("{name}/")
+                } else {
+                    name
+                }
+            })
+            .collect();
+        left.sort();
+        return Ok(Removal::KeptOtherFiles(left));
     }
     let mut parent = dir.parent().map(Path::to_owned);
     while let Some(p) = parent {

@@ -101,7 +101,7 @@ pub(super) const CATALOG: &[Entry] = &[
     e("here.replaced", "replaced {path}", "{path} を置き換えました"),
     e("migrate.done", "migrated {from} to session {key}", "{from} をセッション {key} に移行しました"),
     e("migrate.removed_md", "removed the old .claude/handover.md", "古い .claude/handover.md を削除しました"),
-    e("clean.kept", "kept {path}: it holds files git-handover did not write", "{path} を残しました: git-handover が書いていないファイルがあります"),
+    e("clean.kept", "kept {path}: the session's own files were removed, but it holds {left}, which git-handover did not write (remove it by hand when done)", "{path} を残しました: セッションのファイルは削除しましたが、git-handover が書いていない {left} があります（不要なら手で削除してください）"),
     e("clean.nothing", "nothing to clean", "削除するものはありません"),
     e("clean.would_one", "1 session would be removed", "1 件のセッションが削除されます"),
     e("clean.would_many", "{n} sessions would be removed", "{n} 件のセッションが削除されます"),
