@@ -203,3 +203,31 @@ fn bad_input_is_named_by_its_own_path_and_creates_nothing() {
         1
     );
 }
+
+#[test]
+fn handover_md_keeps_the_language_the_session_was_made_in() {
+    let env = TestEnv::new();
+    let repo = repo(&env);
+    let input = env.root().join("in.json");
+    env.write(
+        &input,
+        &json!({"active_tasks": [{"id": "T1", "status": "in_progress"}]}).to_string(),
+    );
+    let run = env.handover(
+        &repo,
+        &["--lang", "ja", "save", "--from", input.to_str().unwrap()],
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let key = run.stdout.trim().to_owned();
+    let md = repo.join(".claude/handover").join(&key).join("handover.md");
+    let ja = std::fs::read_to_string(&md).unwrap();
+    assert!(ja.contains("- なし"), "{ja}");
+    // Someone running in English later regenerates it: same bytes.
+    let run = env.handover(&repo, &["--lang", "en", "render", &key]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let run = env.handover(&repo, &["--lang", "en", "task", "start", "T1"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let after = std::fs::read_to_string(&md).unwrap();
+    assert!(after.contains("- なし"), "{after}");
+    assert_eq!(state(&repo, &key)["language"], "ja");
+}

@@ -76,6 +76,7 @@ fn save_creates_then_reuses_the_ready_session_and_skips_unchanged_writes() {
             "version",
             "generated_at",
             "session_id",
+            "language",
             "status",
             "workspace",
             "active_tasks",

@@ -86,7 +86,7 @@ pub fn update(
         && doc.get("session_hash").and_then(Value::as_str) == Some(old_hash.as_str())
     {
         let state = State::from_doc(doc, &file)?;
-        let rendered = crate::model::markdown::render(&state, lang);
+        let rendered = crate::model::markdown::render(&state, session_lang(&state, lang));
         let md = session.dir().join(MARKDOWN_FILE);
         if fsio::read_if_exists(&md, fsio::MAX_FILE_SIZE)?.as_deref() != Some(rendered.as_bytes()) {
             fsio::write_atomic(&md, rendered.as_bytes())?;
@@ -119,6 +119,15 @@ pub fn update(
         );
     }
     if created {
+        // The session's language is fixed when it is made: handover.md keeps it,
+        // whoever regenerates it later and in whatever language they run.
+        if !doc.contains_key("language") {
+            let code = match lang {
+                Lang::En => "en",
+                Lang::Ja => "ja",
+            };
+            doc.insert("language".into(), Value::from(code));
+        }
         session::order_new(&mut doc);
     }
     session::seal(&mut doc);
@@ -127,7 +136,7 @@ pub fn update(
     fsio::write_atomic(&file, &bytes)?;
     fsio::write_atomic(
         &session.dir().join(MARKDOWN_FILE),
-        crate::model::markdown::render(&state, lang).as_bytes(),
+        crate::model::markdown::render(&state, session_lang(&state, lang)).as_bytes(),
     )?;
     Ok(Written {
         session: session.clone(),
@@ -160,7 +169,7 @@ pub fn create(
     fsio::write_atomic(&file, &bytes)?;
     fsio::write_atomic(
         &session.dir().join(MARKDOWN_FILE),
-        crate::model::markdown::render(state, lang).as_bytes(),
+        crate::model::markdown::render(state, session_lang(state, lang)).as_bytes(),
     )?;
     Ok(true)
 }
@@ -171,11 +180,22 @@ pub fn regenerate_markdown(session: &SessionDir, settings: &Settings, lang: Lang
     let file = session.state_file();
     let _lock = Lock::acquire(&file, settings.lock_timeout)?;
     let state = State::read(&file)?;
-    let rendered = crate::model::markdown::render(&state, lang);
+    let rendered = crate::model::markdown::render(&state, session_lang(&state, lang));
     let md = session.dir().join(MARKDOWN_FILE);
     if fsio::read_if_exists(&md, fsio::MAX_FILE_SIZE)?.as_deref() == Some(rendered.as_bytes()) {
         return Ok(false);
     }
     fsio::write_atomic(&md, rendered.as_bytes())?;
     Ok(true)
+}
+
+/// The language of a session's `handover.md`: the one it was made in (`language`),
+/// else the run's.
+fn session_lang(state: &State, run: Lang) -> Lang {
+    state
+        .document()
+        .get("language")
+        .and_then(Value::as_str)
+        .and_then(crate::support::i18n::parse_lang)
+        .unwrap_or(run)
 }
