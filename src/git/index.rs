@@ -35,25 +35,17 @@ impl Repo {
     /// Whether the file `rel` (relative to this worktree) is ignored by the worktree's
     /// exclude rules. `None` when the rules cannot be read.
     pub fn is_ignored_file(&self, rel: &str) -> Option<bool> {
-        let index = self.repo.index_or_empty().ok()?;
-        let mut stack = self
-            .repo
-            .excludes(
-                &index,
-                None,
-                gix::worktree::stack::state::ignore::Source::WorktreeThenIdMappingIfNotSkipped,
-            )
-            .ok()?;
-        let platform = stack
-            .at_path(Path::new(rel), Some(gix::index::entry::Mode::FILE))
-            .ok()?;
-        Some(platform.is_excluded())
+        self.is_ignored(rel, gix::index::entry::Mode::FILE)
     }
 
     /// Whether the directory `rel` (relative to this worktree) is ignored by the
     /// worktree's exclude rules: `.gitignore` files, `info/exclude`,
     /// `core.excludesFile`. `None` when the rules cannot be read.
     pub fn is_ignored_dir(&self, rel: &str) -> Option<bool> {
+        self.is_ignored(rel, gix::index::entry::Mode::DIR)
+    }
+
+    fn is_ignored(&self, rel: &str, mode: gix::index::entry::Mode) -> Option<bool> {
         let index = self.repo.index_or_empty().ok()?;
         let mut stack = self
             .repo
@@ -63,9 +55,7 @@ impl Repo {
                 gix::worktree::stack::state::ignore::Source::WorktreeThenIdMappingIfNotSkipped,
             )
             .ok()?;
-        let platform = stack
-            .at_path(Path::new(rel), Some(gix::index::entry::Mode::DIR))
-            .ok()?;
+        let platform = stack.at_path(Path::new(rel), Some(mode)).ok()?;
         Some(platform.is_excluded())
     }
 }
