@@ -88,6 +88,15 @@ Examples:
   git handover clean --team alpha";
 
 pub(super) const HOOK_HELP: &str = "\
+Files written by install:
+  claude  project .claude/settings.json   local .claude/settings.local.json (excluded from
+          commits)   user $CLAUDE_CONFIG_DIR or ~/.claude/settings.json
+  codex   project .codex/hooks.json       user $CODEX_HOME or ~/.codex/hooks.json
+  gemini  project .gemini/settings.json   user $GEMINI_CLI_HOME/.gemini or ~/.gemini/settings.json
+Codex runs a new or changed hook only once it is trusted: trust the project, then trust
+the git-handover hook in /hooks. Gemini CLI needs a trusted folder. A user-scope hook
+briefs only in repositories that opted in (a project-scope hook, or handover.hook=true).
+
 Examples:
   git handover hook install --agent claude --scope project --instructions
   git handover hook install --agent codex --scope user
