@@ -80,6 +80,18 @@ fn exclude_false_turns_it_all_off() {
         &["commit", "-q", "-m", "with state"],
     );
     assert!(committed_files(&env, &repo).contains("project-state.json"));
+    // Tracked on purpose: status does not flag it.
+    let status = env.handover(&repo, &["status"]);
+    assert!(
+        !status.stdout.contains("tracked by git"),
+        "{}",
+        status.stdout
+    );
+    assert!(
+        !status.stderr.contains("git rm -r --cached"),
+        "{}",
+        status.stderr
+    );
 }
 
 /// A repository whose main worktree has a session committed on branch `x` (as an agent

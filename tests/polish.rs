@@ -498,3 +498,18 @@ fn a_settings_file_with_comments_is_named_and_left_alone() {
     assert!(run.stderr.contains("it has comments"), "{}", run.stderr);
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), text);
 }
+
+#[test]
+fn a_rewritten_commit_is_a_notice_in_yellow_not_an_error_in_red() {
+    let f = common::fixture::fixture();
+    let run = f
+        .env
+        .handover(&f.wt_x, &["--color", "always", "status", "--here"]);
+    let line = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("rewritten") && l.contains("commits"))
+        .unwrap_or_else(|| panic!("{}", run.stdout));
+    assert!(line.contains("\u{1b}[33m1 rewritten"), "yellow: {line:?}");
+    assert!(!line.contains("\u{1b}[31m1 rewritten"), "not red: {line:?}");
+}

@@ -280,12 +280,14 @@ pub fn check(
         .into_iter()
         .map(|(wi, items)| {
             let wt = &worktrees[wi];
-            // The index is read only where there are session files to look up.
-            let tracked = if items.iter().any(|f| matches!(f, Found::Session { .. })) {
-                repo.tracked_under(&wt.git_dir, &roots)
-            } else {
-                Vec::new()
-            };
+            // The index is read only where there are session files to look up, and
+            // not at all when tracked handover files are intended (exclude=false).
+            let tracked =
+                if settings.exclude && items.iter().any(|f| matches!(f, Found::Session { .. })) {
+                    repo.tracked_under(&wt.git_dir, &roots)
+                } else {
+                    Vec::new()
+                };
             let pending = items
                 .iter()
                 .map(|f| {
