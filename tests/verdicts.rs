@@ -192,3 +192,25 @@ fn a_revision_given_as_commit_sha_is_stored_as_the_commit_it_names() {
     assert_eq!(commits[1]["recorded"], head.as_str());
     assert_eq!(commits[2]["state"], "missing", "kept as written");
 }
+
+#[test]
+fn a_notes_ref_at_a_tree_is_named_and_the_rest_is_listed() {
+    let env = TestEnv::new();
+    let repo = repo(&env);
+    let run = env.handover(&repo, &["task", "add", "T1", "work"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let tree = env.git(&repo, &["write-tree"]);
+    env.git(&repo, &["update-ref", "refs/notes/handover", &tree]);
+    let status = env.handover(&repo, &["status"]);
+    assert_eq!(status.code, 0, "{}", status.snapshot());
+    assert!(
+        status.stdout.contains("[T1]"),
+        "the session is listed: {}",
+        status.stdout
+    );
+    assert!(
+        status.stderr.contains("cannot read notes commit"),
+        "{}",
+        status.stderr
+    );
+}

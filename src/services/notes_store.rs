@@ -143,7 +143,12 @@ impl Context {
 /// Finished sessions stay out: `clean` removes their directories, and their records
 /// would otherwise come back in every listing.
 pub fn store_only(ctx: &Context, on_disk: &[&str]) -> Result<(Vec<Found>, Vec<String>)> {
-    let (newest, skipped) = ctx.read_store_newest()?;
+    // A damaged store (its ref at a tree, an unreadable commit) is said, and everything
+    // else is still listed: one broken thing never hides the rest.
+    let (newest, skipped) = match ctx.read_store_newest() {
+        Ok(read) => read,
+        Err(e) => return Ok((Vec::new(), vec![e.message(ctx.lang)])),
+    };
     let found = newest
         .into_iter()
         .filter(|r| !on_disk.contains(&r.record.key.as_str()))
