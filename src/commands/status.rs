@@ -87,7 +87,7 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
             .filter(|h| h.kind == Kind::Session)
             .map(|h| h.key.as_str())
             .collect();
-        let (found, skipped) = notes_store::store_only(ctx, &on_disk)?;
+        let (found, skipped) = notes_store::store_only(ctx, &on_disk);
         let stored = if found.is_empty() {
             Vec::new()
         } else {
@@ -137,7 +137,7 @@ pub fn keys(ctx: &Context, args: &StatusArgs) -> Result<Keys> {
     }
     if !args.here {
         let on_disk: Vec<&str> = keys.iter().map(String::as_str).collect();
-        let (stored, _) = notes_store::store_only(ctx, &on_disk)?;
+        let (stored, _) = notes_store::store_only(ctx, &on_disk);
         let stored: Vec<String> = stored
             .into_iter()
             .filter_map(|f| match f {

@@ -142,12 +142,12 @@ impl Context {
 /// in any worktree (`on_disk` holds the keys that do), and the store's unreadable lines.
 /// Finished sessions stay out: `clean` removes their directories, and their records
 /// would otherwise come back in every listing.
-pub fn store_only(ctx: &Context, on_disk: &[&str]) -> Result<(Vec<Found>, Vec<String>)> {
+pub fn store_only(ctx: &Context, on_disk: &[&str]) -> (Vec<Found>, Vec<String>) {
     // A damaged store (its ref at a tree, an unreadable commit) is said, and everything
     // else is still listed: one broken thing never hides the rest.
     let (newest, skipped) = match ctx.read_store_newest() {
         Ok(read) => read,
-        Err(e) => return Ok((Vec::new(), vec![e.message(ctx.lang)])),
+        Err(e) => return (Vec::new(), vec![e.message(ctx.lang)]),
     };
     let found = newest
         .into_iter()
@@ -165,5 +165,5 @@ pub fn store_only(ctx: &Context, on_disk: &[&str]) -> Result<(Vec<Found>, Vec<St
             record: Box::new(r.record),
         })
         .collect();
-    Ok((found, skipped))
+    (found, skipped)
 }

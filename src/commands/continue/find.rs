@@ -250,7 +250,7 @@ pub(super) fn store_candidates(
         }
     }
     let on_disk: Vec<&str> = on_disk.iter().map(String::as_str).collect();
-    let (mut found, _skipped) = crate::services::notes_store::store_only(ctx, &on_disk)?;
+    let (mut found, _skipped) = crate::services::notes_store::store_only(ctx, &on_disk);
     if let Some(key) = key {
         found.retain(|f| matches!(f, Found::Stored { record, .. } if record.key == key));
     }
