@@ -214,3 +214,32 @@ fn a_notes_ref_at_a_tree_is_named_and_the_rest_is_listed() {
         status.stderr
     );
 }
+
+#[test]
+fn a_renamed_branch_is_pointed_out() {
+    let env = TestEnv::new();
+    let repo = repo(&env);
+    env.git(&repo, &["checkout", "-q", "-b", "old-name"]);
+    let c1 = env.commit(&repo, "f.txt", "f\n", "work", "2026-11-30T10:10:00Z");
+    let input = env.root().join("in.json");
+    env.write(
+        &input,
+        &serde_json::json!({"active_tasks": [
+            {"id": "T1", "status": "done", "commit_sha": c1},
+            {"id": "T2", "status": "in_progress"}]})
+        .to_string(),
+    );
+    let run = env.handover(&repo, &["save", "--from", input.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    env.git(&repo, &["branch", "-m", "old-name", "new-name"]);
+    let v = status_json(&env, &repo);
+    assert_eq!(v["worktrees"][0]["handovers"][0]["renamed_to"], "new-name");
+    let human = env.handover(&repo, &["status"]);
+    assert!(
+        human
+            .stdout
+            .contains("old-name is gone, and the commits it recorded are on new-name: renamed?"),
+        "{}",
+        human.stdout
+    );
+}

@@ -239,6 +239,16 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
         }
     }
     freshness(out, a, wt, p);
+    if let (Some(to), Some(from)) = (&a.renamed_to, &a.branch) {
+        detail(
+            out,
+            p.t(crate::k!("label.branch")),
+            &p.warn(&p.f(
+                crate::k!("branch.renamed"),
+                &[("from", &escape(from)), ("to", &escape(to))],
+            )),
+        );
+    }
     presence(out, a, p);
     commits(out, a, p);
     for stale in a

@@ -85,6 +85,8 @@ pub struct DetailsV1 {
     /// The remote-tracking branch commits were checked against, when the branch is
     /// not local (`origin/feature`).
     pub checked_against: Option<String>,
+    /// The handover's branch is gone and its commits are on this branch: renamed?
+    pub renamed_to: Option<String>,
     pub presence: &'static str,
     /// `null` for a continue-here note, which has no task list.
     pub tasks: Option<TasksV1>,
@@ -226,6 +228,7 @@ pub(super) fn details(a: &Assessment) -> DetailsV1 {
         },
         workspace_root: s.and_then(|s| s.workspace_root.clone()),
         checked_against: a.checked_against.clone(),
+        renamed_to: a.renamed_to.clone(),
         presence: a.presence.as_str(),
         tasks: s.map(|s| TasksV1 {
             done: s.done,

@@ -17,6 +17,7 @@ pub(super) fn judge(
         parsed,
         written,
         tip_ref,
+        branch_gone,
         ..
     } = p;
     let Some(parsed) = parsed else {
@@ -62,6 +63,15 @@ pub(super) fn judge(
     let assessment = match parsed {
         Parsed::State(state) => {
             handover.view = Some(Arc::clone(&state));
+            // Gone, and every recorded commit is on this worktree's branch: renamed.
+            let renamed_to = wt
+                .branch
+                .clone()
+                .filter(|_| branch_gone && !wt.detached && handover.stored.is_none())
+                .filter(|_| {
+                    !commits.is_empty()
+                        && commits.iter().all(|c| c.state == verdict::CommitState::Ok)
+                });
             let branch = state.workspace.branch.clone();
             let (branch_matches, freshness) = judge(branch.as_deref());
             let presence = state
@@ -108,6 +118,7 @@ pub(super) fn judge(
                 presence,
                 commits,
                 checked_against: tip_ref.clone(),
+                renamed_to,
                 warnings: state.warnings.clone(),
                 of: Of::Session(SessionFacts {
                     status: state.status,
@@ -165,6 +176,7 @@ pub(super) fn judge(
                 presence: Presence::Present,
                 commits,
                 checked_against: None,
+                renamed_to: None,
                 warnings,
                 of: Of::Note(brief),
             }

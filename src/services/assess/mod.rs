@@ -150,6 +150,9 @@ pub struct Assessment {
     /// The remote-tracking branch commits were checked against (the handover's branch
     /// is not here), e.g. `origin/feature`.
     pub checked_against: Option<String>,
+    /// The handover's branch is gone, and its recorded commits are all on the branch
+    /// of this worktree (named here): it was renamed, most likely.
+    pub renamed_to: Option<String>,
     pub warnings: Vec<crate::support::error::Msg>,
     pub of: Of,
 }
@@ -237,6 +240,8 @@ pub(super) struct Pending {
     pub(super) tip: Option<CommitId>,
     /// The remote-tracking branch the tip came from, when the branch is not local.
     pub(super) tip_ref: Option<String>,
+    /// The handover's branch exists neither here nor on a remote.
+    pub(super) branch_gone: bool,
     pub(super) written: Option<(Timestamp, bool)>,
 }
 

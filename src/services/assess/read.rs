@@ -62,6 +62,7 @@ pub(super) fn read_stored(
         parsed,
         tip,
         tip_ref,
+        branch_gone: false,
         written,
     }
 }
@@ -117,6 +118,7 @@ pub(super) fn read_found(repo: &Repo, wt: &Worktree, found: &Found) -> Pending {
         },
     };
     let mut tip_ref = None;
+    let mut branch_gone = false;
     let (tip, written) = match &parsed {
         Some(Parsed::State(state)) => {
             let found = state
@@ -125,6 +127,7 @@ pub(super) fn read_found(repo: &Repo, wt: &Worktree, found: &Found) -> Pending {
                 .as_deref()
                 .and_then(|b| repo.branch_tip_or_remote(b));
             tip_ref = found.as_ref().and_then(|(_, r)| r.clone());
+            branch_gone = state.workspace.branch.is_some() && found.is_none();
             let tip = found.map(|(tip, _)| tip).or(wt.head);
             let written = match &state.generated_at {
                 Some(s) => Some((s.at, false)),
@@ -151,6 +154,7 @@ pub(super) fn read_found(repo: &Repo, wt: &Worktree, found: &Found) -> Pending {
         parsed,
         tip,
         tip_ref,
+        branch_gone,
         written,
     }
 }

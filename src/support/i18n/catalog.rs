@@ -121,6 +121,8 @@ pub(super) const CATALOG: &[Entry] = &[
     e("err.copy_here", "the session {key} here belongs to the worktree {path} (a copy): nothing was written", "ここのセッション {key} はワークツリー {path} のもの（コピー）です: 何も書いていません"),
     e("err.copy_adopt", "make it this worktree's with `git handover continue --adopt {key}`", "`git handover continue --adopt {key}` でこのワークツリーのものにしてください"),
     e("effect.adopted", "adopted {key}: it was a copy of the session in {from}; it is this worktree's now, with a new session_id", "{key} を引き取りました: {from} のセッションのコピーでしたが、新しい session_id でこのワークツリーのものになりました"),
+    e("label.branch", "branch", "ブランチ"),
+    e("branch.renamed", "{from} is gone, and the commits it recorded are on {to}: renamed? (the session still lives under its old key)", "{from} はもうありません。記録されたコミットは {to} にあります: 名前を変えましたか？（セッションは元のキーのままです）"),
     e("label.copy", "copy", "コピー"),
     e("copy.of", "a copy of the session in {path}; `git handover continue --adopt {key}` makes it this worktree's", "{path} のセッションのコピーです。`git handover continue --adopt {key}` でこのワークツリーのものにできます"),
     e("label.tracked", "tracked", "追跡"),
