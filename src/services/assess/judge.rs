@@ -26,6 +26,7 @@ pub(super) fn judge(
     let age = written.map(|(t, _)| verdict::age(t, now));
     let written_at = written.map(|(t, _)| t);
     let written_from_mtime = written.is_some_and(|(_, m)| m);
+    let ahead = written.and_then(|(t, _)| verdict::ahead(t, now));
     // A session from the notes store has no worktree of its own: it is judged against
     // its own branch (by age and newer commits only).
     let stored_branch = match (&handover.stored, &parsed) {
@@ -50,9 +51,8 @@ pub(super) fn judge(
             worktree_branch
         };
         let matches = verdict::branches_match(branch, worktree_branch);
-        let future = written.and_then(|(t, _)| verdict::ahead(t, now));
         let freshness = age.map(|a| {
-            if future.is_some() && newer.count == 0 {
+            if ahead.is_some() && newer.count == 0 {
                 verdict::Freshness::Future
             } else {
                 verdict::freshness(a, settings.fresh_for, branch, worktree_branch, newer.count)
@@ -60,7 +60,8 @@ pub(super) fn judge(
         });
         (matches, freshness)
     };
-    let assessment = match parsed {
+    // What differs between a session and a note; the rest is shared below.
+    let (branch, presence, checked_against, renamed_to, warnings, of) = match parsed {
         Parsed::State(state) => {
             handover.view = Some(Arc::clone(&state));
             // Gone, and every recorded commit is on this worktree's branch: renamed.
@@ -73,7 +74,6 @@ pub(super) fn judge(
                         && commits.iter().all(|c| c.state == verdict::CommitState::Ok)
                 });
             let branch = state.workspace.branch.clone();
-            let (branch_matches, freshness) = judge(branch.as_deref());
             let presence = state
                 .workspace
                 .root
@@ -106,21 +106,13 @@ pub(super) fn judge(
                 description: t.description.clone(),
                 status: t.status.clone(),
             });
-            Assessment {
+            (
                 branch,
-                written_at,
-                written_from_mtime,
-                age,
-                freshness,
-                ahead: written.and_then(|(t, _)| verdict::ahead(t, now)),
-                branch_matches,
-                newer,
                 presence,
-                commits,
-                checked_against: tip_ref.clone(),
+                tip_ref.clone(),
                 renamed_to,
-                warnings: state.warnings.clone(),
-                of: Of::Session(SessionFacts {
+                state.warnings.clone(),
+                Of::Session(SessionFacts {
                     status: state.status,
                     session_id: state.session_id.clone(),
                     team: handover.kind == Kind::Session && !state.is_branch_session(),
@@ -130,11 +122,10 @@ pub(super) fn judge(
                     next,
                     stale_tasks,
                 }),
-            }
+            )
         }
         Parsed::Note(note) => {
             let branch = note.branch.clone();
-            let (branch_matches, freshness) = judge(branch.as_deref());
             let mut missing_header = Vec::new();
             if note.updated_raw.is_none() {
                 missing_header.push("Last updated");
@@ -164,23 +155,32 @@ pub(super) fn judge(
                     &[("file", &handover.file.display()), ("raw", raw)],
                 ));
             }
-            Assessment {
+            (
                 branch,
-                written_at,
-                written_from_mtime,
-                age,
-                freshness,
-                ahead: written.and_then(|(t, _)| verdict::ahead(t, now)),
-                branch_matches,
-                newer,
-                presence: Presence::Present,
-                commits,
-                checked_against: None,
-                renamed_to: None,
+                Presence::Present,
+                None,
+                None,
                 warnings,
-                of: Of::Note(brief),
-            }
+                Of::Note(brief),
+            )
         }
+    };
+    let (branch_matches, freshness) = judge(branch.as_deref());
+    let assessment = Assessment {
+        branch,
+        written_at,
+        written_from_mtime,
+        age,
+        ahead,
+        freshness,
+        branch_matches,
+        newer,
+        presence,
+        commits,
+        checked_against,
+        renamed_to,
+        warnings,
+        of,
     };
     handover.reading = Reading::Read(Box::new(assessment));
     handover
