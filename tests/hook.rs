@@ -4,17 +4,11 @@
 mod common;
 
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 
 use common::TestEnv;
 use serde_json::{Value, json};
-
-fn repo(env: &TestEnv) -> PathBuf {
-    let repo = env.init("repo");
-    env.commit(&repo, "a.txt", "a\n", "first", "2026-11-30T10:00:00Z");
-    repo
-}
 
 fn ready_session(env: &TestEnv, repo: &Path, tasks: usize) {
     let tasks: Vec<Value> = (1..=tasks)
@@ -98,7 +92,7 @@ const EXISTING: &str = r#"{
 #[test]
 fn install_merges_into_existing_settings_and_the_installed_command_briefs() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     ready_session(&env, &repo, 2);
     let settings = repo.join(".claude/settings.json");
     env.write(&settings, EXISTING);
@@ -162,7 +156,7 @@ fn install_merges_into_existing_settings_and_the_installed_command_briefs() {
 #[test]
 fn codex_and_gemini_settings() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let run = env.handover(&repo, &["hook", "install", "--agent", "codex"]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
     let codex: Value =
@@ -196,7 +190,7 @@ fn codex_and_gemini_settings() {
 #[test]
 fn a_settings_file_that_is_not_json_is_refused_and_left_alone() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let settings = repo.join(".claude/settings.local.json");
     env.write(&settings, "{\"hooks\": {,}}\n");
     let run = env.handover(&repo, &["hook", "install", "--scope", "local"]);
@@ -216,7 +210,7 @@ fn a_settings_file_that_is_not_json_is_refused_and_left_alone() {
 #[test]
 fn instructions_are_added_once_and_removed_by_uninstall() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     env.write(&repo.join("CLAUDE.md"), "# Project\n\nBuild with cargo.");
     let run = env.handover(&repo, &["hook", "install", "--instructions"]);
     assert!(
@@ -254,7 +248,7 @@ fn instructions_are_added_once_and_removed_by_uninstall() {
 #[test]
 fn session_start_prints_nothing_when_there_is_nothing_to_resume() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     for input in [
         &b""[..],
         b"not json at all",
@@ -283,7 +277,7 @@ fn session_start_prints_nothing_when_there_is_nothing_to_resume() {
 #[test]
 fn session_start_is_read_only() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     env.write(
         &repo.join(".claude/project-state.json"),
         &json!({"version": 2, "generated_at": "2026-11-30T11:00:00Z", "status": "READY",
@@ -325,7 +319,7 @@ fn session_start_is_read_only() {
 #[test]
 fn a_long_briefing_is_cut_at_a_line_end() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     ready_session(&env, &repo, 200);
     let (code, stdout) = run_hook(
         &env,
@@ -364,7 +358,7 @@ fn a_long_briefing_is_cut_at_a_line_end() {
 #[test]
 fn a_corrupt_state_becomes_a_note_and_exit_zero() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     env.write(
         &repo.join(".claude/handover/main/20261130-110000/project-state.json"),
         "{\"version\": 3,",

@@ -5,16 +5,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use common::TestEnv;
 use serde_json::{Value, json};
-
-fn repo(env: &TestEnv) -> PathBuf {
-    let repo = env.init("repo");
-    env.commit(&repo, "a.txt", "a\n", "first", "2026-11-30T10:00:00Z");
-    repo
-}
 
 fn save(env: &TestEnv, repo: &Path, v: &Value) -> common::Run {
     let input = env.root().join("in.json");
@@ -33,7 +27,7 @@ fn state(repo: &Path, key: &str) -> Value {
 #[test]
 fn a_partial_task_is_merged_field_by_field() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let key = save(
         &env,
         &repo,
@@ -79,7 +73,7 @@ fn a_partial_task_is_merged_field_by_field() {
 #[test]
 fn task_start_clears_blockers() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     for args in [
         vec!["task", "add", "T1", "x"],
         vec!["task", "block", "T1", "--reason", "waiting"],
@@ -102,7 +96,7 @@ fn task_start_clears_blockers() {
 #[test]
 fn observations_notes_and_summaries_merge_as_the_original_does() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let obs = |n: usize, sev: &str| json!({"criteria_id": format!("C{n}"), "severity": sev, "observation": format!("o{n}")});
     let key = save(
         &env,
@@ -157,7 +151,7 @@ fn observations_notes_and_summaries_merge_as_the_original_does() {
 #[test]
 fn bad_input_is_named_by_its_own_path_and_creates_nothing() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let input = env.root().join("in.json");
     env.write(
         &input,
@@ -207,7 +201,7 @@ fn bad_input_is_named_by_its_own_path_and_creates_nothing() {
 #[test]
 fn handover_md_keeps_the_language_the_session_was_made_in() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let input = env.root().join("in.json");
     env.write(
         &input,

@@ -2,16 +2,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use common::TestEnv;
 use serde_json::{Value, json};
-
-fn repo(env: &TestEnv) -> PathBuf {
-    let repo = env.init("repo");
-    env.commit(&repo, "a.txt", "a\n", "first", "2026-11-30T10:00:00Z");
-    repo
-}
 
 fn state(env: &TestEnv, repo: &Path, key: &str, v: &Value) {
     env.write(
@@ -26,7 +20,7 @@ fn state(env: &TestEnv, repo: &Path, key: &str, v: &Value) {
 #[test]
 fn log_of_a_key_without_records_says_so_and_lists_close_keys() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     env.git(&repo, &["config", "handover.store", "both"]);
     let input = env.root().join("in.json");
     env.write(
@@ -46,7 +40,7 @@ fn log_of_a_key_without_records_says_so_and_lists_close_keys() {
 #[test]
 fn a_commit_recorded_twice_is_counted_once_and_rewritten_is_not_red() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let sha = env.git(&repo, &["rev-parse", "HEAD"]);
     state(
         &env,
@@ -72,7 +66,7 @@ fn a_commit_recorded_twice_is_counted_once_and_rewritten_is_not_red() {
 #[test]
 fn json_times_have_one_precision_and_old_ages_read_as_dates() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     state(
         &env,
         &repo,
@@ -103,7 +97,7 @@ fn json_times_have_one_precision_and_old_ages_read_as_dates() {
 #[test]
 fn render_finds_a_key_in_another_worktree() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let wt = env.root().join("wt");
     env.git(
         &repo,
@@ -127,7 +121,7 @@ fn render_finds_a_key_in_another_worktree() {
 #[test]
 fn a_worktree_with_only_a_finished_session_says_so() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     state(
         &env,
         &repo,
@@ -150,7 +144,7 @@ fn a_worktree_with_only_a_finished_session_says_so() {
 #[test]
 fn here_refuses_an_empty_note_and_warns_of_missing_sections() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let empty = env.root().join("empty.md");
     env.write(&empty, "\n\n");
     let run = env.handover(&repo, &["here", "--from", empty.to_str().unwrap()]);
@@ -177,7 +171,7 @@ fn here_refuses_an_empty_note_and_warns_of_missing_sections() {
 #[test]
 fn local_scope_keeps_the_local_settings_out_of_commits() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let run = env.handover(&repo, &["hook", "install", "--scope", "local"]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
     let exclude = std::fs::read_to_string(repo.join(".git/info/exclude")).unwrap();
@@ -191,7 +185,7 @@ fn local_scope_keeps_the_local_settings_out_of_commits() {
 #[test]
 fn dash_c_twice_composes_like_git() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     std::fs::create_dir_all(repo.join("sub/deeper")).unwrap();
     let run = env.handover(
         env.root(),
@@ -226,7 +220,7 @@ fn the_readme_install_command_runs_as_pasted() {
 #[test]
 fn log_says_what_changed_since_the_previous_record() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     env.git(&repo, &["config", "handover.store", "both"]);
     for args in [
         vec!["task", "add", "T1", "parse"],
@@ -261,7 +255,7 @@ fn log_says_what_changed_since_the_previous_record() {
 #[test]
 fn sync_says_what_happened_and_names_a_remote_it_cannot_use() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let run = env.handover(&repo, &["sync", "nowhere"]);
     assert_eq!(run.code, 2, "{}", run.snapshot());
     assert_eq!(
@@ -295,7 +289,7 @@ fn sync_says_what_happened_and_names_a_remote_it_cannot_use() {
 #[test]
 fn codex_at_both_scopes_warns_and_briefs_once() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let codex_home = env.root().join("codex-home");
     let with_home = |c: &mut std::process::Command| {
         c.env("CODEX_HOME", &codex_home);
@@ -354,7 +348,7 @@ fn codex_at_both_scopes_warns_and_briefs_once() {
 #[test]
 fn the_briefing_says_how_to_record_progress_and_how_to_use_up_a_note() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let run = env.handover(&repo, &["task", "add", "T1", "work"]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
     let run = env.handover(&repo, &["task", "start", "T1"]);
@@ -429,7 +423,7 @@ fn hook_context(env: &TestEnv, dir: &Path, args: &[&str]) -> Option<String> {
 #[test]
 fn each_agent_gets_its_budget_and_a_user_scope_hook_needs_an_opt_in() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let tasks: Vec<Value> = (0..300)
         .map(|i| {
             json!({"id": format!("T{i}"), "status": "in_progress",
@@ -482,7 +476,7 @@ fn each_agent_gets_its_budget_and_a_user_scope_hook_needs_an_opt_in() {
 #[test]
 fn a_settings_file_with_comments_is_named_and_left_alone() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let settings = repo.join(".gemini/settings.json");
     let text = "{\n  // the model\n  \"model\": \"gemini-2.5-pro\"\n}\n";
     env.write(&settings, text);

@@ -14,12 +14,6 @@ use serde_json::{Value, json};
 
 const BIN: &str = env!("CARGO_BIN_EXE_git-handover");
 
-fn repo(env: &TestEnv) -> PathBuf {
-    let repo = env.init("repo");
-    env.commit(&repo, "a.txt", "a\n", "first", "2026-11-30T10:00:00Z");
-    repo
-}
-
 fn read_json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
@@ -86,7 +80,7 @@ fn tree_of(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 #[test]
 fn an_instructions_file_that_is_not_utf8_is_refused_and_kept() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let claude_md = repo.join("CLAUDE.md");
     let latin1 = b"# Projekt\n\nGr\xfc\xdfe aus M\xfcnchen\n".to_vec();
     std::fs::write(&claude_md, &latin1).unwrap();
@@ -128,7 +122,7 @@ impl FifoLike for std::fs::FileType {
 #[test]
 fn clean_never_removes_a_session_reopened_while_it_decided() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let team = json!({"active_tasks": [{"id": "T1", "status": "done", "description": "old"}]});
     let input = env.root().join("team.json");
     env.write(&input, &team.to_string());
@@ -186,7 +180,7 @@ fn plant_stale_lock(lock: &Path) {
 #[test]
 fn two_waiters_on_a_stale_lock_both_land() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let key = save(
         &env,
         &repo,
@@ -232,7 +226,7 @@ fn two_waiters_on_a_stale_lock_both_land() {
 #[test]
 fn a_note_rewritten_while_continue_briefs_is_not_consumed() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let note = repo.join("CONTINUE_HERE.md");
     env.write(&note, "# Continue Here\n\n## Objective\nold work\n");
     let cont = spawn_paused(&env, &repo, &["continue"], "consume:1500");
@@ -257,7 +251,7 @@ fn a_note_rewritten_while_continue_briefs_is_not_consumed() {
 #[test]
 fn a_consumed_note_is_copied_byte_for_byte() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let note = repo.join("CONTINUE_HERE.md");
     let bytes = b"# Continue Here\n\n## Objective\nGr\xfc\xdfe \xff\xfe\n".to_vec();
     std::fs::write(&note, &bytes).unwrap();
@@ -274,7 +268,7 @@ fn a_consumed_note_is_copied_byte_for_byte() {
 #[test]
 fn continue_refuses_paths_that_are_not_handovers() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     env.commit(
         &repo,
         "README.md",
@@ -325,7 +319,7 @@ fn index_state(env: &TestEnv, repo: &Path) -> (String, String) {
 #[test]
 fn a_tracked_note_is_kept_during_a_rebase_and_when_the_commit_fails() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     env.commit(
         &repo,
         "CONTINUE_HERE.md",
@@ -423,7 +417,7 @@ fn a_tracked_note_is_consumed_in_a_repository_named_by_git_dir() {
 #[test]
 fn sixteen_racing_first_saves_make_one_session() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let mut children = Vec::new();
     for i in 0..16 {
         let input = env.root().join(format!("in-{i}.json"));
@@ -461,7 +455,7 @@ fn sixteen_racing_first_saves_make_one_session() {
 #[test]
 fn an_invalid_session_beside_does_not_block_save() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let bad = repo.join(".claude/handover/main/20261130-110000/project-state.json");
     env.write(&bad, "{ not json");
     let key = save(
@@ -477,7 +471,7 @@ fn an_invalid_session_beside_does_not_block_save() {
 #[test]
 fn a_state_too_large_to_read_back_is_never_written() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let big = "x".repeat(9 << 20);
     let key = save(
         &env,
@@ -525,7 +519,7 @@ fn a_state_too_large_to_read_back_is_never_written() {
 #[test]
 fn modes_are_kept_and_links_to_user_files_are_followed() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let claude_md = repo.join("CLAUDE.md");
     env.write(&claude_md, "# Project\n");
     std::fs::set_permissions(&claude_md, std::fs::Permissions::from_mode(0o664)).unwrap();
@@ -583,7 +577,7 @@ fn modes_are_kept_and_links_to_user_files_are_followed() {
 #[test]
 fn a_linked_claude_dir_into_another_repository_is_refused() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let other = env.init("other");
     env.commit(&other, "o.txt", "o\n", "o", "2026-11-30T10:00:00Z");
     // The other repository has a finished old session that clean would remove.
@@ -629,7 +623,7 @@ fn a_linked_claude_dir_into_another_repository_is_refused() {
 #[test]
 fn clean_leaves_a_link_it_says_it_leaves() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let dir = repo.join(".claude/handover/main/20261101-100000");
     env.write(
         &dir.join("project-state.json"),
@@ -658,7 +652,7 @@ fn clean_leaves_a_link_it_says_it_leaves() {
 #[test]
 fn an_explicit_note_that_is_a_link_is_refused() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     env.git(&repo, &["config", "handover.store", "both"]);
     let secret = env.root().join("secret.md");
     env.write(&secret, "# Continue Here\n\nsecret text\n");
@@ -712,7 +706,7 @@ fn bounded(env: &TestEnv, dir: &Path, args: &[&str]) -> (i32, String) {
 #[test]
 fn fifos_and_endless_files_are_refused_not_waited_on() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let key = save(
         &env,
         &repo,
@@ -749,7 +743,7 @@ fn fifos_and_endless_files_are_refused_not_waited_on() {
 #[test]
 fn the_hook_does_not_wait_for_an_open_stdin() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let mut child = env
         .command(BIN)
         .current_dir(&repo)
@@ -777,7 +771,7 @@ fn the_hook_does_not_wait_for_an_open_stdin() {
 #[test]
 fn a_broken_git_config_is_named_and_never_fails_the_hook() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let install = env.handover(&repo, &["hook", "install"]);
     assert_eq!(install.code, 0);
     let config = repo.join(".git/config");
@@ -830,7 +824,7 @@ fn a_broken_git_config_is_named_and_never_fails_the_hook() {
 #[test]
 fn an_unreadable_session_directory_is_reported() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let key = save(
         &env,
         &repo,
@@ -912,7 +906,7 @@ fn a_sha256_repository_is_named() {
 #[test]
 fn invisible_characters_are_escaped_everywhere() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let sneaky = "fix tests\u{200b}\u{2028}\u{e0049}\u{e0067}\u{e006e}\u{e006f}\u{e0072}\u{e0065}";
     save(
         &env,
@@ -945,7 +939,7 @@ fn invisible_characters_are_escaped_everywhere() {
 #[test]
 fn duplicate_task_ids_are_refused_and_reported() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let input = env.root().join("dup.json");
     env.write(
         &input,
@@ -978,7 +972,7 @@ fn duplicate_task_ids_are_refused_and_reported() {
 #[test]
 fn a_handover_from_the_future_is_flagged() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     for stamp in ["2027-01-01T00:00:00Z", "9999-12-31T23:59:59Z"] {
         let file = repo.join(".claude/handover/main/20261130-110000/project-state.json");
         env.write(

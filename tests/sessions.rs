@@ -4,16 +4,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use common::TestEnv;
 use serde_json::{Value, json};
-
-fn repo(env: &TestEnv) -> PathBuf {
-    let repo = env.init("repo");
-    env.commit(&repo, "a.txt", "a\n", "first", "2026-11-30T10:00:00Z");
-    repo
-}
 
 fn ready(env: &TestEnv, dir: &Path, generated: &str, task: &str) {
     env.write(
@@ -38,7 +32,7 @@ fn ids(file: &Path) -> Vec<String> {
 #[test]
 fn a_session_under_agents_handover_is_written_where_it_is() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let dir = repo.join(".agents/handover/main/20261130-110000");
     ready(&env, &dir, "2026-11-30T11:00:00Z", "A1");
     let run = env.handover(&repo, &["task", "add", "A2", "more"]);
@@ -69,7 +63,7 @@ fn a_session_under_agents_handover_is_written_where_it_is() {
 #[test]
 fn any_directory_holding_a_valid_state_is_a_session() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let dir = repo.join(".claude/handover/main/session-001");
     ready(&env, &dir, "2026-11-30T11:00:00Z", "S1");
     let run = env.handover(&repo, &["task", "start", "S1"]);
@@ -80,7 +74,7 @@ fn any_directory_holding_a_valid_state_is_a_session() {
 #[test]
 fn with_two_ready_sessions_the_newest_is_used_and_the_choice_is_said() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let old = repo.join(".claude/handover/main/zz-old");
     let new = repo.join(".claude/handover/main/aa-new");
     ready(&env, &old, "2026-11-29T11:00:00Z", "O1");

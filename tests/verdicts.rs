@@ -2,16 +2,8 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use common::TestEnv;
 use serde_json::Value;
-
-fn repo(env: &TestEnv) -> PathBuf {
-    let repo = env.init("repo");
-    env.commit(&repo, "a.txt", "a\n", "first", "2026-11-30T10:00:00Z");
-    repo
-}
 
 fn status_json(env: &TestEnv, repo: &std::path::Path) -> Value {
     let run = env.handover(repo, &["--json", "status", "--here"]);
@@ -21,7 +13,7 @@ fn status_json(env: &TestEnv, repo: &std::path::Path) -> Value {
 #[test]
 fn a_detached_worktree_keeps_one_session_across_its_commits() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     env.git(&repo, &["checkout", "-q", "--detach"]);
     let run = env.handover(&repo, &["task", "add", "T1", "work", "--next", "commit it"]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
@@ -47,7 +39,7 @@ fn a_detached_worktree_keeps_one_session_across_its_commits() {
 #[test]
 fn rewritten_copies_of_its_own_commits_are_not_newer_work() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     env.git(&repo, &["checkout", "-q", "-b", "feature"]);
     let c1 = env.commit(
         &repo,
@@ -90,7 +82,7 @@ fn rewritten_copies_of_its_own_commits_are_not_newer_work() {
 #[test]
 fn the_tools_own_consume_commit_is_not_newer_work() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     env.commit(
         &repo,
         "CONTINUE_HERE.md",
@@ -122,7 +114,7 @@ fn a_branch_only_on_the_remote_is_checked_there_and_nothing_is_skipped_silently(
             origin.to_str().unwrap(),
         ],
     );
-    let a = repo(&env);
+    let a = env.repo();
     env.git(&a, &["remote", "add", "origin", origin.to_str().unwrap()]);
     env.git(&a, &["config", "handover.store", "both"]);
     env.git(&a, &["checkout", "-q", "-b", "feature"]);
@@ -172,7 +164,7 @@ fn a_branch_only_on_the_remote_is_checked_there_and_nothing_is_skipped_silently(
 #[test]
 fn a_revision_given_as_commit_sha_is_stored_as_the_commit_it_names() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let head = env.git(&repo, &["rev-parse", "HEAD"]);
     let input = env.root().join("in.json");
     env.write(
@@ -196,7 +188,7 @@ fn a_revision_given_as_commit_sha_is_stored_as_the_commit_it_names() {
 #[test]
 fn a_notes_ref_at_a_tree_is_named_and_the_rest_is_listed() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let run = env.handover(&repo, &["task", "add", "T1", "work"]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
     let tree = env.git(&repo, &["write-tree"]);
@@ -218,7 +210,7 @@ fn a_notes_ref_at_a_tree_is_named_and_the_rest_is_listed() {
 #[test]
 fn a_renamed_branch_is_pointed_out() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     env.git(&repo, &["checkout", "-q", "-b", "old-name"]);
     let c1 = env.commit(&repo, "f.txt", "f\n", "work", "2026-11-30T10:10:00Z");
     let input = env.root().join("in.json");

@@ -3,16 +3,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use common::{Run, TestEnv};
 use serde_json::{Value, json};
-
-fn repo(env: &TestEnv) -> PathBuf {
-    let repo = env.init("repo");
-    env.commit(&repo, "a.txt", "a\n", "first", "2026-11-30T10:00:00Z");
-    repo
-}
 
 fn save(env: &TestEnv, dir: &Path, input: &Value, args: &[&str]) -> Run {
     let file = env.root().join(format!("input-{}.json", rand_name()));
@@ -53,7 +47,7 @@ fn sessions_under(dir: &Path) -> Vec<String> {
 #[test]
 fn save_creates_then_reuses_the_ready_session_and_skips_unchanged_writes() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let input = json!({"session_id": "s1", "active_tasks": [{"id": "T1", "description": "Parse", "status": "in_progress"}]});
     let first = save(&env, &repo, &input, &[]);
     assert_eq!(
@@ -128,7 +122,7 @@ fn save_creates_then_reuses_the_ready_session_and_skips_unchanged_writes() {
 #[test]
 fn branches_with_slashes_detached_heads_and_fingerprint_collisions() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     env.git(&repo, &["checkout", "-q", "-b", "feature/x"]);
     let done = json!({"active_tasks": [{"id": "T1", "status": "done"}]});
     assert_eq!(
@@ -162,7 +156,7 @@ fn branches_with_slashes_detached_heads_and_fingerprint_collisions() {
 #[test]
 fn team_sessions_from_flags_environment_and_the_team_config() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let input = json!({"active_tasks": [{"id": "R1", "status": "pending"}]});
     assert_eq!(
         save(
@@ -208,7 +202,7 @@ fn team_sessions_from_flags_environment_and_the_team_config() {
 #[test]
 fn task_done_stores_the_full_sha_and_the_last_one_completes_the_session() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let second = env.commit(&repo, "b.txt", "b\n", "second", "2026-11-30T11:00:00Z");
     let first = env.git(&repo, &["rev-parse", "HEAD~1"]);
     assert_eq!(
@@ -257,7 +251,7 @@ fn task_done_stores_the_full_sha_and_the_last_one_completes_the_session() {
 #[test]
 fn a_state_written_by_the_original_tools_keeps_every_unknown_key_through_task_done() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let dir = repo.join(".claude/handover/main/20261129-080000");
     let original = json!({
         "version": 3,
@@ -304,7 +298,7 @@ fn a_state_written_by_the_original_tools_keeps_every_unknown_key_through_task_do
 #[test]
 fn bad_input_is_refused_and_nothing_is_written() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let dir = repo.join(".claude/handover/main/20261130-100000");
     let corrupt = "{\"version\": 3, \"status\": \"READY\",\n \"active_tasks\": [\n";
     env.write(&dir.join("project-state.json"), corrupt);
@@ -374,7 +368,7 @@ fn bad_input_is_refused_and_nothing_is_written() {
 #[test]
 fn nothing_is_written_through_a_symlink_out_of_the_root() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let outside = env.root().join("outside");
     std::fs::create_dir_all(&outside).unwrap();
     std::fs::create_dir_all(repo.join(".claude/handover")).unwrap();
@@ -392,7 +386,7 @@ fn nothing_is_written_through_a_symlink_out_of_the_root() {
 #[test]
 fn render_writes_golden_handover_md_in_english_and_japanese() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     let dir = repo.join(".claude/handover/main/20261130-100000");
     std::fs::create_dir_all(&dir).unwrap();
@@ -444,7 +438,7 @@ fn render_writes_golden_handover_md_in_english_and_japanese() {
 #[test]
 fn here_writes_a_stamped_note_and_refuses_to_replace_one_without_force() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let body = env.root().join("body.md");
     env.write(&body, "# Continue Here\r\n> Last updated: old | Branch: old\r\n\r\n## Objective\r\nShip it\r\n## Next Steps\r\n1. **[USER]** approve\r\n");
     let run = env.handover(&repo, &["here", "--from", body.to_str().unwrap()]);
@@ -484,7 +478,7 @@ fn here_writes_a_stamped_note_and_refuses_to_replace_one_without_force() {
 #[test]
 fn migrate_moves_a_legacy_state_and_removes_the_old_files_only_after_the_copy_reads_back() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let legacy = json!({"version": 2, "generated_at": "2026-11-28T09:00:00Z", "status": "READY", "x_legacy": [1],
                         "active_tasks": [{"id": "T1", "status": "in_progress", "description": "old work"}]});
     env.write(
@@ -530,7 +524,7 @@ fn migrate_moves_a_legacy_state_and_removes_the_old_files_only_after_the_copy_re
 #[test]
 fn clean_removes_old_finished_sessions_in_every_worktree_and_nothing_else() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let wt = env.root().join("wt");
     env.git(
         &repo,
@@ -635,7 +629,7 @@ fn clean_removes_old_finished_sessions_in_every_worktree_and_nothing_else() {
 #[test]
 fn clean_team_removes_a_finished_team_only() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let write = |key: &str, status: &str| {
         env.write(
             &repo.join(".claude/handover").join(key).join("project-state.json"),
@@ -663,7 +657,7 @@ fn clean_team_removes_a_finished_team_only() {
 #[test]
 fn store_both_writes_files_and_a_record_and_bad_store_settings_are_refused() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     env.git(&repo, &["config", "handover.store", "both"]);
     let run = save(&env, &repo, &json!({}), &["--json", "-q"]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
@@ -709,7 +703,7 @@ fn store_both_writes_files_and_a_record_and_bad_store_settings_are_refused() {
 #[test]
 fn save_on_a_terminal_without_input_says_so_instead_of_waiting() {
     let env = TestEnv::new();
-    let repo = repo(&env);
+    let repo = env.repo();
     let cmd = format!(
         "{} save; echo \"exit=$?\"",
         env!("CARGO_BIN_EXE_git-handover")

@@ -82,6 +82,14 @@ impl TestEnv {
         dir
     }
 
+    /// The usual test repository: `<root>/repo` on `main`, one commit of `a.txt`
+    /// dated 2026-11-30T10:00:00Z.
+    pub fn repo(&self) -> PathBuf {
+        let repo = self.init("repo");
+        self.commit(&repo, "a.txt", "a\n", "first", "2026-11-30T10:00:00Z");
+        repo
+    }
+
     /// Write `content` to `file` (relative to `dir`) and commit it at `date`. Returns the sha.
     pub fn commit(
         &self,
