@@ -65,7 +65,12 @@ fn a_saved_record_reads_with_git_notes_and_git_fan_out_notes_read_with_the_tool(
     assert_eq!(record["key"], key);
     assert_eq!(record["kind"], "session");
     assert_eq!(record["branch"], "main");
-    assert_eq!(record["saved_at"], "2026-11-30T12:00:00+00:00");
+    // UTC, with the sub-second digits the clock has (the pinned clock has none).
+    assert_eq!(record["saved_at"], "2026-11-30T12:00:00Z");
+    // Identity and order (SPEC section 8): the session's id, its first write, no parent.
+    assert_eq!(record["session_id"], record["state"]["session_id"]);
+    assert_eq!(record["seq"], 1);
+    assert_eq!(record["parent"], Value::Null);
     assert_eq!(record["state"]["active_tasks"][0]["id"], "T1");
     assert_eq!(
         record["worktree"],

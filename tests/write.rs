@@ -70,6 +70,7 @@ fn save_creates_then_reuses_the_ready_session_and_skips_unchanged_writes() {
             "version",
             "generated_at",
             "session_id",
+            "seq",
             "language",
             "status",
             "workspace",
@@ -291,8 +292,16 @@ fn a_state_written_by_the_original_tools_keeps_every_unknown_key_through_task_do
     let text = std::fs::read_to_string(dir.join("project-state.json")).unwrap();
     assert!(text.contains("0.70"), "numbers keep their spelling: {text}");
     let keys: Vec<&String> = after.as_object().unwrap().keys().collect();
-    let original_keys: Vec<&String> = original.as_object().unwrap().keys().collect();
+    let mut original_keys: Vec<&String> = original.as_object().unwrap().keys().collect();
+    // The write count is the one key added, after the id (SPEC section 8).
+    let seq = "seq".to_owned();
+    let at = original_keys
+        .iter()
+        .position(|k| *k == "session_id")
+        .unwrap();
+    original_keys.insert(at + 1, &seq);
     assert_eq!(keys, original_keys, "key order is kept");
+    assert_eq!(after["seq"], 1, "the first write the tool counts");
 }
 
 #[test]

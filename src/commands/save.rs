@@ -82,6 +82,7 @@ pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Written> {
         written.exclusion = crate::services::exclude::ensure(ctx, &wt)?;
         written.noted = ctx.record_at(head, &ctx.session_record(&written, &wt))?;
     }
+    written.release();
     Ok(written)
 }
 

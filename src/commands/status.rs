@@ -18,6 +18,16 @@ pub struct Report {
     pub stored: Vec<Handover>,
     /// Records of the notes store that could not be read.
     pub store_skipped: Vec<String>,
+    /// Sessions written on two clones from one state (not with `--here`).
+    pub diverged: Vec<Diverged>,
+}
+
+/// A session that diverged: the key it has here (or in the store) and each side.
+#[derive(Debug, Clone)]
+pub struct Diverged {
+    pub key: String,
+    pub session_id: String,
+    pub sides: Vec<notes_store::Side>,
 }
 
 impl Report {
@@ -43,7 +53,7 @@ impl Report {
 
     /// Handovers that need attention (`--check`), invalid ones included.
     pub fn attention_count(&self) -> usize {
-        self.all().filter(|h| h.needs_attention()).count()
+        self.all().filter(|h| h.needs_attention()).count() + self.diverged.len()
     }
 
     /// The handover files that could not be read, and why.
@@ -78,16 +88,35 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
         |w| !args.here || current.as_ref() == Some(&w.path),
         current.as_deref(),
     )?;
-    let (stored, store_skipped) = if args.here {
-        (Vec::new(), Vec::new())
+    let (stored, store_skipped, diverged) = if args.here {
+        (Vec::new(), Vec::new(), Vec::new())
     } else {
-        let on_disk: Vec<&str> = assessed
+        let on_disk: Vec<notes_store::OnDisk<'_>> = assessed
             .iter()
             .flat_map(|w| &w.handovers)
             .filter(|h| h.kind == Kind::Session)
-            .map(|h| h.key.as_str())
+            .map(|h| notes_store::OnDisk {
+                key: h.key.as_str(),
+                session_id: h
+                    .assessment()
+                    .and_then(|a| a.session())
+                    .and_then(|s| s.session_id.as_deref()),
+            })
             .collect();
-        let (found, skipped) = notes_store::store_only(ctx, &on_disk);
+        let view = notes_store::store_view(ctx, &on_disk);
+        let diverged = view
+            .diverged
+            .into_iter()
+            .map(|(id, sides)| Diverged {
+                key: on_disk
+                    .iter()
+                    .find(|d| d.session_id == Some(id.as_str()))
+                    .map_or_else(|| sides[0].record.key.clone(), |d| d.key.to_owned()),
+                session_id: id,
+                sides,
+            })
+            .collect();
+        let (found, skipped) = (view.only, view.skipped);
         let stored = if found.is_empty() {
             Vec::new()
         } else {
@@ -103,7 +132,7 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
             .flat_map(|w| w.handovers)
             .collect()
         };
-        (stored, skipped)
+        (stored, skipped, diverged)
     };
     Ok(Report {
         now: ctx.now,
@@ -112,6 +141,7 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
         worktrees: assessed,
         stored,
         store_skipped,
+        diverged,
     })
 }
 
@@ -123,20 +153,30 @@ pub struct Keys(pub Vec<String>);
 pub fn keys(ctx: &Context, args: &StatusArgs) -> Result<Keys> {
     let current = ctx.repo.current_worktree();
     let mut keys: Vec<String> = Vec::new();
+    let mut ids: Vec<(String, Option<String>)> = Vec::new();
     for wt in ctx.repo.worktrees()? {
         if !wt.exists || wt.is_bare || (args.here && current.as_ref() != Some(&wt.path)) {
             continue;
         }
         for found in crate::services::scan::scan_worktree(&wt.path, &ctx.settings.dir) {
-            if let crate::services::scan::Found::Session { key, .. } = found
-                && !keys.contains(&key)
-            {
-                keys.push(key);
+            if let crate::services::scan::Found::Session { key, dir, .. } = found {
+                if !args.here {
+                    ids.push((key.clone(), crate::services::scan::session_id_of(&dir)));
+                }
+                if !keys.contains(&key) {
+                    keys.push(key);
+                }
             }
         }
     }
     if !args.here {
-        let on_disk: Vec<&str> = keys.iter().map(String::as_str).collect();
+        let on_disk: Vec<notes_store::OnDisk<'_>> = ids
+            .iter()
+            .map(|(key, id)| notes_store::OnDisk {
+                key: key.as_str(),
+                session_id: id.as_deref(),
+            })
+            .collect();
         let (stored, _) = notes_store::store_only(ctx, &on_disk);
         let stored: Vec<String> = stored
             .into_iter()

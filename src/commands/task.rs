@@ -115,6 +115,7 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
         written.exclusion = crate::services::exclude::ensure(ctx, &wt)?;
         written.noted = ctx.record_at(head, &ctx.session_record(&written, &wt))?;
     }
+    written.release();
     Ok(Report { written, task: id })
 }
 

@@ -178,7 +178,24 @@ impl Repo {
         self.repo
             .reference(name, new, constraint, format!("notes: {message}"))
             .map(|_| ())
-            .map_err(|e| format!("{e:#}"))
+            .map_err(|e| e.to_string())
+    }
+
+    /// When `name`'s lock file (`<ref>.lock`, git's) is there: a stale lock, named with
+    /// its age. A race with live writers leaves no lock behind for long.
+    fn ref_lock_error(&self, name: &str) -> Option<Error> {
+        let lock = self.repo.common_dir().join(format!("{name}.lock"));
+        let meta = std::fs::symlink_metadata(&lock).ok()?;
+        let age = meta
+            .modified()
+            .ok()
+            .and_then(|m| std::time::SystemTime::now().duration_since(m).ok())
+            .unwrap_or_default();
+        Some(Error::RefLocked {
+            reference: name.to_owned(),
+            lock,
+            age,
+        })
     }
 
     /// Append `line` to the note of `commit` in `notes_ref`: read, append, write, and
@@ -232,11 +249,11 @@ impl Repo {
                 Ok(()) => return Ok(attempts),
                 Err(last) => {
                     if started.elapsed() >= timeout {
-                        return Err(Error::RefRace {
+                        return Err(self.ref_lock_error(notes_ref).unwrap_or(Error::RefRace {
                             reference: notes_ref.to_owned(),
                             attempts,
                             last,
-                        });
+                        }));
                     }
                     std::thread::sleep(jittered(delay, attempts));
                     delay = (delay * 2).min(Duration::from_millis(50));
@@ -253,10 +270,12 @@ impl Repo {
             return Ok(NotesMerge::NoOther);
         };
         let local = self.ref_commit(local_ref)?;
-        let race = |last: String| Error::RefRace {
-            reference: local_ref.to_owned(),
-            attempts: 1,
-            last,
+        let race = |last: String| {
+            self.ref_lock_error(local_ref).unwrap_or(Error::RefRace {
+                reference: local_ref.to_owned(),
+                attempts: 1,
+                last,
+            })
         };
         let Some(local) = local else {
             self.swap_ref(local_ref, None, other, "fast-forward")

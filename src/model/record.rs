@@ -29,6 +29,15 @@ impl RecordKind {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Record {
     pub key: String,
+    /// The session's stable id (`None` in records written before ids, read by key).
+    pub session_id: Option<String>,
+    /// The session's write count: the previous record's plus one (`None` in old records).
+    pub seq: Option<u64>,
+    /// `session_hash` of the state this write replaced (`None` for a new session).
+    pub parent: Option<String>,
+    /// States of this session that a choice between diverged sides set aside: no longer
+    /// heads, so the divergence is settled.
+    pub set_aside: Vec<String>,
     pub worktree: Option<String>,
     pub branch: Option<String>,
     pub saved_at: Timestamp,
@@ -45,6 +54,24 @@ impl Record {
     pub fn to_line(&self) -> String {
         let mut m = Map::new();
         m.insert("key".into(), Value::from(self.key.clone()));
+        if let Some(id) = &self.session_id {
+            m.insert("session_id".into(), Value::from(id.clone()));
+        }
+        if let Some(seq) = self.seq {
+            m.insert("seq".into(), Value::from(seq));
+        }
+        if self.session_id.is_some() {
+            m.insert(
+                "parent".into(),
+                self.parent.clone().map_or(Value::Null, Value::from),
+            );
+        }
+        if !self.set_aside.is_empty() {
+            m.insert(
+                "set_aside".into(),
+                Value::Array(self.set_aside.iter().cloned().map(Value::from).collect()),
+            );
+        }
         m.insert(
             "worktree".into(),
             self.worktree.clone().map_or(Value::Null, Value::from),
@@ -53,10 +80,8 @@ impl Record {
             "branch".into(),
             self.branch.clone().map_or(Value::Null, Value::from),
         );
-        m.insert(
-            "saved_at".into(),
-            Value::from(crate::model::session::format_time(self.saved_at)),
-        );
+        // UTC with the sub-second digits the clock gave (RFC 3339).
+        m.insert("saved_at".into(), Value::from(self.saved_at.to_string()));
         m.insert("kind".into(), Value::from(self.kind.as_str()));
         match self.kind {
             RecordKind::Session => {
@@ -135,6 +160,24 @@ pub fn parse_record(line: &[u8]) -> Result<Record, String> {
     };
     let worktree = string(&m, "worktree")?;
     let branch = string(&m, "branch")?;
+    let session_id = string(&m, "session_id")?;
+    let seq = match m.get("seq") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(
+            v.as_u64()
+                .ok_or("field `seq` is not a non-negative integer")?,
+        ),
+    };
+    let parent = string(&m, "parent")?;
+    let set_aside = match m.get("set_aside") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|v| v.as_str().map(str::to_owned))
+            .collect::<Option<Vec<_>>>()
+            .ok_or("field `set_aside` is not a list of strings")?,
+        Some(_) => return Err("field `set_aside` is not a list of strings".into()),
+    };
     let (state, text) = match kind {
         RecordKind::Session => match m.remove("state") {
             Some(Value::Object(state)) => (Some(state), None),
@@ -148,6 +191,10 @@ pub fn parse_record(line: &[u8]) -> Result<Record, String> {
     };
     Ok(Record {
         key,
+        session_id,
+        seq,
+        parent,
+        set_aside,
         worktree,
         branch,
         saved_at,
@@ -157,40 +204,178 @@ pub fn parse_record(line: &[u8]) -> Result<Record, String> {
     })
 }
 
-/// What identifies a record, read without building its state: key, time and kind.
-/// `None` when these fields are not all there and well-formed (the full parse then says
-/// what is wrong).
-pub fn parse_head(line: &[u8]) -> Option<(String, Timestamp, RecordKind)> {
+/// What places a record in its session's history, read without building its state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Head {
+    pub key: String,
+    pub saved_at: Timestamp,
+    pub kind: RecordKind,
+    pub session_id: Option<String>,
+    pub seq: Option<u64>,
+    pub parent: Option<String>,
+    pub set_aside: Vec<String>,
+    /// The state's own `session_hash`, when it has one: what the record holds.
+    pub hash: Option<String>,
+}
+
+/// A record's [`Head`]. `None` when these fields are not all there and well-formed
+/// (the full parse then says what is wrong).
+pub fn parse_head(line: &[u8]) -> Option<Head> {
     #[derive(serde::Deserialize)]
-    struct Head {
+    struct StateHead {
+        #[serde(default)]
+        session_hash: Option<Value>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Raw {
         key: String,
         saved_at: String,
         kind: String,
+        #[serde(default)]
+        session_id: Option<String>,
+        #[serde(default)]
+        seq: Option<u64>,
+        #[serde(default)]
+        parent: Option<String>,
+        #[serde(default)]
+        set_aside: Option<Vec<String>>,
+        #[serde(default)]
+        state: Option<StateHead>,
     }
-    // Unknown fields (the state above all) are skipped without being built.
-    let head: Head = serde_json::from_slice(line).ok()?;
-    let kind = match head.kind.as_str() {
+    // Unknown fields, and the state's other fields above all, are skipped unbuilt.
+    let raw: Raw = serde_json::from_slice(line).ok()?;
+    let kind = match raw.kind.as_str() {
         "session" => RecordKind::Session,
         "continue-here" => RecordKind::ContinueHere,
         _ => return None,
     };
-    crate::support::paths::check_relative(crate::k!("what.session_key"), &head.key).ok()?;
-    Some((head.key, head.saved_at.parse().ok()?, kind))
+    crate::support::paths::check_relative(crate::k!("what.session_key"), &raw.key).ok()?;
+    Some(Head {
+        key: raw.key,
+        saved_at: raw.saved_at.parse().ok()?,
+        kind,
+        session_id: raw.session_id.filter(|s| !s.is_empty()),
+        seq: raw.seq,
+        parent: raw.parent,
+        set_aside: raw.set_aside.unwrap_or_default(),
+        hash: raw
+            .state
+            .and_then(|s| s.session_hash)
+            .and_then(|h| h.as_str().map(str::to_owned)),
+    })
 }
 
 /// A line passed over: note index, line number, why.
 pub type Skipped = (usize, usize, String);
 
-/// The newest readable session record of each key among `notes` (each a note's text),
-/// with its note's index, in key order; and why each line passed over could not be
-/// read, as (note index, line number, reason). Only the lines that win are parsed
-/// whole, so a long history costs little more than reading it.
-pub fn newest_sessions(notes: &[&[u8]]) -> (Vec<(usize, Record)>, Vec<Skipped>) {
-    /// A record's head: `saved_at`, note index, line number, the line.
-    type Head<'a> = (Timestamp, usize, usize, &'a [u8]);
+/// The newest record of a session in the notes store.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Newest {
+    /// The index of the note holding it.
+    pub note: usize,
+    pub record: Record,
+    /// When the session diverged (written on two machines from one state): the newest
+    /// record of each other side, with its note's index. Empty when it did not.
+    pub diverged: Vec<(usize, Record)>,
+}
+
+/// One record's place, for ordering a session's records.
+#[derive(Debug)]
+struct Placed<'a> {
+    head: Head,
+    note: usize,
+    line_no: usize,
+    /// Reading order: the later of two equal records wins.
+    order: usize,
+    line: &'a [u8],
+}
+
+impl Placed<'_> {
+    /// What the record holds: its state's hash, or, without one, the line itself.
+    fn identity(&self) -> String {
+        self.head
+            .hash
+            .clone()
+            .unwrap_or_else(|| format!("line:{}:{}", self.note, self.line_no))
+    }
+}
+
+/// The heads of one session's records, newest first: the records no other record
+/// replaced (named as `parent`) or set aside, one per state. Of these, the first is
+/// the newest; the others are sides of a divergence when their sequence number was
+/// also written by another state (two writes from one state), or equals the newest's.
+/// A head with no rival at its number is a record whose successor was never recorded
+/// (a failed store update): history, not a side.
+fn sides(records: &[Placed<'_>]) -> Vec<usize> {
+    use std::collections::{BTreeMap, BTreeSet, HashSet};
+    // One record per state: the latest written.
+    let mut by_identity: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, r) in records.iter().enumerate() {
+        let id = r.identity();
+        match by_identity.get(&id) {
+            Some(&old)
+                if (records[old].head.saved_at, records[old].order)
+                    >= (r.head.saved_at, r.order) => {}
+            _ => {
+                by_identity.insert(id, i);
+            }
+        }
+    }
+    let mut replaced: HashSet<&str> = HashSet::new();
+    for &i in by_identity.values() {
+        let head = &records[i].head;
+        if let Some(p) = &head.parent {
+            replaced.insert(p);
+        }
+        replaced.extend(head.set_aside.iter().map(String::as_str));
+    }
+    let mut seqs: BTreeMap<u64, BTreeSet<&str>> = BTreeMap::new();
+    for (id, &i) in &by_identity {
+        seqs.entry(records[i].head.seq.unwrap_or(0))
+            .or_default()
+            .insert(id);
+    }
+    let rank = |i: usize| {
+        let r = &records[i];
+        (r.head.seq.unwrap_or(0), r.head.saved_at, r.order)
+    };
+    let mut heads: Vec<usize> = by_identity
+        .iter()
+        .filter(|(id, _)| !replaced.contains(id.as_str()))
+        .map(|(_, &i)| i)
+        .collect();
+    if heads.is_empty() {
+        // Only a cycle of parents (a forged store) gets here: take every record.
+        heads = by_identity.values().copied().collect();
+    }
+    heads.sort_by_key(|&i| std::cmp::Reverse(rank(i)));
+    let newest_seq = records[heads[0]].head.seq.unwrap_or(0);
+    heads
+        .iter()
+        .enumerate()
+        .filter(|(n, i)| {
+            let seq = records[**i].head.seq.unwrap_or(0);
+            *n == 0 || seq == newest_seq || seqs.get(&seq).is_some_and(|ids| ids.len() > 1)
+        })
+        .map(|(_, i)| *i)
+        .collect()
+}
+
+/// The newest readable session record of each session among `notes` (each a note's
+/// text), in key order, with the sides it diverged into; and why each line passed over
+/// could not be read, as (note index, line number, reason).
+///
+/// Records are grouped by `session_id` and ordered by `seq` (SPEC section 8); records
+/// written before ids are grouped by key and ordered by `saved_at`, then reading order,
+/// and give way to a session with an id under the same key (the same session, written
+/// again by a newer tool). Only the lines that win are parsed whole, so a long history
+/// costs little more than reading it.
+pub fn newest_sessions(notes: &[&[u8]]) -> (Vec<Newest>, Vec<Skipped>) {
+    use std::collections::BTreeMap;
     let mut skipped = Vec::new();
-    let mut by_key: std::collections::BTreeMap<String, Vec<Head<'_>>> =
-        std::collections::BTreeMap::new();
+    let mut by_id: BTreeMap<String, Vec<Placed<'_>>> = BTreeMap::new();
+    let mut by_key: BTreeMap<String, Vec<Placed<'_>>> = BTreeMap::new();
+    let mut order = 0;
     for (ni, text) in notes.iter().enumerate() {
         if text.len() > MAX_NOTE_SIZE {
             skipped.push((
@@ -208,10 +393,24 @@ pub fn newest_sessions(notes: &[&[u8]]) -> (Vec<(usize, Record)>, Vec<Skipped>) 
                 continue;
             }
             match parse_head(line) {
-                Some((key, at, RecordKind::Session)) => {
-                    by_key.entry(key).or_default().push((at, ni, li + 1, line));
+                Some(head) if head.kind == RecordKind::Session => {
+                    order += 1;
+                    let placed = Placed {
+                        note: ni,
+                        line_no: li + 1,
+                        order,
+                        line,
+                        head,
+                    };
+                    match placed.head.session_id.clone() {
+                        Some(id) => by_id.entry(id).or_default().push(placed),
+                        None => by_key
+                            .entry(placed.head.key.clone())
+                            .or_default()
+                            .push(placed),
+                    }
                 }
-                Some((_, _, RecordKind::ContinueHere)) => {}
+                Some(_) => {}
                 None => {
                     if let Err(why) = parse_record(line) {
                         skipped.push((ni, li + 1, why));
@@ -221,20 +420,61 @@ pub fn newest_sessions(notes: &[&[u8]]) -> (Vec<(usize, Record)>, Vec<Skipped>) 
         }
     }
     let mut out = Vec::new();
-    for (_, mut heads) in by_key {
-        // Newest first; of equal times, the one read last wins, as in `newest_per_key`.
-        heads.reverse();
-        heads.sort_by_key(|h| std::cmp::Reverse(h.0));
-        for (_, ni, li, line) in heads {
-            match parse_record(line) {
+    let mut keys_with_ids = std::collections::HashSet::new();
+    for records in by_id.into_values() {
+        keys_with_ids.extend(records.iter().map(|r| r.head.key.clone()));
+        // A side whose line does not parse whole is passed over (said), and the sides
+        // are worked out again without it: what it replaced is a head again.
+        let mut records = records;
+        loop {
+            if records.is_empty() {
+                break;
+            }
+            let found = sides(&records);
+            let parsed: Vec<(usize, Result<Record, String>)> = found
+                .iter()
+                .map(|&i| (i, parse_record(records[i].line)))
+                .collect();
+            if let Some((bad, Err(why))) = parsed.iter().find(|(_, r)| r.is_err()) {
+                let r = records.remove(*bad);
+                skipped.push((r.note, r.line_no, why.clone()));
+                continue;
+            }
+            let mut sides = parsed
+                .into_iter()
+                .map(|(i, r)| (records[i].note, r.expect("all parsed")));
+            let (note, record) = sides.next().expect("a session has a newest record");
+            out.push(Newest {
+                note,
+                record,
+                diverged: sides.collect(),
+            });
+            break;
+        }
+    }
+    for (key, mut records) in by_key {
+        if keys_with_ids.contains(&key) {
+            continue;
+        }
+        // Newest first; of equal times, the one read last wins.
+        records.sort_by_key(|r| std::cmp::Reverse((r.head.saved_at, r.order)));
+        for r in records {
+            match parse_record(r.line) {
                 Ok(record) => {
-                    out.push((ni, record));
+                    out.push(Newest {
+                        note: r.note,
+                        record,
+                        diverged: Vec::new(),
+                    });
                     break;
                 }
-                Err(why) => skipped.push((ni, li, why)),
+                Err(why) => skipped.push((r.note, r.line_no, why)),
             }
         }
     }
+    out.sort_by(|a, b| {
+        (&a.record.key, &a.record.session_id).cmp(&(&b.record.key, &b.record.session_id))
+    });
     (out, skipped)
 }
 
@@ -320,6 +560,10 @@ mod tests {
     fn record(key: &str, at: &str) -> Record {
         Record {
             key: key.into(),
+            session_id: None,
+            seq: None,
+            parent: None,
+            set_aside: Vec::new(),
             worktree: Some("/w".into()),
             branch: Some("main".into()),
             saved_at: at.parse().unwrap(),
@@ -387,10 +631,10 @@ mod tests {
         let (found, skipped) = newest_sessions(&[note1.as_bytes(), note2.as_bytes()]);
         assert_eq!(found.len(), 2);
         assert_eq!(
-            (found[0].0, found[0].1.saved_at.to_string().as_str()),
+            (found[0].note, found[0].record.saved_at.to_string().as_str()),
             (1, "2026-11-30T12:00:00Z")
         );
-        assert_eq!(found[1].1.key, "b");
+        assert_eq!(found[1].record.key, "b");
         assert_eq!(skipped.len(), 2, "{skipped:?}");
         assert_eq!((skipped[0].0, skipped[0].1), (0, 3));
         assert_eq!((skipped[1].0, skipped[1].1), (1, 2));
@@ -401,5 +645,123 @@ mod tests {
         assert_eq!(append_line(b"", "x"), b"x\n");
         assert_eq!(append_line(b"a", "x"), b"a\nx\n");
         assert_eq!(append_line(b"a\n", "x"), b"a\nx\n");
+    }
+
+    /// A record of session `id` at `seq`, from `parent`, holding a state hashed `hash`.
+    fn write(id: &str, seq: u64, parent: Option<&str>, hash: &str) -> String {
+        let mut state = Map::new();
+        state.insert("session_hash".into(), Value::from(hash));
+        Record {
+            session_id: Some(id.into()),
+            seq: Some(seq),
+            parent: parent.map(str::to_owned),
+            state: Some(state),
+            ..record("main/1", "2026-11-30T12:00:00Z")
+        }
+        .to_line()
+    }
+
+    fn newest_of(note: &str) -> Newest {
+        let (found, skipped) = newest_sessions(&[note.as_bytes()]);
+        assert!(skipped.is_empty(), "{skipped:?}");
+        assert_eq!(found.len(), 1);
+        found.into_iter().next().unwrap()
+    }
+
+    fn hash_of(r: &Record) -> &str {
+        r.state.as_ref().unwrap()["session_hash"].as_str().unwrap()
+    }
+
+    #[test]
+    fn the_highest_sequence_wins_whatever_the_line_order_or_time() {
+        // Sorted lines (what cat_sort_uniq makes) and equal times: seq decides.
+        let mut lines = [
+            write("s", 1, None, "h1"),
+            write("s", 2, Some("h1"), "h2"),
+            write("s", 3, Some("h2"), "h3"),
+        ];
+        lines.sort();
+        let n = newest_of(&lines.join("\n"));
+        assert_eq!(hash_of(&n.record), "h3");
+        assert!(n.diverged.is_empty());
+    }
+
+    #[test]
+    fn two_writes_from_one_state_are_a_divergence_and_both_sides_are_kept() {
+        let note = [
+            write("s", 1, None, "h1"),
+            write("s", 2, Some("h1"), "a2"),
+            write("s", 3, Some("a2"), "a3"),
+            write("s", 2, Some("h1"), "b2"),
+        ]
+        .join("\n");
+        let n = newest_of(&note);
+        assert_eq!(hash_of(&n.record), "a3");
+        let other: Vec<&str> = n.diverged.iter().map(|(_, r)| hash_of(r)).collect();
+        assert_eq!(other, ["b2"]);
+    }
+
+    #[test]
+    fn a_choice_that_sets_a_side_aside_settles_the_divergence() {
+        let mut chosen = Record {
+            session_id: Some("s".into()),
+            seq: Some(4),
+            parent: Some("b2".into()),
+            set_aside: vec!["a3".into()],
+            ..record("main/1", "2026-11-30T12:00:00Z")
+        };
+        let mut state = Map::new();
+        state.insert("session_hash".into(), Value::from("c4"));
+        chosen.state = Some(state);
+        let note = [
+            write("s", 1, None, "h1"),
+            write("s", 2, Some("h1"), "a2"),
+            write("s", 3, Some("a2"), "a3"),
+            write("s", 2, Some("h1"), "b2"),
+            chosen.to_line(),
+        ]
+        .join("\n");
+        let n = newest_of(&note);
+        assert_eq!(hash_of(&n.record), "c4");
+        assert!(n.diverged.is_empty());
+    }
+
+    #[test]
+    fn a_write_whose_record_was_lost_is_history_not_a_side() {
+        // seq 2 was written but never recorded (a failed store update): seq 1 is no
+        // record's parent, yet nothing else was written from it.
+        let note = [write("s", 1, None, "h1"), write("s", 3, Some("h2"), "h3")].join("\n");
+        let n = newest_of(&note);
+        assert_eq!(hash_of(&n.record), "h3");
+        assert!(n.diverged.is_empty());
+    }
+
+    #[test]
+    fn two_sessions_under_one_key_are_both_kept_and_old_records_give_way_to_ids() {
+        let legacy = record("main/1", "2026-11-30T13:00:00Z").to_line();
+        let note = [
+            write("s", 1, None, "h1"),
+            write("t", 1, None, "t1"),
+            legacy,
+            record("other", "2026-11-30T13:00:00Z").to_line(),
+        ]
+        .join("\n");
+        let (found, _) = newest_sessions(&[note.as_bytes()]);
+        let ids: Vec<Option<&str>> = found
+            .iter()
+            .map(|n| n.record.session_id.as_deref())
+            .collect();
+        assert_eq!(ids, [Some("s"), Some("t"), None]);
+        assert_eq!(found[2].record.key, "other");
+    }
+
+    #[test]
+    fn a_sub_second_time_reads_back_exactly() {
+        let r = Record {
+            saved_at: "2026-11-30T12:00:00.123456789Z".parse().unwrap(),
+            ..record("a", "2026-11-30T12:00:00Z")
+        };
+        assert!(r.to_line().contains("12:00:00.123456789Z"));
+        assert_eq!(parse_record(r.to_line().as_bytes()), Ok(r));
     }
 }

@@ -296,10 +296,11 @@ pub fn seal(doc: &mut Map<String, Value>) {
 /// Lay out a new document's keys in the order of SPEC section 2 (known keys first,
 /// then the rest as given). Existing files keep their own order.
 pub fn order_new(doc: &mut Map<String, Value>) {
-    const ORDER: [&str; 11] = [
+    const ORDER: [&str; 12] = [
         "version",
         "generated_at",
         "session_id",
+        "seq",
         "language",
         "status",
         "workspace",

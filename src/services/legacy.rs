@@ -35,12 +35,18 @@ pub fn migrate_in(ctx: &Context, wt: &Worktree) -> Result<Report> {
     let target = sessions::new_branch_session(&ctx.write_root(wt), &branch, ctx.now)?;
     let mut doc = state.document().clone();
     session::merge(&mut doc, &sessions::workspace(wt, &Owner::Branch(branch)));
+    // A session from now on: its id and its first write.
+    doc.insert(
+        "session_id".into(),
+        serde_json::Value::from(crate::support::id::random_uuid()),
+    );
+    doc.insert("seq".into(), serde_json::Value::from(1));
     session::seal(&mut doc);
     let file = target.state_file();
     let migrated = State::from_doc(doc, &file)?;
     let bytes = migrated.to_json_bytes();
     // The fingerprint directory was just made, so it holds no state yet.
-    sessions::create(&target, &migrated, &ctx.settings, ctx.lang)?;
+    let guard = sessions::create(&target, &migrated, &ctx.settings, ctx.lang)?;
     // Read the copy back; only an identical, valid copy lets the old files go.
     let back = State::read(&file)?;
     if back.to_json_bytes() != bytes {
@@ -53,17 +59,9 @@ pub fn migrate_in(ctx: &Context, wt: &Worktree) -> Result<Report> {
     let old_md = legacy.with_file_name(MARKDOWN_FILE);
     let removed_markdown = std::fs::symlink_metadata(&old_md).is_ok_and(|m| m.is_file())
         && std::fs::remove_file(&old_md).is_ok();
-    let written = sessions::Written {
-        session: target.clone(),
-        created: true,
-        changed: true,
-        state: back,
-        noted: None,
-        skipped: Vec::new(),
-        exclusion: crate::services::exclude::Exclusion::default(),
-        others: Vec::new(),
-    };
+    let written = sessions::Written::whole(target.clone(), back, guard);
     ctx.record_at(head, &ctx.session_record(&written, wt))?;
+    drop(written);
     Ok(Report {
         from: legacy,
         session: target,

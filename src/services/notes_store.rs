@@ -12,6 +12,8 @@ use crate::support::error::{Error, Result, msg};
 pub struct StoredRecord {
     pub commit: crate::git::CommitId,
     pub record: crate::model::record::Record,
+    /// For a session's newest record: the other sides, when the session diverged.
+    pub diverged: Vec<StoredRecord>,
 }
 
 impl Context {
@@ -47,12 +49,18 @@ impl Context {
         let Some(head) = head else {
             return Ok(None);
         };
-        self.repo.notes_append(
-            &self.settings.notes_ref,
-            head,
-            &record.to_line(),
-            self.settings.lock_timeout,
-        )?;
+        self.repo
+            .notes_append(
+                &self.settings.notes_ref,
+                head,
+                &record.to_line(),
+                self.settings.lock_timeout,
+            )
+            .map_err(|e| Error::NotRecorded {
+                notes_ref: self.settings.notes_ref.clone(),
+                key: record.key.clone(),
+                why: Box::new(e),
+            })?;
         Ok(Some(head))
     }
 
@@ -64,14 +72,25 @@ impl Context {
         self.record_at(self.store_head()?, record)
     }
 
-    /// The session record of a write, for [`Context::record`].
+    /// The session record of a write, for [`Context::record`]: made while the write
+    /// still holds the session's lock, with the time of that moment (sub-second), not
+    /// the run's start: a method of the context like the other store writers.
+    #[allow(clippy::unused_self)]
     pub fn session_record(
         &self,
         written: &sessions::Written,
         wt: &Worktree,
     ) -> crate::model::record::Record {
+        let doc = written.state.document();
         crate::model::record::Record {
             key: written.session.key.clone(),
+            session_id: doc
+                .get("session_id")
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned),
+            seq: doc.get("seq").and_then(serde_json::Value::as_u64),
+            parent: written.parent.clone(),
+            set_aside: Vec::new(),
             worktree: Some(wt.path.display().to_string()),
             branch: written
                 .state
@@ -79,7 +98,7 @@ impl Context {
                 .branch
                 .clone()
                 .or_else(|| wt.branch.clone()),
-            saved_at: self.now,
+            saved_at: crate::support::clock::now_precise(),
             kind: crate::model::record::RecordKind::Session,
             state: Some(written.state.document().clone()),
             text: None,
@@ -104,9 +123,18 @@ impl Context {
         let (found, skipped) = crate::model::record::newest_sessions(&texts);
         let records = found
             .into_iter()
-            .map(|(ni, record)| StoredRecord {
-                commit: notes[ni].commit,
-                record,
+            .map(|n| StoredRecord {
+                commit: notes[n.note].commit,
+                record: n.record,
+                diverged: n
+                    .diverged
+                    .into_iter()
+                    .map(|(ni, record)| StoredRecord {
+                        commit: notes[ni].commit,
+                        record,
+                        diverged: Vec::new(),
+                    })
+                    .collect(),
             })
             .collect();
         let skipped = skipped
@@ -127,6 +155,7 @@ impl Context {
                     Ok(record) => records.push(StoredRecord {
                         commit: note.commit,
                         record,
+                        diverged: Vec::new(),
                     }),
                     Err(why) => {
                         skipped.push(self.unreadable_record(&note.commit, parsed.line, &why));
@@ -138,32 +167,194 @@ impl Context {
     }
 }
 
-/// Unfinished sessions whose newest record in the notes store has no session directory
-/// in any worktree (`on_disk` holds the keys that do), and the store's unreadable lines.
-/// Finished sessions stay out: `clean` removes their directories, and their records
-/// would otherwise come back in every listing.
-pub fn store_only(ctx: &Context, on_disk: &[&str]) -> (Vec<Found>, Vec<String>) {
+/// A session on disk, as the notes store is matched with it.
+#[derive(Debug, Clone, Copy)]
+pub struct OnDisk<'a> {
+    pub key: &'a str,
+    pub session_id: Option<&'a str>,
+}
+
+/// One side of a diverged session: a record written from the same state as another.
+#[derive(Debug, Clone)]
+pub struct Side {
+    pub commit: crate::git::CommitId,
+    pub record: crate::model::record::Record,
+}
+
+/// What a side holds, in short: status, tasks done of all, the next open task.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SideSummary {
+    pub status: String,
+    pub done: usize,
+    pub total: usize,
+    pub next: Option<String>,
+}
+
+impl Side {
+    pub fn summary(&self) -> SideSummary {
+        let state = self.record.state.as_ref();
+        let tasks: &[serde_json::Value] = state
+            .and_then(|s| s.get("active_tasks"))
+            .and_then(serde_json::Value::as_array)
+            .map_or(&[], Vec::as_slice);
+        let status_of = |t: &serde_json::Value| {
+            t.get("status")
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        };
+        SideSummary {
+            status: state
+                .and_then(|s| s.get("status"))
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            done: tasks.iter().filter(|t| status_of(t) == "done").count(),
+            total: tasks.len(),
+            next: tasks
+                .iter()
+                .find(|t| status_of(t) != "done")
+                .and_then(|t| t.get("id"))
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned),
+        }
+    }
+
+    /// The state's own hash, how a side is named (`continue --take`).
+    pub fn hash(&self) -> String {
+        let state = self.record.state.clone().unwrap_or_default();
+        state
+            .get("session_hash")
+            .and_then(serde_json::Value::as_str)
+            .map_or_else(
+                || crate::model::session::session_hash(&state),
+                str::to_owned,
+            )
+    }
+}
+
+/// What the notes store says beyond the files: the sessions only it has, the sessions
+/// that diverged (each side, newest first), and its unreadable lines.
+#[derive(Debug, Default)]
+pub struct StoreView {
+    pub only: Vec<Found>,
+    /// By session id: the sides of every diverged session, on disk or not.
+    pub diverged: std::collections::BTreeMap<String, Vec<Side>>,
+    pub skipped: Vec<String>,
+}
+
+/// The key a store-only session is listed and restored under: its own, unless a
+/// session on disk has it (another session: another id) or the scan could not see it
+/// that deep; then one that is free, said as such.
+fn free_key(key: &str, id: Option<&str>, taken: &dyn Fn(&str) -> bool) -> String {
+    let parts: Vec<&str> = key.split('/').collect();
+    let mut base = if parts.len() > crate::services::scan::MAX_DEPTH {
+        let (head, tail) = parts.split_at(crate::services::scan::MAX_DEPTH - 1);
+        format!("{}/{}", head.join("/"), tail.join("-"))
+    } else {
+        key.to_owned()
+    };
+    if taken(&base) {
+        let short: String = id.unwrap_or("stored").chars().take(8).collect();
+        base = format!("{base}-{short}");
+        let mut n = 2;
+        let first = base.clone();
+        while taken(&base) {
+            base = format!("{first}-{n}");
+            n += 1;
+        }
+    }
+    base
+}
+
+/// The notes store against the sessions `on_disk`: unfinished sessions whose newest
+/// record has no session directory in any worktree (matched by `session_id`, or by key
+/// for records without one), the diverged sessions, and the store's unreadable lines.
+/// Finished sessions stay out of `only`: `clean` removes their directories, and their
+/// records would otherwise come back in every listing.
+pub fn store_view(ctx: &Context, on_disk: &[OnDisk<'_>]) -> StoreView {
     // A damaged store (its ref at a tree, an unreadable commit) is said, and everything
     // else is still listed: one broken thing never hides the rest.
     let (newest, skipped) = match ctx.read_store_newest() {
         Ok(read) => read,
-        Err(e) => return (Vec::new(), vec![e.message(ctx.lang)]),
+        Err(e) => {
+            return StoreView {
+                skipped: vec![e.message(ctx.lang)],
+                ..StoreView::default()
+            };
+        }
     };
-    let found = newest
-        .into_iter()
-        .filter(|r| !on_disk.contains(&r.record.key.as_str()))
-        .filter(|r| {
-            r.record
-                .state
-                .as_ref()
-                .and_then(|s| s.get("status"))
-                .and_then(serde_json::Value::as_str)
-                != Some(crate::model::state::ALL_COMPLETE)
-        })
-        .map(|r| Found::Stored {
+    let mut view = StoreView {
+        skipped,
+        ..StoreView::default()
+    };
+    let mut listed: Vec<String> = Vec::new();
+    for r in newest {
+        let id = r.record.session_id.clone();
+        if let Some(id) = &id
+            && !r.diverged.is_empty()
+        {
+            let mut sides = vec![Side {
+                commit: r.commit,
+                record: r.record.clone(),
+            }];
+            sides.extend(r.diverged.iter().map(|d| Side {
+                commit: d.commit,
+                record: d.record.clone(),
+            }));
+            view.diverged.insert(id.clone(), sides);
+        }
+        let here = match id.as_deref() {
+            Some(id) => on_disk.iter().any(|d| d.session_id == Some(id)),
+            None => on_disk.iter().any(|d| d.key == r.record.key),
+        };
+        let finished = r
+            .record
+            .state
+            .as_ref()
+            .and_then(|s| s.get("status"))
+            .and_then(serde_json::Value::as_str)
+            == Some(crate::model::state::ALL_COMPLETE);
+        if here || finished {
+            continue;
+        }
+        let taken = |k: &str| on_disk.iter().any(|d| d.key == k) || listed.iter().any(|l| l == k);
+        let key = free_key(&r.record.key, id.as_deref(), &taken);
+        let saved_as = (key != r.record.key).then(|| r.record.key.clone());
+        listed.push(key.clone());
+        let mut record = r.record;
+        record.key = key;
+        view.only.push(Found::Stored {
             commit: r.commit,
-            record: Box::new(r.record),
-        })
-        .collect();
-    (found, skipped)
+            record: Box::new(record),
+            saved_as,
+        });
+    }
+    view
+}
+
+/// Unfinished sessions found only in the notes store, and the store's unreadable lines
+/// (see [`store_view`]).
+pub fn store_only(ctx: &Context, on_disk: &[OnDisk<'_>]) -> (Vec<Found>, Vec<String>) {
+    let view = store_view(ctx, on_disk);
+    (view.only, view.skipped)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::free_key;
+
+    #[test]
+    fn a_taken_or_too_deep_key_gets_a_free_one() {
+        let none = |_: &str| false;
+        assert_eq!(free_key("main/1", Some("abcdef123"), &none), "main/1");
+        let taken = |k: &str| k == "main/1" || k == "main/1-abcdef12";
+        assert_eq!(
+            free_key("main/1", Some("abcdef123"), &taken),
+            "main/1-abcdef12-2"
+        );
+        let deep = "a/b/c/d/e/f/g/h/i/j";
+        assert_eq!(free_key(deep, None, &none), "a/b/c/d/e/f/g/h-i-j");
+        assert_eq!(free_key("a/b/c/d/e/f/g/h", None, &none), "a/b/c/d/e/f/g/h");
+    }
 }

@@ -36,10 +36,13 @@ pub enum Found {
     ContinueHere {
         path: PathBuf,
     },
-    /// A session found only in the notes store: its newest record, on `commit`.
+    /// A session found only in the notes store: its newest record, on `commit`, under
+    /// a key that is free here (`saved_as` holds the key it was saved under when that
+    /// one was another session's, or deeper than the scan reaches).
     Stored {
         commit: crate::git::CommitId,
         record: Box<crate::model::record::Record>,
+        saved_as: Option<String>,
     },
 }
 
@@ -178,6 +181,18 @@ fn walk(dir: &Path, key: &mut Vec<String>, out: &mut Vec<String>) {
         walk(&path, key, out);
         key.pop();
     }
+}
+
+/// The `session_id` a session directory's state holds, read without building the
+/// rest (`None` when it has none or cannot be read: reading it later says why).
+pub fn session_id_of(dir: &Path) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Id {
+        #[serde(default)]
+        session_id: Option<String>,
+    }
+    let bytes = crate::support::fsio::read_limited(&dir.join(STATE_FILE)).ok()?;
+    serde_json::from_slice::<Id>(&bytes).ok()?.session_id
 }
 
 fn is_real_dir(p: &Path) -> bool {

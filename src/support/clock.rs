@@ -16,3 +16,9 @@ pub fn now() -> Timestamp {
         .and_then(|v| v.parse::<Timestamp>().ok())
         .unwrap_or_else(Timestamp::now)
 }
+
+/// The current instant to the sub-second (records are ordered by it after `seq`); the
+/// pinned one when tests pin the clock.
+pub fn now_precise() -> Timestamp {
+    now()
+}

@@ -244,12 +244,18 @@ pub(super) fn store_candidates(
     let mut on_disk = Vec::new();
     for wt in worktrees.iter().filter(|w| w.exists && !w.is_bare) {
         for f in scan::scan_worktree(&wt.path, &ctx.settings.dir) {
-            if let Found::Session { key, .. } = f {
-                on_disk.push(key);
+            if let Found::Session { key, dir, .. } = f {
+                on_disk.push((key, scan::session_id_of(&dir)));
             }
         }
     }
-    let on_disk: Vec<&str> = on_disk.iter().map(String::as_str).collect();
+    let on_disk: Vec<crate::services::notes_store::OnDisk<'_>> = on_disk
+        .iter()
+        .map(|(key, id)| crate::services::notes_store::OnDisk {
+            key,
+            session_id: id.as_deref(),
+        })
+        .collect();
     let (mut found, _skipped) = crate::services::notes_store::store_only(ctx, &on_disk);
     if let Some(key) = key {
         found.retain(|f| matches!(f, Found::Stored { record, .. } if record.key == key));

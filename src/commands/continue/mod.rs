@@ -120,6 +120,8 @@ pub enum Effect {
         key: String,
         path: PathBuf,
         commit: crate::git::CommitId,
+        /// The key it was saved under, when that one is another session's here.
+        saved_as: Option<String>,
     },
 }
 

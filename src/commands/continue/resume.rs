@@ -67,6 +67,7 @@ pub(super) fn resume(
                     key: session.key.clone(),
                     path: session.dir(),
                     commit: stored.commit,
+                    saved_as: stored.saved_as.clone(),
                 });
                 chosen = recheck(ctx, &session, wt)?;
             }
@@ -192,6 +193,7 @@ fn adopt(ctx: &Context, wt: &Worktree, session: &SessionDir) -> Result<()> {
         Ok(doc)
     })?;
     written.noted = ctx.record_at(head, &ctx.session_record(&written, wt))?;
+    written.release();
     Ok(())
 }
 
@@ -289,14 +291,15 @@ pub(super) fn restore(
     key: &str,
     stored: &assess::Stored,
 ) -> Result<SessionDir> {
-    let head = ctx.store_head()?;
     let session = SessionDir::new(&ctx.write_root(wt), key)?;
     let file = session.state_file();
     let mut doc = stored.state.clone();
     point_here(&mut doc, wt);
     crate::model::session::seal(&mut doc);
     let state = State::from_doc(doc, &file)?;
-    if !sessions::create(&session, &state, &ctx.settings, ctx.lang)? {
+    // Not recorded again: the store has this state already (its `seq` is kept, so the
+    // next write here follows the record it came from).
+    if sessions::create(&session, &state, &ctx.settings, ctx.lang)?.is_none() {
         return Err(Error::usage_hint(
             msg(
                 crate::k!("err.restore_exists"),
@@ -305,17 +308,6 @@ pub(super) fn restore(
             msg(crate::k!("err.resume_it"), &[("key", &key)]),
         ));
     }
-    let written = sessions::Written {
-        session: session.clone(),
-        created: true,
-        changed: true,
-        state,
-        noted: None,
-        skipped: Vec::new(),
-        exclusion: crate::services::exclude::Exclusion::default(),
-        others: Vec::new(),
-    };
-    ctx.record_at(head, &ctx.session_record(&written, wt))?;
     Ok(session)
 }
 
@@ -363,6 +355,10 @@ fn copy_to_store(ctx: &Context, note: &Candidate, rel: &Path, text: &str) -> Res
         branch: note.worktree.branch.clone(),
         saved_at: ctx.now,
         kind: crate::model::record::RecordKind::ContinueHere,
+        session_id: None,
+        seq: None,
+        parent: None,
+        set_aside: Vec::new(),
         state: None,
         text: Some(text.to_owned()),
     };

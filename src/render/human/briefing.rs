@@ -340,14 +340,21 @@ fn effect(e: &crate::commands::r#continue::Effect, p: &Painter) -> String {
             key,
             path: x,
             commit,
-        } => p.f(
-            crate::k!("effect.restored"),
-            &[
-                ("key", &escape(key)),
-                ("commit", &commit.short()),
-                ("path", &path(x)),
-            ],
-        ),
+            saved_as,
+        } => {
+            let mut line = p.f(
+                crate::k!("effect.restored"),
+                &[
+                    ("key", &escape(key)),
+                    ("commit", &commit.short()),
+                    ("path", &path(x)),
+                ],
+            );
+            if let Some(old) = saved_as {
+                line.push_str(&p.f(crate::k!("effect.restored_as"), &[("old", &escape(old))]));
+            }
+            line
+        }
     };
     format!("{line}\n")
 }

@@ -58,7 +58,59 @@ pub fn status(report: &status::Report, p: &Painter) -> String {
             handover(&mut out, h, &main.worktree, p, false);
         }
     }
+    for d in &report.diverged {
+        diverged(&mut out, d, p);
+    }
     out
+}
+
+/// A diverged session: each side in a line, and how to choose.
+fn diverged(out: &mut String, d: &status::Diverged, p: &Painter) {
+    let _ = writeln!(
+        out,
+        "\n{} {}",
+        p.bold(&p.f(crate::k!("status.diverged"), &[("key", &escape(&d.key))])),
+        p.t(crate::k!("status.diverged_note"))
+    );
+    for side in &d.sides {
+        let sum = side.summary();
+        let hash = side.hash();
+        let _ = writeln!(
+            out,
+            "  {}",
+            p.f(
+                crate::k!("status.diverged_side"),
+                &[
+                    ("hash", &hash.get(..12).unwrap_or(&hash)),
+                    ("seq", &side.record.seq.unwrap_or(0)),
+                    (
+                        "time",
+                        &crate::model::session::format_time(side.record.saved_at)
+                    ),
+                    (
+                        "worktree",
+                        &escape(side.record.worktree.as_deref().unwrap_or("?"))
+                    ),
+                    ("status", &escape(&sum.status)),
+                    ("done", &sum.done),
+                    ("total", &sum.total),
+                    ("next", &escape(sum.next.as_deref().unwrap_or("-"))),
+                ],
+            )
+        );
+    }
+    let first = d.sides[0].hash();
+    let _ = writeln!(
+        out,
+        "  {}",
+        p.dim(&p.f(
+            crate::k!("status.diverged_hint"),
+            &[
+                ("key", &escape(&d.key)),
+                ("hash", &first.get(..12).unwrap_or(&first))
+            ]
+        ))
+    );
 }
 
 pub(super) fn worktree_header(out: &mut String, wt: &Worktree, current: bool, p: &Painter) {

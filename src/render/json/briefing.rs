@@ -148,10 +148,20 @@ pub fn continue_(r: &crate::commands::r#continue::Report) -> ContinueV1 {
                     path: key.clone(),
                     detail: Some(format!("a copy of the session in {}", from.display())),
                 },
-                Effect::Restored { key, path, commit } => EffectV1 {
+                Effect::Restored {
+                    key,
+                    path,
+                    commit,
+                    saved_as,
+                } => EffectV1 {
                     kind: "restored",
                     path: path.display().to_string(),
-                    detail: Some(format!("{key} from the note on {commit}")),
+                    detail: Some(match saved_as {
+                        Some(old) => format!(
+                            "{key} from the note on {commit} (saved as {old}, a key another session has here)"
+                        ),
+                        None => format!("{key} from the note on {commit}"),
+                    }),
                 },
             })
             .collect(),

@@ -23,6 +23,30 @@ pub struct StatusV1 {
     pub worktrees: Vec<WorktreeV1>,
     /// Sessions found only in the notes store.
     pub stored: Vec<HandoverV1>,
+    /// Sessions written on two clones from one state: every side, nothing picked.
+    pub diverged: Vec<DivergedV1>,
+}
+
+#[derive(Serialize)]
+pub struct DivergedV1 {
+    pub key: String,
+    pub session_id: String,
+    pub sides: Vec<SideV1>,
+}
+
+#[derive(Serialize)]
+pub struct SideV1 {
+    /// The state's `session_hash`: what `continue --take` names.
+    pub hash: String,
+    pub seq: Option<u64>,
+    pub saved_at: String,
+    pub worktree: Option<String>,
+    /// The commit whose note holds the record.
+    pub commit: String,
+    pub status: String,
+    pub done: usize,
+    pub total: usize,
+    pub next: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -162,6 +186,32 @@ pub fn status(report: &status::Report) -> StatusV1 {
             })
             .collect(),
         stored: report.stored.iter().map(handover).collect(),
+        diverged: report
+            .diverged
+            .iter()
+            .map(|d| DivergedV1 {
+                key: d.key.clone(),
+                session_id: d.session_id.clone(),
+                sides: d
+                    .sides
+                    .iter()
+                    .map(|side| {
+                        let sum = side.summary();
+                        SideV1 {
+                            hash: side.hash(),
+                            seq: side.record.seq,
+                            saved_at: side.record.saved_at.to_string(),
+                            worktree: side.record.worktree.clone(),
+                            commit: side.commit.to_string(),
+                            status: sum.status,
+                            done: sum.done,
+                            total: sum.total,
+                            next: sum.next,
+                        }
+                    })
+                    .collect(),
+            })
+            .collect(),
     }
 }
 

@@ -106,6 +106,9 @@ pub struct Stored {
     pub worktree: Option<String>,
     /// The whole state document, for `continue` to restore.
     pub state: serde_json::Map<String, serde_json::Value>,
+    /// The key it was saved under, when it is listed under another (that one is
+    /// another session's here, or too deep for the scan).
+    pub saved_as: Option<String>,
 }
 
 #[derive(Debug, Clone)]

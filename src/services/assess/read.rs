@@ -9,6 +9,7 @@ pub(super) fn read_stored(
     repo: &Repo,
     commit: &CommitId,
     record: &crate::model::record::Record,
+    saved_as: Option<String>,
 ) -> Pending {
     let file = PathBuf::from(format!("notes:{}:{}", commit.prefix(12), record.key));
     let state_doc = record.state.clone().unwrap_or_default();
@@ -26,6 +27,7 @@ pub(super) fn read_stored(
             saved_at: record.saved_at,
             worktree: record.worktree.clone(),
             state: state_doc.clone(),
+            saved_as,
         }),
     };
     let parsed = match State::from_doc(state_doc, &file) {
@@ -69,7 +71,11 @@ pub(super) fn read_stored(
 
 pub(super) fn read_found(repo: &Repo, wt: &Worktree, found: &Found) -> Pending {
     let (kind, key, root, file) = match found {
-        Found::Stored { commit, record } => return read_stored(repo, commit, record),
+        Found::Stored {
+            commit,
+            record,
+            saved_as,
+        } => return read_stored(repo, commit, record, saved_as.clone()),
         Found::Session { root, key, dir } => (
             Kind::Session,
             key.clone(),

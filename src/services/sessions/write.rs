@@ -51,6 +51,36 @@ pub struct Written {
     pub exclusion: crate::services::exclude::Exclusion,
     /// Other READY sessions of the branch that this write passed over for the newest.
     pub others: Vec<String>,
+    /// `session_hash` of the state this write replaced (`None` for a new session): the
+    /// record's `parent`.
+    pub parent: Option<String>,
+    /// The session's lock, still held: the notes store's record of this write is
+    /// appended before it is released (dropping the `Written` releases it), so the
+    /// store's newest record always equals the file.
+    pub guard: Option<Lock>,
+}
+
+impl Written {
+    /// A `Written` for a session made whole elsewhere (restored, migrated).
+    pub fn whole(session: SessionDir, state: State, guard: Option<Lock>) -> Written {
+        Written {
+            session,
+            created: true,
+            changed: true,
+            state,
+            noted: None,
+            skipped: Vec::new(),
+            exclusion: crate::services::exclude::Exclusion::default(),
+            others: Vec::new(),
+            parent: None,
+            guard,
+        }
+    }
+
+    /// Release the session's lock now (the record, if any, is appended).
+    pub fn release(&mut self) {
+        self.guard = None;
+    }
 }
 
 /// Read-modify-write a session under its lock: `change` gets the current document
@@ -65,7 +95,7 @@ pub fn update(
     change: impl FnOnce(Option<Map<String, Value>>) -> Result<Map<String, Value>>,
 ) -> Result<Written> {
     let file = session.state_file();
-    let _lock = lock_session(session, settings)?;
+    let lock = lock_session(session, settings)?;
     fsio::remove_stray_temps(&session.dir());
     let existing = if session.exists() {
         Some(State::read(&file)?)
@@ -80,7 +110,26 @@ pub fn update(
         (s.document().get("session_hash").and_then(Value::as_str) == Some(hash.as_str()))
             .then_some(hash)
     });
+    // What this write replaces: the write count and the state's own hash as it stands
+    // in the file (the identity its record has in the notes store).
+    let (old_seq, parent) = existing.as_ref().map_or((0, None), |s| {
+        let doc = s.document();
+        (
+            doc.get("seq").and_then(Value::as_u64).unwrap_or(0),
+            Some(
+                doc.get("session_hash")
+                    .and_then(Value::as_str)
+                    .map_or_else(|| session::session_hash(doc), str::to_owned),
+            ),
+        )
+    });
     let mut doc = change(existing.map(State::into_document))?;
+    // The count is the tool's: whatever the change brought, it stays what the file had
+    // until the write is known to change something.
+    doc.insert("seq".into(), Value::from(old_seq));
+    if old_seq == 0 && parent.is_some() {
+        doc.remove("seq");
+    }
     session::seal(&mut doc);
     if let Some(old_hash) = &old_hash
         && doc.get("session_hash").and_then(Value::as_str) == Some(old_hash.as_str())
@@ -100,12 +149,17 @@ pub fn update(
             skipped: Vec::new(),
             exclusion: crate::services::exclude::Exclusion::default(),
             others: Vec::new(),
+            parent: None,
+            guard: None,
         });
     }
     doc.insert(
         "generated_at".into(),
         Value::from(session::format_time(now)),
     );
+    // One more write of this session (SPEC section 8: the previous record's plus one),
+    // placed after the id when the file had no count yet; other keys keep their order.
+    insert_after(&mut doc, "session_id", "seq", Value::from(old_seq + 1));
     // Every session has a stable random id, made when it is created (a session that
     // has none, a legacy one, gets it on its first write).
     if doc
@@ -113,8 +167,10 @@ pub fn update(
         .and_then(Value::as_str)
         .is_none_or(str::is_empty)
     {
-        doc.insert(
-            "session_id".into(),
+        insert_after(
+            &mut doc,
+            "generated_at",
+            "session_id",
             Value::from(crate::support::id::random_uuid()),
         );
     }
@@ -147,23 +203,25 @@ pub fn update(
         skipped: Vec::new(),
         exclusion: crate::services::exclude::Exclusion::default(),
         others: Vec::new(),
+        parent,
+        guard: Some(lock),
     })
 }
 
 /// Write a new session whole, as given (the time it was written kept): its state and
-/// `handover.md`, under its lock. Returns false, writing nothing, when the session
-/// already has a state file. Used where a session comes from elsewhere (a legacy
-/// state, the notes store) rather than from a merge.
+/// `handover.md`, under its lock, which is returned still held. Returns `None`, writing
+/// nothing, when the session already has a state file. Used where a session comes from
+/// elsewhere (a legacy state, the notes store) rather than from a merge.
 pub fn create(
     session: &SessionDir,
     state: &State,
     settings: &Settings,
     lang: Lang,
-) -> Result<bool> {
+) -> Result<Option<Lock>> {
     let file = session.state_file();
-    let _lock = lock_session(session, settings)?;
+    let lock = lock_session(session, settings)?;
     if std::fs::symlink_metadata(&file).is_ok() {
-        return Ok(false);
+        return Ok(None);
     }
     let bytes = readable_back(&file, state.to_json_bytes())?;
     fsio::write_atomic(&file, &bytes)?;
@@ -171,7 +229,7 @@ pub fn create(
         &session.dir().join(MARKDOWN_FILE),
         crate::model::markdown::render(state, session_lang(state, lang)).as_bytes(),
     )?;
-    Ok(true)
+    Ok(Some(lock))
 }
 
 /// Re-render `handover.md` of an existing session under its lock.
@@ -187,6 +245,24 @@ pub fn regenerate_markdown(session: &SessionDir, settings: &Settings, lang: Lang
     }
     fsio::write_atomic(&md, rendered.as_bytes())?;
     Ok(true)
+}
+
+/// Set `key` to `value`: in place when it is there, else right after `after` (at the
+/// end when `after` is missing too), so that a file's own key order is kept.
+fn insert_after(doc: &mut Map<String, Value>, after: &str, key: &str, value: Value) {
+    if doc.contains_key(key) || !doc.contains_key(after) {
+        doc.insert(key.to_owned(), value);
+        return;
+    }
+    let mut out = Map::new();
+    for (k, v) in std::mem::take(doc) {
+        let here = k == after;
+        out.insert(k, v);
+        if here {
+            out.insert(key.to_owned(), value.clone());
+        }
+    }
+    *doc = out;
 }
 
 /// The language of a session's `handover.md`: the one it was made in (`language`),

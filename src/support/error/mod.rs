@@ -84,6 +84,8 @@ pub mod exit {
     pub const INVALID_DATA: u8 = 3;
     /// A lock or ref update lost a race and retries ran out.
     pub const RACE: u8 = 4;
+    /// The files were written but the notes store was not updated.
+    pub const NOT_RECORDED: u8 = 5;
     /// Not inside a git repository.
     pub const NOT_A_REPOSITORY: u8 = 128;
 }
@@ -164,6 +166,20 @@ pub enum Error {
         attempts: usize,
         last: String,
     },
+    /// A reference's lock file stayed in place the whole time retries ran (a git
+    /// process that died left it, most likely).
+    RefLocked {
+        reference: String,
+        lock: PathBuf,
+        age: std::time::Duration,
+    },
+    /// A session's files were written but the notes store did not get the record: the
+    /// files are the truth, and `sync --record` records them.
+    NotRecorded {
+        notes_ref: String,
+        key: String,
+        why: Box<Error>,
+    },
     /// The handovers were listed but some of them could not be read; the report says which.
     InvalidHandovers { count: usize },
 }
@@ -237,6 +253,8 @@ impl Error {
             Error::NothingToDo { .. } => "nothing_to_do",
             Error::Locked { .. } => "locked",
             Error::RefRace { .. } => "ref_race",
+            Error::RefLocked { .. } => "ref_locked",
+            Error::NotRecorded { .. } => "not_recorded",
             Error::InvalidHandovers { .. } => "invalid_handovers",
         }
     }
@@ -256,7 +274,7 @@ impl Error {
             Error::NotRegular { path, .. } | Error::NotText { path } | Error::Io { path, .. } => {
                 Some(path)
             }
-            Error::Locked { lock, .. } => Some(lock),
+            Error::Locked { lock, .. } | Error::RefLocked { lock, .. } => Some(lock),
             _ => None,
         }
     }
@@ -307,7 +325,8 @@ impl Error {
             | Error::Git { .. }
             | Error::Unreachable { .. }
             | Error::NothingToDo { .. } => exit::ATTENTION,
-            Error::Locked { .. } | Error::RefRace { .. } => exit::RACE,
+            Error::Locked { .. } | Error::RefRace { .. } | Error::RefLocked { .. } => exit::RACE,
+            Error::NotRecorded { .. } => exit::NOT_RECORDED,
         }
     }
 }
@@ -322,6 +341,7 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::Io { source, .. } => Some(source),
+            Error::NotRecorded { why, .. } => Some(why.as_ref()),
             _ => None,
         }
     }

@@ -52,6 +52,11 @@ impl Error {
                 crate::k!("err.hint_ref_race"),
                 &[("reference", reference)],
             )),
+            Error::RefLocked { lock, .. } => Some(f(
+                crate::k!("err.hint_ref_locked"),
+                &[("lock", &lock.display())],
+            )),
+            Error::NotRecorded { .. } => Some(f(crate::k!("err.hint_not_recorded"), &[])),
             Error::Io { .. }
             | Error::Git { .. }
             | Error::Unreachable { .. }
@@ -194,6 +199,30 @@ impl Error {
                     ("reference", reference),
                     ("attempts", attempts),
                     ("last", last),
+                ],
+            ),
+            Error::RefLocked {
+                reference,
+                lock,
+                age,
+            } => f(
+                crate::k!("err.ref_locked"),
+                &[
+                    ("reference", reference),
+                    ("lock", &lock.display()),
+                    ("age", &crate::support::i18n::duration(lang, *age)),
+                ],
+            ),
+            Error::NotRecorded {
+                notes_ref,
+                key,
+                why,
+            } => f(
+                crate::k!("err.not_recorded"),
+                &[
+                    ("key", key),
+                    ("notes_ref", notes_ref),
+                    ("why", &why.message(lang)),
                 ],
             ),
             Error::InvalidHandovers { count } => {
