@@ -63,6 +63,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             break
         }
         'git-handover;continue' {
+            [CompletionResult]::new('--take', '--take', [CompletionResultType]::ParameterName, 'For a session written on two clones from one state (diverged): take the side whose state hash starts with HASH (`status` lists the sides), set the others aside in the notes store, and resume it')
             [CompletionResult]::new('--team', '--team', [CompletionResultType]::ParameterName, 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
@@ -258,6 +259,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
             [CompletionResult]::new('--rewrite-ref', '--rewrite-ref', [CompletionResultType]::ParameterName, 'Also add the notes ref to `notes.rewriteRef` in the repository''s config, so that `git rebase` and `git commit --amend` carry the notes to the new commits')
+            [CompletionResult]::new('--record', '--record', [CompletionResultType]::ParameterName, 'Only record: append to the notes store a record of every session whose files hold a state the store does not have as its newest (after a save that exited 5, "files written, store not updated"). Nothing is fetched or pushed')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (versioned, the same in every language)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')

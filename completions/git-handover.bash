@@ -184,12 +184,16 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__continue)
-            opts="-C -c -q -h --successor --keep --adopt --team --agent --json --color --lang --quiet --help"
+            opts="-C -c -q -h --successor --keep --adopt --take --team --agent --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --take)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --team)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -604,7 +608,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__sync)
-            opts="-C -c -q -h --rewrite-ref --json --color --lang --quiet --help"
+            opts="-C -c -q -h --rewrite-ref --record --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -58,6 +58,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'git-handover;continue'= {
+            cand --take 'For a session written on two clones from one state (diverged): take the side whose state hash starts with HASH (`status` lists the sides), set the others aside in the notes store, and resume it'
             cand --team 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)'
             cand --agent 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
@@ -240,6 +241,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
             cand --rewrite-ref 'Also add the notes ref to `notes.rewriteRef` in the repository''s config, so that `git rebase` and `git commit --amend` carry the notes to the new commits'
+            cand --record 'Only record: append to the notes store a record of every session whose files hold a state the store does not have as its newest (after a save that exited 5, "files written, store not updated"). Nothing is fetched or pushed'
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
             cand -q 'Say less: no warnings or hints on stderr'
             cand --quiet 'Say less: no warnings or hints on stderr'

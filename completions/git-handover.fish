@@ -61,6 +61,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand status" -l key
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l take -d 'For a session written on two clones from one state (diverged): take the side whose state hash starts with HASH (`status` lists the sides), set the others aside in the notes store, and resume it' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l team -d 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l agent -d 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
@@ -232,6 +233,7 @@ never\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
 ja\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -l rewrite-ref -d 'Also add the notes ref to `notes.rewriteRef` in the repository\'s config, so that `git rebase` and `git commit --amend` carry the notes to the new commits'
+complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -l record -d 'Only record: append to the notes store a record of every session whose files hold a state the store does not have as its newest (after a save that exited 5, "files written, store not updated"). Nothing is fetched or pushed'
 complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -149,6 +149,12 @@ pub struct ContinueArgs {
     #[arg(long)]
     pub adopt: bool,
 
+    /// For a session written on two clones from one state (diverged): take the side
+    /// whose state hash starts with HASH (`status` lists the sides), set the others
+    /// aside in the notes store, and resume it.
+    #[arg(long, value_name = "HASH")]
+    pub take: Option<String>,
+
     #[command(flatten)]
     pub team: TeamArgs,
 }
@@ -286,6 +292,12 @@ pub struct SyncArgs {
     /// `git rebase` and `git commit --amend` carry the notes to the new commits.
     #[arg(long)]
     pub rewrite_ref: bool,
+
+    /// Only record: append to the notes store a record of every session whose files
+    /// hold a state the store does not have as its newest (after a save that exited 5,
+    /// "files written, store not updated"). Nothing is fetched or pushed.
+    #[arg(long)]
+    pub record: bool,
 }
 
 #[derive(Debug, Subcommand)]

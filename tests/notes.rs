@@ -189,8 +189,12 @@ fn newest(env: &TestEnv, dir: &Path) -> BTreeMap<String, Value> {
     out
 }
 
+fn read_state(dir: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(dir.join("project-state.json")).unwrap()).unwrap()
+}
+
 #[test]
-fn two_clones_sync_through_a_bare_remote_and_the_newer_record_wins() {
+fn two_clones_sync_through_a_bare_remote_and_a_session_both_wrote_diverges() {
     let env = TestEnv::new();
     let remote = bare_remote(&env);
     let a = clone(&env, &remote, "a");
@@ -280,21 +284,65 @@ fn two_clones_sync_through_a_bare_remote_and_the_newer_record_wins() {
     sync(&env, &a);
     sync(&env, &b);
     sync(&env, &a);
+    assert_eq!(
+        env.git(&a, &["rev-parse", NOTES]),
+        env.git(&b, &["rev-parse", NOTES])
+    );
+    // Both wrote the session from the same state: it diverged, and nothing is picked
+    // for the user (SPEC section 8), in either clone.
+    let mut b_side = String::new();
     for dir in [&a, &b] {
-        let state = &newest(&env, dir)[&key_a];
-        let ids: Vec<&str> = state["active_tasks"]
+        let status = json_of(&env, dir, &["--json", "status"]);
+        let diverged = status["diverged"].as_array().unwrap();
+        assert_eq!(diverged.len(), 1, "{status}");
+        assert_eq!(diverged[0]["key"], key_a.as_str());
+        let nexts: Vec<&str> = diverged[0]["sides"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|t| t["id"].as_str().unwrap())
+            .map(|s| s["next"].as_str().unwrap())
             .collect();
+        assert_eq!(nexts.len(), 2);
+        for side in diverged[0]["sides"].as_array().unwrap() {
+            if side["worktree"] == "[ROOT]/b" {
+                b_side = side["hash"].as_str().unwrap()[..12].to_owned();
+            }
+        }
+        let check = env.handover(dir, &["status", "--check"]);
+        assert_eq!(check.code, 1, "a divergence needs attention");
+    }
+    let run = env.handover(&a, &["continue", &key_a]);
+    assert_eq!(run.code, 2, "{}", run.snapshot());
+    assert!(run.stdout.contains("diverged"), "{}", run.snapshot());
+    assert!(run.stdout.contains("--take"), "{}", run.snapshot());
+
+    // a takes b's side: a's files get it, the store sets a's side aside.
+    let run = env.handover_with(&a, &["continue", &key_a, "--take", &b_side], |c| {
+        c.env("GIT_HANDOVER_NOW", "2026-11-30T12:40:00Z");
+    });
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(run.stdout.contains("took side"), "{}", run.snapshot());
+    sync(&env, &a);
+    sync(&env, &b);
+    for dir in [&a, &b] {
+        let status = json_of(&env, dir, &["--json", "status"]);
         assert_eq!(
-            ids,
-            ["A1", "FROM-B"],
-            "the newer record wins in {}",
+            status["diverged"],
+            json!([]),
+            "settled in {}",
             dir.display()
         );
     }
+    let file = read_state(&a.join(".claude/handover").join(&key_a));
+    let ids: Vec<&str> = file["active_tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["A1", "FROM-B"], "a's files hold the side it took");
+    let newest_a = &newest(&env, &a)[&key_a];
+    assert_eq!(newest_a["session_hash"], file["session_hash"]);
     assert_eq!(
         env.git(&a, &["rev-parse", NOTES]),
         env.git(&b, &["rev-parse", NOTES])

@@ -58,17 +58,8 @@ pub(super) fn dispatch(
         Command::Status(args) if args.keys => Ok(emit(&status::keys(ctx, &args)?, false, painter)),
         Command::Status(args) => Ok(emit(&status::run(ctx, &args)?, json, painter)),
         Command::Continue(args) => {
-            let mut choose = |candidates: &[r#continue::Candidate]| -> Option<usize> {
-                if json || !std::io::stdin().is_terminal() || !std::io::stderr().is_terminal() {
-                    return None;
-                }
-                prompt(
-                    &crate::render::human::candidates(candidates, painter),
-                    candidates.len(),
-                    painter,
-                )
-            };
-            let report = r#continue::run(ctx, &args, r#continue::Mode::Resume, &mut choose)?;
+            let mut ask = OnTerminal { json, painter };
+            let report = r#continue::run(ctx, &args, r#continue::Mode::Resume, &mut ask)?;
             Ok(emit(&report, json, painter))
         }
         Command::Save(args) => Ok(emit(&save::run(ctx, &args)?, json, painter)),
@@ -96,6 +87,44 @@ pub(super) fn dispatch(
             let report = clean::run(ctx, &args, &mut announce)?;
             Ok(emit(&report, json, painter))
         }
+    }
+}
+
+/// `continue`'s questions, asked on the terminal when there is one (never with JSON).
+struct OnTerminal<'a> {
+    json: bool,
+    painter: &'a Painter,
+}
+
+impl OnTerminal<'_> {
+    fn can_ask(&self) -> bool {
+        !self.json && std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
+    }
+}
+
+impl r#continue::Ask for OnTerminal<'_> {
+    fn candidate(&mut self, candidates: &[r#continue::Candidate]) -> Option<usize> {
+        if !self.can_ask() {
+            return None;
+        }
+        prompt(
+            &crate::render::human::candidates(candidates, self.painter),
+            candidates.len(),
+            self.painter,
+        )
+    }
+
+    fn side(&mut self, key: &str, sides: &[crate::services::notes_store::Side]) -> Option<usize> {
+        if !self.can_ask() {
+            return None;
+        }
+        let p = self.painter;
+        let listing = format!(
+            "{}\n{}",
+            p.f(crate::k!("cont.diverged"), &[("key", &text::escape(key))]),
+            crate::render::human::sides(sides, p, true)
+        );
+        prompt(&listing, sides.len(), p)
     }
 }
 

@@ -48,9 +48,10 @@ pub(super) fn session_start(
             successor: false,
             keep: true,
             adopt: false,
+            take: None,
             team: cli::TeamArgs::default(),
         };
-        let report = r#continue::run(&ctx, &args, Mode::ReadOnly, &mut |_| None)?;
+        let report = r#continue::run(&ctx, &args, Mode::ReadOnly, &mut r#continue::Nobody)?;
         let budget = crate::render::hook::Budget::of(hook.agent);
         Ok(crate::render::hook::context(&report, ctx.lang, budget))
     });

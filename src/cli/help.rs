@@ -6,9 +6,13 @@ Exit status:
   0    success
   1    nothing to resume, --check found something that needs attention, or sync
        could not reach the remote (named, with what git said)
-  2    usage error, or an ambiguous choice without a terminal
+  2    usage error, an ambiguous choice without a terminal, or a diverged session
+       (written on two clones from one state) that continue --take did not settle
   3    invalid handover data (the file is named, and never rewritten)
-  4    a lock or ref update lost a race and retries ran out
+  4    a lock or ref update lost a race and retries ran out, or a stale lock stayed
+       (named with its age and how to remove it)
+  5    the files were written but the notes store was not updated: the files are
+       the truth; record them with `git handover sync --record`
   128  not inside a git repository
 
 Configuration (git config; -c NAME=VALUE or git -c overrides for one run):

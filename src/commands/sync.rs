@@ -26,10 +26,94 @@ pub struct Report {
     pub local: Option<String>,
     /// `Some(true)` when `notes.rewriteRef` was added, `Some(false)` when it was there.
     pub rewrite_ref: Option<bool>,
+    /// With `--record`: the sessions recorded (keys), and those already recorded.
+    pub recorded: Option<Recorded>,
+}
+
+#[derive(Debug, Default)]
+pub struct Recorded {
+    pub keys: Vec<String>,
+    pub already: usize,
+}
+
+/// `sync --record`: every session on disk whose state is not the newest record of its
+/// session in the store gets a record of its files as they are, made under its lock.
+fn record(ctx: &Context) -> Result<Recorded> {
+    use crate::services::scan::{self, Found};
+    let head = ctx.repo.head_commit().ok_or_else(|| {
+        Error::usage_hint(
+            msg(
+                crate::k!("err.store_no_head"),
+                &[("store", &ctx.settings.store.as_str())],
+            ),
+            msg(crate::k!("err.store_no_head_hint"), &[]),
+        )
+    })?;
+    let (newest, _) = ctx.read_store_newest()?;
+    let hash_of = |state: &serde_json::Map<String, serde_json::Value>| {
+        state
+            .get("session_hash")
+            .and_then(serde_json::Value::as_str)
+            .map_or_else(|| crate::model::session::session_hash(state), str::to_owned)
+    };
+    let mut out = Recorded::default();
+    for wt in ctx.repo.worktrees()? {
+        if !wt.exists || wt.is_bare {
+            continue;
+        }
+        for found in scan::scan_worktree(&wt.path, &ctx.settings.dir) {
+            let Found::Session { root, key, .. } = found else {
+                continue;
+            };
+            let session = crate::services::sessions::SessionDir::new(&wt.path.join(&root), &key)?;
+            let mut locked = crate::services::sessions::hold(&session, &ctx.settings)?;
+            let doc = locked.state.document();
+            let id = doc.get("session_id").and_then(serde_json::Value::as_str);
+            let seq = doc.get("seq").and_then(serde_json::Value::as_u64);
+            let hash = hash_of(doc);
+            let stored = newest.iter().find(|r| match (id, &r.record.session_id) {
+                (Some(id), Some(theirs)) => id == theirs,
+                (None, None) => r.record.key == key,
+                _ => false,
+            });
+            let known = stored.is_some_and(|r| {
+                std::iter::once(&r.record)
+                    .chain(r.diverged.iter().map(|d| &d.record))
+                    .any(|rec| rec.state.as_ref().map(&hash_of).as_deref() == Some(hash.as_str()))
+            });
+            if known {
+                out.already += 1;
+                continue;
+            }
+            // The state it came from, when the store has it as the write before.
+            locked.parent = stored
+                .filter(|r| r.record.seq.is_some() && r.record.seq < seq)
+                .and_then(|r| r.record.state.as_ref().map(&hash_of));
+            let rec = ctx.session_record(&locked, &wt);
+            ctx.record_at(Some(head), &rec)?;
+            locked.release();
+            out.keys.push(key);
+        }
+    }
+    Ok(out)
 }
 
 pub fn run(ctx: &Context, args: &SyncArgs) -> Result<Report> {
     let remote = args.remote.as_str();
+    if args.record {
+        return Ok(Report {
+            remote: remote.to_owned(),
+            notes_ref: ctx.settings.notes_ref.clone(),
+            tracking: String::new(),
+            remote_had_notes: false,
+            merges: Vec::new(),
+            pushed: false,
+            rounds: 0,
+            local: None,
+            rewrite_ref: None,
+            recorded: Some(record(ctx)?),
+        });
+    }
     if remote.starts_with('-')
         || crate::support::paths::check_relative(crate::k!("what.remote"), remote).is_err()
         || !remote
@@ -60,6 +144,7 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> Result<Report> {
     let notes_ref = ctx.settings.notes_ref.clone();
     let name = notes_ref.trim_start_matches("refs/notes/");
     let tracking = format!("refs/notes/remotes/{remote}/{name}");
+    let scratch = format!("refs/handover-incoming/{remote}/{name}");
     let git_dir = ctx.repo.common_dir();
     let mut report = Report {
         remote: remote.to_owned(),
@@ -71,13 +156,14 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> Result<Report> {
         rounds: 0,
         local: None,
         rewrite_ref: None,
+        recorded: None,
     };
     if args.rewrite_ref {
         report.rewrite_ref = Some(ctx.repo.add_rewrite_ref(&notes_ref)?);
     }
     for _ in 0..MAX_ROUNDS {
         report.rounds += 1;
-        report.remote_had_notes = git_cli::fetch_notes(&git_dir, remote, &notes_ref, &tracking)
+        report.remote_had_notes = git_cli::fetch_notes(&git_dir, remote, &notes_ref, &scratch)
             .map_err(|e| match e {
                 Error::Git { message, .. } => Error::Unreachable {
                     remote: remote.to_owned(),
@@ -85,6 +171,21 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> Result<Report> {
                 },
                 other => other,
             })?;
+        if report.remote_had_notes {
+            // What came from the remote is checked before any ref of the user's moves.
+            if let Some(why) = ctx.repo.notes_problem(&scratch)? {
+                ctx.repo.delete_ref(&scratch)?;
+                return Err(Error::usage(msg(
+                    crate::k!("err.remote_notes_bad"),
+                    &[
+                        ("remote", &remote),
+                        ("notes_ref", &notes_ref),
+                        ("why", &why),
+                    ],
+                )));
+            }
+            ctx.repo.move_ref(&scratch, &tracking)?;
+        }
         let merged = if report.remote_had_notes {
             ctx.repo.notes_merge(&notes_ref, &tracking)?
         } else {

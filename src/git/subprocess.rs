@@ -191,9 +191,25 @@ fn git_in(git_dir: &Path) -> Command {
     cmd
 }
 
-/// Fetch `remote`'s `notes_ref` into `tracking` (a local copy, replaced whole). Returns
-/// false when the remote has no such ref yet.
-pub fn fetch_notes(git_dir: &Path, remote: &str, notes_ref: &str, tracking: &str) -> Result<bool> {
+/// Fetch `remote`'s `notes_ref` into `scratch` (a ref of the tool's own, replaced
+/// whole), for checking before it goes anywhere else. Returns false when the remote
+/// has no such ref: asked with `ls-remote --exit-code` (exit status 2), not read from
+/// git's messages.
+pub fn fetch_notes(git_dir: &Path, remote: &str, notes_ref: &str, scratch: &str) -> Result<bool> {
+    let mut ls = git_in(git_dir);
+    ls.args(["ls-remote", "--exit-code", "--", remote, notes_ref]);
+    let what = format!("git ls-remote {remote} {notes_ref}");
+    let out = ls.output().map_err(|e| Error::git(run_msg(&what), e))?;
+    match out.status.code() {
+        Some(0) => {}
+        Some(2) => return Ok(false),
+        _ => {
+            return Err(Error::git(
+                run_msg(&what),
+                String::from_utf8_lossy(&out.stderr).trim(),
+            ));
+        }
+    }
     let mut cmd = git_in(git_dir);
     cmd.args([
         "fetch",
@@ -203,17 +219,16 @@ pub fn fetch_notes(git_dir: &Path, remote: &str, notes_ref: &str, tracking: &str
         "--",
         remote,
     ])
-    .arg(format!("+{notes_ref}:{tracking}"));
+    .arg(format!("+{notes_ref}:{scratch}"));
     let what = format!("git fetch {remote} {notes_ref}");
     let out = cmd.output().map_err(|e| Error::git(run_msg(&what), e))?;
     if out.status.success() {
         return Ok(true);
     }
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if stderr.contains("couldn't find remote ref") {
-        return Ok(false);
-    }
-    Err(Error::git(run_msg(&what), stderr.trim()))
+    Err(Error::git(
+        run_msg(&what),
+        String::from_utf8_lossy(&out.stderr).trim(),
+    ))
 }
 
 /// How a push of the notes ref went.

@@ -63,7 +63,7 @@ pub fn context(report: &Report, lang: Lang, budget: Budget) -> Option<String> {
     match &report.outcome {
         Outcome::Nothing if text.is_empty() => return None,
         Outcome::Nothing => {}
-        Outcome::Choose(_) => {
+        Outcome::Choose(_) | Outcome::Diverged { .. } => {
             text.push_str(p.t(crate::k!("hook.choose")));
             text.push('\n');
         }

@@ -117,7 +117,7 @@ impl Output for r#continue::Report {
         match &self.outcome {
             _ if self.named_unreadable() => exit::INVALID_DATA,
             r#continue::Outcome::Nothing => exit::ATTENTION,
-            r#continue::Outcome::Choose(_) => exit::USAGE,
+            r#continue::Outcome::Choose(_) | r#continue::Outcome::Diverged { .. } => exit::USAGE,
             _ => exit::OK,
         }
     }

@@ -49,6 +49,7 @@ impl Context {
         let Some(head) = head else {
             return Ok(None);
         };
+        crate::support::testing::pause("record");
         self.repo
             .notes_append(
                 &self.settings.notes_ref,
@@ -324,6 +325,12 @@ pub fn store_view(ctx: &Context, on_disk: &[OnDisk<'_>]) -> StoreView {
         listed.push(key.clone());
         let mut record = r.record;
         record.key = key;
+        // The state restored from it is the same session: it carries the record's id.
+        if let (Some(id), Some(state)) = (&record.session_id, record.state.as_mut())
+            && !state.contains_key("session_id")
+        {
+            state.insert("session_id".into(), serde_json::Value::from(id.clone()));
+        }
         view.only.push(Found::Stored {
             commit: r.commit,
             record: Box::new(record),

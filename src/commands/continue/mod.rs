@@ -4,6 +4,7 @@
 mod find;
 mod plan;
 mod resume;
+mod settle;
 
 use find::{assessed, explicit, needs_worktree, resumable, store_candidates, team_mode};
 use resume::resume;
@@ -115,6 +116,11 @@ pub enum Effect {
         key: String,
         from: PathBuf,
     },
+    /// A diverged session was settled on the side taken.
+    Took {
+        key: String,
+        hash: String,
+    },
     /// A session found only in the notes store was written into this worktree.
     Restored {
         key: String,
@@ -146,6 +152,11 @@ pub enum Outcome {
     Choose(Vec<Candidate>),
     /// The chosen session has no open task left.
     AllComplete(Box<Candidate>),
+    /// The chosen session diverged and no side was taken: nothing is picked silently.
+    Diverged {
+        candidate: Box<Candidate>,
+        sides: Vec<crate::services::notes_store::Side>,
+    },
     Briefing(Box<Briefing>),
 }
 
@@ -172,14 +183,28 @@ pub enum Mode {
     ReadOnly,
 }
 
-/// `choose` is asked to pick among several candidates (it returns an index), or returns
-/// `None` when nobody can be asked.
-pub fn run(
-    ctx: &Context,
-    args: &ContinueArgs,
-    mode: Mode,
-    choose: &mut dyn FnMut(&[Candidate]) -> Option<usize>,
-) -> Result<Report> {
+/// Who `continue` can ask: each question returns an index into what it was shown, or
+/// `None` when nobody can be asked (no terminal, the hook, JSON output).
+pub trait Ask {
+    /// Which of several candidates to resume.
+    fn candidate(&mut self, candidates: &[Candidate]) -> Option<usize>;
+    /// Which side of the diverged session `key` to take.
+    fn side(&mut self, key: &str, sides: &[crate::services::notes_store::Side]) -> Option<usize>;
+}
+
+/// Nobody to ask.
+pub struct Nobody;
+
+impl Ask for Nobody {
+    fn candidate(&mut self, _: &[Candidate]) -> Option<usize> {
+        None
+    }
+    fn side(&mut self, _: &str, _: &[crate::services::notes_store::Side]) -> Option<usize> {
+        None
+    }
+}
+
+pub fn run(ctx: &Context, args: &ContinueArgs, mode: Mode, ask: &mut dyn Ask) -> Result<Report> {
     let worktrees = ctx.repo.worktrees()?;
     let current_path = ctx.repo.current_worktree();
     let current = current_path
@@ -292,7 +317,7 @@ pub fn run(
     let chosen = match candidates.len() {
         0 => return Ok(report),
         1 => candidates.into_iter().next().expect("one"),
-        _ => match choose(&candidates) {
+        _ => match ask.candidate(&candidates) {
             Some(i) if i < candidates.len() => candidates.into_iter().nth(i).expect("in range"),
             _ => {
                 report.outcome = Outcome::Choose(candidates);
@@ -304,6 +329,7 @@ pub fn run(
         ctx,
         args,
         mode,
+        ask,
         chosen,
         current.map(|i| &worktrees[i]),
         &mut report.effects,

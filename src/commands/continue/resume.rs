@@ -24,10 +24,44 @@ pub(super) fn resume(
     ctx: &Context,
     args: &ContinueArgs,
     mode: Mode,
+    ask: &mut dyn Ask,
     mut chosen: Candidate,
     current: Option<&Worktree>,
     effects: &mut Vec<Effect>,
 ) -> Result<Outcome> {
+    // A diverged session is never resumed on a side nobody took.
+    let key = chosen.handover.key.clone();
+    let mut settle_on = None;
+    match super::settle::sides_of(ctx, &chosen)? {
+        None if args.take.is_some() => return Err(super::settle::not_diverged(&key)),
+        None => {}
+        Some(sides) => {
+            let pick = match super::settle::taken(args, &key, &sides)? {
+                Some(i) => Some(i),
+                None if mode == Mode::Resume => ask.side(&key, &sides),
+                None => None,
+            };
+            let Some(i) = pick else {
+                return Ok(Outcome::Diverged {
+                    candidate: Box::new(chosen),
+                    sides,
+                });
+            };
+            if let Some(stored) = chosen.handover.stored.as_mut() {
+                // Restored as the side taken, then settled.
+                stored.state = sides[i].record.state.clone().unwrap_or_default();
+            } else if let Some(session) = chosen.session() {
+                let id = chosen
+                    .handover
+                    .assessment()
+                    .and_then(|a| a.session())
+                    .and_then(|s| s.session_id.clone())
+                    .unwrap_or_default();
+                super::settle::check_recorded(ctx, &session, &id)?;
+            }
+            settle_on = Some((sides, i));
+        }
+    }
     let assessment = chosen
         .handover
         .assessment()
@@ -84,6 +118,17 @@ pub(super) fn resume(
             }
             Step::Render | Step::Clean | Step::Consume => {}
         }
+    }
+    if let Some((sides, i)) = settle_on {
+        let session = chosen.session().ok_or_else(needs_worktree)?;
+        let wt = chosen.worktree.clone();
+        super::settle::settle(ctx, &wt, &session, &sides, i)?;
+        let hash = sides[i].hash();
+        effects.push(Effect::Took {
+            key: session.key.clone(),
+            hash: hash.get(..12).unwrap_or(&hash).to_owned(),
+        });
+        chosen = recheck(ctx, &session, wt)?;
     }
 
     // A write into this worktree keeps the handover roots out of commits.
@@ -165,7 +210,7 @@ pub(super) fn resume(
 
 /// Point a session's `workspace` at `wt` (its root and whether it is a linked
 /// worktree), keeping its other workspace fields (the branch above all).
-fn point_here(doc: &mut serde_json::Map<String, serde_json::Value>, wt: &Worktree) {
+pub(super) fn point_here(doc: &mut serde_json::Map<String, serde_json::Value>, wt: &Worktree) {
     let mut workspace = doc
         .get("workspace")
         .and_then(serde_json::Value::as_object)

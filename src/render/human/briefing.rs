@@ -99,6 +99,16 @@ pub fn continue_(r: &crate::commands::r#continue::Report, p: &Painter) -> String
             }
         }
         Outcome::Choose(list) => out.push_str(&candidates(list, p)),
+        Outcome::Diverged { candidate, sides } => {
+            let key = escape(&candidate.handover.key);
+            let _ = writeln!(out, "{}", p.f(crate::k!("cont.diverged"), &[("key", &key)]));
+            out.push_str(&super::status::sides(sides, p, false));
+            let _ = writeln!(
+                out,
+                "{}",
+                p.dim(&p.f(crate::k!("cont.diverged_hint"), &[("key", &key)]))
+            );
+        }
         Outcome::AllComplete(c) => {
             let _ = writeln!(
                 out,
@@ -335,6 +345,10 @@ fn effect(e: &crate::commands::r#continue::Effect, p: &Painter) -> String {
         Effect::Adopted { key, from } => p.f(
             crate::k!("effect.adopted"),
             &[("key", &escape(key)), ("from", &path(from))],
+        ),
+        Effect::Took { key, hash } => p.f(
+            crate::k!("effect.took"),
+            &[("key", &escape(key)), ("hash", hash)],
         ),
         Effect::Restored {
             key,

@@ -8,7 +8,7 @@ mod writes;
 use owo_colors::{OwoColorize as _, Style};
 
 pub use briefing::{candidates, continue_};
-pub use status::status;
+pub use status::{sides, status};
 pub use writes::{clean, here, hook, log, migrate, render, save, sync, task};
 
 use crate::support::i18n::Lang;

@@ -64,20 +64,20 @@ pub fn status(report: &status::Report, p: &Painter) -> String {
     out
 }
 
-/// A diverged session: each side in a line, and how to choose.
-fn diverged(out: &mut String, d: &status::Diverged, p: &Painter) {
-    let _ = writeln!(
-        out,
-        "\n{} {}",
-        p.bold(&p.f(crate::k!("status.diverged"), &[("key", &escape(&d.key))])),
-        p.t(crate::k!("status.diverged_note"))
-    );
-    for side in &d.sides {
+/// The sides of a diverged session, a line each (numbered for a prompt).
+pub fn sides(list: &[crate::services::notes_store::Side], p: &Painter, numbered: bool) -> String {
+    let mut out = String::new();
+    for (i, side) in list.iter().enumerate() {
         let sum = side.summary();
         let hash = side.hash();
+        let number = if numbered {
+            format!("{:>2}) ", i + 1)
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "  {}",
+            "  {number}{}",
             p.f(
                 crate::k!("status.diverged_side"),
                 &[
@@ -99,6 +99,18 @@ fn diverged(out: &mut String, d: &status::Diverged, p: &Painter) {
             )
         );
     }
+    out
+}
+
+/// A diverged session: each side in a line, and how to choose.
+fn diverged(out: &mut String, d: &status::Diverged, p: &Painter) {
+    let _ = writeln!(
+        out,
+        "\n{} {}",
+        p.bold(&p.f(crate::k!("status.diverged"), &[("key", &escape(&d.key))])),
+        p.t(crate::k!("status.diverged_note"))
+    );
+    out.push_str(&sides(&d.sides, p, false));
     let first = d.sides[0].hash();
     let _ = writeln!(
         out,

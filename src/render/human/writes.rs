@@ -250,6 +250,19 @@ pub fn sync(r: &crate::commands::sync::Report, p: &Painter) -> String {
         out.push_str(&text);
         out.push('\n');
     };
+    if let Some(rec) = &r.recorded {
+        for key in &rec.keys {
+            line(p.f(
+                crate::k!("sync.recorded"),
+                &[("key", &escape(key)), ("notes_ref", &notes_ref)],
+            ));
+        }
+        line(p.f(
+            crate::k!("sync.recorded_total"),
+            &[("n", &rec.keys.len()), ("already", &rec.already)],
+        ));
+        return out;
+    }
     if r.rewrite_ref == Some(true) {
         line(p.f(
             crate::k!("sync.rewrite_added"),

@@ -7,7 +7,7 @@ use super::{CommitLineV1, HandoverV1, handover};
 #[derive(Serialize)]
 pub struct ContinueV1 {
     pub schema: &'static str,
-    /// `briefing`, `all_complete`, `nothing` or `choose`
+    /// `briefing`, `all_complete`, `nothing`, `choose` or `diverged`
     pub outcome: &'static str,
     pub announcements: Vec<String>,
     pub handover: Option<ResumedV1>,
@@ -18,6 +18,8 @@ pub struct ContinueV1 {
     /// `ask_approval` or `start_now`, for a briefing
     pub proceed: Option<&'static str>,
     pub candidates: Vec<CandidateV1>,
+    /// For `diverged`: every side, newest first (`continue --take HASH` picks one).
+    pub sides: Vec<super::SideV1>,
     pub effects: Vec<EffectV1>,
     pub skipped: Vec<String>,
 }
@@ -83,6 +85,7 @@ pub fn continue_(r: &crate::commands::r#continue::Report) -> ContinueV1 {
         note: None,
         proceed: None,
         candidates: Vec::new(),
+        sides: Vec::new(),
         effects: r
             .effects
             .iter()
@@ -148,6 +151,11 @@ pub fn continue_(r: &crate::commands::r#continue::Report) -> ContinueV1 {
                     path: key.clone(),
                     detail: Some(format!("a copy of the session in {}", from.display())),
                 },
+                Effect::Took { key, hash } => EffectV1 {
+                    kind: "took",
+                    path: key.clone(),
+                    detail: Some(format!("side {hash}; the other sides are set aside")),
+                },
                 Effect::Restored {
                     key,
                     path,
@@ -184,6 +192,11 @@ pub fn continue_(r: &crate::commands::r#continue::Report) -> ContinueV1 {
                     handover: handover(&c.handover),
                 })
                 .collect();
+        }
+        Outcome::Diverged { candidate, sides } => {
+            v.outcome = "diverged";
+            v.handover = Some(resumed(candidate));
+            v.sides = sides.iter().map(super::side).collect();
         }
         Outcome::AllComplete(c) => {
             v.outcome = "all_complete";

@@ -192,26 +192,24 @@ pub fn status(report: &status::Report) -> StatusV1 {
             .map(|d| DivergedV1 {
                 key: d.key.clone(),
                 session_id: d.session_id.clone(),
-                sides: d
-                    .sides
-                    .iter()
-                    .map(|side| {
-                        let sum = side.summary();
-                        SideV1 {
-                            hash: side.hash(),
-                            seq: side.record.seq,
-                            saved_at: side.record.saved_at.to_string(),
-                            worktree: side.record.worktree.clone(),
-                            commit: side.commit.to_string(),
-                            status: sum.status,
-                            done: sum.done,
-                            total: sum.total,
-                            next: sum.next,
-                        }
-                    })
-                    .collect(),
+                sides: d.sides.iter().map(side).collect(),
             })
             .collect(),
+    }
+}
+
+pub(super) fn side(side: &crate::services::notes_store::Side) -> SideV1 {
+    let sum = side.summary();
+    SideV1 {
+        hash: side.hash(),
+        seq: side.record.seq,
+        saved_at: side.record.saved_at.to_string(),
+        worktree: side.record.worktree.clone(),
+        commit: side.commit.to_string(),
+        status: sum.status,
+        done: sum.done,
+        total: sum.total,
+        next: sum.next,
     }
 }
 

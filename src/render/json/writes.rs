@@ -253,6 +253,8 @@ pub struct SyncV1 {
     pub rounds: usize,
     pub local: Option<String>,
     pub rewrite_ref_added: Option<bool>,
+    /// With `--record`: the keys of the sessions recorded (null otherwise).
+    pub recorded: Option<Vec<String>>,
 }
 
 pub fn sync(r: &crate::commands::sync::Report) -> SyncV1 {
@@ -277,5 +279,6 @@ pub fn sync(r: &crate::commands::sync::Report) -> SyncV1 {
         rounds: r.rounds,
         local: r.local.clone(),
         rewrite_ref_added: r.rewrite_ref,
+        recorded: r.recorded.as_ref().map(|rec| rec.keys.clone()),
     }
 }

@@ -94,6 +94,19 @@ pub fn update(
     now: Timestamp,
     change: impl FnOnce(Option<Map<String, Value>>) -> Result<Map<String, Value>>,
 ) -> Result<Written> {
+    update_after(session, settings, lang, now, 0, change)
+}
+
+/// [`update`], with the write counted after `floor` at least: a write that settles a
+/// divergence comes after every side's count.
+pub fn update_after(
+    session: &SessionDir,
+    settings: &Settings,
+    lang: Lang,
+    now: Timestamp,
+    floor: u64,
+    change: impl FnOnce(Option<Map<String, Value>>) -> Result<Map<String, Value>>,
+) -> Result<Written> {
     let file = session.state_file();
     let lock = lock_session(session, settings)?;
     fsio::remove_stray_temps(&session.dir());
@@ -159,7 +172,12 @@ pub fn update(
     );
     // One more write of this session (SPEC section 8: the previous record's plus one),
     // placed after the id when the file had no count yet; other keys keep their order.
-    insert_after(&mut doc, "session_id", "seq", Value::from(old_seq + 1));
+    insert_after(
+        &mut doc,
+        "session_id",
+        "seq",
+        Value::from(old_seq.max(floor) + 1),
+    );
     // Every session has a stable random id, made when it is created (a session that
     // has none, a legacy one, gets it on its first write).
     if doc
@@ -230,6 +248,18 @@ pub fn create(
         crate::model::markdown::render(state, session_lang(state, lang)).as_bytes(),
     )?;
     Ok(Some(lock))
+}
+
+/// Take an existing session's lock and read its state: what it holds while the lock
+/// is held (for recording it as it is).
+pub fn hold(session: &SessionDir, settings: &Settings) -> Result<Written> {
+    let file = session.state_file();
+    let lock = Lock::acquire(&file, settings.lock_timeout)?;
+    let state = State::read(&file)?;
+    let mut written = Written::whole(session.clone(), state, Some(lock));
+    written.created = false;
+    written.changed = false;
+    Ok(written)
 }
 
 /// Re-render `handover.md` of an existing session under its lock.

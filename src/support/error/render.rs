@@ -56,7 +56,13 @@ impl Error {
                 crate::k!("err.hint_ref_locked"),
                 &[("lock", &lock.display())],
             )),
-            Error::NotRecorded { .. } => Some(f(crate::k!("err.hint_not_recorded"), &[])),
+            Error::NotRecorded { why, .. } => {
+                let record = f(crate::k!("err.hint_not_recorded"), &[]);
+                Some(match why.hint_in(lang) {
+                    Some(first) => format!("{first}; {record}"),
+                    None => record,
+                })
+            }
             Error::Io { .. }
             | Error::Git { .. }
             | Error::Unreachable { .. }

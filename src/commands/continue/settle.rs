@@ -1,0 +1,143 @@
+//! A diverged session (written on two clones from one state, SPEC section 8): finding
+//! its sides, and settling it on the side the user took.
+
+use crate::cli::ContinueArgs;
+use crate::git::Worktree;
+use crate::services::context::Context;
+use crate::services::notes_store::Side;
+use crate::services::sessions::{self, SessionDir};
+use crate::support::error::{Error, Result, msg};
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+
+/// The sides of the chosen session when it diverged, newest first; `None` when it
+/// did not (or has no id, or there is no store).
+pub(super) fn sides_of(ctx: &Context, chosen: &Candidate) -> Result<Option<Vec<Side>>> {
+    let id = chosen
+        .handover
+        .assessment()
+        .and_then(|a| a.session())
+        .and_then(|s| s.session_id.clone());
+    let Some(id) = id else {
+        return Ok(None);
+    };
+    if ctx.repo.ref_target(&ctx.settings.notes_ref)?.is_none() {
+        return Ok(None);
+    }
+    let (newest, _) = ctx.read_store_newest()?;
+    Ok(newest
+        .into_iter()
+        .find(|r| r.record.session_id.as_deref() == Some(id.as_str()) && !r.diverged.is_empty())
+        .map(|r| {
+            let mut sides = vec![Side {
+                commit: r.commit,
+                record: r.record,
+            }];
+            sides.extend(r.diverged.into_iter().map(|d| Side {
+                commit: d.commit,
+                record: d.record,
+            }));
+            sides
+        }))
+}
+
+/// The side `--take HASH` names: the one whose state hash starts with it.
+pub(super) fn taken(args: &ContinueArgs, key: &str, sides: &[Side]) -> Result<Option<usize>> {
+    let Some(hash) = args.take.as_deref() else {
+        return Ok(None);
+    };
+    let hash = hash.to_ascii_lowercase();
+    let matching: Vec<usize> = (0..sides.len())
+        .filter(|&i| hash.len() >= 4 && sides[i].hash().starts_with(&hash))
+        .collect();
+    match matching.as_slice() {
+        [one] => Ok(Some(*one)),
+        _ => Err(Error::usage_hint(
+            msg(
+                crate::k!("err.take_no_side"),
+                &[("hash", &hash), ("key", &key)],
+            ),
+            msg(crate::k!("err.take_hint"), &[("key", &key)]),
+        )),
+    }
+}
+
+/// `--take` on a session that did not diverge.
+pub(super) fn not_diverged(key: &str) -> Error {
+    Error::usage(msg(crate::k!("err.take_not_diverged"), &[("key", &key)]))
+}
+
+/// Before a session's files are replaced by the side taken: the state they hold must
+/// be one the store has (a state written here and never recorded would be lost).
+pub(super) fn check_recorded(ctx: &Context, session: &SessionDir, id: &str) -> Result<()> {
+    let file = session.state_file();
+    let state = crate::model::state::State::read(&file)?;
+    let doc = state.document();
+    let hash = doc
+        .get("session_hash")
+        .and_then(serde_json::Value::as_str)
+        .map_or_else(|| crate::model::session::session_hash(doc), str::to_owned);
+    let (records, _) = ctx.read_store()?;
+    let known = records.iter().any(|r| {
+        r.record.session_id.as_deref() == Some(id)
+            && r.record
+                .state
+                .as_ref()
+                .and_then(|s| s.get("session_hash"))
+                .and_then(serde_json::Value::as_str)
+                == Some(hash.as_str())
+    });
+    if known {
+        Ok(())
+    } else {
+        Err(Error::usage_hint(
+            msg(
+                crate::k!("err.take_unrecorded"),
+                &[("path", &file.display())],
+            ),
+            msg(crate::k!("err.take_unrecorded_hint"), &[]),
+        ))
+    }
+}
+
+/// Settle the divergence on `sides[taken]`: the session's files get that side's state
+/// (pointed at `wt`), counted after every side, and the notes store gets a record
+/// naming the taken state as its parent and setting the others aside.
+pub(super) fn settle(
+    ctx: &Context,
+    wt: &Worktree,
+    session: &SessionDir,
+    sides: &[Side],
+    taken: usize,
+) -> Result<()> {
+    let head = ctx.repo.head_commit().ok_or_else(|| {
+        Error::usage_hint(
+            msg(
+                crate::k!("err.store_no_head"),
+                &[("store", &ctx.settings.store.as_str())],
+            ),
+            msg(crate::k!("err.store_no_head_hint"), &[]),
+        )
+    })?;
+    let side = &sides[taken];
+    let floor = sides.iter().filter_map(|s| s.record.seq).max().unwrap_or(0);
+    let state = side.record.state.clone().unwrap_or_default();
+    let mut written =
+        sessions::update_after(session, &ctx.settings, ctx.lang, ctx.now, floor, |_| {
+            let mut doc = state;
+            super::resume::point_here(&mut doc, wt);
+            Ok(doc)
+        })?;
+    let mut record = ctx.session_record(&written, wt);
+    record.parent = Some(side.hash());
+    record.set_aside = sides
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != taken)
+        .map(|(_, s)| s.hash())
+        .collect();
+    written.noted = ctx.record_at(Some(head), &record)?;
+    written.release();
+    Ok(())
+}
