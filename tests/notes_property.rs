@@ -18,7 +18,7 @@ use common::TestEnv;
 use serde_json::{Value, json};
 
 const CLONES: usize = 3;
-const RUNS: u64 = 10;
+const RUNS: usize = 10;
 const OPS: usize = 20;
 
 /// xorshift64*: a small deterministic generator, seeded per run.
@@ -283,7 +283,7 @@ fn clones_that_write_restore_and_sync_in_any_order_agree_on_every_session() {
     let mut records = 0;
     let mut totals = (0, 0, 0, 0);
     let mut diverged_runs = 0;
-    for seed in 1..=RUNS {
+    for seed in 1..=RUNS as u64 {
         let env = TestEnv::new();
         let clones = setup(&env);
         let mut model = Model::default();
@@ -389,10 +389,10 @@ fn clones_that_write_restore_and_sync_in_any_order_agree_on_every_session() {
         "{RUNS} runs × {OPS} operations on {CLONES} clones: {} writes, {} syncs (+{} final), {} restores, {} sessions, {records} records; {diverged_runs} runs with a divergence",
         totals.0,
         totals.1,
-        RUNS as usize * CLONES * 2,
+        RUNS * CLONES * 2,
         totals.2,
         totals.3
     );
     assert!(diverged_runs > 0, "the runs exercise divergence");
-    assert!(diverged_runs < RUNS as usize, "and runs without one");
+    assert!(diverged_runs < RUNS, "and runs without one");
 }
