@@ -32,17 +32,26 @@ pub fn run(ctx: &Context, args: &LogArgs) -> Result<Report> {
         close = close_keys(key, &keys);
         records.retain(|r| &r.record.key == key);
     }
-    // Newest first; the same instant in key order, then the line appended last first
-    // (records of one note are appended in order; the sort is stable).
+    // Newest first; the same instant in key order, then (one session) the higher write
+    // count first, then the line appended last first (records of one note are appended
+    // in order; the sort is stable).
     records.reverse();
     records.sort_by(|a, b| {
         b.record
             .saved_at
             .cmp(&a.record.saved_at)
             .then_with(|| a.record.key.cmp(&b.record.key))
+            .then_with(|| b.record.seq.cmp(&a.record.seq))
     });
     // Each record against the next older one of the same session (the same
     // session_id when both have one, else the same key).
+    let same_session = |a: &crate::model::record::Record, b: &crate::model::record::Record| match (
+        &a.session_id,
+        &b.session_id,
+    ) {
+        (Some(x), Some(y)) => x == y,
+        _ => a.key == b.key,
+    };
     let changes = (0..records.len())
         .map(|i| {
             let rec = &records[i].record;
@@ -52,7 +61,7 @@ pub fn run(ctx: &Context, args: &LogArgs) -> Result<Report> {
             let before = records[i + 1..]
                 .iter()
                 .map(|r| &r.record)
-                .find(|r| r.key == rec.key && r.state.is_some())
+                .find(|r| same_session(r, rec) && r.state.is_some())
                 .and_then(|r| r.state.as_ref());
             crate::model::changes::between(before, after)
         })

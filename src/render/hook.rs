@@ -63,8 +63,12 @@ pub fn context(report: &Report, lang: Lang, budget: Budget) -> Option<String> {
     match &report.outcome {
         Outcome::Nothing if text.is_empty() => return None,
         Outcome::Nothing => {}
-        Outcome::Choose(_) | Outcome::Diverged { .. } => {
+        Outcome::Choose(_) => {
             text.push_str(p.t(crate::k!("hook.choose")));
+            text.push('\n');
+        }
+        Outcome::Diverged { .. } => {
+            text.push_str(p.t(crate::k!("hook.diverged")));
             text.push('\n');
         }
         Outcome::AllComplete(_) | Outcome::Briefing(_) => {

@@ -191,6 +191,42 @@ pub struct SideSummary {
     pub next: Option<String>,
 }
 
+/// For each side, the tasks that set it apart: `id (status)` of each task whose id and
+/// status are not on every side.
+pub fn differences(sides: &[Side]) -> Vec<Vec<String>> {
+    let tasks = |side: &Side| -> Vec<(String, String)> {
+        side.record
+            .state
+            .as_ref()
+            .and_then(|s| s.get("active_tasks"))
+            .and_then(serde_json::Value::as_array)
+            .map(|tasks| {
+                tasks
+                    .iter()
+                    .map(|t| {
+                        let field = |name: &str| {
+                            t.get(name)
+                                .and_then(serde_json::Value::as_str)
+                                .unwrap_or_default()
+                                .to_owned()
+                        };
+                        (field("id"), field("status"))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let all: Vec<Vec<(String, String)>> = sides.iter().map(tasks).collect();
+    all.iter()
+        .map(|mine| {
+            mine.iter()
+                .filter(|t| !all.iter().all(|other| other.contains(t)))
+                .map(|(id, status)| format!("{id} ({status})"))
+                .collect()
+        })
+        .collect()
+}
+
 impl Side {
     pub fn summary(&self) -> SideSummary {
         let state = self.record.state.as_ref();

@@ -67,6 +67,7 @@ pub fn status(report: &status::Report, p: &Painter) -> String {
 /// The sides of a diverged session, a line each (numbered for a prompt).
 pub fn sides(list: &[crate::services::notes_store::Side], p: &Painter, numbered: bool) -> String {
     let mut out = String::new();
+    let differences = crate::services::notes_store::differences(list);
     for (i, side) in list.iter().enumerate() {
         let sum = side.summary();
         let hash = side.hash();
@@ -98,6 +99,16 @@ pub fn sides(list: &[crate::services::notes_store::Side], p: &Painter, numbered:
                 ],
             )
         );
+        if !differences[i].is_empty() {
+            let _ = writeln!(
+                out,
+                "      {}",
+                p.f(
+                    crate::k!("status.diverged_only"),
+                    &[("tasks", &escape(&differences[i].join(", ")))]
+                )
+            );
+        }
     }
     out
 }

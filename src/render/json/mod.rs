@@ -47,6 +47,8 @@ pub struct SideV1 {
     pub done: usize,
     pub total: usize,
     pub next: Option<String>,
+    /// The tasks (`id (status)`) that set this side apart from the others.
+    pub differs: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -192,13 +194,18 @@ pub fn status(report: &status::Report) -> StatusV1 {
             .map(|d| DivergedV1 {
                 key: d.key.clone(),
                 session_id: d.session_id.clone(),
-                sides: d.sides.iter().map(side).collect(),
+                sides: d
+                    .sides
+                    .iter()
+                    .zip(crate::services::notes_store::differences(&d.sides))
+                    .map(|(s, differs)| side(s, differs))
+                    .collect(),
             })
             .collect(),
     }
 }
 
-pub(super) fn side(side: &crate::services::notes_store::Side) -> SideV1 {
+pub(super) fn side(side: &crate::services::notes_store::Side, differs: Vec<String>) -> SideV1 {
     let sum = side.summary();
     SideV1 {
         hash: side.hash(),
@@ -210,6 +217,7 @@ pub(super) fn side(side: &crate::services::notes_store::Side) -> SideV1 {
         done: sum.done,
         total: sum.total,
         next: sum.next,
+        differs,
     }
 }
 
