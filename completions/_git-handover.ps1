@@ -73,6 +73,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('--successor', '--successor', [CompletionResultType]::ParameterName, 'Brief a successor agent: start at once instead of asking for approval')
             [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'Do not consume (remove) a continue-here note after briefing')
             [CompletionResult]::new('--adopt', '--adopt', [CompletionResultType]::ParameterName, 'Make a copy of another worktree''s session (one that arrived with a checkout or a merge) this worktree''s own: its workspace points here and it gets a new session id')
+            [CompletionResult]::new('--full', '--full', [CompletionResultType]::ParameterName, 'Print the whole briefing and change nothing: no note consumed, no handover.md regenerated, nothing cleaned, restored or migrated. What the hook names when it had to cut the briefing to the agent''s context')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (versioned, the same in every language)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')

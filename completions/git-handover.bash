@@ -184,7 +184,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__continue)
-            opts="-C -c -q -h --successor --keep --adopt --take --team --agent --json --color --lang --quiet --help"
+            opts="-C -c -q -h --successor --keep --adopt --take --full --team --agent --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

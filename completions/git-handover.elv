@@ -68,6 +68,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --successor 'Brief a successor agent: start at once instead of asking for approval'
             cand --keep 'Do not consume (remove) a continue-here note after briefing'
             cand --adopt 'Make a copy of another worktree''s session (one that arrived with a checkout or a merge) this worktree''s own: its workspace points here and it gets a new session id'
+            cand --full 'Print the whole briefing and change nothing: no note consumed, no handover.md regenerated, nothing cleaned, restored or migrated. What the hook names when it had to cut the briefing to the agent''s context'
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
             cand -q 'Say less: no warnings or hints on stderr'
             cand --quiet 'Say less: no warnings or hints on stderr'

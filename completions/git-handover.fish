@@ -74,6 +74,7 @@ ja\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l successor -d 'Brief a successor agent: start at once instead of asking for approval'
 complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l keep -d 'Do not consume (remove) a continue-here note after briefing'
 complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l adopt -d 'Make a copy of another worktree\'s session (one that arrived with a checkout or a merge) this worktree\'s own: its workspace points here and it gets a new session id'
+complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l full -d 'Print the whole briefing and change nothing: no note consumed, no handover.md regenerated, nothing cleaned, restored or migrated. What the hook names when it had to cut the briefing to the agent\'s context'
 complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -s h -l help -d 'Print help (see more with \'--help\')'

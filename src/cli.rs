@@ -155,6 +155,12 @@ pub struct ContinueArgs {
     #[arg(long, value_name = "HASH")]
     pub take: Option<String>,
 
+    /// Print the whole briefing and change nothing: no note consumed, no handover.md
+    /// regenerated, nothing cleaned, restored or migrated. What the hook names when it
+    /// had to cut the briefing to the agent's context.
+    #[arg(long, conflicts_with_all = ["take", "adopt"])]
+    pub full: bool,
+
     #[command(flatten)]
     pub team: TeamArgs,
 }

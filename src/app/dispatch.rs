@@ -59,7 +59,12 @@ pub(super) fn dispatch(
         Command::Status(args) => Ok(emit(&status::run(ctx, &args)?, json, painter)),
         Command::Continue(args) => {
             let mut ask = OnTerminal { json, painter };
-            let report = r#continue::run(ctx, &args, r#continue::Mode::Resume, &mut ask)?;
+            let mode = if args.full {
+                r#continue::Mode::ReadOnly
+            } else {
+                r#continue::Mode::Resume
+            };
+            let report = r#continue::run(ctx, &args, mode, &mut ask)?;
             Ok(emit(&report, json, painter))
         }
         Command::Save(args) => Ok(emit(&save::run(ctx, &args)?, json, painter)),

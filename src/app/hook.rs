@@ -49,6 +49,7 @@ pub(super) fn session_start(
             keep: true,
             adopt: false,
             take: None,
+            full: false,
             team: cli::TeamArgs::default(),
         };
         let report = r#continue::run(&ctx, &args, Mode::ReadOnly, &mut r#continue::Nobody)?;

@@ -34,26 +34,6 @@ fn flat(s: &str) -> String {
         .join(" ")
 }
 
-fn text<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
-    v.get(key).and_then(Value::as_str).filter(|s| !s.is_empty())
-}
-
-/// An attempted approach as a `tried:` line: `{approach} → {result}: {reason}
-/// ({learnings})`, leaving out what is not there.
-fn tried(a: &Value) -> Option<String> {
-    let mut line = flat(text(a, "approach")?);
-    if let Some(result) = text(a, "result") {
-        let _ = write!(line, " → {}", flat(result));
-    }
-    if let Some(reason) = text(a, "reason") {
-        let _ = write!(line, ": {}", flat(reason));
-    }
-    if let Some(learnings) = text(a, "learnings") {
-        let _ = write!(line, " ({})", flat(learnings));
-    }
-    Some(line)
-}
-
 pub fn render(state: &State, lang: Lang) -> String {
     let w = words(lang);
     let doc = state.document();
@@ -96,12 +76,6 @@ pub fn render(state: &State, lang: Lang) -> String {
         .collect(),
     );
 
-    // The document's task objects, in the same order as the view's tasks.
-    let task_docs: Vec<Value> = doc
-        .get("active_tasks")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
     let remaining = state
         .tasks
         .iter()
@@ -127,14 +101,8 @@ pub fn render(state: &State, lang: Lang) -> String {
                 if !t.blockers.is_empty() {
                     let _ = write!(item, "\n  - blocker: {}", flat(&t.blockers.join(", ")));
                 }
-                let approaches = task_docs
-                    .get(i)
-                    .and_then(|d| d.get("attempted_approaches"))
-                    .and_then(Value::as_array);
-                for a in approaches.into_iter().flatten() {
-                    if let Some(line) = tried(a) {
-                        let _ = write!(item, "\n  - tried: {line}");
-                    }
+                for a in state.extras.tried(i) {
+                    let _ = write!(item, "\n  - tried: {}", a.line(flat));
                 }
                 item
             })
@@ -151,6 +119,22 @@ pub fn render(state: &State, lang: Lang) -> String {
             .collect(),
     );
 
+    let extras = &state.extras;
+    section(
+        "Context",
+        extras
+            .decisions
+            .iter()
+            .map(|d| {
+                let decision = flat(&d.decision);
+                match (&d.rationale, lang) {
+                    (Some(r), Lang::En) => format!("- {decision} (reason: {})", flat(r)),
+                    (Some(r), Lang::Ja) => format!("- {decision}（理由: {}）", flat(r)),
+                    (None, _) => format!("- {decision}"),
+                }
+            })
+            .collect(),
+    );
     let list = |key: &str| {
         doc.get(key)
             .and_then(Value::as_array)
@@ -158,26 +142,13 @@ pub fn render(state: &State, lang: Lang) -> String {
             .unwrap_or_default()
     };
     section(
-        "Context",
-        list("recent_decisions")
-            .iter()
-            .filter_map(|d| {
-                let decision = flat(text(d, "decision")?);
-                Some(match (text(d, "rationale"), lang) {
-                    (Some(r), Lang::En) => format!("- {decision} (reason: {})", flat(r)),
-                    (Some(r), Lang::Ja) => format!("- {decision}（理由: {}）", flat(r)),
-                    (None, _) => format!("- {decision}"),
-                })
-            })
-            .collect(),
-    );
-    section(
         "Architecture Changes (Recent)",
         list("architecture_changes")
             .iter()
             .filter_map(|c| {
-                let summary = text(c, "summary").map(flat).unwrap_or_default();
-                Some(format!("- {}: {summary}", flat(text(c, "commit_sha")?)))
+                let text = |key: &str| c.get(key).and_then(Value::as_str).filter(|s| !s.is_empty());
+                let summary = text("summary").map(flat).unwrap_or_default();
+                Some(format!("- {}: {summary}", flat(text("commit_sha")?)))
             })
             .collect(),
     );
@@ -188,52 +159,47 @@ pub fn render(state: &State, lang: Lang) -> String {
         };
         section(
             "Observations (from Audit)",
-            list("phase_observations")
+            extras
+                .observations
                 .iter()
-                .flat_map(|phase| {
-                    let name = text(phase, "phase").map(flat).unwrap_or_default();
-                    phase
-                        .get("observations")
-                        .and_then(Value::as_array)
-                        .cloned()
-                        .unwrap_or_default()
-                        .into_iter()
-                        .map(move |o| {
-                            let id = text(&o, "criteria_id").map(flat).unwrap_or_default();
-                            let what = text(&o, "observation").map(flat).unwrap_or_default();
-                            let mut line = format!("- [Phase {name}] {id}: {what}");
-                            if let Some(r) = text(&o, "recommendation") {
-                                let _ = write!(line, "{open}{}{close}", flat(r));
-                            }
-                            line
-                        })
-                        .collect::<Vec<_>>()
+                .map(|o| {
+                    let mut line = format!(
+                        "- [Phase {}] {}: {}",
+                        flat(&o.phase),
+                        flat(&o.criteria_id),
+                        flat(&o.observation)
+                    );
+                    if let Some(r) = &o.recommendation {
+                        let _ = write!(line, "{open}{}{close}", flat(r));
+                    }
+                    line
                 })
                 .collect(),
         );
         section(
             "Session Notes",
-            list("session_notes")
+            extras
+                .session_notes
                 .iter()
                 .map(|n| {
-                    let category = text(n, "category").map(flat).unwrap_or_default();
-                    let content = text(n, "content").map(flat).unwrap_or_default();
-                    let phase = text(n, "relates_to_phase").map_or_else(|| "N/A".to_owned(), flat);
-                    format!("- [{category}] {content}{open}Phase {phase}{close}")
+                    let phase = n.phase.as_deref().map_or_else(|| "N/A".to_owned(), flat);
+                    format!(
+                        "- [{}] {}{open}Phase {phase}{close}",
+                        flat(&n.category),
+                        flat(&n.content)
+                    )
                 })
                 .collect(),
         );
     }
     section(
         "Known Issues",
-        list("known_issues")
+        extras
+            .known_issues
             .iter()
-            .filter_map(|i| {
-                let description = flat(text(i, "description")?);
-                Some(match text(i, "severity") {
-                    Some(s) => format!("- [{}] {description}", flat(s)),
-                    None => format!("- {description}"),
-                })
+            .map(|i| match &i.severity {
+                Some(s) => format!("- [{}] {}", flat(s), flat(&i.description)),
+                None => format!("- {}", flat(&i.description)),
             })
             .collect(),
     );

@@ -2,6 +2,7 @@
 //! hands in. Everything here is unit-tested without a repository.
 
 pub mod changes;
+pub mod extras;
 pub mod markdown;
 pub mod note;
 pub mod record;

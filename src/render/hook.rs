@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::commands::r#continue::{Outcome, Report};
-use crate::render::human::Painter;
+use crate::render::human::{Block, Painter, Priority};
 use crate::support::i18n::Lang;
 
 /// The most context an agent takes inline (Claude Code replaces more with a file path).
@@ -31,14 +31,14 @@ impl Budget {
         }
     }
 
-    fn cost(self, s: &str) -> usize {
+    pub fn cost(self, s: &str) -> usize {
         match self {
             Budget::Chars(_) => s.chars().count(),
             Budget::Bytes(_) => s.len(),
         }
     }
 
-    fn max(self) -> usize {
+    pub fn max(self) -> usize {
         match self {
             Budget::Chars(n) | Budget::Bytes(n) => n,
         }
@@ -79,18 +79,35 @@ pub fn context(report: &Report, lang: Lang, budget: Budget) -> Option<String> {
             text.push('\n');
         }
     }
-    text.push_str(&crate::render::human::continue_(report, &p));
+    let must = |text: String| Block {
+        priority: Priority::Must,
+        name: None,
+        text,
+        task: None,
+    };
+    let mut blocks = vec![must(text)];
+    match &report.outcome {
+        // A briefing in blocks, so that what must be cut is cut by priority.
+        Outcome::Briefing(b) => {
+            blocks.push(must(crate::render::human::announcements(report, &p)));
+            blocks.extend(crate::render::human::briefing_blocks(b, &p));
+        }
+        _ => blocks.push(must(crate::render::human::continue_(report, &p))),
+    }
     // A note the hook briefs on stays (the hook changes nothing): say how to use it up.
     if let Outcome::Briefing(b) = &report.outcome
         && b.candidate.handover.kind == crate::services::assess::Kind::ContinueHere
     {
         let path = crate::support::text::escape(&b.candidate.handover.key);
-        let _ = writeln!(
-            text,
-            "{}",
+        blocks.push(must(format!(
+            "{}\n",
             p.f(crate::k!("cont.consume_note"), &[("path", &path)])
-        );
+        )));
     }
+    if let Some(fitted) = crate::render::human::fit(&blocks, budget.max(), |s| budget.cost(s), &p) {
+        return Some(fitted);
+    }
+    let text: String = blocks.iter().map(|b| b.text.as_str()).collect();
     Some(cut_to(&text, budget, &p))
 }
 

@@ -140,6 +140,9 @@ pub struct Briefing {
     pub open_tasks: Vec<Task>,
     /// Other unfinished tasks (`pending` and the like), by id.
     pub other_tasks: Vec<String>,
+    /// The session's state as read for the verdicts (tasks whole, decisions, known
+    /// issues, approaches, observations, notes), for a session.
+    pub state: Option<std::sync::Arc<crate::model::state::View>>,
     pub note: Option<Note>,
     pub successor: bool,
 }

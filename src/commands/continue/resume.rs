@@ -285,6 +285,7 @@ fn brief(args: &ContinueArgs, chosen: Candidate) -> Result<(Brief, Option<Vec<u8
         recent: Vec::new(),
         open_tasks: Vec::new(),
         other_tasks: Vec::new(),
+        state: None,
         note: None,
         successor: args.successor,
     };
@@ -317,6 +318,7 @@ fn brief(args: &ContinueArgs, chosen: Candidate) -> Result<(Brief, Option<Vec<u8
                 .filter(|t| matches!(t.status, TaskStatus::Other(_)))
                 .map(|t| t.id.clone())
                 .collect();
+            briefing.state = Some(state);
             Ok((Brief::Open(Box::new(briefing)), None))
         }
         Kind::ContinueHere => {

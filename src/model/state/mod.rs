@@ -141,6 +141,8 @@ pub struct View {
     pub session_id: Option<String>,
     pub workspace: Workspace,
     pub tasks: Vec<Task>,
+    /// Decisions, known issues, approaches, observations and notes, as written.
+    pub extras: crate::model::extras::Extras,
     /// Things accepted but worth saying (a bare date, a naive local time).
     pub warnings: Vec<crate::support::error::Msg>,
 }
@@ -308,6 +310,7 @@ impl State {
             Some(_) => return Err(field_error(file, "workspace", "must be an object")),
         };
         let warnings = v.warnings;
+        let extras = crate::model::extras::from_doc(&doc);
         Ok(State {
             doc,
             view: View {
@@ -317,6 +320,7 @@ impl State {
                 session_id,
                 workspace,
                 tasks,
+                extras,
                 warnings,
             },
         })

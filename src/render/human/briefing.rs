@@ -2,9 +2,8 @@
 
 use std::fmt::Write as _;
 
-use super::status::{detail, handover, more};
-use super::{Painter, SUMMARY_WIDTH};
-use crate::model::verdict::{Freshness, Presence};
+use super::Painter;
+use crate::model::verdict::Presence;
 use crate::services::assess::Kind;
 use crate::support::text::{escape, one_line};
 
@@ -58,8 +57,9 @@ pub fn candidates(list: &[crate::commands::r#continue::Candidate], p: &Painter) 
     out
 }
 
-pub fn continue_(r: &crate::commands::r#continue::Report, p: &Painter) -> String {
-    use crate::commands::r#continue::{Announcement, Outcome};
+/// Where the search for the handover went, a line each.
+pub fn announcements(r: &crate::commands::r#continue::Report, p: &Painter) -> String {
+    use crate::commands::r#continue::Announcement;
     let mut out = String::new();
     for a in &r.announcements {
         let line = match a {
@@ -77,6 +77,12 @@ pub fn continue_(r: &crate::commands::r#continue::Report, p: &Painter) -> String
         };
         let _ = writeln!(out, "{line}");
     }
+    out
+}
+
+pub fn continue_(r: &crate::commands::r#continue::Report, p: &Painter) -> String {
+    use crate::commands::r#continue::Outcome;
+    let mut out = announcements(r, p);
     match &r.outcome {
         Outcome::Nothing => {
             let _ = writeln!(out, "{}", p.t(crate::k!("cont.nothing")));
@@ -131,170 +137,8 @@ pub fn continue_(r: &crate::commands::r#continue::Report, p: &Painter) -> String
 }
 
 fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Painter) {
-    let c = &b.candidate;
-    let path = p.bold(&escape(&c.worktree.path.display().to_string()));
-    let _ = writeln!(
-        out,
-        "{}",
-        p.f(crate::k!("cont.resuming"), &[("path", &path)])
-    );
-    handover(out, &c.handover, &c.worktree, p, true);
-    let Some(a) = c.handover.assessment() else {
-        return;
-    };
-    if !b.recent.is_empty() {
-        detail(
-            out,
-            p.t(crate::k!("label.recent")),
-            &format!(
-                "{} {}",
-                b.recent[0].id.short(),
-                one_line(&b.recent[0].subject, SUMMARY_WIDTH)
-            ),
-        );
-        for commit in &b.recent[1..] {
-            more(
-                out,
-                &format!(
-                    "{} {}",
-                    commit.id.short(),
-                    one_line(&commit.subject, SUMMARY_WIDTH)
-                ),
-            );
-        }
-    }
-    if !b.open_tasks.is_empty() {
-        let _ = writeln!(out, "\n{}", p.bold(p.t(crate::k!("cont.open_tasks"))));
-        for t in &b.open_tasks {
-            let stale = a
-                .session()
-                .and_then(|f| f.stale_tasks.iter().find(|s| s.id == t.id))
-                .map(|s| {
-                    p.warn(&p.f(
-                        crate::k!("cont.stale_mark"),
-                        &[("age", &p.duration(s.untouched_for))],
-                    ))
-                });
-            let _ = writeln!(
-                out,
-                "  [{}] {} {}{}",
-                escape(&t.id),
-                escape(t.status.as_str()),
-                one_line(&t.description, SUMMARY_WIDTH),
-                stale.unwrap_or_default()
-            );
-            if !t.file_paths.is_empty() {
-                let list = escape(&t.file_paths.join(", "));
-                let _ = writeln!(
-                    out,
-                    "      {}",
-                    p.f(crate::k!("cont.files"), &[("list", &list)])
-                );
-            }
-            if let Some(next) = t.next_action.as_deref().filter(|n| !n.is_empty()) {
-                let what = one_line(next, SUMMARY_WIDTH);
-                let _ = writeln!(
-                    out,
-                    "      {}",
-                    p.f(crate::k!("cont.next"), &[("what", &what)])
-                );
-            }
-            if !t.blockers.is_empty() {
-                let list = escape(&t.blockers.join(", "));
-                let _ = writeln!(
-                    out,
-                    "      {}",
-                    p.f(crate::k!("cont.blockers"), &[("list", &list)])
-                );
-            }
-        }
-    }
-    if !b.other_tasks.is_empty() {
-        let ids: Vec<String> = b
-            .other_tasks
-            .iter()
-            .map(|i| format!("[{}]", escape(i)))
-            .collect();
-        let list = ids.join(", ");
-        let _ = writeln!(
-            out,
-            "  {}",
-            p.f(crate::k!("cont.not_started"), &[("list", &list)])
-        );
-    }
-    if let Some(note) = &b.note {
-        use crate::model::note::Known;
-        for known in [
-            Known::Objective,
-            Known::Completed,
-            Known::InProgress,
-            Known::NextSteps,
-            Known::Context,
-        ] {
-            let Some(section) = note.section(known) else {
-                continue;
-            };
-            if section.text().is_empty() {
-                continue;
-            }
-            let title = match known {
-                Known::Objective => p.t(crate::k!("section.objective")),
-                Known::Completed => p.t(crate::k!("section.completed")),
-                Known::InProgress => p.t(crate::k!("section.in_progress")),
-                Known::NextSteps => p.t(crate::k!("section.next_steps")),
-                Known::Context => p.t(crate::k!("section.context")),
-            };
-            let _ = writeln!(out, "\n{}", p.bold(title));
-            for line in section.lines.iter().filter(|l| !l.trim().is_empty()) {
-                let _ = writeln!(out, "  {}", escape(line.trim_end()));
-            }
-        }
-    }
-    let user_items = a.note().map(|n| n.user_items.clone()).unwrap_or_default();
-    if !user_items.is_empty() {
-        let _ = writeln!(out, "\n{}", p.warn(p.t(crate::k!("cont.needs_user"))));
-        for item in &user_items {
-            let _ = writeln!(out, "  - {}", escape(item));
-        }
-    }
-    let first = b
-        .open_tasks
-        .first()
-        .map(|t| {
-            format!(
-                "[{}] {}",
-                escape(&t.id),
-                one_line(&t.description, SUMMARY_WIDTH)
-            )
-        })
-        .or_else(|| {
-            a.note()
-                .and_then(|n| n.next_steps.first())
-                .map(|s| one_line(s, SUMMARY_WIDTH))
-        });
-    let _ = writeln!(out);
-    let line = match (b.successor, first) {
-        (true, Some(first)) => p.f(crate::k!("cont.successor_first"), &[("first", &first)]),
-        (true, None) => p.t(crate::k!("cont.successor")).to_owned(),
-        (false, _) if a.freshness != Some(Freshness::Fresh) => {
-            p.t(crate::k!("cont.ask_not_fresh")).to_owned()
-        }
-        (false, _) => p.t(crate::k!("cont.ask")).to_owned(),
-    };
-    let _ = writeln!(out, "{line}");
-    // How to record progress on exactly this session (with its key, so that it works
-    // from any worktree and whichever session would be the default), or how to use up
-    // a note so that it is not briefed again at every start.
-    let session = &b.candidate.handover;
-    match session.kind {
-        Kind::Session | Kind::Legacy if !b.open_tasks.is_empty() || !b.other_tasks.is_empty() => {
-            let _ = writeln!(
-                out,
-                "{}",
-                p.f(crate::k!("cont.record"), &[("key", &escape(&session.key))])
-            );
-        }
-        _ => {}
+    for block in super::brief::blocks(b, p) {
+        out.push_str(&block.text);
     }
 }
 

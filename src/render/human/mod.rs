@@ -1,13 +1,15 @@
 //! Human output. The only place that colours; everything read from handover files is
 //! escaped before it is printed.
 
+mod brief;
 mod briefing;
 mod status;
 mod writes;
 
 use owo_colors::{OwoColorize as _, Style};
 
-pub use briefing::{candidates, continue_};
+pub use brief::{Block, Priority, blocks as briefing_blocks, fit};
+pub use briefing::{announcements, candidates, continue_};
 pub use status::{sides, status};
 pub use writes::{clean, here, hook, log, migrate, render, save, sync, task};
 

@@ -13,7 +13,14 @@ pub struct ContinueV1 {
     pub handover: Option<ResumedV1>,
     pub recent_commits: Vec<CommitLineV1>,
     pub open_tasks: Vec<OpenTaskV1>,
+    /// Ids of the unfinished tasks that are not open (pending and the like).
     pub other_tasks: Vec<String>,
+    /// Those tasks whole, in order.
+    pub pending_tasks: Vec<OpenTaskV1>,
+    pub decisions: Vec<DecisionV1>,
+    pub known_issues: Vec<IssueV1>,
+    pub observations: Vec<ObservationV1>,
+    pub session_notes: Vec<SessionNoteV1>,
     pub note: Option<NoteBodyV1>,
     /// `ask_approval` or `start_now`, for a briefing
     pub proceed: Option<&'static str>,
@@ -42,6 +49,35 @@ pub struct OpenTaskV1 {
     pub blockers: Vec<String>,
     pub last_touched: Option<String>,
     pub stale: bool,
+    /// What was tried and why it failed: `approach → result: reason (learnings)`.
+    pub tried: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct DecisionV1 {
+    pub decision: String,
+    pub rationale: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct IssueV1 {
+    pub severity: Option<String>,
+    pub description: String,
+}
+
+#[derive(Serialize)]
+pub struct ObservationV1 {
+    pub phase: String,
+    pub criteria_id: String,
+    pub observation: String,
+    pub recommendation: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct SessionNoteV1 {
+    pub category: String,
+    pub content: String,
+    pub phase: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -82,6 +118,11 @@ pub fn continue_(r: &crate::commands::r#continue::Report) -> ContinueV1 {
         recent_commits: Vec::new(),
         open_tasks: Vec::new(),
         other_tasks: Vec::new(),
+        pending_tasks: Vec::new(),
+        decisions: Vec::new(),
+        known_issues: Vec::new(),
+        observations: Vec::new(),
+        session_notes: Vec::new(),
         note: None,
         proceed: None,
         candidates: Vec::new(),
@@ -225,20 +266,77 @@ pub fn continue_(r: &crate::commands::r#continue::Report) -> ContinueV1 {
                 .iter()
                 .flat_map(|s| s.stale_tasks.iter().map(|s| s.id.as_str()))
                 .collect();
-            v.open_tasks = b
-                .open_tasks
-                .iter()
-                .map(|t| OpenTaskV1 {
-                    id: t.id.clone(),
-                    description: t.description.clone(),
-                    status: t.status.as_str().to_owned(),
-                    file_paths: t.file_paths.clone(),
-                    next_action: t.next_action.clone(),
-                    blockers: t.blockers.clone(),
-                    last_touched: t.last_touched.as_ref().map(|s| s.raw.clone()),
-                    stale: stale.contains(&t.id.as_str()),
-                })
-                .collect();
+            let tried = |id: &str| -> Vec<String> {
+                b.state
+                    .as_ref()
+                    .and_then(|s| {
+                        let i = s.tasks.iter().position(|t| t.id == id)?;
+                        Some(
+                            s.extras
+                                .tried(i)
+                                .iter()
+                                .map(|a| a.line(str::to_owned))
+                                .collect(),
+                        )
+                    })
+                    .unwrap_or_default()
+            };
+            let task = |t: &crate::model::state::Task| OpenTaskV1 {
+                id: t.id.clone(),
+                description: t.description.clone(),
+                status: t.status.as_str().to_owned(),
+                file_paths: t.file_paths.clone(),
+                next_action: t.next_action.clone(),
+                blockers: t.blockers.clone(),
+                last_touched: t.last_touched.as_ref().map(|s| s.raw.clone()),
+                stale: stale.contains(&t.id.as_str()),
+                tried: tried(&t.id),
+            };
+            v.open_tasks = b.open_tasks.iter().map(task).collect();
+            if let Some(state) = &b.state {
+                v.pending_tasks = state
+                    .tasks
+                    .iter()
+                    .filter(|t| b.other_tasks.contains(&t.id))
+                    .map(task)
+                    .collect();
+                let x = &state.extras;
+                v.decisions = x
+                    .decisions
+                    .iter()
+                    .map(|d| DecisionV1 {
+                        decision: d.decision.clone(),
+                        rationale: d.rationale.clone(),
+                    })
+                    .collect();
+                v.known_issues = x
+                    .known_issues
+                    .iter()
+                    .map(|i| IssueV1 {
+                        severity: i.severity.clone(),
+                        description: i.description.clone(),
+                    })
+                    .collect();
+                v.observations = x
+                    .observations
+                    .iter()
+                    .map(|o| ObservationV1 {
+                        phase: o.phase.clone(),
+                        criteria_id: o.criteria_id.clone(),
+                        observation: o.observation.clone(),
+                        recommendation: o.recommendation.clone(),
+                    })
+                    .collect();
+                v.session_notes = x
+                    .session_notes
+                    .iter()
+                    .map(|n| SessionNoteV1 {
+                        category: n.category.clone(),
+                        content: n.content.clone(),
+                        phase: n.phase.clone(),
+                    })
+                    .collect();
+            }
             v.other_tasks.clone_from(&b.other_tasks);
             v.note = b.note.as_ref().map(|n| NoteBodyV1 {
                 sections: n
