@@ -235,3 +235,122 @@ fn a_renamed_branch_is_pointed_out() {
         human.stdout
     );
 }
+
+/// A READY session whose task T1 is done at the first of five commits, and T2 open.
+fn session_on_history(env: &TestEnv) -> std::path::PathBuf {
+    let repo = env.repo();
+    let first = env.git(&repo, &["rev-parse", "HEAD"]);
+    for i in 0..4 {
+        env.commit(
+            &repo,
+            &format!("f{i}"),
+            "x\n",
+            &format!("c{i}"),
+            "2026-11-30T10:30:00Z",
+        );
+    }
+    for args in [
+        &["task", "add", "T1", "done one"][..],
+        &["task", "add", "T2", "open one"][..],
+        &["task", "done", "T1", "--commit", &first][..],
+    ] {
+        let run = env.handover(&repo, args);
+        assert_eq!(run.code, 0, "{}", run.snapshot());
+    }
+    repo
+}
+
+#[test]
+fn a_commit_graph_with_bad_parent_positions_is_set_aside_not_believed() {
+    let env = TestEnv::new();
+    let repo = session_on_history(&env);
+    env.git(&repo, &["commit-graph", "write", "--reachable"]);
+    let v = status_json(&env, &repo);
+    assert_eq!(
+        v["worktrees"][0]["handovers"][0]["commits"][0]["state"],
+        "ok"
+    );
+    // Every commit of the graph loses its parents (GRAPH_PARENT_NONE), checksum as it
+    // was: read as is, the recorded commit would be "unreachable".
+    let file = repo.join(".git/objects/info/commit-graph");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let chunks = usize::from(bytes[6]);
+    let mut cdat = None;
+    for c in 0..chunks {
+        let at = 8 + c * 12;
+        if &bytes[at..at + 4] == b"CDAT" {
+            let offset = u64::from_be_bytes(bytes[at + 4..at + 12].try_into().unwrap());
+            cdat = Some(usize::try_from(offset).unwrap());
+        }
+    }
+    let cdat = cdat.expect("a CDAT chunk");
+    for i in 0..5 {
+        let parent = cdat + i * 36 + 20;
+        bytes[parent..parent + 4].copy_from_slice(&0x7000_0000u32.to_be_bytes());
+    }
+    let mut perms = std::fs::metadata(&file).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o644);
+    std::fs::set_permissions(&file, perms).unwrap();
+    std::fs::write(&file, &bytes).unwrap();
+
+    let v = status_json(&env, &repo);
+    let h = &v["worktrees"][0]["handovers"][0];
+    assert_eq!(
+        h["commits"][0]["state"], "ok",
+        "checked from the objects: {h}"
+    );
+    let warnings = h["warnings"].to_string();
+    assert!(warnings.contains("commit-graph is damaged"), "{warnings}");
+}
+
+#[test]
+fn a_damaged_pack_index_is_said_per_handover_and_the_rest_is_listed() {
+    let env = TestEnv::new();
+    let repo = session_on_history(&env);
+    env.git(&repo, &["gc", "-q"]);
+    let pack = repo.join(".git/objects/pack");
+    let idx = std::fs::read_dir(&pack)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "idx"))
+        .unwrap();
+    let mut bytes = std::fs::read(&idx).unwrap();
+    // Scramble the sorted id table (after the 8-byte header and 256 fan-out entries).
+    for b in &mut bytes[8 + 256 * 4..8 + 256 * 4 + 60] {
+        *b ^= 0xff;
+    }
+    let mut perms = std::fs::metadata(&idx).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o644);
+    std::fs::set_permissions(&idx, perms).unwrap();
+    std::fs::write(&idx, &bytes).unwrap();
+    let run = env.handover(&repo, &["--json", "status"]);
+    assert_eq!(run.code, 0, "status lists what it can: {}", run.snapshot());
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    let h = &v["worktrees"][0]["handovers"][0];
+    assert_eq!(h["next_task"]["id"], "T2", "{h}");
+    assert_ne!(h["freshness"], "fresh", "nothing is called fresh: {h}");
+    assert_eq!(h["needs_attention"], true);
+    let check = env.handover(&repo, &["status", "--check"]);
+    assert_eq!(check.code, 1, "{}", check.snapshot());
+    assert!(
+        check.stderr.contains("history could not be read")
+            || check.stdout.contains("history could not be read"),
+        "{}",
+        check.snapshot()
+    );
+}
+
+#[test]
+fn a_branch_at_the_zero_id_does_not_stop_status() {
+    let env = TestEnv::new();
+    let repo = session_on_history(&env);
+    std::fs::write(
+        repo.join(".git/refs/heads/zero"),
+        "0000000000000000000000000000000000000000\n",
+    )
+    .unwrap();
+    let run = env.handover(&repo, &["--json", "status"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["worktrees"][0]["handovers"][0]["next_task"]["id"], "T2");
+}

@@ -87,7 +87,7 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
         &worktrees,
         |w| !args.here || current.as_ref() == Some(&w.path),
         current.as_deref(),
-    )?;
+    );
     let (stored, store_skipped, diverged) = if args.here {
         (Vec::new(), Vec::new(), Vec::new())
     } else {
@@ -127,7 +127,7 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
                 &worktrees,
                 vec![(0, found)],
                 current.as_deref(),
-            )?
+            )
             .into_iter()
             .flat_map(|w| w.handovers)
             .collect()

@@ -36,7 +36,7 @@ impl Repo {
         self.repo
             .rev_walk([tip])
             .sorting(sorting)
-            .use_commit_graph(true)
+            .use_commit_graph(self.graph_damage().is_none())
             .all()
             .map_err(|e| Error::git(msg(crate::k!("git.walk"), &[]), e))
     }
@@ -60,18 +60,32 @@ impl Repo {
     /// Unreachable commits are then looked for among the newest commits of their tip,
     /// as rewritten (amended or rebased) equivalents.
     pub fn check_commits(&self, queries: &[(String, CommitId)]) -> Result<Vec<CommitAnswer>> {
-        let graph = self.repo.commit_graph_if_enabled().ok().flatten();
-        let resolved: Vec<Resolved> = queries
-            .iter()
-            .map(|(sha, _)| self.resolve(sha, graph.as_ref()))
-            .collect();
-        let mut walk_queries: Vec<(ObjectId, ObjectId)> = Vec::new();
-        for ((_, tip), r) in queries.iter().zip(&resolved) {
-            if let Resolved::Commit(id) = r {
-                walk_queries.push((*id, tip.0));
+        let graph = self.graph();
+        let walk_of = |graph: Option<&gix::commitgraph::Graph>| {
+            let resolved: Vec<Resolved> = queries
+                .iter()
+                .map(|(sha, _)| self.resolve(sha, graph))
+                .collect();
+            let mut walk_queries: Vec<(ObjectId, ObjectId)> = Vec::new();
+            for ((_, tip), r) in queries.iter().zip(&resolved) {
+                if let Resolved::Commit(id) = r {
+                    walk_queries.push((*id, tip.0));
+                }
             }
+            let reachable = self.reachable_in(&walk_queries, graph);
+            let negative = walk_queries.len() > reachable.len()
+                || resolved.iter().any(|r| !matches!(r, Resolved::Commit(_)));
+            (resolved, reachable, negative)
+        };
+        let (mut resolved, mut reachable, negative) = walk_of(graph.as_ref());
+        // A negative verdict from the commit-graph is believed only when the graph holds
+        // up; a damaged one is set aside and the answer read from the objects.
+        if negative
+            && let Some(graph) = &graph
+            && !self.graph_holds(graph)
+        {
+            (resolved, reachable, _) = walk_of(None);
         }
-        let reachable = self.reachable(&walk_queries);
 
         let mut answers = Vec::with_capacity(queries.len());
         let mut to_search: HashMap<ObjectId, Vec<(usize, ObjectId)>> = HashMap::new();
@@ -137,14 +151,17 @@ impl Repo {
 
     /// Which `(candidate, tip)` pairs are reachable. One walk per 64 distinct tips:
     /// each commit carries a bit per tip that reaches it.
-    pub(super) fn reachable(
+    /// Which `(candidate, tip)` pairs are reachable, read through `graph` (or from the
+    /// objects alone). One walk per 64 distinct tips: each commit carries a bit per tip
+    /// that reaches it.
+    pub(super) fn reachable_in(
         &self,
         queries: &[(ObjectId, ObjectId)],
+        graph: Option<&gix::commitgraph::Graph>,
     ) -> HashSet<(ObjectId, ObjectId)> {
         let mut tips: Vec<ObjectId> = queries.iter().map(|(_, t)| *t).collect();
         tips.sort_unstable();
         tips.dedup();
-        let graph = self.repo.commit_graph_if_enabled().ok().flatten();
         let mut out = HashSet::new();
         for chunk in tips.chunks(64) {
             let bit_of: HashMap<ObjectId, u64> = chunk
@@ -158,7 +175,7 @@ impl Repo {
                     *needed.entry(*c).or_default() |= bit;
                 }
             }
-            let walk = Walk::new(&self.repo, graph.as_ref());
+            let walk = Walk::new(&self.repo, graph);
             let masks = walk.run(&bit_of, &needed);
             self.walked_without_graph
                 .set(self.walked_without_graph.get() + walk.parsed.get());

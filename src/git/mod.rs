@@ -110,10 +110,13 @@ pub const TOOL_COMMIT_MARK: &str = "(briefed by git handover continue)";
 /// How many of the newest commits of a tip are looked at for the tool's own commits.
 const TOOL_COMMITS_LOOKED_AT: usize = 16;
 
+#[allow(clippy::struct_field_names)] // `repo.repo`: the gix repository inside ours.
 pub struct Repo {
     repo: gix::Repository,
     /// Commits read from objects (not from a commit-graph) by this run's walks.
     walked_without_graph: std::cell::Cell<usize>,
+    /// Why the commit-graph is not used any more this run (it failed verification).
+    graph_damaged: std::cell::RefCell<Option<String>>,
 }
 
 /// Open the repository containing `dir`, honouring `GIT_DIR` and friends like git.
@@ -157,6 +160,7 @@ pub fn discover_with(dir: &Path, overrides: &[String]) -> Result<Repo> {
     Ok(Repo {
         repo,
         walked_without_graph: std::cell::Cell::new(0),
+        graph_damaged: std::cell::RefCell::new(None),
     })
 }
 
@@ -261,6 +265,32 @@ impl Repo {
     /// Whether a commit-graph is present and enabled (`core.commitGraph`).
     pub fn has_commit_graph(&self) -> bool {
         self.repo.commit_graph_if_enabled().ok().flatten().is_some()
+    }
+
+    /// The commit-graph, when present, enabled, and not found damaged this run.
+    pub(super) fn graph(&self) -> Option<gix::commitgraph::Graph> {
+        if self.graph_damaged.borrow().is_some() {
+            return None;
+        }
+        self.repo.commit_graph_if_enabled().ok().flatten()
+    }
+
+    /// Before a negative verdict read from `graph`: whether the graph holds up (its
+    /// checksums and its own consistency). When it does not, it is not used again this
+    /// run, and [`Repo::graph_damage`] says why.
+    pub(super) fn graph_holds(&self, graph: &gix::commitgraph::Graph) -> bool {
+        match graph.verify_integrity(|_| Ok::<(), std::io::Error>(())) {
+            Ok(_) => true,
+            Err(e) => {
+                *self.graph_damaged.borrow_mut() = Some(e.to_string());
+                false
+            }
+        }
+    }
+
+    /// Why the commit-graph was set aside this run, if it was.
+    pub fn graph_damage(&self) -> Option<String> {
+        self.graph_damaged.borrow().clone()
     }
 
     /// The commit a local branch points to, if the branch exists.

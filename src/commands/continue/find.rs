@@ -36,7 +36,7 @@ pub(super) fn resumable(
     current_path: Option<&Path>,
     current: Option<usize>,
     report: &mut Report,
-) -> Result<Vec<Candidate>> {
+) -> Vec<Candidate> {
     let found = indices
         .iter()
         .filter(|i| worktrees[**i].exists && !worktrees[**i].is_bare)
@@ -47,7 +47,7 @@ pub(super) fn resumable(
             )
         })
         .collect();
-    let mut all = assessed(ctx, worktrees, found, current_path, current, report)?;
+    let mut all = assessed(ctx, worktrees, found, current_path, current, report);
     // Finished sessions of this worktree are not resumed, but said, so that "nothing
     // to resume" does not read as "no sessions".
     for c in &all {
@@ -59,7 +59,7 @@ pub(super) fn resumable(
     all.retain(|c| {
         c.handover.kind != Kind::Session || c.handover.assessment().is_some_and(|a| !a.finished())
     });
-    Ok(all)
+    all
 }
 
 /// Check what was found against git and make candidates of what could be read.
@@ -70,7 +70,7 @@ pub(super) fn assessed(
     current_path: Option<&Path>,
     current: Option<usize>,
     report: &mut Report,
-) -> Result<Vec<Candidate>> {
+) -> Vec<Candidate> {
     let checked = assess::check(
         &ctx.repo,
         &ctx.settings,
@@ -78,7 +78,7 @@ pub(super) fn assessed(
         worktrees,
         found,
         current_path,
-    )?;
+    );
     let mut out = Vec::new();
     for wh in checked {
         let here = current.is_some_and(|c| worktrees[c].path == wh.worktree.path);
@@ -99,7 +99,7 @@ pub(super) fn assessed(
             });
         }
     }
-    Ok(out)
+    out
 }
 
 /// An explicit key or path: the worktree it is in and what it is.

@@ -231,7 +231,7 @@ pub fn run(ctx: &Context, args: &ContinueArgs, mode: Mode, ask: &mut dyn Ask) ->
             current_path.as_deref(),
             current,
             &mut report,
-        )?
+        )
     } else if team_mode(args) {
         let wi = current.ok_or_else(needs_worktree)?;
         let wt = &worktrees[wi];
@@ -258,7 +258,7 @@ pub fn run(ctx: &Context, args: &ContinueArgs, mode: Mode, ask: &mut dyn Ask) ->
             current_path.as_deref(),
             current,
             &mut report,
-        )?
+        )
     } else {
         let here: Vec<usize> = current.into_iter().collect();
         let mut found = resumable(
@@ -268,7 +268,7 @@ pub fn run(ctx: &Context, args: &ContinueArgs, mode: Mode, ask: &mut dyn Ask) ->
             current_path.as_deref(),
             current,
             &mut report,
-        )?;
+        );
         if found.is_empty() {
             let others: Vec<usize> = (0..worktrees.len())
                 .filter(|i| Some(*i) != current)
@@ -280,7 +280,7 @@ pub fn run(ctx: &Context, args: &ContinueArgs, mode: Mode, ask: &mut dyn Ask) ->
                 current_path.as_deref(),
                 current,
                 &mut report,
-            )?;
+            );
             let mut by_worktree: Vec<(&Path, Vec<&str>)> = Vec::new();
             for c in &found {
                 match by_worktree.iter_mut().find(|(p, _)| *p == c.worktree.path) {
@@ -307,7 +307,7 @@ pub fn run(ctx: &Context, args: &ContinueArgs, mode: Mode, ask: &mut dyn Ask) ->
                     current_path.as_deref(),
                     current,
                     &mut report,
-                )?;
+                );
                 let keys: Vec<String> = found.iter().map(|c| c.handover.key.clone()).collect();
                 if !keys.is_empty() {
                     report.announcements.push(Announcement::Store { keys });

@@ -91,7 +91,7 @@ pub(super) fn resume(
                     from: migrated.from.clone(),
                     key: migrated.session.key.clone(),
                 });
-                chosen = recheck(ctx, &migrated.session, chosen.worktree)?;
+                chosen = recheck(ctx, &migrated.session, chosen.worktree);
             }
             Step::Restore => {
                 let wt = current.ok_or_else(needs_worktree)?.clone();
@@ -103,7 +103,7 @@ pub(super) fn resume(
                     commit: stored.commit,
                     saved_as: stored.saved_as.clone(),
                 });
-                chosen = recheck(ctx, &session, wt)?;
+                chosen = recheck(ctx, &session, wt);
             }
             Step::Adopt => {
                 let wt = current.ok_or_else(needs_worktree)?.clone();
@@ -114,7 +114,7 @@ pub(super) fn resume(
                     key: session.key.clone(),
                     from,
                 });
-                chosen = recheck(ctx, &session, wt)?;
+                chosen = recheck(ctx, &session, wt);
             }
             Step::Render | Step::Clean | Step::Consume => {}
         }
@@ -128,7 +128,7 @@ pub(super) fn resume(
             key: session.key.clone(),
             hash: hash.get(..12).unwrap_or(&hash).to_owned(),
         });
-        chosen = recheck(ctx, &session, wt)?;
+        chosen = recheck(ctx, &session, wt);
     }
 
     // A write into this worktree keeps the handover roots out of commits.
@@ -243,7 +243,7 @@ fn adopt(ctx: &Context, wt: &Worktree, session: &SessionDir) -> Result<()> {
 }
 
 /// The candidate `session` now is, checked against git again.
-fn recheck(ctx: &Context, session: &SessionDir, worktree: Worktree) -> Result<Candidate> {
+fn recheck(ctx: &Context, session: &SessionDir, worktree: Worktree) -> Candidate {
     let found = Found::Session {
         root: ctx.settings.dir.clone(),
         key: session.key.clone(),
@@ -257,17 +257,17 @@ fn recheck(ctx: &Context, session: &SessionDir, worktree: Worktree) -> Result<Ca
         &worktrees,
         vec![(0, vec![found])],
         None,
-    )?;
+    );
     let handover = rechecked
         .pop()
         .and_then(|w| w.handovers.into_iter().next())
         .expect("just written");
     let [worktree] = worktrees;
-    Ok(Candidate {
+    Candidate {
         handle: session.key.clone(),
         handover,
         worktree,
-    })
+    }
 }
 
 /// What reading the handover for the briefing found.

@@ -179,6 +179,7 @@ pub(super) fn judge(
         commits,
         checked_against,
         renamed_to,
+        history_unreadable: false,
         warnings,
         of,
     };

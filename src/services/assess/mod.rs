@@ -156,6 +156,9 @@ pub struct Assessment {
     /// The handover's branch is gone, and its recorded commits are all on the branch
     /// of this worktree (named here): it was renamed, most likely.
     pub renamed_to: Option<String>,
+    /// The repository's history could not be read (a damaged pack or commit-graph):
+    /// commits are unchecked and newer work unknown, so nothing here is called fresh.
+    pub history_unreadable: bool,
     pub warnings: Vec<crate::support::error::Msg>,
     pub of: Of,
 }
@@ -218,6 +221,7 @@ impl Assessment {
             self.freshness,
             Some(Freshness::Superseded | Freshness::Future)
         ) || self.presence == Presence::Orphan
+            || self.history_unreadable
             || self.commits.iter().any(CommitCheck::needs_attention)
             || self.session().is_some_and(|s| !s.stale_tasks.is_empty())
     }
@@ -256,7 +260,7 @@ pub fn assess(
     worktrees: &[Worktree],
     include: impl Fn(&Worktree) -> bool,
     current: Option<&Path>,
-) -> Result<Vec<WorktreeHandovers>> {
+) -> Vec<WorktreeHandovers> {
     let found = worktrees
         .iter()
         .enumerate()
@@ -282,7 +286,7 @@ pub fn check(
     worktrees: &[Worktree],
     found: Vec<(usize, Vec<Found>)>,
     current: Option<&Path>,
-) -> Result<Vec<WorktreeHandovers>> {
+) -> Vec<WorktreeHandovers> {
     let roots = scan::roots(&settings.dir);
     let pending_by_worktree: Vec<(usize, Vec<Pending>)> = found
         .into_iter()
@@ -327,7 +331,22 @@ pub fn check(
             }
         }
     }
-    let answers = repo.check_commits(&queries)?;
+    // A repository whose history cannot be read (a damaged pack, commit-graph) is said
+    // for each handover it touches, and everything else is still listed: commits are
+    // unchecked, newer work unknown.
+    let mut damaged: Option<String> = None;
+    let answers = repo.check_commits(&queries).unwrap_or_else(|e| {
+        damaged = Some(e.to_string());
+        queries
+            .iter()
+            .map(|_| crate::git::CommitAnswer {
+                state: crate::model::verdict::CommitState::Unchecked,
+                full: None,
+                rewritten: None,
+            })
+            .collect()
+    });
+    let graph_damage = repo.graph_damage();
     // A session with recorded commits and nothing to check them against: unchecked,
     // said, and needing attention (never silently skipped).
     let mut unchecked: Vec<((usize, usize), CommitCheck)> = Vec::new();
@@ -400,7 +419,13 @@ pub fn check(
             exclude,
         })
         .collect();
-    let newer_answers = repo.newer_commits(&newer_queries)?;
+    let newer_answers = repo.newer_commits(&newer_queries).unwrap_or_else(|e| {
+        damaged.get_or_insert(e.to_string());
+        newer_queries
+            .iter()
+            .map(|_| NewerCommits::default())
+            .collect()
+    });
     let mut newer: HashMap<(usize, usize), NewerCommits> =
         newer_index.into_iter().zip(newer_answers).collect();
 
@@ -413,7 +438,25 @@ pub fn check(
             .map(|(hi, p)| {
                 let commits = checks.remove(&(pi, hi)).unwrap_or_default();
                 let newer = newer.remove(&(pi, hi)).unwrap_or_default();
-                judge(p, wt, worktrees, settings, now, commits, newer)
+                let touched = p.tip.is_some();
+                let mut h = judge(p, wt, worktrees, settings, now, commits, newer);
+                if let (Some(why), true, Reading::Read(a)) =
+                    (&graph_damage, touched, &mut h.reading)
+                {
+                    a.warnings.push(crate::support::error::msg(
+                        crate::k!("warn.graph_damaged"),
+                        &[("why", why)],
+                    ));
+                }
+                if let (Some(why), true, Reading::Read(a)) = (&damaged, touched, &mut h.reading) {
+                    a.history_unreadable = true;
+                    a.freshness = None;
+                    a.warnings.push(crate::support::error::msg(
+                        crate::k!("warn.history_unreadable"),
+                        &[("why", why)],
+                    ));
+                }
+                h
             })
             .collect();
         out.push(WorktreeHandovers {
@@ -422,5 +465,5 @@ pub fn check(
             handovers,
         });
     }
-    Ok(out)
+    out
 }

@@ -227,7 +227,7 @@ impl Error {
     pub fn git(action: Msg, err: impl fmt::Display) -> Self {
         Error::Git {
             action,
-            message: format!("{err:#}"),
+            message: format!("{err}"),
         }
     }
 

@@ -296,6 +296,8 @@ pub(super) const CATALOG: &[Entry] = &[
     e("sync.recorded", "recorded {key} in {notes_ref}", "{key} を {notes_ref} に記録しました"),
     e("sync.recorded_total", "{n} recorded, {already} already in the store", "{n} 件記録、{already} 件は記録済み"),
     e("err.remote_notes_bad", "{remote}'s {notes_ref} is not a notes store of records: {why}; nothing was changed", "{remote} の {notes_ref} はレコードのノートストアではありません: {why}。何も変更していません"),
+    e("warn.graph_damaged", "the commit-graph is damaged ({why}): commits were checked from the objects instead; `git commit-graph write --reachable` rebuilds it", "commit-graph が壊れています（{why}）: 代わりにオブジェクトからコミットを確認しました。`git commit-graph write --reachable` で作り直せます"),
+    e("warn.history_unreadable", "the repository's history could not be read ({why}): its commits are unchecked and newer work is unknown (git fsck tells what is damaged)", "リポジトリの履歴を読めませんでした（{why}）: コミットは未確認、新しい作業の有無も不明です（git fsck で損傷を確認できます）"),
     e("err.ref_locked", "cannot update {reference}: its lock {lock} is stale (there for {age}, through every retry)", "{reference} を更新できません: ロック {lock} が古いまま残っています（{age} 前から、再試行の間ずっと）"),
     e("err.hint_ref_locked", "if no git process is running, remove it: rm {lock}", "git のプロセスが動いていなければ削除してください: rm {lock}"),
     e("err.not_recorded", "the files of {key} were written, but the notes store {notes_ref} was not updated: {why}", "{key} のファイルは書き込みましたが、ノートストア {notes_ref} は更新されていません: {why}"),
