@@ -53,7 +53,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
             [CompletionResult]::new('--here', '--here', [CompletionResultType]::ParameterName, 'Only the current worktree')
-            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Exit with status 1 when anything needs attention')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Exit with status 1 when anything needs attention, and list only what does')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'One line per handover, like `git status --short`: a flag (`!` needs attention, `x` unreadable), the kind (`S` session, `N` note, `L` legacy state, `R` notes store record), the worktree (`.` for this one), the key, the verdicts and the next task')
+            [CompletionResult]::new('--short', '--short', [CompletionResultType]::ParameterName, 'One line per handover, like `git status --short`: a flag (`!` needs attention, `x` unreadable), the kind (`S` session, `N` note, `L` legacy state, `R` notes store record), the worktree (`.` for this one), the key, the verdicts and the next task')
             [CompletionResult]::new('--keys', '--keys', [CompletionResultType]::ParameterName, 'Print only the session keys, one per line: the sessions of every worktree (this one''s with --here), then those only the notes store has. Nothing is checked against git; shell completion uses this')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (versioned, the same in every language)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
@@ -114,6 +116,10 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('done', 'done', [CompletionResultType]::ParameterValue, 'Mark a task done, recording the commit that did it')
             [CompletionResult]::new('block', 'block', [CompletionResultType]::ParameterValue, 'Mark a task blocked')
             [CompletionResult]::new('reopen', 'reopen', [CompletionResultType]::ParameterValue, 'Put a done or blocked task back in progress, clearing its blockers')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change what a task says: its description, next action or files')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove a task from the session (it stays in the notes store''s history)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the session''s tasks, one a line (read-only)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one task whole: description, next action, files, blockers, what was tried (read-only)')
             break
         }
         'git-handover;task;add' {
@@ -173,6 +179,61 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             break
         }
         'git-handover;task;reopen' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (versioned, the same in every language)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'git-handover;task;edit' {
+            [CompletionResult]::new('--description', '--description', [CompletionResultType]::ParameterName, 'The new description')
+            [CompletionResult]::new('--next', '--next', [CompletionResultType]::ParameterName, 'The new next action')
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The task''s files (repeatable); given once or more, they replace the list')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (versioned, the same in every language)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'git-handover;task;remove' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (versioned, the same in every language)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'git-handover;task;list' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (versioned, the same in every language)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'git-handover;task;show' {
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')

@@ -56,7 +56,8 @@ never\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
 ja\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -l here -d 'Only the current worktree'
-complete -c git-handover -n "__fish_git_handover_using_subcommand status" -l check -d 'Exit with status 1 when anything needs attention'
+complete -c git-handover -n "__fish_git_handover_using_subcommand status" -l check -d 'Exit with status 1 when anything needs attention, and list only what does'
+complete -c git-handover -n "__fish_git_handover_using_subcommand status" -s s -l short -d 'One line per handover, like `git status --short`: a flag (`!` needs attention, `x` unreadable), the kind (`S` session, `N` note, `L` legacy state, `R` notes store record), the worktree (`.` for this one), the key, the verdicts and the next task'
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -l keys -d 'Print only the session keys, one per line: the sessions of every worktree (this one\'s with --here), then those only the notes store has. Nothing is checked against git; shell completion uses this'
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
@@ -91,24 +92,28 @@ ja\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand save" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand save" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand save" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -l team -d 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)' -r
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -l agent -d 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)' -r
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -l color -d 'When to colour the output' -r -f -a "auto\t''
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -l team -d 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -l agent -d 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
 ja\t''"
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -f -a "add" -d 'Add a task (status `pending`)'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -f -a "start" -d 'Mark a task in progress'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -f -a "done" -d 'Mark a task done, recording the commit that did it'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -f -a "block" -d 'Mark a task blocked'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen" -f -a "reopen" -d 'Put a done or blocked task back in progress, clearing its blockers'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "add" -d 'Add a task (status `pending`)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "start" -d 'Mark a task in progress'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "done" -d 'Mark a task done, recording the commit that did it'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "block" -d 'Mark a task blocked'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "reopen" -d 'Put a done or blocked task back in progress, clearing its blockers'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "edit" -d 'Change what a task says: its description, next action or files'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "remove" -d 'Remove a task from the session (it stays in the notes store\'s history)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "list" -d 'List the session\'s tasks, one a line (read-only)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "show" -d 'Show one task whole: description, next action, files, blockers, what was tried (read-only)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -l file -d 'A file the task touches; repeatable' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -l next -d 'What to do next' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
@@ -168,6 +173,53 @@ ja\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from reopen" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from reopen" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from reopen" -s h -l help -d 'Print help'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -l description -d 'The new description' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -l next -d 'The new next action' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -l file -d 'The task\'s files (repeatable); given once or more, they replace the list' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -l color -d 'When to colour the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+ja\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from remove" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from remove" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from remove" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from remove" -l color -d 'When to colour the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from remove" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+ja\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from remove" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from list" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from list" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from list" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from list" -l color -d 'When to colour the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from list" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+ja\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from list" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from show" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from show" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from show" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from show" -l color -d 'When to colour the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from show" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+ja\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from show" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c git-handover -n "__fish_git_handover_using_subcommand render" -l team -d 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand render" -l agent -d 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand render" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F

@@ -117,9 +117,16 @@ pub struct StatusArgs {
     #[arg(long)]
     pub here: bool,
 
-    /// Exit with status 1 when anything needs attention.
+    /// Exit with status 1 when anything needs attention, and list only what does.
     #[arg(long)]
     pub check: bool,
+
+    /// One line per handover, like `git status --short`: a flag (`!` needs attention,
+    /// `x` unreadable), the kind (`S` session, `N` note, `L` legacy state, `R` notes
+    /// store record), the worktree (`.` for this one), the key, the verdicts and the
+    /// next task.
+    #[arg(long, short = 's')]
+    pub short: bool,
 
     /// Print only the session keys, one per line: the sessions of every worktree (this
     /// one's with --here), then those only the notes store has. Nothing is checked
@@ -238,6 +245,33 @@ pub enum TaskOp {
     },
     /// Put a done or blocked task back in progress, clearing its blockers.
     Reopen {
+        /// The task's id.
+        id: String,
+    },
+    /// Change what a task says: its description, next action or files.
+    Edit {
+        /// The task's id.
+        id: String,
+        /// The new description.
+        #[arg(long, value_name = "TEXT")]
+        description: Option<String>,
+        /// The new next action.
+        #[arg(long, value_name = "TEXT")]
+        next: Option<String>,
+        /// The task's files (repeatable); given once or more, they replace the list.
+        #[arg(long = "file", value_name = "PATH")]
+        files: Vec<String>,
+    },
+    /// Remove a task from the session (it stays in the notes store's history).
+    Remove {
+        /// The task's id.
+        id: String,
+    },
+    /// List the session's tasks, one a line (read-only).
+    List,
+    /// Show one task whole: description, next action, files, blockers, what was tried
+    /// (read-only).
+    Show {
         /// The task's id.
         id: String,
     },

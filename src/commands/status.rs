@@ -11,8 +11,10 @@ use crate::support::error::{Error, Result, msg};
 pub struct Report {
     pub now: Timestamp,
     pub here: bool,
-    /// `--check`: exit 1 when anything needs attention.
+    /// `--check`: exit 1 when anything needs attention (and list only that).
     pub check: bool,
+    /// `--short`: a line per handover.
+    pub short: bool,
     pub worktrees: Vec<WorktreeHandovers>,
     /// Sessions found only in the notes store (not with `--here`).
     pub stored: Vec<Handover>,
@@ -138,6 +140,7 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
         now: ctx.now,
         here: args.here,
         check: args.check,
+        short: args.short,
         worktrees: assessed,
         stored,
         store_skipped,

@@ -1,4 +1,5 @@
-//! `task add|start|done|block|reopen`: edit one task of a session.
+//! `task add|start|done|block|reopen|edit|remove`: edit one task of a session;
+//! `task list|show`: read them.
 
 use crate::cli::{TaskArgs, TaskOp};
 use crate::model::session;
@@ -51,6 +52,26 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
             },
         ),
         TaskOp::Reopen { id } => (id.clone(), TaskEdit::Reopen),
+        TaskOp::Edit {
+            id,
+            description,
+            next,
+            files,
+        } => {
+            if description.is_none() && next.is_none() && files.is_empty() {
+                return Err(Error::usage(msg(crate::k!("err.edit_nothing"), &[])));
+            }
+            (
+                id.clone(),
+                TaskEdit::Edit {
+                    description: description.clone(),
+                    next: next.clone(),
+                    files: files.clone(),
+                },
+            )
+        }
+        TaskOp::Remove { id } => (id.clone(), TaskEdit::Remove),
+        TaskOp::List | TaskOp::Show { .. } => unreachable!("read by `read`"),
     };
     if id.is_empty() {
         return Err(Error::usage(msg(crate::k!("err.empty_task_id"), &[])));
@@ -117,6 +138,65 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
     }
     written.release();
     Ok(Report { written, task: id })
+}
+
+/// `task list` and `task show ID`: the session's tasks as the file holds them.
+pub struct Listing {
+    pub key: String,
+    pub path: std::path::PathBuf,
+    pub state: crate::model::state::State,
+    /// `show`: the task asked for.
+    pub show: Option<String>,
+}
+
+/// `task list|show`: read the session `task` would edit, change nothing.
+pub fn read(ctx: &Context, args: &TaskArgs) -> Result<Listing> {
+    let wt = ctx.current_worktree()?;
+    let target = if let Some(key) = &args.session {
+        ctx.session_by_key(&wt, key)?
+    } else {
+        let owner = ctx.owner(&args.team, &wt)?;
+        let c = sessions::choose(
+            &ctx.write_root(&wt),
+            &ctx.other_roots(&wt),
+            &owner,
+            &wt.path,
+            ctx.now,
+            false,
+            &ctx.settings,
+        )?;
+        match (c.session, &owner) {
+            (Some(s), _) if s.exists() => s,
+            (Some(s), _) => return Err(no_session(&s.key)),
+            (None, Owner::Branch(branch)) => return Err(no_session(branch)),
+            (None, Owner::Team { team, agent }) => {
+                return Err(no_session(&format!("{team}/{agent}")));
+            }
+        }
+    };
+    let path = target.state_file();
+    let state = crate::model::state::State::read(&path)?;
+    let show = match &args.op {
+        TaskOp::Show { id } => {
+            if !state.tasks.iter().any(|t| &t.id == id) {
+                return Err(Error::usage_hint(
+                    msg(
+                        crate::k!("err.no_task"),
+                        &[("id", &format!("{id:?}")), ("key", &target.key)],
+                    ),
+                    msg(crate::k!("err.no_task_hint"), &[("id", id)]),
+                ));
+            }
+            Some(id.clone())
+        }
+        _ => None,
+    };
+    Ok(Listing {
+        key: target.key,
+        path,
+        state,
+        show,
+    })
 }
 
 fn no_session(what: &str) -> Error {

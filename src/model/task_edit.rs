@@ -1,4 +1,5 @@
-//! Edits of one task (`git handover task`): add, start, done, block, reopen.
+//! Edits of one task (`git handover task`): add, start, done, block, reopen, edit,
+//! remove.
 
 use serde_json::{Map, Value};
 
@@ -20,6 +21,13 @@ pub enum TaskEdit {
         reasons: Vec<String>,
     },
     Reopen,
+    /// Replace what is given; what is `None` (or an empty file list) stays.
+    Edit {
+        description: Option<String>,
+        next: Option<String>,
+        files: Vec<String>,
+    },
+    Remove,
 }
 
 /// Why a task edit cannot be made.
@@ -61,11 +69,31 @@ pub fn edit_task(
         tasks.push(Value::Object(task));
         return Ok(());
     }
+    if edit == TaskEdit::Remove {
+        let i = position.ok_or(TaskError::NoSuchTask)?;
+        tasks.remove(i);
+        return Ok(());
+    }
     let Some(Value::Object(task)) = position.map(|i| &mut tasks[i]) else {
         return Err(TaskError::NoSuchTask);
     };
     match edit {
-        TaskEdit::Add { .. } => unreachable!("handled above"),
+        TaskEdit::Add { .. } | TaskEdit::Remove => unreachable!("handled above"),
+        TaskEdit::Edit {
+            description,
+            next,
+            files,
+        } => {
+            if let Some(d) = description {
+                task.insert("description".into(), Value::from(d));
+            }
+            if let Some(n) = next {
+                task.insert("next_action".into(), Value::from(n));
+            }
+            if !files.is_empty() {
+                task.insert("file_paths".into(), Value::from(files));
+            }
+        }
         TaskEdit::Start => {
             // Started again, the task is no longer blocked by what blocked it.
             task.insert("status".into(), Value::from("in_progress"));
@@ -164,5 +192,42 @@ mod tests {
         );
         seal(&mut doc);
         assert_eq!(doc["status"], "ALL_COMPLETE");
+    }
+
+    #[test]
+    fn edit_changes_only_what_is_given_and_remove_removes() {
+        let mut doc = Map::new();
+        let now = "2026-11-30T12:00:00+00:00";
+        let add = |doc: &mut Map<String, Value>, id: &str| {
+            edit_task(
+                doc,
+                id,
+                TaskEdit::Add {
+                    description: "d".into(),
+                    files: vec!["a.rs".into()],
+                    next: Some("n".into()),
+                },
+                now,
+            )
+            .unwrap();
+        };
+        add(&mut doc, "T1");
+        add(&mut doc, "T2");
+        let edit = TaskEdit::Edit {
+            description: None,
+            next: Some("m".into()),
+            files: Vec::new(),
+        };
+        edit_task(&mut doc, "T1", edit, now).unwrap();
+        assert_eq!(doc["active_tasks"][0]["description"], "d");
+        assert_eq!(doc["active_tasks"][0]["next_action"], "m");
+        assert_eq!(doc["active_tasks"][0]["file_paths"], json!(["a.rs"]));
+        assert_eq!(edit_task(&mut doc, "T1", TaskEdit::Remove, now), Ok(()));
+        assert_eq!(doc["active_tasks"].as_array().unwrap().len(), 1);
+        assert_eq!(doc["active_tasks"][0]["id"], "T2");
+        assert_eq!(
+            edit_task(&mut doc, "T1", TaskEdit::Remove, now),
+            Err(TaskError::NoSuchTask)
+        );
     }
 }

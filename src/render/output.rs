@@ -201,6 +201,19 @@ impl Output for task::Report {
     }
 }
 
+impl Output for task::Listing {
+    fn human(&self, p: &Painter) -> String {
+        if self.show.is_some() {
+            human::task_show(self, p)
+        } else {
+            human::task_list(self, p)
+        }
+    }
+    fn json(&self) -> String {
+        json::task_list(self)
+    }
+}
+
 impl Output for render::Report {
     fn human(&self, p: &Painter) -> String {
         human::render(self, p)

@@ -11,7 +11,7 @@ use owo_colors::{OwoColorize as _, Style};
 pub use brief::{Block, Priority, blocks as briefing_blocks, fit};
 pub use briefing::{announcements, candidates, continue_};
 pub use status::{sides, status};
-pub use writes::{clean, here, hook, log, migrate, render, save, sync, task};
+pub use writes::{clean, here, hook, log, migrate, render, save, sync, task, task_list, task_show};
 
 use crate::support::i18n::Lang;
 

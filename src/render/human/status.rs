@@ -10,6 +10,9 @@ use crate::services::assess::{Assessment, Handover, Kind};
 use crate::support::text::{escape, one_line};
 
 pub fn status(report: &status::Report, p: &Painter) -> String {
+    if report.short {
+        return short(report, p);
+    }
     let mut out = String::new();
     if report.handover_count() == 0 {
         let n = report.worktrees.len();
@@ -43,8 +46,17 @@ pub fn status(report: &status::Report, p: &Painter) -> String {
         if wt.handovers.is_empty() {
             let _ = writeln!(out, "  {}", p.dim(p.t(crate::k!("status.no_handovers"))));
         }
+        let mut shown = 0;
         for h in &wt.handovers {
+            // With --check, only what needs attention is listed.
+            if report.check && !h.needs_attention() {
+                continue;
+            }
+            shown += 1;
             handover(&mut out, h, &wt.worktree, p, false);
+        }
+        if report.check && shown == 0 && !wt.handovers.is_empty() {
+            let _ = writeln!(out, "  {}", p.dim(p.t(crate::k!("status.all_fine"))));
         }
     }
     if let (false, Some(main)) = (report.stored.is_empty(), report.worktrees.first()) {
@@ -60,6 +72,112 @@ pub fn status(report: &status::Report, p: &Painter) -> String {
     }
     for d in &report.diverged {
         diverged(&mut out, d, p);
+    }
+    out
+}
+
+/// `status --short`: a line per handover (only those needing attention with --check).
+fn short(report: &status::Report, p: &Painter) -> String {
+    use crate::support::text::one_line;
+    let mut rows: Vec<[String; 5]> = Vec::new();
+    let name = |w: &Worktree, current: bool| {
+        if current {
+            ".".to_owned()
+        } else {
+            escape(&w.path.file_name().map_or_else(
+                || w.path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            ))
+        }
+    };
+    let mut add = |h: &Handover, wt: String| {
+        if report.check && !h.needs_attention() {
+            return;
+        }
+        let flag = if h.error().is_some() {
+            'x'
+        } else if h.needs_attention() {
+            '!'
+        } else {
+            ' '
+        };
+        let kind = match (h.kind, h.stored.is_some()) {
+            (_, true) => 'R',
+            (Kind::Session, _) => 'S',
+            (Kind::Legacy, _) => 'L',
+            (Kind::ContinueHere, _) => 'N',
+        };
+        let mut verdicts = Vec::new();
+        let mut next = String::new();
+        if let Some(a) = h.assessment() {
+            if let Some(s) = a.session() {
+                verdicts.push(format!("{}/{}", s.done, s.total));
+                if let Some(t) = &s.next {
+                    next = format!("[{}] {}", escape(&t.id), one_line(&t.description, 40));
+                }
+            }
+            verdicts.push(a.freshness.map_or("unknown", Freshness::as_str).to_owned());
+            if a.presence != Presence::Present {
+                verdicts.push(a.presence.as_str().to_owned());
+            }
+            let bad = a.commits.iter().filter(|c| c.needs_attention()).count();
+            if bad > 0 {
+                verdicts.push(p.f(crate::k!("short.commits"), &[("n", &bad)]));
+            }
+            let stale = a.session().map_or(0, |s| s.stale_tasks.len());
+            if stale > 0 {
+                verdicts.push(p.f(crate::k!("short.stale"), &[("n", &stale)]));
+            }
+        } else {
+            verdicts.push(p.t(crate::k!("short.unreadable")).to_owned());
+        }
+        rows.push([
+            format!("{flag}{kind}"),
+            wt,
+            escape(&h.key),
+            verdicts.join(" "),
+            next,
+        ]);
+    };
+    for wt in &report.worktrees {
+        for h in &wt.handovers {
+            add(h, name(&wt.worktree, wt.current));
+        }
+    }
+    for h in &report.stored {
+        add(h, "-".to_owned());
+    }
+    for d in &report.diverged {
+        rows.push([
+            "!D".to_owned(),
+            "-".to_owned(),
+            escape(&d.key),
+            p.t(crate::k!("short.diverged")).to_owned(),
+            String::new(),
+        ]);
+    }
+    let widths: Vec<usize> = (0..4)
+        .map(|c| {
+            rows.iter()
+                .map(|r| unicode_width::UnicodeWidthStr::width(r[c].as_str()))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for r in rows {
+        let mut line = String::new();
+        for (c, cell) in r.iter().enumerate() {
+            if c > 0 {
+                line.push(' ');
+            }
+            line.push_str(cell);
+            if c < 4 {
+                let pad = widths[c] - unicode_width::UnicodeWidthStr::width(cell.as_str());
+                line.push_str(&" ".repeat(pad));
+            }
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
     }
     out
 }

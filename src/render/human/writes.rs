@@ -12,13 +12,24 @@ pub fn save(w: &crate::services::sessions::Written) -> String {
 }
 
 pub fn task(r: &crate::commands::task::Report, p: &Painter) -> String {
-    let status = r
+    let Some(status) = r
         .written
         .state
         .tasks
         .iter()
         .find(|t| t.id == r.task)
-        .map_or("?", |t| t.status.as_str());
+        .map(|t| t.status.as_str())
+    else {
+        let line = p.f(
+            crate::k!("task.removed"),
+            &[
+                ("id", &escape(&r.task)),
+                ("key", &escape(&r.written.session.key)),
+                ("session", &r.written.state.status),
+            ],
+        );
+        return format!("{line}\n");
+    };
     let line = p.f(
         crate::k!("task.done"),
         &[
@@ -293,5 +304,109 @@ pub fn sync(r: &crate::commands::sync::Report, p: &Painter) -> String {
         (Some(_), false) => crate::k!("sync.same"),
     };
     line(p.f(key, &[("notes_ref", &notes_ref), ("remote", &remote)]));
+    out
+}
+
+/// `task list`: the session, then a line a task.
+pub fn task_list(r: &crate::commands::task::Listing, p: &Painter) -> String {
+    use crate::support::text::one_line;
+    let state = &r.state;
+    let done = state
+        .tasks
+        .iter()
+        .filter(|t| t.status == crate::model::state::TaskStatus::Done)
+        .count();
+    let mut out = format!(
+        "{} ({}, {done}/{})\n",
+        p.bold(&escape(&r.key)),
+        state.status,
+        state.tasks.len()
+    );
+    if state.tasks.is_empty() {
+        let _ = writeln!(
+            out,
+            "  {}",
+            p.dim(&p.f(crate::k!("task.none"), &[("key", &escape(&r.key))]))
+        );
+    }
+    let width = state
+        .tasks
+        .iter()
+        .map(|t| t.status.as_str().len())
+        .max()
+        .unwrap_or(0);
+    for t in &state.tasks {
+        let _ = writeln!(
+            out,
+            "  [{}] {:<width$}  {}",
+            escape(&t.id),
+            escape(t.status.as_str()),
+            one_line(&t.description, 72)
+        );
+    }
+    out
+}
+
+/// `task show ID`: one task whole.
+pub fn task_show(r: &crate::commands::task::Listing, p: &Painter) -> String {
+    let state = &r.state;
+    let Some((i, t)) = state
+        .tasks
+        .iter()
+        .enumerate()
+        .find(|(_, t)| Some(&t.id) == r.show.as_ref())
+    else {
+        return String::new();
+    };
+    let mut out = format!(
+        "{} {} ({})\n",
+        p.bold(&format!("[{}]", escape(&t.id))),
+        escape(t.status.as_str()),
+        escape(&r.key)
+    );
+    let block = |out: &mut String, label: &str, text: &str| {
+        let mut lines = text.lines();
+        let _ = writeln!(
+            out,
+            "  {label:<12} {}",
+            escape(lines.next().unwrap_or_default())
+        );
+        for l in lines {
+            let _ = writeln!(out, "  {:<12} {}", "", escape(l));
+        }
+    };
+    block(&mut out, p.t(crate::k!("show.description")), &t.description);
+    if let Some(next) = &t.next_action {
+        block(&mut out, p.t(crate::k!("show.next")), next);
+    }
+    if !t.file_paths.is_empty() {
+        block(
+            &mut out,
+            p.t(crate::k!("show.files")),
+            &t.file_paths.join("\n"),
+        );
+    }
+    if !t.blockers.is_empty() {
+        block(
+            &mut out,
+            p.t(crate::k!("show.blockers")),
+            &t.blockers.join("\n"),
+        );
+    }
+    if let Some(sha) = &t.commit_sha {
+        block(&mut out, p.t(crate::k!("show.commit")), sha);
+    }
+    if let Some(touched) = &t.last_touched {
+        block(&mut out, p.t(crate::k!("show.touched")), &touched.raw);
+    }
+    let tried: Vec<String> = state
+        .extras
+        .tried(i)
+        .iter()
+        .map(|a| a.line(str::to_owned))
+        .collect();
+    if !tried.is_empty() {
+        block(&mut out, p.t(crate::k!("show.tried")), &tried.join("\n"));
+    }
     out
 }

@@ -282,3 +282,79 @@ pub fn sync(r: &crate::commands::sync::Report) -> SyncV1 {
         recorded: r.recorded.as_ref().map(|rec| rec.keys.clone()),
     }
 }
+
+#[derive(Serialize)]
+pub struct TasksV1 {
+    pub schema: &'static str,
+    pub key: String,
+    pub path: String,
+    pub session_status: String,
+    pub tasks: Vec<TaskV1>,
+}
+
+#[derive(Serialize)]
+pub struct TaskShowV1 {
+    pub schema: &'static str,
+    pub key: String,
+    pub path: String,
+    pub task: TaskV1,
+}
+
+#[derive(Serialize)]
+pub struct TaskV1 {
+    pub id: String,
+    pub status: String,
+    pub description: String,
+    pub next_action: Option<String>,
+    pub file_paths: Vec<String>,
+    pub blockers: Vec<String>,
+    pub commit_sha: Option<String>,
+    pub last_touched: Option<String>,
+    /// What was tried and why it failed: `approach → result: reason (learnings)`.
+    pub tried: Vec<String>,
+}
+
+fn task_v1(state: &crate::model::state::State, i: usize) -> TaskV1 {
+    let t = &state.tasks[i];
+    TaskV1 {
+        id: t.id.clone(),
+        status: t.status.as_str().to_owned(),
+        description: t.description.clone(),
+        next_action: t.next_action.clone(),
+        file_paths: t.file_paths.clone(),
+        blockers: t.blockers.clone(),
+        commit_sha: t.commit_sha.clone(),
+        last_touched: t.last_touched.as_ref().map(|s| s.raw.clone()),
+        tried: state
+            .extras
+            .tried(i)
+            .iter()
+            .map(|a| a.line(str::to_owned))
+            .collect(),
+    }
+}
+
+pub fn task_list(r: &crate::commands::task::Listing) -> String {
+    let path = r.path.display().to_string();
+    match r
+        .show
+        .as_ref()
+        .and_then(|id| r.state.tasks.iter().position(|t| &t.id == id))
+    {
+        Some(i) => super::to_string(&TaskShowV1 {
+            schema: "git-handover/task-show/1",
+            key: r.key.clone(),
+            path,
+            task: task_v1(&r.state, i),
+        }),
+        None => super::to_string(&TasksV1 {
+            schema: "git-handover/tasks/1",
+            key: r.key.clone(),
+            path,
+            session_status: r.state.status.as_str().to_owned(),
+            tasks: (0..r.state.tasks.len())
+                .map(|i| task_v1(&r.state, i))
+                .collect(),
+        }),
+    }
+}
