@@ -35,7 +35,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'Show every worktree and every handover in it, checked against git')
             [CompletionResult]::new('continue', 'continue', [CompletionResultType]::ParameterValue, 'Find the handover to resume, from any worktree, and brief on it')
             [CompletionResult]::new('save', 'save', [CompletionResultType]::ParameterValue, 'Create or update this branch''s session (or the team''s) from JSON')
-            [CompletionResult]::new('task', 'task', [CompletionResultType]::ParameterValue, 'Add, start, finish, block or reopen one task of a session')
+            [CompletionResult]::new('task', 'task', [CompletionResultType]::ParameterValue, 'Add, start, finish, block, reopen, edit or remove a task of a session; list or show them')
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Regenerate a session''s handover.md from its state')
             [CompletionResult]::new('here', 'here', [CompletionResultType]::ParameterValue, 'Write `CONTINUE_HERE.md`, stamped with the time and branch')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Move the legacy .claude/project-state.json into a session directory')
@@ -340,6 +340,8 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('session-start', 'session-start', [CompletionResultType]::ParameterValue, 'Print the handover of the agent''s worktree as `SessionStart` context (read-only)')
+            [CompletionResult]::new('pre-compact', 'pre-compact', [CompletionResultType]::ParameterValue, 'Before the agent compacts its context: remind it to save the handover, naming the tasks in progress it has not updated since this agent session started. Never blocks the compaction; prints nothing when there is nothing to say')
+            [CompletionResult]::new('session-end', 'session-end', [CompletionResultType]::ParameterValue, 'When the agent session ends: the same reminder, for agents that show it')
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add the session-start hook to an agent''s settings file')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove what `hook install` added')
             break
@@ -356,6 +358,32 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'git-handover;hook;pre-compact' {
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent that runs the hook (its output format)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (versioned, the same in every language)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'git-handover;hook;session-end' {
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent that runs the hook (its output format)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (versioned, the same in every language)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
         'git-handover;hook;install' {

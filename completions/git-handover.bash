@@ -58,6 +58,12 @@ _git__handover() {
             git__handover__subcmd__hook,install)
                 cmd="git__handover__subcmd__hook__subcmd__install"
                 ;;
+            git__handover__subcmd__hook,pre-compact)
+                cmd="git__handover__subcmd__hook__subcmd__pre__subcmd__compact"
+                ;;
+            git__handover__subcmd__hook,session-end)
+                cmd="git__handover__subcmd__hook__subcmd__session__subcmd__end"
+                ;;
             git__handover__subcmd__hook,session-start)
                 cmd="git__handover__subcmd__hook__subcmd__session__subcmd__start"
                 ;;
@@ -272,7 +278,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__hook)
-            opts="-C -c -q -h --json --color --lang --quiet --help session-start install uninstall"
+            opts="-C -c -q -h --json --color --lang --quiet --help session-start pre-compact session-end install uninstall"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -314,6 +320,74 @@ _git__handover() {
                     ;;
                 --scope)
                     COMPREPLY=($(compgen -W "project local user" -- "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -W "en ja" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__handover__subcmd__hook__subcmd__pre__subcmd__compact)
+            opts="-C -c -q -h --agent --json --color --lang --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -W "claude codex gemini" -- "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -W "en ja" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__handover__subcmd__hook__subcmd__session__subcmd__end)
+            opts="-C -c -q -h --agent --json --color --lang --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -W "claude codex gemini" -- "${cur}"))
                     return 0
                     ;;
                 -C)

@@ -32,7 +32,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand status 'Show every worktree and every handover in it, checked against git'
             cand continue 'Find the handover to resume, from any worktree, and brief on it'
             cand save 'Create or update this branch''s session (or the team''s) from JSON'
-            cand task 'Add, start, finish, block or reopen one task of a session'
+            cand task 'Add, start, finish, block, reopen, edit or remove a task of a session; list or show them'
             cand render 'Regenerate a session''s handover.md from its state'
             cand here 'Write `CONTINUE_HERE.md`, stamped with the time and branch'
             cand migrate 'Move the legacy .claude/project-state.json into a session directory'
@@ -317,6 +317,8 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand session-start 'Print the handover of the agent''s worktree as `SessionStart` context (read-only)'
+            cand pre-compact 'Before the agent compacts its context: remind it to save the handover, naming the tasks in progress it has not updated since this agent session started. Never blocks the compaction; prints nothing when there is nothing to say'
+            cand session-end 'When the agent session ends: the same reminder, for agents that show it'
             cand install 'Add the session-start hook to an agent''s settings file'
             cand uninstall 'Remove what `hook install` added'
         }
@@ -332,6 +334,30 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --quiet 'Say less: no warnings or hints on stderr'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
+        }
+        &'git-handover;hook;pre-compact'= {
+            cand --agent 'The agent that runs the hook (its output format)'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
+            cand --color 'When to colour the output'
+            cand --lang 'The language of messages and labels'
+            cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+            cand -q 'Say less: no warnings or hints on stderr'
+            cand --quiet 'Say less: no warnings or hints on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-handover;hook;session-end'= {
+            cand --agent 'The agent that runs the hook (its output format)'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
+            cand --color 'When to colour the output'
+            cand --lang 'The language of messages and labels'
+            cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+            cand -q 'Say less: no warnings or hints on stderr'
+            cand --quiet 'Say less: no warnings or hints on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
         }
         &'git-handover;hook;install'= {
             cand --agent 'The agent whose settings to change'

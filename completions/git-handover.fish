@@ -38,7 +38,7 @@ complete -c git-handover -n "__fish_git_handover_needs_command" -s V -l version 
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "status" -d 'Show every worktree and every handover in it, checked against git'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "continue" -d 'Find the handover to resume, from any worktree, and brief on it'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "save" -d 'Create or update this branch\'s session (or the team\'s) from JSON'
-complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "task" -d 'Add, start, finish, block or reopen one task of a session'
+complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "task" -d 'Add, start, finish, block, reopen, edit or remove a task of a session; list or show them'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "render" -d 'Regenerate a session\'s handover.md from its state'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "here" -d 'Write `CONTINUE_HERE.md`, stamped with the time and branch'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "migrate" -d 'Move the legacy .claude/project-state.json into a session directory'
@@ -290,19 +290,21 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -l recor
 complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -l color -d 'When to colour the output' -r -f -a "auto\t''
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
 ja\t''"
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -f -a "session-start" -d 'Print the handover of the agent\'s worktree as `SessionStart` context (read-only)'
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -f -a "install" -d 'Add the session-start hook to an agent\'s settings file'
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start install uninstall" -f -a "uninstall" -d 'Remove what `hook install` added'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -f -a "session-start" -d 'Print the handover of the agent\'s worktree as `SessionStart` context (read-only)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -f -a "pre-compact" -d 'Before the agent compacts its context: remind it to save the handover, naming the tasks in progress it has not updated since this agent session started. Never blocks the compaction; prints nothing when there is nothing to say'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -f -a "session-end" -d 'When the agent session ends: the same reminder, for agents that show it'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -f -a "install" -d 'Add the session-start hook to an agent\'s settings file'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -f -a "uninstall" -d 'Remove what `hook install` added'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l agent -d 'The agent that runs the hook: its context budget (Claude Code and Gemini CLI 10,000 characters, Codex about 2,500 tokens, counted as tokens)' -r -f -a "claude\t''
 codex\t''
 gemini\t''"
@@ -319,6 +321,32 @@ ja\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l agent -d 'The agent that runs the hook (its output format)' -r -f -a "claude\t''
+codex\t''
+gemini\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l color -d 'When to colour the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+ja\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -s h -l help -d 'Print help'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l agent -d 'The agent that runs the hook (its output format)' -r -f -a "claude\t''
+codex\t''
+gemini\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-end" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-end" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l color -d 'When to colour the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+ja\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-end" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-end" -s h -l help -d 'Print help'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -l agent -d 'The agent whose settings to change' -r -f -a "claude\t''
 codex\t''
 gemini\t''"

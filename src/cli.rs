@@ -79,7 +79,7 @@ pub enum Command {
     /// Create or update this branch's session (or the team's) from JSON.
     #[command(after_long_help = SAVE_HELP)]
     Save(SaveArgs),
-    /// Add, start, finish, block or reopen one task of a session.
+    /// Add, start, finish, block, reopen, edit or remove a task of a session; list or show them.
     #[command(after_long_help = TASK_HELP)]
     Task(TaskArgs),
     /// Regenerate a session's handover.md from its state.
@@ -347,6 +347,12 @@ pub enum HookCommand {
     /// Reads the agent's JSON event from stdin when there is one and uses its `cwd`.
     /// Prints nothing when there is nothing to resume; never fails the agent's start.
     SessionStart(SessionStartArgs),
+    /// Before the agent compacts its context: remind it to save the handover, naming
+    /// the tasks in progress it has not updated since this agent session started.
+    /// Never blocks the compaction; prints nothing when there is nothing to say.
+    PreCompact(ReminderArgs),
+    /// When the agent session ends: the same reminder, for agents that show it.
+    SessionEnd(ReminderArgs),
     /// Add the session-start hook to an agent's settings file.
     Install(HookInstallArgs),
     /// Remove what `hook install` added.
@@ -364,6 +370,13 @@ pub struct SessionStartArgs {
     /// that opted in (a project-scope hook of git-handover, or handover.hook=true).
     #[arg(long, value_enum)]
     pub scope: Option<HookScope>,
+}
+
+#[derive(Debug, Args, Default, Clone)]
+pub struct ReminderArgs {
+    /// The agent that runs the hook (its output format).
+    #[arg(long, value_enum)]
+    pub agent: Option<HookAgent>,
 }
 
 #[derive(Debug, Args)]

@@ -383,6 +383,7 @@ impl World {
         );
         let sources = self.events()[before_events..]
             .iter()
+            .filter(|e| e["hook_event_name"] == "SessionStart")
             .map(|e| e["source"].as_str().unwrap_or("?").to_owned())
             .collect();
         let briefed = self
@@ -790,9 +791,91 @@ fn a_briefing_over_codex_budget_is_sent_inline_cut_by_priority() {
         body.contains("cut to fit the agent's context"),
         "cut by priority"
     );
-    assert!(body.contains("Record progress:"), "what must stay stayed");
+    assert!(
+        body.contains("Record progress on this session"),
+        "what must stay stayed"
+    );
     assert!(
         !body.contains("hook output was saved to") && !body.contains("saved to file"),
         "inline, not spilled to a file"
+    );
+}
+
+#[test]
+fn the_agents_own_validators_accept_the_packages() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if need(Agent::Claude) {
+        let w = World::new();
+        for path in [root.join("plugins/git-handover"), root.to_path_buf()] {
+            let out = w
+                .env
+                .command(agent_bin(Agent::Claude).unwrap())
+                .args(["plugin", "validate", "--strict"])
+                .arg(&path)
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                out.status.success() && text.contains("Validation passed"),
+                "{}: {text}{}",
+                path.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+    if need(Agent::Gemini) {
+        let w = World::new();
+        let out = w
+            .env
+            .command(agent_bin(Agent::Gemini).unwrap())
+            .args(["extensions", "validate"])
+            .arg(root.join("extensions/gemini"))
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.status.success() && text.contains("successfully validated"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn claude_code_loads_the_plugin_whose_hooks_brief_and_remind() {
+    if !need(Agent::Claude) {
+        return;
+    }
+    let w = World::new();
+    // A task in progress, last touched before this agent session started.
+    let run = w.env.handover(&w.repo, &["task", "start", "T1"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let plugin = Path::new(env!("CARGO_MANIFEST_DIR")).join("plugins/git-handover");
+    let plugin = plugin.to_str().unwrap();
+    let (sources, briefed) = w.start(Agent::Claude, &["-p", "hello", "--plugin-dir", plugin]);
+    assert_eq!(sources, ["startup"], "the plugin's SessionStart hook ran");
+    assert!(briefed, "the plugin's briefing reached the model");
+    let before = w.events().len();
+    w.start(
+        Agent::Claude,
+        &["-p", "/compact", "--continue", "--plugin-dir", plugin],
+    );
+    let names: Vec<String> = w.events()[before..]
+        .iter()
+        .map(|e| e["hook_event_name"].as_str().unwrap_or("?").to_owned())
+        .collect();
+    assert!(
+        names.iter().any(|n| n == "PreCompact"),
+        "the plugin's PreCompact hook ran: {names:?}"
+    );
+    assert!(
+        w.outputs().contains("systemMessage")
+            && w.outputs().contains("save the handover")
+            && w.outputs().contains("[T1]"),
+        "it reminded: {}",
+        w.outputs()
     );
 }

@@ -144,7 +144,7 @@ fn a_briefing_over_the_budget_is_cut_by_priority_and_says_what_was_cut() {
         }
         assert!(text.contains("tried: a regex-based lexer"));
         assert!(text.contains("Next: "), "{agent}:\n{text}");
-        assert!(text.contains("Record progress:"));
+        assert!(text.contains("Record progress on this session"));
         // Knowledge before background, the first pending tasks before the last.
         assert!(text.contains("[M4] pending"));
         assert!(!text.contains("[M120] pending"));

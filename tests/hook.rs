@@ -389,3 +389,40 @@ fn a_corrupt_state_becomes_a_note_and_exit_zero() {
         "{stdout}"
     );
 }
+
+#[test]
+fn pre_compact_and_session_end_remind_with_the_exact_commands_and_never_fail() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    for args in [
+        &["task", "add", "T1", "work"][..],
+        &["task", "start", "T1"][..],
+    ] {
+        let run = env.handover(&repo, args);
+        assert_eq!(run.code, 0, "{}", run.snapshot());
+    }
+    for hook in ["pre-compact", "session-end"] {
+        let (code, stdout) = run_hook(
+            &env,
+            &repo,
+            &format!("git-handover hook {hook} --agent claude"),
+            br#"{"session_id":"new-session","hook_event_name":"PreCompact"}"#,
+        );
+        assert_eq!(code, 0);
+        let v: Value = serde_json::from_str(&stdout).unwrap();
+        let message = v["systemMessage"].as_str().unwrap();
+        assert!(message.contains("[T1]"), "{message}");
+        assert!(
+            message.contains("git handover task done <id> --session main/20261130-120000"),
+            "{message}"
+        );
+    }
+    // Nowhere to look: nothing printed, exit 0.
+    let (code, stdout) = run_hook(
+        &env,
+        env.root(),
+        "git-handover hook pre-compact",
+        b"garbage",
+    );
+    assert_eq!((code, stdout.as_str()), (0, ""));
+}

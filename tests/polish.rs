@@ -359,7 +359,7 @@ fn the_briefing_says_how_to_record_progress_and_how_to_use_up_a_note() {
     let cont = env.handover(&repo, &["continue"]);
     assert!(
         cont.stdout.contains(
-            "Record progress: git handover task start|done|block <id> --session main/20261130-120000"
+            "Record progress on this session (add --session main/20261130-120000 to each): git handover task start <id>"
         ),
         "{}",
         cont.stdout

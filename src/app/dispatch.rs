@@ -37,7 +37,11 @@ pub(super) fn dispatch(
     match command {
         Command::Completions(_)
         | Command::Man(_)
-        | Command::Hook(cli::HookCommand::SessionStart(_)) => {
+        | Command::Hook(
+            cli::HookCommand::SessionStart(_)
+            | cli::HookCommand::PreCompact(_)
+            | cli::HookCommand::SessionEnd(_),
+        ) => {
             unreachable!("handled before the repository is opened")
         }
         Command::Hook(cli::HookCommand::Install(args)) => {

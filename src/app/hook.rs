@@ -68,6 +68,103 @@ pub(super) fn session_start(
     ProcessOutput::ok(crate::render::hook::hook_output(&text))
 }
 
+/// `hook pre-compact` / `hook session-end`: a reminder to save the handover, as the
+/// `systemMessage` agents show the user (Claude Code, Gemini CLI). It never blocks and
+/// never fails: nothing to say, or any error, prints nothing.
+pub(super) fn reminder(
+    cwd: PathBuf,
+    lang: Option<cli::LangArg>,
+    overrides: &[(String, String)],
+) -> ProcessOutput {
+    let event = if std::io::stdin().is_terminal() {
+        Vec::new()
+    } else {
+        read_event(STDIN_WAIT)
+    };
+    let dir = event_cwd(&event).unwrap_or(cwd);
+    let text = std::panic::catch_unwind(|| -> Option<String> {
+        let ctx = super::context(dir, lang, overrides).ok()?;
+        let wt = ctx.current_worktree().ok()?;
+        let owner = ctx.owner(&cli::TeamArgs::default(), &wt).ok()?;
+        let chosen = crate::services::sessions::choose(
+            &ctx.write_root(&wt),
+            &ctx.other_roots(&wt),
+            &owner,
+            &wt.path,
+            ctx.now,
+            false,
+            &ctx.settings,
+        )
+        .ok()?;
+        let session = chosen
+            .session
+            .filter(crate::services::sessions::SessionDir::exists)?;
+        let state = crate::model::state::State::read(&session.state_file()).ok()?;
+        if !state.is_ready() {
+            return None;
+        }
+        let started = agent_started(&ctx.repo.common_dir(), &event);
+        let unsaved: Vec<String> = state
+            .tasks
+            .iter()
+            .filter(|t| t.status == crate::model::state::TaskStatus::InProgress)
+            .filter(|t| match (started, &t.last_touched) {
+                // Times in files are to the second: compare seconds.
+                (Some(start), Some(touched)) => touched.at.as_second() < start.as_second(),
+                // Never touched, or no start known for this agent session: every task
+                // in progress is named.
+                (Some(_), None) | (None, _) => true,
+            })
+            .map(|t| format!("[{}]", text::escape(&t.id)))
+            .collect();
+        let p = crate::render::human::Painter::new(false, ctx.lang);
+        let key = text::escape(&session.key);
+        Some(if unsaved.is_empty() {
+            p.f(crate::k!("remind.saved"), &[("key", &key)])
+        } else {
+            p.f(
+                crate::k!("remind.unsaved"),
+                &[("key", &key), ("tasks", &unsaved.join(", "))],
+            )
+        })
+    });
+    match text {
+        Ok(Some(text)) => {
+            let v = serde_json::json!({ "systemMessage": text });
+            ProcessOutput::ok(format!("{v}\n").into_bytes())
+        }
+        _ => ProcessOutput::ok(Vec::new()),
+    }
+}
+
+/// When this agent session started: the first `hook session-start` marker of its
+/// `session_id` (left by [`already_briefed`]).
+fn agent_started(common_dir: &std::path::Path, event: &[u8]) -> Option<jiff::Timestamp> {
+    let event: Value = serde_json::from_slice(event).ok()?;
+    let session: String = event
+        .get("session_id")?
+        .as_str()?
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+        .take(100)
+        .collect();
+    if session.is_empty() {
+        return None;
+    }
+    let dir = common_dir.join("git-handover").join("hook-starts");
+    std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_str()
+                .is_some_and(|n| n.starts_with(&format!("{session}-")))
+        })
+        .filter_map(|e| e.metadata().and_then(|m| m.modified()).ok())
+        .min()
+        .and_then(|t| jiff::Timestamp::try_from(t).ok())
+}
+
 /// Whether this repository opted in to briefings from a user-scope hook: a
 /// project-scope hook of git-handover is registered for some agent, or
 /// `handover.hook` is true.
