@@ -279,13 +279,60 @@ impl Repo {
     /// checksums and its own consistency). When it does not, it is not used again this
     /// run, and [`Repo::graph_damage`] says why.
     pub(super) fn graph_holds(&self, graph: &gix::commitgraph::Graph) -> bool {
+        // A graph verified before and not changed since (same files, sizes, times) is
+        // not hashed again: the stamp of the last good check is kept beside it.
+        let stamp = self.graph_stamp();
+        let kept = self
+            .repo
+            .common_dir()
+            .join("git-handover")
+            .join("graph-verified");
+        if stamp.as_deref().is_some_and(|s| {
+            std::fs::read(&kept).ok().as_deref() == Some(s.as_bytes())
+        }) {
+            return true;
+        }
         match graph.verify_integrity(|_| Ok::<(), std::io::Error>(())) {
-            Ok(_) => true,
+            Ok(_) => {
+                if let Some(stamp) = stamp
+                    && std::fs::create_dir_all(kept.parent().expect("a parent")).is_ok()
+                {
+                    let _ = crate::support::fsio::write_atomic(&kept, stamp.as_bytes());
+                }
+                true
+            }
             Err(e) => {
                 *self.graph_damaged.borrow_mut() = Some(e.to_string());
                 false
             }
         }
+    }
+
+    /// The commit-graph files as they are on disk (name, size, modification time), or
+    /// `None` when they cannot be looked at.
+    fn graph_stamp(&self) -> Option<String> {
+        use std::fmt::Write as _;
+        let info = self.repo.objects.store_ref().path().join("info");
+        let mut files = vec![info.join("commit-graph")];
+        if let Ok(entries) = std::fs::read_dir(info.join("commit-graphs")) {
+            let mut chain: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+            chain.sort();
+            files.extend(chain);
+        }
+        let mut stamp = String::new();
+        for f in files {
+            let Ok(meta) = std::fs::metadata(&f) else {
+                continue;
+            };
+            let modified = meta
+                .modified()
+                .ok()?
+                .duration_since(std::time::UNIX_EPOCH)
+                .ok()?
+                .as_nanos();
+            let _ = writeln!(stamp, "{} {} {modified}", f.display(), meta.len());
+        }
+        (!stamp.is_empty()).then_some(stamp)
     }
 
     /// Why the commit-graph was set aside this run, if it was.
