@@ -66,7 +66,12 @@ rss = {n: 0 for n in names}
 codes = {}
 for r in range(rounds):
     for n in names:
-        ms, kib, code = run(*commands[n])
+        argv, cwd, stdin = commands[n]
+        # A new agent session each run: the hook briefs once per session start, so a
+        # repeated session_id would time a run that prints nothing.
+        if stdin is not None:
+            stdin = stdin.replace(b'"session_id":"bench"', b'"session_id":"bench-%d"' % r)
+        ms, kib, code = run(argv, cwd, stdin)
         times[n].append(ms)
         rss[n] = max(rss[n], kib)
         codes[n] = code

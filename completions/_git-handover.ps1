@@ -342,6 +342,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('session-start', 'session-start', [CompletionResultType]::ParameterValue, 'Print the handover of the agent''s worktree as `SessionStart` context (read-only)')
             [CompletionResult]::new('pre-compact', 'pre-compact', [CompletionResultType]::ParameterValue, 'Before the agent compacts its context: remind it to save the handover, naming the tasks in progress it has not updated since this agent session started. Never blocks the compaction; prints nothing when there is nothing to say')
             [CompletionResult]::new('session-end', 'session-end', [CompletionResultType]::ParameterValue, 'When the agent session ends: the same reminder, for agents that show it')
+            [CompletionResult]::new('post-commit', 'post-commit', [CompletionResultType]::ParameterValue, 'After a commit (the git hook `hook install --git post-commit` adds): tasks of this worktree''s ready session whose files the commit touched get `last_touched` set to the commit''s time; with `handover.recordCommits=true` the commit is added to `architecture_changes`. Silent, and never fails the commit')
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add the session-start hook to an agent''s settings file')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove what `hook install` added')
             break
@@ -386,9 +387,22 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'git-handover;hook;post-commit' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (versioned, the same in every language)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'git-handover;hook;install' {
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent whose settings to change')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Which settings file: the project''s (committed), local (not committed), or the user''s')
+            [CompletionResult]::new('--git', '--git', [CompletionResultType]::ParameterName, 'Install (or remove) a git hook instead of an agent''s: `post-commit` runs `git-handover hook post-commit` after each commit, in the hooks directory git uses (`core.hooksPath`, else the repository''s `hooks/`), before whatever the hook already does (an existing hook is kept, never overwritten)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
@@ -404,6 +418,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         'git-handover;hook;uninstall' {
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent whose settings to change')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Which settings file: the project''s (committed), local (not committed), or the user''s')
+            [CompletionResult]::new('--git', '--git', [CompletionResultType]::ParameterName, 'Install (or remove) a git hook instead of an agent''s: `post-commit` runs `git-handover hook post-commit` after each commit, in the hooks directory git uses (`core.hooksPath`, else the repository''s `hooks/`), before whatever the hook already does (an existing hook is kept, never overwritten)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')

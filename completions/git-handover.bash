@@ -58,6 +58,9 @@ _git__handover() {
             git__handover__subcmd__hook,install)
                 cmd="git__handover__subcmd__hook__subcmd__install"
                 ;;
+            git__handover__subcmd__hook,post-commit)
+                cmd="git__handover__subcmd__hook__subcmd__post__subcmd__commit"
+                ;;
             git__handover__subcmd__hook,pre-compact)
                 cmd="git__handover__subcmd__hook__subcmd__pre__subcmd__compact"
                 ;;
@@ -278,7 +281,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__hook)
-            opts="-C -c -q -h --json --color --lang --quiet --help session-start pre-compact session-end install uninstall"
+            opts="-C -c -q -h --json --color --lang --quiet --help session-start pre-compact session-end post-commit install uninstall"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -308,7 +311,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__hook__subcmd__install)
-            opts="-C -c -q -h --agent --scope --instructions --json --color --lang --quiet --help"
+            opts="-C -c -q -h --agent --scope --instructions --git --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -322,6 +325,40 @@ _git__handover() {
                     COMPREPLY=($(compgen -W "project local user" -- "${cur}"))
                     return 0
                     ;;
+                --git)
+                    COMPREPLY=($(compgen -W "post-commit" -- "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -W "en ja" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__handover__subcmd__hook__subcmd__post__subcmd__commit)
+            opts="-C -c -q -h --json --color --lang --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 -C)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -452,7 +489,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__hook__subcmd__uninstall)
-            opts="-C -c -q -h --agent --scope --instructions --json --color --lang --quiet --help"
+            opts="-C -c -q -h --agent --scope --instructions --git --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -464,6 +501,10 @@ _git__handover() {
                     ;;
                 --scope)
                     COMPREPLY=($(compgen -W "project local user" -- "${cur}"))
+                    return 0
+                    ;;
+                --git)
+                    COMPREPLY=($(compgen -W "post-commit" -- "${cur}"))
                     return 0
                     ;;
                 -C)

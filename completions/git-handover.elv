@@ -319,6 +319,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand session-start 'Print the handover of the agent''s worktree as `SessionStart` context (read-only)'
             cand pre-compact 'Before the agent compacts its context: remind it to save the handover, naming the tasks in progress it has not updated since this agent session started. Never blocks the compaction; prints nothing when there is nothing to say'
             cand session-end 'When the agent session ends: the same reminder, for agents that show it'
+            cand post-commit 'After a commit (the git hook `hook install --git post-commit` adds): tasks of this worktree''s ready session whose files the commit touched get `last_touched` set to the commit''s time; with `handover.recordCommits=true` the commit is added to `architecture_changes`. Silent, and never fails the commit'
             cand install 'Add the session-start hook to an agent''s settings file'
             cand uninstall 'Remove what `hook install` added'
         }
@@ -359,9 +360,21 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'git-handover;hook;post-commit'= {
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
+            cand --color 'When to colour the output'
+            cand --lang 'The language of messages and labels'
+            cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+            cand -q 'Say less: no warnings or hints on stderr'
+            cand --quiet 'Say less: no warnings or hints on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'git-handover;hook;install'= {
             cand --agent 'The agent whose settings to change'
             cand --scope 'Which settings file: the project''s (committed), local (not committed), or the user''s'
+            cand --git 'Install (or remove) a git hook instead of an agent''s: `post-commit` runs `git-handover hook post-commit` after each commit, in the hooks directory git uses (`core.hooksPath`, else the repository''s `hooks/`), before whatever the hook already does (an existing hook is kept, never overwritten)'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
@@ -376,6 +389,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         &'git-handover;hook;uninstall'= {
             cand --agent 'The agent whose settings to change'
             cand --scope 'Which settings file: the project''s (committed), local (not committed), or the user''s'
+            cand --git 'Install (or remove) a git hook instead of an agent''s: `post-commit` runs `git-handover hook post-commit` after each commit, in the hooks directory git uses (`core.hooksPath`, else the repository''s `hooks/`), before whatever the hook already does (an existing hook is kept, never overwritten)'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'

@@ -290,21 +290,22 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -l recor
 complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -l color -d 'When to colour the output' -r -f -a "auto\t''
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end post-commit install uninstall" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end post-commit install uninstall" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end post-commit install uninstall" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end post-commit install uninstall" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
 ja\t''"
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -f -a "session-start" -d 'Print the handover of the agent\'s worktree as `SessionStart` context (read-only)'
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -f -a "pre-compact" -d 'Before the agent compacts its context: remind it to save the handover, naming the tasks in progress it has not updated since this agent session started. Never blocks the compaction; prints nothing when there is nothing to say'
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -f -a "session-end" -d 'When the agent session ends: the same reminder, for agents that show it'
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -f -a "install" -d 'Add the session-start hook to an agent\'s settings file'
-complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end install uninstall" -f -a "uninstall" -d 'Remove what `hook install` added'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end post-commit install uninstall" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end post-commit install uninstall" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end post-commit install uninstall" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end post-commit install uninstall" -f -a "session-start" -d 'Print the handover of the agent\'s worktree as `SessionStart` context (read-only)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end post-commit install uninstall" -f -a "pre-compact" -d 'Before the agent compacts its context: remind it to save the handover, naming the tasks in progress it has not updated since this agent session started. Never blocks the compaction; prints nothing when there is nothing to say'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end post-commit install uninstall" -f -a "session-end" -d 'When the agent session ends: the same reminder, for agents that show it'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end post-commit install uninstall" -f -a "post-commit" -d 'After a commit (the git hook `hook install --git post-commit` adds): tasks of this worktree\'s ready session whose files the commit touched get `last_touched` set to the commit\'s time; with `handover.recordCommits=true` the commit is added to `architecture_changes`. Silent, and never fails the commit'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end post-commit install uninstall" -f -a "install" -d 'Add the session-start hook to an agent\'s settings file'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end post-commit install uninstall" -f -a "uninstall" -d 'Remove what `hook install` added'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l agent -d 'The agent that runs the hook: its context budget (Claude Code and Gemini CLI 10,000 characters, Codex about 2,500 tokens, counted as tokens)' -r -f -a "claude\t''
 codex\t''
 gemini\t''"
@@ -347,12 +348,23 @@ ja\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-end" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-end" -s h -l help -d 'Print help'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from post-commit" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from post-commit" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from post-commit" -l color -d 'When to colour the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from post-commit" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+ja\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from post-commit" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from post-commit" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from post-commit" -s h -l help -d 'Print help'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -l agent -d 'The agent whose settings to change' -r -f -a "claude\t''
 codex\t''
 gemini\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -l scope -d 'Which settings file: the project\'s (committed), local (not committed), or the user\'s' -r -f -a "project\t''
 local\t''
 user\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -l git -d 'Install (or remove) a git hook instead of an agent\'s: `post-commit` runs `git-handover hook post-commit` after each commit, in the hooks directory git uses (`core.hooksPath`, else the repository\'s `hooks/`), before whatever the hook already does (an existing hook is kept, never overwritten)' -r -f -a "post-commit\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -l color -d 'When to colour the output' -r -f -a "auto\t''
@@ -370,6 +382,7 @@ gemini\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l scope -d 'Which settings file: the project\'s (committed), local (not committed), or the user\'s' -r -f -a "project\t''
 local\t''
 user\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l git -d 'Install (or remove) a git hook instead of an agent\'s: `post-commit` runs `git-handover hook post-commit` after each commit, in the hooks directory git uses (`core.hooksPath`, else the repository\'s `hooks/`), before whatever the hook already does (an existing hook is kept, never overwritten)' -r -f -a "post-commit\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l color -d 'When to colour the output' -r -f -a "auto\t''

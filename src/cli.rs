@@ -353,6 +353,11 @@ pub enum HookCommand {
     PreCompact(ReminderArgs),
     /// When the agent session ends: the same reminder, for agents that show it.
     SessionEnd(ReminderArgs),
+    /// After a commit (the git hook `hook install --git post-commit` adds): tasks of
+    /// this worktree's ready session whose files the commit touched get `last_touched`
+    /// set to the commit's time; with `handover.recordCommits=true` the commit is
+    /// added to `architecture_changes`. Silent, and never fails the commit.
+    PostCommit,
     /// Add the session-start hook to an agent's settings file.
     Install(HookInstallArgs),
     /// Remove what `hook install` added.
@@ -393,6 +398,18 @@ pub struct HookInstallArgs {
     /// AGENTS.md, Gemini: GEMINI.md).
     #[arg(long)]
     pub instructions: bool,
+
+    /// Install (or remove) a git hook instead of an agent's: `post-commit` runs
+    /// `git-handover hook post-commit` after each commit, in the hooks directory git
+    /// uses (`core.hooksPath`, else the repository's `hooks/`), before whatever the
+    /// hook already does (an existing hook is kept, never overwritten).
+    #[arg(long, value_enum, value_name = "HOOK", conflicts_with = "instructions")]
+    pub git: Option<GitHook>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GitHook {
+    PostCommit,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

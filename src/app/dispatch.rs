@@ -40,10 +40,21 @@ pub(super) fn dispatch(
         | Command::Hook(
             cli::HookCommand::SessionStart(_)
             | cli::HookCommand::PreCompact(_)
-            | cli::HookCommand::SessionEnd(_),
+            | cli::HookCommand::SessionEnd(_)
+            | cli::HookCommand::PostCommit,
         ) => {
             unreachable!("handled before the repository is opened")
         }
+        Command::Hook(cli::HookCommand::Install(args)) if args.git.is_some() => Ok(emit(
+            &crate::services::git_hooks::install(ctx)?,
+            json,
+            painter,
+        )),
+        Command::Hook(cli::HookCommand::Uninstall(args)) if args.git.is_some() => Ok(emit(
+            &crate::services::git_hooks::uninstall(ctx)?,
+            json,
+            painter,
+        )),
         Command::Hook(cli::HookCommand::Install(args)) => {
             let project = ctx.current_worktree()?.path;
             let mut report = hook::install(Some(&project), &args, ctx.settings.lock_timeout)?;

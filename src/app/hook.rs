@@ -137,6 +137,21 @@ pub(super) fn reminder(
     }
 }
 
+/// `hook post-commit`: update this worktree's session for HEAD's commit. Silent and
+/// never failing: whatever happens, nothing is printed and the exit status is 0 (the
+/// commit is made already; a hook must not make it look failed).
+pub(super) fn post_commit(
+    cwd: PathBuf,
+    lang: Option<cli::LangArg>,
+    overrides: &[(String, String)],
+) -> ProcessOutput {
+    let _ = std::panic::catch_unwind(|| {
+        let ctx = super::context(cwd, lang, overrides).ok()?;
+        crate::services::post_commit::run(&ctx).ok()
+    });
+    ProcessOutput::ok(Vec::new())
+}
+
 /// When this agent session started: the first `hook session-start` marker of its
 /// `session_id` (left by [`already_briefed`]).
 fn agent_started(common_dir: &std::path::Path, event: &[u8]) -> Option<jiff::Timestamp> {

@@ -143,6 +143,10 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<ProcessOutput> {
             let overrides = config::parse_overrides(&cli.config)?;
             return Ok(hook::session_start(cwd, cli.lang, &overrides, args));
         }
+        Command::Hook(cli::HookCommand::PostCommit) => {
+            let overrides = config::parse_overrides(&cli.config)?;
+            return Ok(hook::post_commit(cwd, cli.lang, &overrides));
+        }
         Command::Hook(cli::HookCommand::PreCompact(_) | cli::HookCommand::SessionEnd(_)) => {
             let overrides = config::parse_overrides(&cli.config)?;
             return Ok(hook::reminder(cwd, cli.lang, &overrides));

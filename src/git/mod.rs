@@ -287,9 +287,10 @@ impl Repo {
             .common_dir()
             .join("git-handover")
             .join("graph-verified");
-        if stamp.as_deref().is_some_and(|s| {
-            std::fs::read(&kept).ok().as_deref() == Some(s.as_bytes())
-        }) {
+        if stamp
+            .as_deref()
+            .is_some_and(|s| std::fs::read(&kept).ok().as_deref() == Some(s.as_bytes()))
+        {
             return true;
         }
         match graph.verify_integrity(|_| Ok::<(), std::io::Error>(())) {

@@ -149,3 +149,24 @@ pub(super) struct Ident {
     subject: String,
     committed: i64,
 }
+
+impl Repo {
+    /// HEAD's commit, its committer time (seconds), its subject and the paths it
+    /// changed against its first parent: what the post-commit hook needs.
+    pub fn head_changes(&self) -> Option<(CommitId, i64, String, Vec<String>)> {
+        let id = self.repo.head_id().ok()?.detach();
+        let commit = self.repo.find_commit(id).ok()?;
+        let time = commit.time().ok()?.seconds;
+        let subject = commit
+            .message_raw()
+            .ok()
+            .map(|m| subject_of(m.as_bytes()))
+            .unwrap_or_default();
+        let paths = self
+            .changes(id)
+            .into_iter()
+            .map(|(p, _, _)| String::from_utf8_lossy(&p).into_owned())
+            .collect();
+        Some((CommitId(id), time, subject, paths))
+    }
+}

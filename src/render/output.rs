@@ -201,6 +201,30 @@ impl Output for task::Report {
     }
 }
 
+impl Output for crate::services::git_hooks::GitHookReport {
+    fn human(&self, p: &Painter) -> String {
+        let key = match (self.install, self.changed, self.chained) {
+            (true, true, false) => crate::k!("githook.added"),
+            (true, true, true) => crate::k!("githook.chained"),
+            (true, false, _) => crate::k!("githook.present"),
+            (false, true, _) => crate::k!("githook.removed"),
+            (false, false, _) => crate::k!("githook.absent"),
+        };
+        let path = text::escape(&self.path.display().to_string());
+        format!("{}\n", p.f(key, &[("path", &path)]))
+    }
+    fn json(&self) -> String {
+        json::to_string(&serde_json::json!({
+            "schema": "git-handover/git-hook/1",
+            "hook": "post-commit",
+            "install": self.install,
+            "path": self.path.display().to_string(),
+            "changed": self.changed,
+            "chained": self.chained,
+        }))
+    }
+}
+
 impl Output for task::Listing {
     fn human(&self, p: &Painter) -> String {
         if self.show.is_some() {

@@ -1,0 +1,116 @@
+//! `hook post-commit`: after a commit, the unfinished tasks of this worktree's ready
+//! session whose files the commit touched are stamped with the commit's time, and with
+//! `handover.recordCommits=true` the commit joins `architecture_changes`.
+
+use serde_json::Value;
+
+use crate::services::context::Context;
+use crate::services::sessions;
+use crate::support::error::Result;
+
+/// Whether `path` (changed by the commit) is `file` or lies below it (a task may name
+/// a directory).
+fn touches(path: &str, file: &str) -> bool {
+    let file = file.trim_start_matches("./").trim_end_matches('/');
+    !file.is_empty() && (path == file || path.starts_with(&format!("{file}/")))
+}
+
+/// Update the session for HEAD's commit; returns whether anything was written.
+pub fn run(ctx: &Context) -> Result<bool> {
+    let wt = ctx.current_worktree()?;
+    let owner = ctx.owner(&crate::cli::TeamArgs::default(), &wt)?;
+    let chosen = sessions::choose(
+        &ctx.write_root(&wt),
+        &ctx.other_roots(&wt),
+        &owner,
+        &wt.path,
+        ctx.now,
+        false,
+        &ctx.settings,
+    )?;
+    let Some(session) = chosen.session.filter(sessions::SessionDir::exists) else {
+        return Ok(false);
+    };
+    let record = ctx
+        .repo
+        .config_string("handover.recordCommits")
+        .is_some_and(|v| matches!(v.to_ascii_lowercase().as_str(), "true" | "yes" | "on" | "1"));
+    // Cheap looks first, before any object is read: most sessions name no files, and
+    // most commits touch none of those they name.
+    let state = crate::model::state::State::read(&session.state_file())?;
+    let open_files = || {
+        state
+            .tasks
+            .iter()
+            .filter(|t| t.status != crate::model::state::TaskStatus::Done)
+            .flat_map(|t| &t.file_paths)
+    };
+    if open_files().next().is_none() && !record {
+        return Ok(false);
+    }
+    let Some((commit, time, subject, paths)) = ctx.repo.head_changes() else {
+        return Ok(false);
+    };
+    let relevant = open_files().any(|f| paths.iter().any(|p| touches(p, f)));
+    if !relevant && !record {
+        return Ok(false);
+    }
+    let stamp = jiff::Timestamp::from_second(time).map_or_else(
+        |_| crate::model::session::format_time(ctx.now),
+        crate::model::session::format_time,
+    );
+    let sha = commit.to_string();
+    let head = ctx.store_head()?;
+    let mut written = sessions::update(&session, &ctx.settings, ctx.lang, ctx.now, |doc| {
+        let mut doc = doc.unwrap_or_default();
+        if let Some(Value::Array(tasks)) = doc.get_mut("active_tasks") {
+            for task in tasks.iter_mut().filter_map(Value::as_object_mut) {
+                let done = task.get("status").and_then(Value::as_str) == Some("done");
+                let hit = task
+                    .get("file_paths")
+                    .and_then(Value::as_array)
+                    .is_some_and(|files| {
+                        files
+                            .iter()
+                            .filter_map(Value::as_str)
+                            .any(|f| paths.iter().any(|p| touches(p, f)))
+                    });
+                if hit && !done {
+                    task.insert("last_touched".into(), Value::from(stamp.clone()));
+                }
+            }
+        }
+        if record {
+            let changes = doc
+                .entry("architecture_changes")
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if let Value::Array(list) = changes
+                && !list
+                    .iter()
+                    .any(|c| c.get("commit_sha").and_then(Value::as_str) == Some(sha.as_str()))
+            {
+                list.push(serde_json::json!({"commit_sha": sha, "summary": subject}));
+            }
+        }
+        Ok(doc)
+    })?;
+    if written.changed {
+        written.noted = ctx.record_at(head, &ctx.session_record(&written, &wt))?;
+    }
+    written.release();
+    Ok(written.changed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::touches;
+
+    #[test]
+    fn a_task_file_or_directory_is_touched_by_the_paths_below_it() {
+        assert!(touches("src/lex.rs", "src/lex.rs"));
+        assert!(touches("src/lex.rs", "./src/lex.rs"));
+        assert!(touches("src/lex/mod.rs", "src/lex/"));
+        assert!(!touches("src/lexer.rs", "src/lex"));
+        assert!(!touches("src/lex.rs", ""));
+    }
+}
