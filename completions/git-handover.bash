@@ -971,7 +971,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__task__subcmd__list)
-            opts="-C -c -q -h --session --json --color --lang --quiet --help"
+            opts="-C -c -q -h --ids --session --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1154,13 +1154,34 @@ __git_handover_session_keys() {
             *) sub="${COMP_WORDS[i]}"; break ;;
         esac
     done
-    case "$sub" in continue|render|log) ;; *) return 1 ;; esac
     case "${COMP_WORDS[COMP_CWORD]}" in -*) return 1 ;; esac
+    local IFS=$'\n' keys
+    # --session KEY (task): session keys.
+    if [[ "${COMP_WORDS[COMP_CWORD-1]}" == --session ]]; then
+        keys="$(git-handover "${__git_handover_C[@]}" "${dir[@]}" status --keys 2>/dev/null)" || return 1
+        COMPREPLY=($(compgen -W "$keys" -- "${COMP_WORDS[COMP_CWORD]}"))
+        return 0
+    fi
+    # task start|done|block|reopen|edit|remove|show ID: the session's task ids.
+    if [[ "$sub" == task ]]; then
+        local op="" session=() j
+        for ((j = i + 1; j < COMP_CWORD; j++)); do
+            case "${COMP_WORDS[j]}" in
+                --session) session=(--session "${COMP_WORDS[j+1]}"); ((j++)) ;;
+                --team|--agent) ((j++)) ;;
+                -*) ;;
+                *) if [[ -z "$op" ]]; then op="${COMP_WORDS[j]}"; else return 1; fi ;;
+            esac
+        done
+        case "$op" in start|done|block|reopen|edit|remove|show) ;; *) return 1 ;; esac
+        keys="$(git-handover "${__git_handover_C[@]}" "${dir[@]}" task "${session[@]}" list --ids 2>/dev/null)" || return 1
+        COMPREPLY=($(compgen -W "$keys" -- "${COMP_WORDS[COMP_CWORD]}"))
+        return 0
+    fi
+    case "$sub" in continue|render|log) ;; *) return 1 ;; esac
     case "${COMP_WORDS[COMP_CWORD-1]}" in -*) [[ "${COMP_WORDS[COMP_CWORD-1]}" == --successor || "${COMP_WORDS[COMP_CWORD-1]}" == --keep ]] || return 1 ;; esac
-    local keys
-    keys="$(git-handover "${dir[@]}" status --keys 2>/dev/null)" || return 1
+    keys="$(git-handover "${__git_handover_C[@]}" "${dir[@]}" status --keys 2>/dev/null)" || return 1
     [ -n "$keys" ] || return 1
-    local IFS=$'\n'
     COMPREPLY=($(compgen -W "$keys" -- "${COMP_WORDS[COMP_CWORD]}"))
     return 0
 }
@@ -1172,6 +1193,8 @@ _git_handover_complete() {
 
 # git's own completion calls this for `git handover …` and for aliases of it.
 _git_handover() {
+    # `git -C dir handover …`: git's completion keeps its -C options in __git_C_args.
+    local __git_handover_C=("${__git_C_args[@]}")
     local COMP_WORDS=(git-handover "${words[@]:__git_cmd_idx+1}")
     local COMP_CWORD=$((cword - __git_cmd_idx))
     _git_handover_complete git-handover "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"

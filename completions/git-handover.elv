@@ -211,6 +211,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
             cand --lang 'The language of messages and labels'
+            cand --ids 'Print only the task ids, one a line (shell completion uses this)'
             cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
             cand -q 'Say less: no warnings or hints on stderr'
             cand --quiet 'Say less: no warnings or hints on stderr'

@@ -206,6 +206,7 @@ always\t''
 never\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from list" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
 ja\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from list" -l ids -d 'Print only the task ids, one a line (shell completion uses this)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from list" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
@@ -440,6 +441,16 @@ end
 complete -c git -f -n "__fish_git_using_command handover" -a "(__fish_git_handover_complete)"
 
 # Session keys for `continue`, `render` and `log`, from `git handover status --keys`.
+
+# Task ids for the task commands that take one, and keys for --session.
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from start" -f -a "(git-handover task list --ids 2>/dev/null)" -d 'task id'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from done" -f -a "(git-handover task list --ids 2>/dev/null)" -d 'task id'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -f -a "(git-handover task list --ids 2>/dev/null)" -d 'task id'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from reopen" -f -a "(git-handover task list --ids 2>/dev/null)" -d 'task id'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -f -a "(git-handover task list --ids 2>/dev/null)" -d 'task id'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from remove" -f -a "(git-handover task list --ids 2>/dev/null)" -d 'task id'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from show" -f -a "(git-handover task list --ids 2>/dev/null)" -d 'task id'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task" -l session -f -r -a "(git-handover status --keys 2>/dev/null)"
 complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -a "(git-handover status --keys 2>/dev/null)" -d 'session key'
 complete -c git-handover -n "__fish_git_handover_using_subcommand render" -f -a "(git-handover status --keys 2>/dev/null)" -d 'session key'
 complete -c git-handover -n "__fish_git_handover_using_subcommand log" -f -a "(git-handover status --keys 2>/dev/null)" -d 'session key'

@@ -268,7 +268,11 @@ pub enum TaskOp {
         id: String,
     },
     /// List the session's tasks, one a line (read-only).
-    List,
+    List {
+        /// Print only the task ids, one a line (shell completion uses this).
+        #[arg(long)]
+        ids: bool,
+    },
     /// Show one task whole: description, next action, files, blockers, what was tried
     /// (read-only).
     Show {

@@ -318,3 +318,96 @@ end"
         )
     );
 }
+
+#[test]
+fn bash_completes_task_ids_session_keys_and_honours_git_dash_c() {
+    let git_completion = "/usr/share/bash-completion/completions/git";
+    if !Path::new(git_completion).is_file() || !have("bash") {
+        common::unavailable(&format!(
+            "no bash or no git completion script at {git_completion}"
+        ));
+        return;
+    }
+    let env = TestEnv::new();
+    let bin = install(&env);
+    let (repo, key) = completion_repo(&env);
+    for id in ["T7", "T8"] {
+        let run = env.handover(&repo, &["task", "add", id, "work"]);
+        assert_eq!(run.code, 0, "{}", run.snapshot());
+    }
+    // The session that holds them (the saved one had no tasks, so it was finished).
+    let listing: serde_json::Value =
+        serde_json::from_str(&env.handover(&repo, &["--json", "task", "list"]).stdout).unwrap();
+    let tasks_key = listing["key"].as_str().unwrap().to_owned();
+    let script = format!(
+        r#"source {git_completion}
+source {COMPLETIONS}/git-handover.bash
+offer() {{
+  COMP_LINE="$2"; COMP_POINT=${{#COMP_LINE}}
+  read -ra COMP_WORDS <<< "$COMP_LINE"; [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
+  COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 ))
+  COMPREPLY=()
+  "$1" "${{COMP_WORDS[0]}}" "${{COMP_WORDS[COMP_CWORD]}}" "${{COMP_WORDS[COMP_CWORD-1]}}"
+  echo "$2|${{COMPREPLY[*]}}"
+}}
+complete_line() {{ offer __git_wrap__git_main "$1"; }}
+complete_line "git handover task done "
+complete_line "git handover task --session {tasks_key} show T"
+complete_line "git handover task add "
+complete_line "git handover task list --session "
+complete_line "git -C {repo} handover continue "
+complete_line "git -C {repo} handover task start "
+"#,
+        repo = repo.display()
+    );
+    // Run from outside the repository: only -C can find it.
+    let out = env
+        .command("bash")
+        .args(["--norc", "-c", &script])
+        .current_dir(&repo)
+        .env("PATH", user_path(&bin))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = got.lines().collect();
+    assert_eq!(lines[0], "git handover task done |T7 T8");
+    assert_eq!(
+        lines[1],
+        format!("git handover task --session {tasks_key} show T|T7 T8")
+    );
+    assert!(!lines[2].contains("T7"), "add takes a new id: {}", lines[2]);
+    let mut keys: Vec<&str> = vec![key.as_str(), tasks_key.as_str()];
+    keys.sort_unstable();
+    assert_eq!(
+        lines[3],
+        format!("git handover task list --session |{}", keys.join(" "))
+    );
+    let outside = env.root();
+    let out = env
+        .command("bash")
+        .args(["--norc", "-c", &script])
+        .current_dir(outside)
+        .env("PATH", user_path(&bin))
+        .output()
+        .unwrap();
+    let got = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = got.lines().collect();
+    assert_eq!(
+        lines[4],
+        format!(
+            "git -C {} handover continue |{}",
+            repo.display(),
+            keys.join(" ")
+        ),
+        "{got}"
+    );
+    assert_eq!(
+        lines[5],
+        format!("git -C {} handover task start |T7 T8", repo.display())
+    );
+}

@@ -83,7 +83,9 @@ pub(super) fn dispatch(
             Ok(emit(&report, json, painter))
         }
         Command::Save(args) => Ok(emit(&save::run(ctx, &args)?, json, painter)),
-        Command::Task(args) if matches!(args.op, cli::TaskOp::List | cli::TaskOp::Show { .. }) => {
+        Command::Task(args)
+            if matches!(args.op, cli::TaskOp::List { .. } | cli::TaskOp::Show { .. }) =>
+        {
             Ok(emit(&task::read(ctx, &args)?, json, painter))
         }
         Command::Task(args) => Ok(emit(&task::run(ctx, &args)?, json, painter)),

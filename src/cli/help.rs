@@ -97,6 +97,8 @@ Files written by install:
           commits)   user $CLAUDE_CONFIG_DIR or ~/.claude/settings.json
   codex   project .codex/hooks.json       user $CODEX_HOME or ~/.codex/hooks.json
   gemini  project .gemini/settings.json   user $GEMINI_CLI_HOME/.gemini or ~/.gemini/settings.json
+  --git post-commit: post-commit in core.hooksPath, else in the repository's hooks/
+  (an existing hook is kept; git-handover runs first)
 Codex runs a new or changed hook only once it is trusted: trust the project, then trust
 the git-handover hook in /hooks. Gemini CLI needs a trusted folder. A user-scope hook
 briefs only in repositories that opted in (a project-scope hook, or handover.hook=true).
@@ -105,6 +107,7 @@ Examples:
   git handover hook install --agent claude --scope project --instructions
   git handover hook install --agent codex --scope user
   git handover hook uninstall --agent claude --scope project
+  git handover hook install --git post-commit
   echo '{\"cwd\":\"/path/to/worktree\"}' | git handover hook session-start";
 
 pub(super) const COMPLETIONS_HELP: &str = "\

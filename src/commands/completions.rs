@@ -55,6 +55,8 @@ fn valued_globals(cmd: &clap::Command) -> String {
 }
 
 fn bash(script: &str, cmd: &clap::Command) -> String {
+    // The -C options of `git -C dir handover …`, set by `_git_handover` (empty when
+    // git-handover is run as itself, where its own -C is read from the words).
     let registration = script
         .find("if [[ \"${BASH_VERSINFO[0]}\" -eq 4")
         .unwrap_or(script.len());
@@ -77,13 +79,34 @@ __git_handover_session_keys() {{
             *) sub="${{COMP_WORDS[i]}}"; break ;;
         esac
     done
-    case "$sub" in {keyed}) ;; *) return 1 ;; esac
     case "${{COMP_WORDS[COMP_CWORD]}}" in -*) return 1 ;; esac
+    local IFS=$'\n' keys
+    # --session KEY (task): session keys.
+    if [[ "${{COMP_WORDS[COMP_CWORD-1]}}" == --session ]]; then
+        keys="$(git-handover "${{__git_handover_C[@]}}" "${{dir[@]}}" status --keys 2>/dev/null)" || return 1
+        COMPREPLY=($(compgen -W "$keys" -- "${{COMP_WORDS[COMP_CWORD]}}"))
+        return 0
+    fi
+    # task start|done|block|reopen|edit|remove|show ID: the session's task ids.
+    if [[ "$sub" == task ]]; then
+        local op="" session=() j
+        for ((j = i + 1; j < COMP_CWORD; j++)); do
+            case "${{COMP_WORDS[j]}}" in
+                --session) session=(--session "${{COMP_WORDS[j+1]}}"); ((j++)) ;;
+                --team|--agent) ((j++)) ;;
+                -*) ;;
+                *) if [[ -z "$op" ]]; then op="${{COMP_WORDS[j]}}"; else return 1; fi ;;
+            esac
+        done
+        case "$op" in start|done|block|reopen|edit|remove|show) ;; *) return 1 ;; esac
+        keys="$(git-handover "${{__git_handover_C[@]}}" "${{dir[@]}}" task "${{session[@]}}" list --ids 2>/dev/null)" || return 1
+        COMPREPLY=($(compgen -W "$keys" -- "${{COMP_WORDS[COMP_CWORD]}}"))
+        return 0
+    fi
+    case "$sub" in {keyed}) ;; *) return 1 ;; esac
     case "${{COMP_WORDS[COMP_CWORD-1]}}" in -*) [[ "${{COMP_WORDS[COMP_CWORD-1]}}" == --successor || "${{COMP_WORDS[COMP_CWORD-1]}}" == --keep ]] || return 1 ;; esac
-    local keys
-    keys="$(git-handover "${{dir[@]}}" status --keys 2>/dev/null)" || return 1
+    keys="$(git-handover "${{__git_handover_C[@]}}" "${{dir[@]}}" status --keys 2>/dev/null)" || return 1
     [ -n "$keys" ] || return 1
-    local IFS=$'\n'
     COMPREPLY=($(compgen -W "$keys" -- "${{COMP_WORDS[COMP_CWORD]}}"))
     return 0
 }}
@@ -95,6 +118,8 @@ _git_handover_complete() {{
 
 # git's own completion calls this for `git handover …` and for aliases of it.
 _git_handover() {{
+    # `git -C dir handover …`: git's completion keeps its -C options in __git_C_args.
+    local __git_handover_C=("${{__git_C_args[@]}}")
     local COMP_WORDS=(git-handover "${{words[@]:__git_cmd_idx+1}}")
     local COMP_CWORD=$((cword - __git_cmd_idx))
     _git_handover_complete git-handover "${{COMP_WORDS[COMP_CWORD]}}" "${{COMP_WORDS[COMP_CWORD-1]}}"
@@ -113,7 +138,11 @@ fn zsh(script: &str) -> String {
     let mut out = String::new();
     for line in script.lines() {
         let keyed = line.starts_with("'::target -- ") || line.starts_with("'::key -- ");
-        if keyed && line.ends_with(":_default' \\") {
+        if line.starts_with("'--session=[") && line.ends_with(":KEY:_default' \\") {
+            out.push_str(&line.replace(":KEY:_default' \\", ":KEY:_git_handover_keys' \\"));
+        } else if line.starts_with("':id -- The task'\\''s id") && line.ends_with(":_default' \\") {
+            out.push_str(&line.replace(":_default' \\", ":_git_handover_task_ids' \\"));
+        } else if keyed && line.ends_with(":_default' \\") {
             let action = if line.starts_with("'::target") {
                 "_git_handover_keys_or_files"
             } else {
@@ -128,6 +157,14 @@ _git_handover_keys() {
     local -a keys
     keys=(${(f)"$(git-handover status --keys 2>/dev/null)"})
     compadd -a keys
+}
+(( $+functions[_git_handover_task_ids] )) ||
+_git_handover_task_ids() {
+    local -a ids session
+    local i=${words[(I)--session]}
+    (( i )) && session=(--session ${words[i+1]})
+    ids=(${(f)"$(git-handover task $session list --ids 2>/dev/null)"})
+    compadd -a ids
 }
 (( $+functions[_git_handover_keys_or_files] )) ||
 _git_handover_keys_or_files() {
@@ -177,6 +214,16 @@ complete -c git -f -n "__fish_git_using_command handover" -a "(__fish_git_handov
     );
     script.push_str(
         "\n# Session keys for `continue`, `render` and `log`, from `git handover status --keys`.\n",
+    );
+    script.push_str("\n# Task ids for the task commands that take one, and keys for --session.\n");
+    for op in ["start", "done", "block", "reopen", "edit", "remove", "show"] {
+        let _ = writeln!(
+            script,
+            "complete -c git-handover -n \"__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from {op}\" -f -a \"(git-handover task list --ids 2>/dev/null)\" -d 'task id'"
+        );
+    }
+    script.push_str(
+        "complete -c git-handover -n \"__fish_git_handover_using_subcommand task\" -l session -f -r -a \"(git-handover status --keys 2>/dev/null)\"\n",
     );
     for sub in KEYED {
         // `continue` also takes a path, so files stay on offer there.

@@ -131,7 +131,15 @@ fn page(
         let Some((heading, body)) = block.split_once(":\n") else {
             continue;
         };
-        section(&mut text, &heading.to_uppercase(), body);
+        // "Configuration (git config; -c NAME=VALUE …)": the name is the heading, the
+        // words in brackets open the section as they are (`-c` stays `-c`).
+        match heading.split_once(" (") {
+            Some((name, note)) => {
+                let body = format!("{}\n{body}", note.trim_end_matches(')'));
+                section(&mut text, &name.to_uppercase(), &body);
+            }
+            None => section(&mut text, &heading.to_uppercase(), body),
+        }
     }
     let mut see_also = vec!["git(1)", "git-notes(1)", "git-worktree(1)", "git-config(1)"];
     if parent.is_some() {
@@ -235,11 +243,29 @@ fn options(text: &mut String, cmd: &clap::Command) {
             }
             head
         };
-        let help = arg
+        let mut help = arg
             .get_long_help()
             .or(arg.get_help())
             .map(ToString::to_string)
             .unwrap_or_default();
+        // What --help shows besides the text: the values it takes and its default.
+        let values: Vec<String> = arg
+            .get_possible_values()
+            .iter()
+            .filter(|v| !v.is_hide_set())
+            .map(|v| v.get_name().to_owned())
+            .collect();
+        if !values.is_empty() && arg.get_action().takes_values() {
+            let _ = write!(help, " [possible values: {}]", values.join(", "));
+        }
+        let defaults: Vec<String> = arg
+            .get_default_values()
+            .iter()
+            .map(|v| v.to_string_lossy().into_owned())
+            .collect();
+        if !defaults.is_empty() {
+            let _ = write!(help, " [default: {}]", defaults.join(", "));
+        }
         let _ = writeln!(text, ".TP\n{head}\n{}", roff_text(&help));
     }
 }

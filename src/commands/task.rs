@@ -71,7 +71,7 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
             )
         }
         TaskOp::Remove { id } => (id.clone(), TaskEdit::Remove),
-        TaskOp::List | TaskOp::Show { .. } => unreachable!("read by `read`"),
+        TaskOp::List { .. } | TaskOp::Show { .. } => unreachable!("read by `read`"),
     };
     if id.is_empty() {
         return Err(Error::usage(msg(crate::k!("err.empty_task_id"), &[])));
@@ -147,6 +147,8 @@ pub struct Listing {
     pub state: crate::model::state::State,
     /// `show`: the task asked for.
     pub show: Option<String>,
+    /// `list --ids`: ids only.
+    pub ids: bool,
 }
 
 /// `task list|show`: read the session `task` would edit, change nothing.
@@ -196,6 +198,7 @@ pub fn read(ctx: &Context, args: &TaskArgs) -> Result<Listing> {
         path,
         state,
         show,
+        ids: matches!(args.op, TaskOp::List { ids: true }),
     })
 }
 

@@ -34,7 +34,15 @@ pub fn use_color(
     match (flag, config) {
         (None, ColorChoice::Always) => true,
         (None, ColorChoice::Never) => false,
-        _ => stdout_is_terminal,
+        // As git decides `auto`: a terminal, or git's pager (GIT_PAGER_IN_USE, set when
+        // git pages `git handover`), and a terminal type that can show colour.
+        _ => {
+            let paged = env("GIT_PAGER_IN_USE").is_some_and(|v| {
+                matches!(v.to_ascii_lowercase().as_str(), "true" | "1" | "yes" | "on")
+            });
+            let term_ok = env("TERM").is_some_and(|t| !t.is_empty() && t != "dumb");
+            (stdout_is_terminal || paged) && term_ok
+        }
     }
 }
 
@@ -52,8 +60,32 @@ mod tests {
     }
 
     #[test]
+    fn colour_follows_git_for_its_pager_and_dumb_terminals() {
+        let auto = ColorChoice::Auto;
+        assert!(use_color(
+            None,
+            auto,
+            env(&[("TERM", "xterm"), ("GIT_PAGER_IN_USE", "true")]),
+            false
+        ));
+        assert!(!use_color(None, auto, env(&[("TERM", "dumb")]), true));
+        assert!(!use_color(None, auto, env(&[]), true), "no TERM, as git");
+        assert!(use_color(
+            Some(ColorWhen::Always),
+            auto,
+            env(&[("TERM", "dumb")]),
+            false
+        ));
+    }
+
+    #[test]
     fn colour_policy() {
-        assert!(use_color(None, ColorChoice::Auto, env(&[]), true));
+        assert!(use_color(
+            None,
+            ColorChoice::Auto,
+            env(&[("TERM", "xterm")]),
+            true
+        ));
         assert!(!use_color(None, ColorChoice::Auto, env(&[]), false));
         assert!(!use_color(
             None,

@@ -227,6 +227,14 @@ impl Output for crate::services::git_hooks::GitHookReport {
 
 impl Output for task::Listing {
     fn human(&self, p: &Painter) -> String {
+        if self.ids {
+            let mut out = String::new();
+            for t in &self.state.tasks {
+                out.push_str(&text::escape(&t.id));
+                out.push('\n');
+            }
+            return out;
+        }
         if self.show.is_some() {
             human::task_show(self, p)
         } else {
