@@ -879,3 +879,75 @@ fn claude_code_loads_the_plugin_whose_hooks_brief_and_remind() {
         w.outputs()
     );
 }
+
+#[test]
+fn gemini_cli_links_the_extension_whose_hooks_brief_and_remind() {
+    if !need(Agent::Gemini) {
+        return;
+    }
+    let w = World::new();
+    let ext = Path::new(env!("CARGO_MANIFEST_DIR")).join("extensions/gemini");
+    let mut child = w
+        .env
+        .command(agent_bin(Agent::Gemini).unwrap())
+        .args(["extensions", "link"])
+        .arg(&ext)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // It asks before enabling an extension with skills.
+    child.stdin.take().unwrap().write_all(b"y\n").unwrap();
+    let out = wait_with_timeout(child, Duration::from_secs(60));
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("linked successfully"), "{said}");
+    let run = w.env.handover(&w.repo, &["task", "start", "T1"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let (sources, briefed) = w.start(Agent::Gemini, &["-p", "hello"]);
+    assert_eq!(
+        sources,
+        ["startup"],
+        "the extension's SessionStart hook ran"
+    );
+    assert!(briefed, "the extension's briefing reached the model");
+    let names: Vec<String> = w
+        .events()
+        .iter()
+        .map(|e| e["hook_event_name"].as_str().unwrap_or("?").to_owned())
+        .collect();
+    assert!(names.iter().any(|n| n == "PreCompress"), "{names:?}");
+    assert!(names.iter().any(|n| n == "SessionEnd"), "{names:?}");
+    assert!(w.outputs().contains("save the handover"), "{}", w.outputs());
+}
+
+#[test]
+fn codex_reads_the_skills_where_the_codex_setup_puts_them() {
+    if !need(Agent::Codex) {
+        return;
+    }
+    let w = World::new();
+    let skills = Path::new(env!("CARGO_MANIFEST_DIR")).join("extensions/codex/skills");
+    for skill in ["handover", "continue"] {
+        let to = w.repo.join(".agents/skills").join(skill);
+        std::fs::create_dir_all(&to).unwrap();
+        std::fs::copy(skills.join(skill).join("SKILL.md"), to.join("SKILL.md")).unwrap();
+    }
+    let before = w.stub.count();
+    let out = w.run(Agent::Codex, &["hello"], true);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sent: String = w.stub.since(before).into_iter().map(|(_, b)| b).collect();
+    assert!(
+        sent.contains("Save the session's handover with git-handover"),
+        "the handover skill is offered to the model"
+    );
+    assert!(sent.contains("Resume the work a previous session handed over"));
+}

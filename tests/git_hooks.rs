@@ -169,3 +169,27 @@ fn a_hook_that_is_not_a_shell_script_is_refused_and_a_broken_session_never_fails
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "{ not json");
     assert_eq!(env.git(&repo, &["log", "-1", "--format=%s"]), "src/lex.rs");
 }
+
+#[test]
+fn hook_install_git_output_human_and_json() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    insta::assert_snapshot!(
+        "git_hook_install",
+        env.handover(&repo, &["hook", "install", "--git", "post-commit"])
+            .snapshot()
+    );
+    insta::assert_snapshot!(
+        "git_hook_install_again_json",
+        env.handover(
+            &repo,
+            &["--json", "hook", "install", "--git", "post-commit"]
+        )
+        .snapshot()
+    );
+    insta::assert_snapshot!(
+        "git_hook_uninstall",
+        env.handover(&repo, &["hook", "uninstall", "--git", "post-commit"])
+            .snapshot()
+    );
+}

@@ -78,6 +78,18 @@ fn task_edit_changes_what_is_given_and_remove_removes() {
     let run = env.handover(&repo, &["task", "remove", "T2"]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
     insta::assert_snapshot!("task_remove", run.snapshot());
+    let run = env.handover(
+        &repo,
+        &[
+            "--json",
+            "task",
+            "edit",
+            "T1",
+            "--description",
+            "Port the lexer",
+        ],
+    );
+    insta::assert_snapshot!("task_edit_json", run.snapshot());
     let run = env.handover(&repo, &["--json", "task", "list"]);
     let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     let ids: Vec<&str> = v["tasks"]
