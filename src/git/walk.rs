@@ -41,30 +41,61 @@ pub(super) type Decoded = HashMap<ObjectId, (i64, Vec<Node>)>;
 /// Not in the commit-graph: newer than everything in it.
 pub(super) const NO_GENERATION: u32 = u32::MAX;
 
-/// Per-commit bits: a vector over graph positions, a map for the rest.
+/// The walk's state of one commit: the tips that reach it (`mask`), those already
+/// passed on to its parents (`done`), and, for a candidate, the tips it still waits
+/// for (`waiting`). One record per commit, so one memory access reads all three.
+#[derive(Clone, Copy, Default)]
+pub(super) struct State {
+    pub(super) mask: u64,
+    pub(super) done: u64,
+    pub(super) waiting: u64,
+}
+
+/// Per-commit state: sparse (a map) while the walk is small, one array over graph
+/// positions once it has touched more than a sliver of the graph; a map for commits
+/// outside the graph. A walk of a thousand commits in a graph of 300,000 then costs a
+/// thousand entries, not three arrays of 300,000.
 pub(super) struct Bits {
-    by_pos: Vec<u64>,
-    by_id: HashMap<ObjectId, u64>,
+    dense: Vec<State>,
+    sparse: HashMap<u32, State>,
+    by_id: HashMap<ObjectId, State>,
+    graph_len: usize,
 }
 
 impl Bits {
     pub(super) fn new(graph_len: usize) -> Self {
         Bits {
-            by_pos: vec![0; graph_len],
+            dense: Vec::new(),
+            sparse: HashMap::new(),
             by_id: HashMap::new(),
+            graph_len,
         }
     }
 
-    pub(super) fn get(&self, node: Node) -> u64 {
+    pub(super) fn get(&self, node: Node) -> State {
         match node {
-            Node::Pos(p) => self.by_pos[p as usize],
-            Node::Id(id) => self.by_id.get(&id).copied().unwrap_or(0),
+            Node::Pos(p) if !self.dense.is_empty() => self.dense[p as usize],
+            Node::Pos(p) => self.sparse.get(&p).copied().unwrap_or_default(),
+            Node::Id(id) => self.by_id.get(&id).copied().unwrap_or_default(),
         }
     }
 
-    pub(super) fn slot(&mut self, node: Node) -> &mut u64 {
+    pub(super) fn slot(&mut self, node: Node) -> &mut State {
         match node {
-            Node::Pos(p) => &mut self.by_pos[p as usize],
+            Node::Pos(p) => {
+                if self.dense.is_empty() && self.sparse.len() > self.graph_len / 64 + 1024 {
+                    let mut dense = vec![State::default(); self.graph_len];
+                    for (pos, state) in self.sparse.drain() {
+                        dense[pos as usize] = state;
+                    }
+                    self.dense = dense;
+                }
+                if self.dense.is_empty() {
+                    self.sparse.entry(p).or_default()
+                } else {
+                    &mut self.dense[p as usize]
+                }
+            }
             Node::Id(id) => self.by_id.entry(id).or_default(),
         }
     }
@@ -159,8 +190,7 @@ impl<'a> Walk<'a> {
         needed: &HashMap<ObjectId, u64>,
     ) -> HashMap<ObjectId, u64> {
         let graph_len = self.graph.map_or(0, |g| g.num_commits() as usize);
-        let mut mask = Bits::new(graph_len);
-        let mut done = Bits::new(graph_len);
+        let mut bits = Bits::new(graph_len);
         let mut decoded = Decoded::new();
         let mut parents = Vec::new();
         let mut heap: BinaryHeap<Entry> = BinaryHeap::new();
@@ -170,13 +200,12 @@ impl<'a> Walk<'a> {
             .iter()
             .map(|(id, bits)| (self.node_of(*id), (*id, *bits)))
             .collect();
-        // The bits each open candidate still waits for, indexed like the masks, so the
-        // hot loop asks no hash map whether a commit is a candidate.
-        let mut waiting = Bits::new(graph_len);
+        // The bits each open candidate still waits for are kept with the commit's
+        // state, so the hot loop asks no hash map whether a commit is a candidate.
         let mut open = candidates.len();
         let mut open_generations: BTreeMap<u32, usize> = BTreeMap::new();
-        for (node, (_, bits)) in &candidates {
-            *waiting.slot(*node) = *bits;
+        for (node, (_, wanted)) in &candidates {
+            bits.slot(*node).waiting = *wanted;
             if let (Node::Pos(p), Some(g)) = (node, self.graph) {
                 *open_generations
                     .entry(g.commit_at(gix::commitgraph::Position(*p)).generation())
@@ -188,7 +217,7 @@ impl<'a> Walk<'a> {
             let Some(entry) = self.key(node, &mut decoded) else {
                 continue;
             };
-            *mask.slot(node) |= bit;
+            bits.slot(node).mask |= bit;
             heap.push(entry);
         }
         while let Some(top) = heap.peek() {
@@ -204,14 +233,16 @@ impl<'a> Walk<'a> {
                 break;
             }
             let node = heap.pop().expect("peeked").node;
-            let m = mask.get(node);
-            if m & !done.get(node) == 0 {
+            let state = bits.get(node);
+            let m = state.mask;
+            if m & !state.done == 0 {
                 continue;
             }
-            *done.slot(node) = m;
-            let wanted = waiting.get(node);
+            let slot = bits.slot(node);
+            slot.done = m;
+            let wanted = state.waiting;
             if wanted != 0 && wanted & !m == 0 {
-                *waiting.slot(node) = 0;
+                slot.waiting = 0;
                 open -= 1;
                 if let (Node::Pos(p), Some(g)) = (node, self.graph) {
                     let generation = g.commit_at(gix::commitgraph::Position(p)).generation();
@@ -225,7 +256,7 @@ impl<'a> Walk<'a> {
             }
             self.parents_into(node, &mut decoded, &mut parents);
             for &p in &parents {
-                let pm = mask.slot(p);
+                let pm = &mut bits.slot(p).mask;
                 if m & !*pm != 0 {
                     *pm |= m;
                     if let Some(entry) = self.key(p, &mut decoded) {
@@ -236,7 +267,7 @@ impl<'a> Walk<'a> {
         }
         candidates
             .iter()
-            .map(|(node, (id, _))| (*id, mask.get(*node)))
+            .map(|(node, (id, _))| (*id, bits.get(*node).mask))
             .collect()
     }
 }
