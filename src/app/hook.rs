@@ -19,12 +19,7 @@ pub(super) fn session_start(
     overrides: &[(String, String)],
     hook: &cli::SessionStartArgs,
 ) -> ProcessOutput {
-    let event = if std::io::stdin().is_terminal() {
-        Vec::new()
-    } else {
-        read_event(STDIN_WAIT)
-    };
-    let dir = event_cwd(&event).unwrap_or(cwd);
+    let (event, dir) = event_and_dir(cwd);
     // The language before the repository's configuration is read (errors need one).
     let early = super::language(lang, None);
     let context = std::panic::catch_unwind(|| -> Result<Option<String>> {
@@ -76,29 +71,11 @@ pub(super) fn reminder(
     lang: Option<cli::LangArg>,
     overrides: &[(String, String)],
 ) -> ProcessOutput {
-    let event = if std::io::stdin().is_terminal() {
-        Vec::new()
-    } else {
-        read_event(STDIN_WAIT)
-    };
-    let dir = event_cwd(&event).unwrap_or(cwd);
+    let (event, dir) = event_and_dir(cwd);
     let text = std::panic::catch_unwind(|| -> Option<String> {
         let ctx = super::context(dir, lang, overrides).ok()?;
         let wt = ctx.current_worktree().ok()?;
-        let owner = ctx.owner(&cli::TeamArgs::default(), &wt).ok()?;
-        let chosen = crate::services::sessions::choose(
-            &ctx.write_root(&wt),
-            &ctx.other_roots(&wt),
-            &owner,
-            &wt.path,
-            ctx.now,
-            false,
-            &ctx.settings,
-        )
-        .ok()?;
-        let session = chosen
-            .session
-            .filter(crate::services::sessions::SessionDir::exists)?;
+        let session = ctx.ready_session(&wt, &cli::TeamArgs::default()).ok()?.0?;
         let state = crate::model::state::State::read(&session.state_file()).ok()?;
         if !state.is_ready() {
             return None;
@@ -284,6 +261,18 @@ fn read_event(wait: std::time::Duration) -> Vec<u8> {
         let _ = tx.send(event);
     });
     rx.recv_timeout(wait).unwrap_or_default()
+}
+
+/// The agent's event (nothing on a terminal), and the directory to work in: the one
+/// the event names, else `cwd`.
+fn event_and_dir(cwd: PathBuf) -> (Vec<u8>, PathBuf) {
+    let event = if std::io::stdin().is_terminal() {
+        Vec::new()
+    } else {
+        read_event(STDIN_WAIT)
+    };
+    let dir = event_cwd(&event).unwrap_or(cwd);
+    (event, dir)
 }
 
 /// The directory the agent's event names (`cwd`), if the event is JSON with one that

@@ -30,6 +30,23 @@ pub struct Report {
     pub recorded: Option<Recorded>,
 }
 
+impl Report {
+    fn new(remote: &str, notes_ref: &str, tracking: String) -> Report {
+        Report {
+            remote: remote.to_owned(),
+            notes_ref: notes_ref.to_owned(),
+            tracking,
+            remote_had_notes: false,
+            merges: Vec::new(),
+            pushed: false,
+            rounds: 0,
+            local: None,
+            rewrite_ref: None,
+            recorded: None,
+        }
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct Recorded {
     pub keys: Vec<String>,
@@ -40,15 +57,7 @@ pub struct Recorded {
 /// session in the store gets a record of its files as they are, made under its lock.
 fn record(ctx: &Context) -> Result<Recorded> {
     use crate::services::scan::{self, Found};
-    let head = ctx.repo.head_commit().ok_or_else(|| {
-        Error::usage_hint(
-            msg(
-                crate::k!("err.store_no_head"),
-                &[("store", &ctx.settings.store.as_str())],
-            ),
-            msg(crate::k!("err.store_no_head_hint"), &[]),
-        )
-    })?;
+    let head = ctx.record_head()?;
     let (newest, _) = ctx.read_store_newest()?;
     let hash_of = |state: &serde_json::Map<String, serde_json::Value>| {
         state
@@ -101,18 +110,9 @@ fn record(ctx: &Context) -> Result<Recorded> {
 pub fn run(ctx: &Context, args: &SyncArgs) -> Result<Report> {
     let remote = args.remote.as_str();
     if args.record {
-        return Ok(Report {
-            remote: remote.to_owned(),
-            notes_ref: ctx.settings.notes_ref.clone(),
-            tracking: String::new(),
-            remote_had_notes: false,
-            merges: Vec::new(),
-            pushed: false,
-            rounds: 0,
-            local: None,
-            rewrite_ref: None,
-            recorded: Some(record(ctx)?),
-        });
+        let mut report = Report::new(remote, &ctx.settings.notes_ref, String::new());
+        report.recorded = Some(record(ctx)?);
+        return Ok(report);
     }
     if remote.starts_with('-')
         || crate::support::paths::check_relative(crate::k!("what.remote"), remote).is_err()
@@ -146,18 +146,7 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> Result<Report> {
     let tracking = format!("refs/notes/remotes/{remote}/{name}");
     let scratch = format!("refs/handover-incoming/{remote}/{name}");
     let git_dir = ctx.repo.common_dir();
-    let mut report = Report {
-        remote: remote.to_owned(),
-        notes_ref: notes_ref.clone(),
-        tracking: tracking.clone(),
-        remote_had_notes: false,
-        merges: Vec::new(),
-        pushed: false,
-        rounds: 0,
-        local: None,
-        rewrite_ref: None,
-        recorded: None,
-    };
+    let mut report = Report::new(remote, &notes_ref, tracking.clone());
     if args.rewrite_ref {
         report.rewrite_ref = Some(ctx.repo.add_rewrite_ref(&notes_ref)?);
     }

@@ -157,20 +157,9 @@ pub fn read(ctx: &Context, args: &TaskArgs) -> Result<Listing> {
     let target = if let Some(key) = &args.session {
         ctx.session_by_key(&wt, key)?
     } else {
-        let owner = ctx.owner(&args.team, &wt)?;
-        let c = sessions::choose(
-            &ctx.write_root(&wt),
-            &ctx.other_roots(&wt),
-            &owner,
-            &wt.path,
-            ctx.now,
-            false,
-            &ctx.settings,
-        )?;
-        match (c.session, &owner) {
-            (Some(s), _) if s.exists() => s,
-            (Some(s), _) => return Err(no_session(&s.key)),
-            (None, Owner::Branch(branch)) => return Err(no_session(branch)),
+        match ctx.ready_session(&wt, &args.team)? {
+            (Some(s), _) => s,
+            (None, Owner::Branch(branch)) => return Err(no_session(&branch)),
             (None, Owner::Team { team, agent }) => {
                 return Err(no_session(&format!("{team}/{agent}")));
             }

@@ -81,6 +81,27 @@ impl Context {
     }
 
     /// An explicit session key, looked for under every handover root of `wt`.
+    /// The session `task` would edit in `wt`, for reading (none is made): the branch's
+    /// (or the team's) newest READY session, and the owner it was looked up for.
+    /// `Ok((None, owner))` when there is none on disk.
+    pub fn ready_session(
+        &self,
+        wt: &Worktree,
+        team: &TeamArgs,
+    ) -> Result<(Option<SessionDir>, Owner)> {
+        let owner = self.owner(team, wt)?;
+        let chosen = crate::services::sessions::choose(
+            &self.write_root(wt),
+            &self.other_roots(wt),
+            &owner,
+            &wt.path,
+            self.now,
+            false,
+            &self.settings,
+        )?;
+        Ok((chosen.session.filter(SessionDir::exists), owner))
+    }
+
     pub fn session_by_key(&self, wt: &Worktree, key: &str) -> Result<SessionDir> {
         for root in crate::services::scan::roots(&self.settings.dir) {
             let session = SessionDir::new(&wt.path.join(root), key)?;

@@ -28,7 +28,13 @@ impl Context {
         if !self.store_enabled() {
             return Ok(None);
         }
-        self.repo.head_commit().map(Some).ok_or_else(|| {
+        self.record_head().map(Some)
+    }
+
+    /// HEAD, for a record asked for whatever `handover.store` says (`sync --record`,
+    /// settling a divergence); an unborn HEAD is a usage error.
+    pub fn record_head(&self) -> Result<crate::git::CommitId> {
+        self.repo.head_commit().ok_or_else(|| {
             Error::usage_hint(
                 msg(
                     crate::k!("err.store_no_head"),

@@ -18,17 +18,7 @@ fn touches(path: &str, file: &str) -> bool {
 /// Update the session for HEAD's commit; returns whether anything was written.
 pub fn run(ctx: &Context) -> Result<bool> {
     let wt = ctx.current_worktree()?;
-    let owner = ctx.owner(&crate::cli::TeamArgs::default(), &wt)?;
-    let chosen = sessions::choose(
-        &ctx.write_root(&wt),
-        &ctx.other_roots(&wt),
-        &owner,
-        &wt.path,
-        ctx.now,
-        false,
-        &ctx.settings,
-    )?;
-    let Some(session) = chosen.session.filter(sessions::SessionDir::exists) else {
+    let (Some(session), _) = ctx.ready_session(&wt, &crate::cli::TeamArgs::default())? else {
         return Ok(false);
     };
     let record = ctx

@@ -111,15 +111,7 @@ pub(super) fn settle(
     sides: &[Side],
     taken: usize,
 ) -> Result<()> {
-    let head = ctx.repo.head_commit().ok_or_else(|| {
-        Error::usage_hint(
-            msg(
-                crate::k!("err.store_no_head"),
-                &[("store", &ctx.settings.store.as_str())],
-            ),
-            msg(crate::k!("err.store_no_head_hint"), &[]),
-        )
-    })?;
+    let head = ctx.record_head()?;
     let side = &sides[taken];
     let floor = sides.iter().filter_map(|s| s.record.seq).max().unwrap_or(0);
     let state = side.record.state.clone().unwrap_or_default();

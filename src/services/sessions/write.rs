@@ -212,18 +212,10 @@ pub fn update_after(
         &session.dir().join(MARKDOWN_FILE),
         crate::model::markdown::render(&state, session_lang(&state, lang)).as_bytes(),
     )?;
-    Ok(Written {
-        session: session.clone(),
-        created,
-        changed: true,
-        state,
-        noted: None,
-        skipped: Vec::new(),
-        exclusion: crate::services::exclude::Exclusion::default(),
-        others: Vec::new(),
-        parent,
-        guard: Some(lock),
-    })
+    let mut written = Written::whole(session.clone(), state, Some(lock));
+    written.created = created;
+    written.parent = parent;
+    Ok(written)
 }
 
 /// Write a new session whole, as given (the time it was written kept): its state and
