@@ -926,6 +926,30 @@ fn gemini_cli_links_the_extension_whose_hooks_brief_and_remind() {
 }
 
 #[test]
+fn codex_runs_the_packaged_hooks_file() {
+    if !need(Agent::Codex) {
+        return;
+    }
+    let w = World::new();
+    let packaged = Path::new(env!("CARGO_MANIFEST_DIR")).join("extensions/codex/hooks.json");
+    std::fs::create_dir_all(w.repo.join(".codex")).unwrap();
+    std::fs::copy(&packaged, w.repo.join(".codex/hooks.json")).unwrap();
+    let run = w.env.handover(&w.repo, &["task", "start", "T1"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let out = w.run(Agent::Codex, &["hello"], true);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("invalid"), "{stderr}");
+    let names: Vec<String> = w
+        .events()
+        .iter()
+        .map(|e| e["hook_event_name"].as_str().unwrap_or("?").to_owned())
+        .collect();
+    assert_eq!(names, ["SessionStart", "SessionEnd"]);
+    assert!(w.outputs().contains("save the handover"), "{}", w.outputs());
+}
+
+#[test]
 fn codex_reads_the_skills_where_the_codex_setup_puts_them() {
     if !need(Agent::Codex) {
         return;

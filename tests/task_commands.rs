@@ -90,6 +90,24 @@ fn task_edit_changes_what_is_given_and_remove_removes() {
         ],
     );
     insta::assert_snapshot!("task_edit_json", run.snapshot());
+    let run = env.handover(&repo, &["task", "edit", "T1", "--next", "heredocs first"]);
+    insta::assert_snapshot!("task_edit", run.snapshot());
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_git-handover"));
+    let out = env
+        .command(bin)
+        .current_dir(&repo)
+        .args(["hook", "pre-compact", "--agent", "claude"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    insta::assert_snapshot!(
+        "hook_pre_compact",
+        format!(
+            "exit: {}\n--- stdout\n{}",
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout)
+        )
+    );
     let run = env.handover(&repo, &["--json", "task", "list"]);
     let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
     let ids: Vec<&str> = v["tasks"]
