@@ -16,6 +16,7 @@ use crate::support::error::{Error, Result, msg};
 mod history;
 mod index;
 mod notes;
+mod notes_fetch;
 mod rewritten;
 mod walk;
 mod worktrees;

@@ -208,29 +208,13 @@ pub(super) fn resume(
     Ok(Outcome::Briefing(briefing))
 }
 
-/// Point a session's `workspace` at `wt` (its root and whether it is a linked
-/// worktree), keeping its other workspace fields (the branch above all).
-pub(super) fn point_here(doc: &mut serde_json::Map<String, serde_json::Value>, wt: &Worktree) {
-    let mut workspace = doc
-        .get("workspace")
-        .and_then(serde_json::Value::as_object)
-        .cloned()
-        .unwrap_or_default();
-    workspace.insert(
-        "root".into(),
-        serde_json::Value::from(wt.path.display().to_string()),
-    );
-    workspace.insert("is_worktree".into(), serde_json::Value::from(!wt.is_main));
-    doc.insert("workspace".into(), serde_json::Value::Object(workspace));
-}
-
 /// Make the copy at `session` this worktree's own: `workspace` points at `wt`, a new
 /// `session_id`, recorded in the notes store when it is on.
 fn adopt(ctx: &Context, wt: &Worktree, session: &SessionDir) -> Result<()> {
     let head = ctx.store_head()?;
     let mut written = sessions::update(session, &ctx.settings, ctx.lang, ctx.now, |doc| {
         let mut doc = doc.unwrap_or_default();
-        point_here(&mut doc, wt);
+        sessions::point_here(&mut doc, wt);
         doc.insert(
             "session_id".into(),
             serde_json::Value::from(crate::support::id::random_uuid()),
@@ -341,7 +325,7 @@ pub(super) fn restore(
     let session = SessionDir::new(&ctx.write_root(wt), key)?;
     let file = session.state_file();
     let mut doc = stored.state.clone();
-    point_here(&mut doc, wt);
+    sessions::point_here(&mut doc, wt);
     crate::model::session::seal(&mut doc);
     let state = State::from_doc(doc, &file)?;
     // Not recorded again: the store has this state already (its `seq` is kept, so the

@@ -118,7 +118,7 @@ pub(super) fn settle(
     let mut written =
         sessions::update_after(session, &ctx.settings, ctx.lang, ctx.now, floor, |_| {
             let mut doc = state;
-            super::resume::point_here(&mut doc, wt);
+            sessions::point_here(&mut doc, wt);
             Ok(doc)
         })?;
     let mut record = ctx.session_record(&written, wt);

@@ -108,7 +108,7 @@ pub fn continue_(r: &crate::commands::r#continue::Report, p: &Painter) -> String
         Outcome::Diverged { candidate, sides } => {
             let key = escape(&candidate.handover.key);
             let _ = writeln!(out, "{}", p.f(crate::k!("cont.diverged"), &[("key", &key)]));
-            out.push_str(&super::status::sides(sides, p, false));
+            out.push_str(&super::short::sides(sides, p, false));
             let _ = writeln!(
                 out,
                 "{}",

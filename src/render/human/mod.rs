@@ -3,6 +3,7 @@
 
 mod brief;
 mod briefing;
+mod short;
 mod status;
 mod writes;
 
@@ -10,7 +11,8 @@ use owo_colors::{OwoColorize as _, Style};
 
 pub use brief::{Block, Priority, blocks as briefing_blocks, fit};
 pub use briefing::{announcements, candidates, continue_};
-pub use status::{sides, status};
+pub use short::sides;
+pub use status::status;
 pub use writes::{clean, here, hook, log, migrate, render, save, sync, task, task_list, task_show};
 
 use crate::support::i18n::Lang;

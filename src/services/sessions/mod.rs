@@ -361,3 +361,16 @@ pub fn workspace(wt: &crate::git::Worktree, owner: &Owner) -> Map<String, Value>
     outer.insert("workspace".into(), Value::Object(ws));
     outer
 }
+
+/// Point a session's `workspace` at `wt` (its root and whether it is a linked
+/// worktree), keeping its other workspace fields (the branch above all).
+pub fn point_here(doc: &mut Map<String, Value>, wt: &crate::git::Worktree) {
+    let mut workspace = doc
+        .get("workspace")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    workspace.insert("root".into(), Value::from(wt.path.display().to_string()));
+    workspace.insert("is_worktree".into(), Value::from(!wt.is_main));
+    doc.insert("workspace".into(), Value::Object(workspace));
+}

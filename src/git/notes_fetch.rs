@@ -1,0 +1,124 @@
+//! What `sync` fetched: checked to be a notes store before any ref of the user's moves,
+//! then moved where it belongs.
+
+use gix::ObjectId;
+use gix::bstr::ByteSlice;
+use gix::refs::transaction::PreviousValue;
+
+use super::Repo;
+use crate::model::record as notes;
+use crate::support::error::{Error, Result, msg};
+
+impl Repo {
+    /// Why the object `name` points to is not a notes store, or `None` when it is one:
+    /// a commit whose tree holds only notes (fan-out directories of hex names and blobs
+    /// named by an object id) and whose every note is lines of JSON objects. Checked
+    /// before anything fetched is let near a ref of the user's.
+    pub fn notes_problem(&self, name: &str) -> Result<Option<String>> {
+        let Some(id) = self.ref_commit_raw(name)? else {
+            return Ok(Some(format!("{name} does not exist")));
+        };
+        let object = match self.repo.find_object(id) {
+            Ok(o) => o,
+            Err(e) => return Ok(Some(format!("its object {id} cannot be read: {e}"))),
+        };
+        if object.kind != gix::object::Kind::Commit {
+            return Ok(Some(format!(
+                "it points to a {} ({id}), not to a commit",
+                object.kind
+            )));
+        }
+        let tree = match object.into_commit().tree_id() {
+            Ok(t) => t.detach(),
+            Err(e) => return Ok(Some(format!("its commit {id} has no readable tree: {e}"))),
+        };
+        let hex_len = self.repo.object_hash().len_in_hex();
+        let mut pending = vec![(tree, String::new())];
+        while let Some((tree, prefix)) = pending.pop() {
+            let Ok(tree) = self.repo.find_tree(tree) else {
+                return Ok(Some(format!("its tree {tree} cannot be read")));
+            };
+            let Ok(decoded) = tree.decode() else {
+                return Ok(Some(format!("its tree {} cannot be read", tree.id)));
+            };
+            for entry in decoded.entries {
+                let name = entry.filename.to_str().unwrap_or("");
+                let full = format!("{prefix}{name}");
+                let hex = !name.is_empty() && name.bytes().all(|b| b.is_ascii_hexdigit());
+                if hex && entry.mode.is_tree() && full.len() < hex_len {
+                    pending.push((entry.oid.to_owned(), full));
+                    continue;
+                }
+                if !(hex && entry.mode.is_blob() && full.len() == hex_len) {
+                    return Ok(Some(format!(
+                        "{:?} in its tree is not a note",
+                        entry.filename.to_string()
+                    )));
+                }
+                let Ok(blob) = self.repo.find_blob(entry.oid) else {
+                    return Ok(Some(format!("the note of {full} cannot be read")));
+                };
+                if blob.data.len() > notes::MAX_NOTE_SIZE {
+                    return Ok(Some(format!("the note of {full} is over the size limit")));
+                }
+                for (i, line) in blob.data.split(|b| *b == b'\n').enumerate() {
+                    if line.iter().all(u8::is_ascii_whitespace) {
+                        continue;
+                    }
+                    if !matches!(
+                        serde_json::from_slice::<serde_json::Value>(line),
+                        Ok(serde_json::Value::Object(_))
+                    ) {
+                        return Ok(Some(format!(
+                            "line {} of the note of {full} is not a JSON object",
+                            i + 1
+                        )));
+                    }
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The object a reference points to, without peeling.
+    fn ref_commit_raw(&self, name: &str) -> Result<Option<ObjectId>> {
+        let reference = self
+            .repo
+            .try_find_reference(name)
+            .map_err(|e| Error::git(msg(crate::k!("git.read"), &[("what", &name)]), e))?;
+        Ok(reference.and_then(|r| r.target().try_id().map(ToOwned::to_owned)))
+    }
+
+    /// Point `name` at what `from` points to (whatever it pointed to before), then
+    /// remove `from`.
+    pub fn move_ref(&self, from: &str, name: &str) -> Result<()> {
+        let Some(id) = self.ref_commit_raw(from)? else {
+            return Ok(());
+        };
+        self.repo
+            .reference(name, id, PreviousValue::Any, "git handover sync: fetched")
+            .map_err(|e| Error::git(msg(crate::k!("git.write"), &[("what", &name)]), e))?;
+        self.delete_ref(from)
+    }
+
+    /// Remove `name` if it exists.
+    pub fn delete_ref(&self, name: &str) -> Result<()> {
+        use gix::refs::transaction::{Change, RefEdit, RefLog};
+        if self.ref_commit_raw(name)?.is_none() {
+            return Ok(());
+        }
+        self.repo
+            .edit_reference(RefEdit {
+                change: Change::Delete {
+                    expected: PreviousValue::Any,
+                    log: RefLog::AndReference,
+                },
+                name: name
+                    .try_into()
+                    .map_err(|e| Error::git(msg(crate::k!("git.write"), &[("what", &name)]), e))?,
+                deref: false,
+            })
+            .map(|_| ())
+            .map_err(|e| Error::git(msg(crate::k!("git.write"), &[("what", &name)]), e))
+    }
+}

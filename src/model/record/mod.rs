@@ -1,0 +1,286 @@
+//! The notes store's record layout (SPEC section 8), without git: one JSON object per
+//! line, read record-wise, merged the way `git notes merge -s cat_sort_uniq` merges.
+//!
+//! A note is untrusted input (it may come from any remote): a line that is not a valid
+//! record is passed over with a reason, and never stops the others from being read.
+
+use jiff::Timestamp;
+use serde_json::{Map, Value};
+
+/// Longest note the tool reads; a longer blob is passed over whole.
+pub const MAX_NOTE_SIZE: usize = 64 << 20;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordKind {
+    Session,
+    ContinueHere,
+}
+
+impl RecordKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RecordKind::Session => "session",
+            RecordKind::ContinueHere => "continue-here",
+        }
+    }
+}
+
+/// One record of a note.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    pub key: String,
+    /// The session's stable id (`None` in records written before ids, read by key).
+    pub session_id: Option<String>,
+    /// The session's write count: the previous record's plus one (`None` in old records).
+    pub seq: Option<u64>,
+    /// `session_hash` of the state this write replaced (`None` for a new session).
+    pub parent: Option<String>,
+    /// States of this session that a choice between diverged sides set aside: no longer
+    /// heads, so the divergence is settled.
+    pub set_aside: Vec<String>,
+    pub worktree: Option<String>,
+    pub branch: Option<String>,
+    pub saved_at: Timestamp,
+    pub kind: RecordKind,
+    /// The whole `project-state.json` document, for a session.
+    pub state: Option<Map<String, Value>>,
+    /// The note's text, for a continue-here record.
+    pub text: Option<String>,
+}
+
+impl Record {
+    /// The record as one line of JSON, without the line break. Keys in the order of
+    /// SPEC section 8.
+    pub fn to_line(&self) -> String {
+        let mut m = Map::new();
+        m.insert("key".into(), Value::from(self.key.clone()));
+        if let Some(id) = &self.session_id {
+            m.insert("session_id".into(), Value::from(id.clone()));
+        }
+        if let Some(seq) = self.seq {
+            m.insert("seq".into(), Value::from(seq));
+        }
+        if self.session_id.is_some() {
+            m.insert(
+                "parent".into(),
+                self.parent.clone().map_or(Value::Null, Value::from),
+            );
+        }
+        if !self.set_aside.is_empty() {
+            m.insert(
+                "set_aside".into(),
+                Value::Array(self.set_aside.iter().cloned().map(Value::from).collect()),
+            );
+        }
+        m.insert(
+            "worktree".into(),
+            self.worktree.clone().map_or(Value::Null, Value::from),
+        );
+        m.insert(
+            "branch".into(),
+            self.branch.clone().map_or(Value::Null, Value::from),
+        );
+        // UTC with the sub-second digits the clock gave (RFC 3339).
+        m.insert("saved_at".into(), Value::from(self.saved_at.to_string()));
+        m.insert("kind".into(), Value::from(self.kind.as_str()));
+        match self.kind {
+            RecordKind::Session => {
+                m.insert(
+                    "state".into(),
+                    Value::Object(self.state.clone().unwrap_or_default()),
+                );
+            }
+            RecordKind::ContinueHere => {
+                m.insert(
+                    "text".into(),
+                    Value::from(self.text.clone().unwrap_or_default()),
+                );
+            }
+        }
+        Value::Object(m).to_string()
+    }
+}
+
+/// A record read from a note, or why a line of it is not one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParsedLine {
+    /// 1-based line number in the note.
+    pub line: usize,
+    pub record: Result<Record, String>,
+}
+
+/// Every non-empty line of a note, read as a record.
+pub fn parse_note(bytes: &[u8]) -> Vec<ParsedLine> {
+    if bytes.len() > MAX_NOTE_SIZE {
+        return vec![ParsedLine {
+            line: 1,
+            record: Err(format!(
+                "the note is {} bytes, over the limit of {MAX_NOTE_SIZE}",
+                bytes.len()
+            )),
+        }];
+    }
+    bytes
+        .split(|b| *b == b'\n')
+        .enumerate()
+        .filter(|(_, l)| !l.iter().all(u8::is_ascii_whitespace))
+        .map(|(i, l)| ParsedLine {
+            line: i + 1,
+            record: parse_record(l),
+        })
+        .collect()
+}
+
+/// One line of a note as a record.
+pub fn parse_record(line: &[u8]) -> Result<Record, String> {
+    let line = std::str::from_utf8(line).map_err(|_| "not valid UTF-8".to_owned())?;
+    let value: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+    let Value::Object(mut m) = value else {
+        return Err("not a JSON object".into());
+    };
+    let string = |m: &Map<String, Value>, field: &str| -> Result<Option<String>, String> {
+        match m.get(field) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(format!("field `{field}` is not a string")),
+        }
+    };
+    let key = string(&m, "key")?.ok_or("field `key` is missing")?;
+    crate::support::paths::check_relative(crate::k!("what.session_key"), &key)
+        .map_err(|e| format!("field `key`: {e}"))?;
+    let saved_raw = string(&m, "saved_at")?.ok_or("field `saved_at` is missing")?;
+    let saved_at = saved_raw
+        .parse::<Timestamp>()
+        .map_err(|_| format!("field `saved_at` is not an RFC 3339 timestamp: {saved_raw:?}"))?;
+    let kind = match string(&m, "kind")?.as_deref() {
+        Some("session") => RecordKind::Session,
+        Some("continue-here") => RecordKind::ContinueHere,
+        Some(other) => return Err(format!("field `kind` is unknown: {other:?}")),
+        None => return Err("field `kind` is missing".into()),
+    };
+    let worktree = string(&m, "worktree")?;
+    let branch = string(&m, "branch")?;
+    let session_id = string(&m, "session_id")?;
+    let seq = match m.get("seq") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(
+            v.as_u64()
+                .ok_or("field `seq` is not a non-negative integer")?,
+        ),
+    };
+    let parent = string(&m, "parent")?;
+    let set_aside = match m.get("set_aside") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|v| v.as_str().map(str::to_owned))
+            .collect::<Option<Vec<_>>>()
+            .ok_or("field `set_aside` is not a list of strings")?,
+        Some(_) => return Err("field `set_aside` is not a list of strings".into()),
+    };
+    let (state, text) = match kind {
+        RecordKind::Session => match m.remove("state") {
+            Some(Value::Object(state)) => (Some(state), None),
+            Some(_) => return Err("field `state` is not an object".into()),
+            None => return Err("field `state` is missing".into()),
+        },
+        RecordKind::ContinueHere => (
+            None,
+            Some(string(&m, "text")?.ok_or("field `text` is missing")?),
+        ),
+    };
+    Ok(Record {
+        key,
+        session_id,
+        seq,
+        parent,
+        set_aside,
+        worktree,
+        branch,
+        saved_at,
+        kind,
+        state,
+        text,
+    })
+}
+
+/// `text` with `line` appended as a line of its own.
+pub fn append_line(text: &[u8], line: &str) -> Vec<u8> {
+    let mut out = text.to_vec();
+    if !out.is_empty() && !out.ends_with(b"\n") {
+        out.push(b'\n');
+    }
+    out.extend_from_slice(line.as_bytes());
+    out.push(b'\n');
+    out
+}
+
+/// What `git notes merge -s cat_sort_uniq` makes of two conflicting notes: the lines of
+/// both, sorted bytewise, duplicates and empty lines removed, each ending in a newline.
+pub fn cat_sort_uniq(a: &[u8], b: &[u8]) -> Vec<u8> {
+    let mut lines: Vec<&[u8]> = a
+        .split(|c| *c == b'\n')
+        .chain(b.split(|c| *c == b'\n'))
+        .filter(|l| !l.is_empty())
+        .collect();
+    lines.sort_unstable();
+    lines.dedup();
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    for l in lines {
+        out.extend_from_slice(l);
+        out.push(b'\n');
+    }
+    out
+}
+
+/// What a three-way notes merge decides for one annotated object, as git's notes merge
+/// does: a side that did not change from the base gives way to the other; two changes
+/// are combined with [`cat_sort_uniq`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Merged<T> {
+    /// Keep the local note as it is.
+    Local,
+    /// Take the other side's note.
+    Theirs(T),
+    /// Both changed: combine the two.
+    Combine,
+    /// The other side removed a note this side left as it was.
+    Remove,
+}
+
+pub fn merge3<T: PartialEq + Clone>(
+    base: Option<&T>,
+    local: Option<&T>,
+    theirs: Option<&T>,
+) -> Merged<T> {
+    match (local, theirs) {
+        (None, None) => Merged::Local,
+        (Some(l), None) => {
+            if base.is_some_and(|b| b == l) {
+                Merged::Remove
+            } else {
+                Merged::Local
+            }
+        }
+        (None, Some(t)) => {
+            // Removed here since the base: removal wins only over an unchanged note.
+            if base.is_some_and(|b| b == t) {
+                Merged::Local
+            } else {
+                Merged::Theirs(t.clone())
+            }
+        }
+        (Some(l), Some(t)) if l == t => Merged::Local,
+        (Some(l), Some(t)) => match base {
+            Some(b) if b == l => Merged::Theirs(t.clone()),
+            Some(b) if b == t => Merged::Local,
+            _ => Merged::Combine,
+        },
+    }
+}
+
+mod order;
+pub use order::{Head, Newest, Skipped, newest_sessions, parse_head};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,188 @@
+//! `status --short`, and the sides of a diverged session (in `status` and `continue`).
+
+use std::fmt::Write as _;
+
+use super::Painter;
+use crate::commands::status;
+use crate::git::Worktree;
+use crate::model::verdict::{Freshness, Presence};
+use crate::services::assess::{Handover, Kind};
+use crate::support::text::escape;
+
+/// `status --short`: a line per handover (only those needing attention with --check).
+pub(super) fn short(report: &status::Report, p: &Painter) -> String {
+    use crate::support::text::one_line;
+    let mut rows: Vec<[String; 5]> = Vec::new();
+    let name = |w: &Worktree, current: bool| {
+        if current {
+            ".".to_owned()
+        } else {
+            escape(&w.path.file_name().map_or_else(
+                || w.path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            ))
+        }
+    };
+    let mut add = |h: &Handover, wt: String| {
+        if report.check && !h.needs_attention() {
+            return;
+        }
+        let flag = if h.error().is_some() {
+            'x'
+        } else if h.needs_attention() {
+            '!'
+        } else {
+            ' '
+        };
+        let kind = match (h.kind, h.stored.is_some()) {
+            (_, true) => 'R',
+            (Kind::Session, _) => 'S',
+            (Kind::Legacy, _) => 'L',
+            (Kind::ContinueHere, _) => 'N',
+        };
+        let mut verdicts = Vec::new();
+        let mut next = String::new();
+        if let Some(a) = h.assessment() {
+            if let Some(s) = a.session() {
+                verdicts.push(format!("{}/{}", s.done, s.total));
+                if let Some(t) = &s.next {
+                    next = format!("[{}] {}", escape(&t.id), one_line(&t.description, 40));
+                }
+            }
+            verdicts.push(a.freshness.map_or("unknown", Freshness::as_str).to_owned());
+            if a.presence != Presence::Present {
+                verdicts.push(a.presence.as_str().to_owned());
+            }
+            let bad = a.commits.iter().filter(|c| c.needs_attention()).count();
+            if bad > 0 {
+                verdicts.push(p.f(crate::k!("short.commits"), &[("n", &bad)]));
+            }
+            let stale = a.session().map_or(0, |s| s.stale_tasks.len());
+            if stale > 0 {
+                verdicts.push(p.f(crate::k!("short.stale"), &[("n", &stale)]));
+            }
+        } else {
+            verdicts.push(p.t(crate::k!("short.unreadable")).to_owned());
+        }
+        rows.push([
+            format!("{flag}{kind}"),
+            wt,
+            escape(&h.key),
+            verdicts.join(" "),
+            next,
+        ]);
+    };
+    for wt in &report.worktrees {
+        for h in &wt.handovers {
+            add(h, name(&wt.worktree, wt.current));
+        }
+    }
+    for h in &report.stored {
+        add(h, "-".to_owned());
+    }
+    for d in &report.diverged {
+        rows.push([
+            "!D".to_owned(),
+            "-".to_owned(),
+            escape(&d.key),
+            p.t(crate::k!("short.diverged")).to_owned(),
+            String::new(),
+        ]);
+    }
+    let widths: Vec<usize> = (0..4)
+        .map(|c| {
+            rows.iter()
+                .map(|r| unicode_width::UnicodeWidthStr::width(r[c].as_str()))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for r in rows {
+        let mut line = String::new();
+        for (c, cell) in r.iter().enumerate() {
+            if c > 0 {
+                line.push(' ');
+            }
+            line.push_str(cell);
+            if c < 4 {
+                let pad = widths[c] - unicode_width::UnicodeWidthStr::width(cell.as_str());
+                line.push_str(&" ".repeat(pad));
+            }
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    out
+}
+
+/// The sides of a diverged session, a line each (numbered for a prompt).
+pub fn sides(list: &[crate::services::notes_store::Side], p: &Painter, numbered: bool) -> String {
+    let mut out = String::new();
+    let differences = crate::services::notes_store::differences(list);
+    for (i, side) in list.iter().enumerate() {
+        let sum = side.summary();
+        let hash = side.hash();
+        let number = if numbered {
+            format!("{:>2}) ", i + 1)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            out,
+            "  {number}{}",
+            p.f(
+                crate::k!("status.diverged_side"),
+                &[
+                    ("hash", &hash.get(..12).unwrap_or(&hash)),
+                    ("seq", &side.record.seq.unwrap_or(0)),
+                    (
+                        "time",
+                        &crate::model::session::format_time(side.record.saved_at)
+                    ),
+                    (
+                        "worktree",
+                        &escape(side.record.worktree.as_deref().unwrap_or("?"))
+                    ),
+                    ("status", &escape(&sum.status)),
+                    ("done", &sum.done),
+                    ("total", &sum.total),
+                    ("next", &escape(sum.next.as_deref().unwrap_or("-"))),
+                ],
+            )
+        );
+        if !differences[i].is_empty() {
+            let _ = writeln!(
+                out,
+                "      {}",
+                p.f(
+                    crate::k!("status.diverged_only"),
+                    &[("tasks", &escape(&differences[i].join(", ")))]
+                )
+            );
+        }
+    }
+    out
+}
+
+/// A diverged session: each side in a line, and how to choose.
+pub(super) fn diverged(out: &mut String, d: &status::Diverged, p: &Painter) {
+    let _ = writeln!(
+        out,
+        "\n{} {}",
+        p.bold(&p.f(crate::k!("status.diverged"), &[("key", &escape(&d.key))])),
+        p.t(crate::k!("status.diverged_note"))
+    );
+    out.push_str(&sides(&d.sides, p, false));
+    let first = d.sides[0].hash();
+    let _ = writeln!(
+        out,
+        "  {}",
+        p.dim(&p.f(
+            crate::k!("status.diverged_hint"),
+            &[
+                ("key", &escape(&d.key)),
+                ("hash", &first.get(..12).unwrap_or(&first))
+            ]
+        ))
+    );
+}
