@@ -422,9 +422,15 @@ function __fish_git_handover_complete
     set -l cmd (commandline -opc)
     set -e cmd[1]
     set -l i 1
+    # git's -C DIR options go on to git-handover, so that `git -C dir handover …` offers
+    # that repository's keys and task ids.
+    set -l dirs
     while set -q cmd[$i]
         switch $cmd[$i]
-            case -C -c --git-dir --work-tree --namespace
+            case -C
+                set -a dirs -C (string escape -- $cmd[(math $i + 1)])
+                set i (math $i + 2)
+            case -c --git-dir --work-tree --namespace
                 set i (math $i + 2)
             case '-*'
                 set i (math $i + 1)
@@ -436,21 +442,35 @@ function __fish_git_handover_complete
     if test (count $cmd) -gt $i
         set rest $cmd[(math $i + 1)..-1]
     end
-    complete -C "git-handover $rest "(commandline -ct)
+    complete -C "git-handover $dirs $rest "(commandline -ct)
 end
 complete -c git -f -n "__fish_git_using_command handover" -a "(__fish_git_handover_complete)"
 
 # Session keys for `continue`, `render` and `log`, from `git handover status --keys`.
 
+# The -C DIR options on the line (git's, passed on, or git-handover's own), for the
+# commands below that list keys and task ids.
+function __fish_git_handover_dirs
+    set -l cmd (commandline -opc)
+    set -l i 1
+    while set -q cmd[$i]
+        if test "$cmd[$i]" = -C; and set -q cmd[(math $i + 1)]
+            echo -- -C
+            echo -- $cmd[(math $i + 1)]
+        end
+        set i (math $i + 1)
+    end
+end
+
 # Task ids for the task commands that take one, and keys for --session.
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from start" -f -a "(git-handover task list --ids 2>/dev/null)" -d 'task id'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from done" -f -a "(git-handover task list --ids 2>/dev/null)" -d 'task id'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -f -a "(git-handover task list --ids 2>/dev/null)" -d 'task id'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from reopen" -f -a "(git-handover task list --ids 2>/dev/null)" -d 'task id'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -f -a "(git-handover task list --ids 2>/dev/null)" -d 'task id'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from remove" -f -a "(git-handover task list --ids 2>/dev/null)" -d 'task id'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from show" -f -a "(git-handover task list --ids 2>/dev/null)" -d 'task id'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task" -l session -f -r -a "(git-handover status --keys 2>/dev/null)"
-complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -a "(git-handover status --keys 2>/dev/null)" -d 'session key'
-complete -c git-handover -n "__fish_git_handover_using_subcommand render" -f -a "(git-handover status --keys 2>/dev/null)" -d 'session key'
-complete -c git-handover -n "__fish_git_handover_using_subcommand log" -f -a "(git-handover status --keys 2>/dev/null)" -d 'session key'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from start" -f -a "(git-handover (__fish_git_handover_dirs) task list --ids 2>/dev/null)" -d 'task id'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from done" -f -a "(git-handover (__fish_git_handover_dirs) task list --ids 2>/dev/null)" -d 'task id'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -f -a "(git-handover (__fish_git_handover_dirs) task list --ids 2>/dev/null)" -d 'task id'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from reopen" -f -a "(git-handover (__fish_git_handover_dirs) task list --ids 2>/dev/null)" -d 'task id'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -f -a "(git-handover (__fish_git_handover_dirs) task list --ids 2>/dev/null)" -d 'task id'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from remove" -f -a "(git-handover (__fish_git_handover_dirs) task list --ids 2>/dev/null)" -d 'task id'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from show" -f -a "(git-handover (__fish_git_handover_dirs) task list --ids 2>/dev/null)" -d 'task id'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task" -l session -f -r -a "(git-handover (__fish_git_handover_dirs) status --keys 2>/dev/null)"
+complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -a "(git-handover (__fish_git_handover_dirs) status --keys 2>/dev/null)" -d 'session key'
+complete -c git-handover -n "__fish_git_handover_using_subcommand render" -f -a "(git-handover (__fish_git_handover_dirs) status --keys 2>/dev/null)" -d 'session key'
+complete -c git-handover -n "__fish_git_handover_using_subcommand log" -f -a "(git-handover (__fish_git_handover_dirs) status --keys 2>/dev/null)" -d 'session key'

@@ -411,3 +411,45 @@ complete_line "git -C {repo} handover task start "
         format!("git -C {} handover task start |T7 T8", repo.display())
     );
 }
+
+#[test]
+fn fish_completes_task_ids_and_honours_git_dash_c() {
+    if !have("fish") {
+        common::unavailable("fish is not installed");
+        return;
+    }
+    let env = TestEnv::new();
+    let bin = install(&env);
+    let (repo, _) = completion_repo(&env);
+    for id in ["T7", "T8"] {
+        let run = env.handover(&repo, &["task", "add", id, "work"]);
+        assert_eq!(run.code, 0, "{}", run.snapshot());
+    }
+    let script = format!(
+        "source {COMPLETIONS}/git-handover.fish
+for line in 'git -C {repo} handover task done ' 'git-handover task show '
+    echo \"$line|\"(complete -C $line | string split -f1 \\t | string join ' ')
+end",
+        repo = repo.display()
+    );
+    // From outside the repository: only -C finds it for the first line.
+    let out = env
+        .command("fish")
+        .args(["-c", &script])
+        .current_dir(env.root())
+        .env("PATH", user_path(&bin))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got = String::from_utf8_lossy(&out.stdout);
+    let first = got.lines().next().unwrap();
+    assert_eq!(
+        first,
+        format!("git -C {} handover task done |T7 T8", repo.display()),
+        "{got}"
+    );
+}

@@ -193,9 +193,15 @@ function __fish_git_handover_complete
     set -l cmd (commandline -opc)
     set -e cmd[1]
     set -l i 1
+    # git's -C DIR options go on to git-handover, so that `git -C dir handover …` offers
+    # that repository's keys and task ids.
+    set -l dirs
     while set -q cmd[$i]
         switch $cmd[$i]
-            case -C -c --git-dir --work-tree --namespace
+            case -C
+                set -a dirs -C (string escape -- $cmd[(math $i + 1)])
+                set i (math $i + 2)
+            case -c --git-dir --work-tree --namespace
                 set i (math $i + 2)
             case '-*'
                 set i (math $i + 1)
@@ -207,7 +213,7 @@ function __fish_git_handover_complete
     if test (count $cmd) -gt $i
         set rest $cmd[(math $i + 1)..-1]
     end
-    complete -C "git-handover $rest "(commandline -ct)
+    complete -C "git-handover $dirs $rest "(commandline -ct)
 end
 complete -c git -f -n "__fish_git_using_command handover" -a "(__fish_git_handover_complete)"
 "#,
@@ -215,22 +221,39 @@ complete -c git -f -n "__fish_git_using_command handover" -a "(__fish_git_handov
     script.push_str(
         "\n# Session keys for `continue`, `render` and `log`, from `git handover status --keys`.\n",
     );
+    script.push_str(
+        r#"
+# The -C DIR options on the line (git's, passed on, or git-handover's own), for the
+# commands below that list keys and task ids.
+function __fish_git_handover_dirs
+    set -l cmd (commandline -opc)
+    set -l i 1
+    while set -q cmd[$i]
+        if test "$cmd[$i]" = -C; and set -q cmd[(math $i + 1)]
+            echo -- -C
+            echo -- $cmd[(math $i + 1)]
+        end
+        set i (math $i + 1)
+    end
+end
+"#,
+    );
     script.push_str("\n# Task ids for the task commands that take one, and keys for --session.\n");
     for op in ["start", "done", "block", "reopen", "edit", "remove", "show"] {
         let _ = writeln!(
             script,
-            "complete -c git-handover -n \"__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from {op}\" -f -a \"(git-handover task list --ids 2>/dev/null)\" -d 'task id'"
+            "complete -c git-handover -n \"__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from {op}\" -f -a \"(git-handover (__fish_git_handover_dirs) task list --ids 2>/dev/null)\" -d 'task id'"
         );
     }
     script.push_str(
-        "complete -c git-handover -n \"__fish_git_handover_using_subcommand task\" -l session -f -r -a \"(git-handover status --keys 2>/dev/null)\"\n",
+        "complete -c git-handover -n \"__fish_git_handover_using_subcommand task\" -l session -f -r -a \"(git-handover (__fish_git_handover_dirs) status --keys 2>/dev/null)\"\n",
     );
     for sub in KEYED {
         // `continue` also takes a path, so files stay on offer there.
         let files = if sub == "continue" { "" } else { " -f" };
         let _ = writeln!(
             script,
-            "complete -c git-handover -n \"__fish_git_handover_using_subcommand {sub}\"{files} -a \"(git-handover status --keys 2>/dev/null)\" -d 'session key'"
+            "complete -c git-handover -n \"__fish_git_handover_using_subcommand {sub}\"{files} -a \"(git-handover (__fish_git_handover_dirs) status --keys 2>/dev/null)\" -d 'session key'"
         );
     }
     script
