@@ -453,3 +453,52 @@ end",
         "{got}"
     );
 }
+
+#[test]
+fn zsh_completes_task_ids_and_honours_git_dash_c() {
+    if !have("zsh") || !have("tmux") {
+        common::unavailable("zsh or tmux is not installed");
+        return;
+    }
+    let env = TestEnv::new();
+    let bin = install(&env);
+    let (repo, _) = completion_repo(&env);
+    let run = env.handover(&repo, &["task", "add", "QX7", "work"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let zdot = env.root().join("zdot");
+    env.write(
+        &zdot.join(".zshrc"),
+        &format!(
+            "fpath=({COMPLETIONS} $fpath)\nautoload -U compinit && compinit -u -d {}/zcompdump\nPROMPT='> '\n",
+            zdot.display()
+        ),
+    );
+    let session = format!("gh-zsh-c-{}", std::process::id());
+    // Outside the repository: only -C can find it.
+    let shell = format!(
+        "cd {} && env -i PATH={} HOME={} TERM=xterm ZDOTDIR={} GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null zsh -i",
+        env.root().display(),
+        user_path(&bin),
+        zdot.display(),
+        zdot.display()
+    );
+    let started = tmux(
+        &session,
+        &[
+            "new-session",
+            "-d",
+            "-s",
+            &session,
+            "-x",
+            "200",
+            "-y",
+            "20",
+            &shell,
+        ],
+    );
+    assert!(started.status.success());
+    let line = format!("git -C {} handover task done ", repo.display());
+    let result = tmux_complete(&session, &session, &line, "QX7");
+    let _ = tmux(&session, &["kill-server"]);
+    assert_eq!(result, format!("> {line}QX7"));
+}

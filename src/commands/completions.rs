@@ -152,10 +152,25 @@ fn zsh(script: &str) -> String {
         } else if line.starts_with("if [ \"$funcstack[1]\" = \"_git-handover\" ]") {
             out.push_str(
                 r#"# Session keys for `continue`, `render` and `log`, from `git handover status --keys`.
+# `git -C dir handover …` and git-handover's own -C: read from the whole line (git's
+# completion and ours each keep their own opt_args, so the line is what both see).
+(( $+functions[_git_handover_dir] )) ||
+_git_handover_dir() {
+    local -a w
+    local i
+    w=(${(z)BUFFER})
+    for (( i = 1; i < $#w; i++ )); do
+        if [[ $w[i] == -C ]]; then
+            print -rl -- -C ${(Q)~w[i+1]}
+            return
+        fi
+    done
+}
 (( $+functions[_git_handover_keys] )) ||
 _git_handover_keys() {
-    local -a keys
-    keys=(${(f)"$(git-handover status --keys 2>/dev/null)"})
+    local -a keys dir
+    dir=(${(f)"$(_git_handover_dir)"})
+    keys=(${(f)"$(git-handover $dir status --keys 2>/dev/null)"})
     compadd -a keys
 }
 (( $+functions[_git_handover_task_ids] )) ||
@@ -163,7 +178,9 @@ _git_handover_task_ids() {
     local -a ids session
     local i=${words[(I)--session]}
     (( i )) && session=(--session ${words[i+1]})
-    ids=(${(f)"$(git-handover task $session list --ids 2>/dev/null)"})
+    local -a dir
+    dir=(${(f)"$(_git_handover_dir)"})
+    ids=(${(f)"$(git-handover $dir task $session list --ids 2>/dev/null)"})
     compadd -a ids
 }
 (( $+functions[_git_handover_keys_or_files] )) ||
