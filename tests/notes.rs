@@ -316,6 +316,42 @@ fn two_clones_sync_through_a_bare_remote_and_a_session_both_wrote_diverges() {
     assert!(run.stdout.contains("diverged"), "{}", run.snapshot());
     assert!(run.stdout.contains("--take"), "{}", run.snapshot());
 
+    // A state written here with the store off is in no record: taking a side would
+    // lose it, so --take refuses until `sync --record` has recorded it.
+    let run = env.handover_with(
+        &a,
+        &[
+            "-c",
+            "handover.store=files",
+            "task",
+            "--session",
+            &key_a,
+            "add",
+            "LOCAL",
+            "unrecorded",
+        ],
+        |c| {
+            c.env("GIT_HANDOVER_NOW", "2026-11-30T12:35:00Z");
+        },
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let refused = env.handover(&a, &["continue", &key_a, "--take", &b_side]);
+    assert_eq!(refused.code, 2, "{}", refused.snapshot());
+    assert!(
+        refused
+            .stderr
+            .contains("a state the notes store does not have"),
+        "{}",
+        refused.snapshot()
+    );
+    let local_file = read_state(&a.join(".claude/handover").join(&key_a));
+    assert!(
+        local_file.to_string().contains("LOCAL"),
+        "nothing was replaced"
+    );
+    let run = env.handover(&a, &["sync", "--record"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+
     // a takes b's side: a's files get it, the store sets a's side aside.
     let run = env.handover_with(&a, &["continue", &key_a, "--take", &b_side], |c| {
         c.env("GIT_HANDOVER_NOW", "2026-11-30T12:40:00Z");

@@ -293,15 +293,18 @@ fn a_state_written_by_the_original_tools_keeps_every_unknown_key_through_task_do
     assert!(text.contains("0.70"), "numbers keep their spelling: {text}");
     let keys: Vec<&String> = after.as_object().unwrap().keys().collect();
     let mut original_keys: Vec<&String> = original.as_object().unwrap().keys().collect();
-    // The write count is the one key added, after the id (SPEC section 8).
-    let seq = "seq".to_owned();
+    // The write count and the state it replaced are the keys added, after the id
+    // (SPEC section 8).
+    let (seq, parent) = ("seq".to_owned(), "parent_hash".to_owned());
     let at = original_keys
         .iter()
         .position(|k| *k == "session_id")
         .unwrap();
     original_keys.insert(at + 1, &seq);
+    original_keys.insert(at + 2, &parent);
     assert_eq!(keys, original_keys, "key order is kept");
     assert_eq!(after["seq"], 1, "the first write the tool counts");
+    assert!(after["parent_hash"].is_string(), "and names what it replaced");
 }
 
 #[test]

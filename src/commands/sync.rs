@@ -78,7 +78,6 @@ fn record(ctx: &Context) -> Result<Recorded> {
             let mut locked = crate::services::sessions::hold(&session, &ctx.settings)?;
             let doc = locked.state.document();
             let id = doc.get("session_id").and_then(serde_json::Value::as_str);
-            let seq = doc.get("seq").and_then(serde_json::Value::as_u64);
             let hash = hash_of(doc);
             let stored = newest.iter().find(|r| match (id, &r.record.session_id) {
                 (Some(id), Some(theirs)) => id == theirs,
@@ -94,10 +93,6 @@ fn record(ctx: &Context) -> Result<Recorded> {
                 out.already += 1;
                 continue;
             }
-            // The state it came from, when the store has it as the write before.
-            locked.parent = stored
-                .filter(|r| r.record.seq.is_some() && r.record.seq < seq)
-                .and_then(|r| r.record.state.as_ref().map(&hash_of));
             let rec = ctx.session_record(&locked, &wt);
             ctx.record_at(Some(head), &rec)?;
             locked.release();

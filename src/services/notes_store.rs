@@ -96,7 +96,10 @@ impl Context {
                 .and_then(serde_json::Value::as_str)
                 .map(str::to_owned),
             seq: doc.get("seq").and_then(serde_json::Value::as_u64),
-            parent: written.parent.clone(),
+            parent: doc
+                .get("parent_hash")
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned),
             set_aside: Vec::new(),
             worktree: Some(wt.path.display().to_string()),
             branch: written
@@ -120,6 +123,47 @@ impl Context {
             commit.prefix(12),
             crate::support::text::escape(why)
         )
+    }
+
+    /// The sides of session `id` when it diverged, newest first; `None` when it did not
+    /// or the store does not have it. Only that session's sides are parsed whole.
+    pub fn read_store_sides(&self, id: &str) -> Result<Option<Vec<Side>>> {
+        let notes = self.repo.notes_all(&self.settings.notes_ref)?;
+        let texts: Vec<&[u8]> = notes.iter().map(|n| n.text.as_slice()).collect();
+        let Some(n) = crate::model::record::newest_session_of(&texts, id) else {
+            return Ok(None);
+        };
+        if n.diverged.is_empty() {
+            return Ok(None);
+        }
+        let at = |ni: usize| notes[ni].commit;
+        let newest = StoredRecord {
+            commit: at(n.note),
+            record: n.record,
+            diverged: n
+                .diverged
+                .into_iter()
+                .map(|(ni, record)| StoredRecord {
+                    commit: at(ni),
+                    record,
+                    diverged: Vec::new(),
+                })
+                .collect(),
+        };
+        Ok(Some(sides(&newest)))
+    }
+
+    /// Whether the store has a record of session `id` holding the state `hash`
+    /// (records' heads only: nothing is parsed whole).
+    pub fn store_has_state(&self, id: &str, hash: &str) -> Result<bool> {
+        let notes = self.repo.notes_all(&self.settings.notes_ref)?;
+        Ok(notes.iter().any(|n| {
+            n.text.split(|b| *b == b'\n').any(|line| {
+                crate::model::record::parse_head(line).is_some_and(|h| {
+                    h.session_id.as_deref() == Some(id) && h.hash.as_deref() == Some(hash)
+                })
+            })
+        }))
     }
 
     /// The newest readable session record of each key in the notes store, and a line for
@@ -186,6 +230,18 @@ pub struct OnDisk<'a> {
 pub struct Side {
     pub commit: crate::git::CommitId,
     pub record: crate::model::record::Record,
+}
+
+/// Every side of a session's newest record, newest first (itself, then the sides it
+/// diverged into).
+fn sides(r: &StoredRecord) -> Vec<Side> {
+    std::iter::once(r)
+        .chain(&r.diverged)
+        .map(|s| Side {
+            commit: s.commit,
+            record: s.record.clone(),
+        })
+        .collect()
 }
 
 /// What a side holds, in short: status, tasks done of all, the next open task.
@@ -337,15 +393,7 @@ pub fn store_view(ctx: &Context, on_disk: &[OnDisk<'_>]) -> StoreView {
         if let Some(id) = &id
             && !r.diverged.is_empty()
         {
-            let mut sides = vec![Side {
-                commit: r.commit,
-                record: r.record.clone(),
-            }];
-            sides.extend(r.diverged.iter().map(|d| Side {
-                commit: d.commit,
-                record: d.record.clone(),
-            }));
-            view.diverged.insert(id.clone(), sides);
+            view.diverged.insert(id.clone(), sides(&r));
         }
         let here = match id.as_deref() {
             Some(id) => on_disk.iter().any(|d| d.session_id == Some(id)),

@@ -25,21 +25,7 @@ pub(super) fn sides_of(ctx: &Context, chosen: &Candidate) -> Result<Option<Vec<S
     if ctx.repo.ref_target(&ctx.settings.notes_ref)?.is_none() {
         return Ok(None);
     }
-    let (newest, _) = ctx.read_store_newest()?;
-    Ok(newest
-        .into_iter()
-        .find(|r| r.record.session_id.as_deref() == Some(id.as_str()) && !r.diverged.is_empty())
-        .map(|r| {
-            let mut sides = vec![Side {
-                commit: r.commit,
-                record: r.record,
-            }];
-            sides.extend(r.diverged.into_iter().map(|d| Side {
-                commit: d.commit,
-                record: d.record,
-            }));
-            sides
-        }))
+    ctx.read_store_sides(&id)
 }
 
 /// The side `--take HASH` names: the one whose state hash starts with it.
@@ -78,16 +64,7 @@ pub(super) fn check_recorded(ctx: &Context, session: &SessionDir, id: &str) -> R
         .get("session_hash")
         .and_then(serde_json::Value::as_str)
         .map_or_else(|| crate::model::session::session_hash(doc), str::to_owned);
-    let (records, _) = ctx.read_store()?;
-    let known = records.iter().any(|r| {
-        r.record.session_id.as_deref() == Some(id)
-            && r.record
-                .state
-                .as_ref()
-                .and_then(|s| s.get("session_hash"))
-                .and_then(serde_json::Value::as_str)
-                == Some(hash.as_str())
-    });
+    let known = ctx.store_has_state(id, &hash)?;
     if known {
         Ok(())
     } else {

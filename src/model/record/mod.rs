@@ -280,7 +280,7 @@ pub fn merge3<T: PartialEq + Clone>(
 }
 
 mod order;
-pub use order::{Head, Newest, Skipped, newest_sessions, parse_head};
+pub use order::{Head, Newest, Skipped, newest_session_of, newest_sessions, parse_head};
 
 #[cfg(test)]
 mod tests;

@@ -173,6 +173,17 @@ fn sides(records: &[Placed<'_>]) -> Vec<usize> {
 /// again by a newer tool). Only the lines that win are parsed whole, so a long history
 /// costs little more than reading it.
 pub fn newest_sessions(notes: &[&[u8]]) -> (Vec<Newest>, Vec<Skipped>) {
+    newest_of(notes, None)
+}
+
+/// [`newest_sessions`] for the one session `id`: every line's head is read, but only
+/// that session's sides are parsed whole (what `continue` and the hook ask for one
+/// session, without building every state of the store).
+pub fn newest_session_of(notes: &[&[u8]], id: &str) -> Option<Newest> {
+    newest_of(notes, Some(id)).0.into_iter().next()
+}
+
+fn newest_of(notes: &[&[u8]], only: Option<&str>) -> (Vec<Newest>, Vec<Skipped>) {
     use std::collections::BTreeMap;
     let mut skipped = Vec::new();
     let mut by_id: BTreeMap<String, Vec<Placed<'_>>> = BTreeMap::new();
@@ -195,7 +206,10 @@ pub fn newest_sessions(notes: &[&[u8]]) -> (Vec<Newest>, Vec<Skipped>) {
                 continue;
             }
             match parse_head(line) {
-                Some(head) if head.kind == RecordKind::Session => {
+                Some(head)
+                    if only.is_some() && head.session_id.as_deref() != only
+                        || head.kind != RecordKind::Session => {}
+                Some(head) => {
                     order += 1;
                     let placed = Placed {
                         note: ni,
@@ -212,7 +226,7 @@ pub fn newest_sessions(notes: &[&[u8]]) -> (Vec<Newest>, Vec<Skipped>) {
                             .push(placed),
                     }
                 }
-                Some(_) => {}
+                None if only.is_some() => {}
                 None => {
                     if let Err(why) = parse_record(line) {
                         skipped.push((ni, li + 1, why));

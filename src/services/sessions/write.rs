@@ -51,9 +51,6 @@ pub struct Written {
     pub exclusion: crate::services::exclude::Exclusion,
     /// Other READY sessions of the branch that this write passed over for the newest.
     pub others: Vec<String>,
-    /// `session_hash` of the state this write replaced (`None` for a new session): the
-    /// record's `parent`.
-    pub parent: Option<String>,
     /// The session's lock, still held: the notes store's record of this write is
     /// appended before it is released (dropping the `Written` releases it), so the
     /// store's newest record always equals the file.
@@ -72,7 +69,6 @@ impl Written {
             skipped: Vec::new(),
             exclusion: crate::services::exclude::Exclusion::default(),
             others: Vec::new(),
-            parent: None,
             guard,
         }
     }
@@ -125,24 +121,23 @@ pub fn update_after(
     });
     // What this write replaces: the write count and the state's own hash as it stands
     // in the file (the identity its record has in the notes store).
-    let (old_seq, parent) = existing.as_ref().map_or((0, None), |s| {
+    let old_seq = existing
+        .as_ref()
+        .and_then(|s| s.document().get("seq").cloned());
+    let parent = existing.as_ref().map(|s| {
         let doc = s.document();
-        (
-            doc.get("seq").and_then(Value::as_u64).unwrap_or(0),
-            Some(
-                doc.get("session_hash")
-                    .and_then(Value::as_str)
-                    .map_or_else(|| session::session_hash(doc), str::to_owned),
-            ),
-        )
+        doc.get("session_hash")
+            .and_then(Value::as_str)
+            .map_or_else(|| session::session_hash(doc), str::to_owned)
     });
     let mut doc = change(existing.map(State::into_document))?;
     // The count is the tool's: whatever the change brought, it stays what the file had
-    // until the write is known to change something.
-    doc.insert("seq".into(), Value::from(old_seq));
-    if old_seq == 0 && parent.is_some() {
-        doc.remove("seq");
-    }
+    // (or absent) until the write is known to change something.
+    match &old_seq {
+        Some(seq) => doc.insert("seq".into(), seq.clone()),
+        None => doc.remove("seq"),
+    };
+    let old_seq = old_seq.as_ref().and_then(Value::as_u64).unwrap_or(0);
     session::seal(&mut doc);
     if let Some(old_hash) = &old_hash
         && doc.get("session_hash").and_then(Value::as_str) == Some(old_hash.as_str())
@@ -162,21 +157,12 @@ pub fn update_after(
             skipped: Vec::new(),
             exclusion: crate::services::exclude::Exclusion::default(),
             others: Vec::new(),
-            parent: None,
             guard: None,
         });
     }
     doc.insert(
         "generated_at".into(),
         Value::from(session::format_time(now)),
-    );
-    // One more write of this session (SPEC section 8: the previous record's plus one),
-    // placed after the id when the file had no count yet; other keys keep their order.
-    insert_after(
-        &mut doc,
-        "session_id",
-        "seq",
-        Value::from(old_seq.max(floor) + 1),
     );
     // Every session has a stable random id, made when it is created (a session that
     // has none, a legacy one, gets it on its first write).
@@ -191,6 +177,22 @@ pub fn update_after(
             "session_id",
             Value::from(crate::support::id::random_uuid()),
         );
+    }
+    // One more write of this session (SPEC section 8: the previous record's plus one),
+    // and the state it replaces, placed after the id when the file had none yet; other
+    // keys keep their order. The file says what it came from, so a record made of it
+    // later (`sync --record`) names the right parent.
+    insert_after(
+        &mut doc,
+        "session_id",
+        "seq",
+        Value::from(old_seq.max(floor) + 1),
+    );
+    match &parent {
+        Some(p) => insert_after(&mut doc, "seq", "parent_hash", Value::from(p.clone())),
+        None => {
+            doc.remove("parent_hash");
+        }
     }
     if created {
         // The session's language is fixed when it is made: handover.md keeps it,
@@ -214,7 +216,6 @@ pub fn update_after(
     )?;
     let mut written = Written::whole(session.clone(), state, Some(lock));
     written.created = created;
-    written.parent = parent;
     Ok(written)
 }
 
