@@ -193,3 +193,35 @@ fn hook_install_git_output_human_and_json() {
             .snapshot()
     );
 }
+
+#[test]
+fn a_hook_that_is_not_text_is_left_as_it_is_and_a_linked_hook_stays_a_link() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let hook = repo.join(".git/hooks/post-commit");
+    std::fs::create_dir_all(hook.parent().unwrap()).unwrap();
+    let bytes = b"#!/bin/sh\necho \xff\xfe\n".to_vec();
+    std::fs::write(&hook, &bytes).unwrap();
+    let run = env.handover(&repo, &["hook", "install", "--git", "post-commit"]);
+    assert_eq!(run.code, 3, "{}", run.snapshot());
+    assert_eq!(std::fs::read(&hook).unwrap(), bytes, "not rewritten");
+
+    // A hook kept elsewhere (a dotfile manager's link) is edited where it lives.
+    std::fs::remove_file(&hook).unwrap();
+    let real = env.root().join("dotfiles/post-commit");
+    env.write(&real, "#!/bin/sh\necho theirs\n");
+    std::os::unix::fs::symlink(&real, &hook).unwrap();
+    let run = env.handover(&repo, &["hook", "install", "--git", "post-commit"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(
+        std::fs::symlink_metadata(&hook)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let text = std::fs::read_to_string(&real).unwrap();
+    assert!(
+        text.contains("git-handover hook post-commit") && text.ends_with("echo theirs\n"),
+        "{text}"
+    );
+}

@@ -304,7 +304,10 @@ fn a_state_written_by_the_original_tools_keeps_every_unknown_key_through_task_do
     original_keys.insert(at + 2, &parent);
     assert_eq!(keys, original_keys, "key order is kept");
     assert_eq!(after["seq"], 1, "the first write the tool counts");
-    assert!(after["parent_hash"].is_string(), "and names what it replaced");
+    assert!(
+        after["parent_hash"].is_string(),
+        "and names what it replaced"
+    );
 }
 
 #[test]
