@@ -321,12 +321,13 @@ pub fn order_new(doc: &mut Map<String, Value>) {
 }
 
 /// SHA-256 (hex) of the document without `session_hash`, keys sorted, compact JSON.
+/// The canonical text is streamed into the hash: neither the document nor the text is
+/// copied (a large state costs no more memory to hash).
 pub fn session_hash(doc: &Map<String, Value>) -> String {
-    let mut canonical = String::new();
-    let mut without = doc.clone();
-    without.remove("session_hash");
-    write_canonical(&Value::Object(without), &mut canonical);
-    Sha256::digest(canonical.as_bytes())
+    let mut hasher = Sha256::new();
+    write_object(doc, Some("session_hash"), &mut hasher);
+    hasher
+        .finalize()
         .iter()
         .fold(String::with_capacity(64), |mut hex, b| {
             let _ = write!(hex, "{b:02x}");
@@ -334,34 +335,52 @@ pub fn session_hash(doc: &Map<String, Value>) -> String {
         })
 }
 
-fn write_canonical(v: &Value, out: &mut String) {
-    match v {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            out.push('{');
-            for (i, k) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&serde_json::to_string(k).expect("a string serialises"));
-                out.push(':');
-                write_canonical(&map[k], out);
-            }
-            out.push('}');
+/// An object's canonical text, its keys sorted, `skip` left out.
+fn write_object(map: &Map<String, Value>, skip: Option<&str>, out: &mut Sha256) {
+    let mut keys: Vec<&String> = map.keys().filter(|k| Some(k.as_str()) != skip).collect();
+    keys.sort();
+    out.update(b"{");
+    for (i, k) in keys.into_iter().enumerate() {
+        if i > 0 {
+            out.update(b",");
         }
+        write_scalar(k.as_str(), out);
+        out.update(b":");
+        write_canonical(&map[k], out);
+    }
+    out.update(b"}");
+}
+
+fn write_canonical(v: &Value, out: &mut Sha256) {
+    match v {
+        Value::Object(map) => write_object(map, None, out),
         Value::Array(items) => {
-            out.push('[');
+            out.update(b"[");
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
-                    out.push(',');
+                    out.update(b",");
                 }
                 write_canonical(item, out);
             }
-            out.push(']');
+            out.update(b"]");
         }
-        other => out.push_str(&serde_json::to_string(other).expect("a scalar serialises")),
+        other => write_scalar(other, out),
     }
+}
+
+/// A scalar as compact JSON, written straight into the hash.
+fn write_scalar<T: serde::Serialize + ?Sized>(v: &T, out: &mut Sha256) {
+    struct Sink<'a>(&'a mut Sha256);
+    impl std::io::Write for Sink<'_> {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.update(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    serde_json::to_writer(Sink(out), v).expect("a scalar serialises");
 }
 
 #[cfg(test)]
@@ -465,9 +484,11 @@ mod tests {
         let c = map(json!({"a": [{"x": 1, "y": 3}], "b": 1}));
         assert_ne!(session_hash(&a), session_hash(&c));
         // The canonical form is compact JSON with sorted keys.
-        let mut s = String::new();
-        write_canonical(&Value::Object(b), &mut s);
-        assert_eq!(s, r#"{"a":[{"x":1,"y":2}],"b":1}"#);
+        // sha256sum of `{"a":[{"x":1,"y":2}],"b":1}`
+        assert_eq!(
+            session_hash(&b),
+            "644408bd76f399b8ede2a3cef08e70e1d485d59bfb7321c8a7e776a23b6aee0c"
+        );
     }
 
     #[test]
