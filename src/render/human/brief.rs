@@ -62,8 +62,29 @@ fn indented(out: &mut String, first: &str, text: &str, indent: &str) {
     }
 }
 
+/// Each task id's first place in the state's `active_tasks` (where its approaches are
+/// found): made once, so that a long task list is briefed in linear time.
+type Index<'a> = std::collections::HashMap<&'a str, usize>;
+
+fn index(b: &Briefing) -> Index<'_> {
+    let mut at = Index::new();
+    if let Some(s) = b.state.as_ref() {
+        for (i, t) in s.tasks.iter().enumerate() {
+            at.entry(t.id.as_str()).or_insert(i);
+        }
+    }
+    at
+}
+
 /// One task, whole: description, files, next action, blockers, what was tried.
-fn task(out: &mut String, b: &Briefing, t: &Task, stale: Option<String>, p: &Painter) {
+fn task(
+    out: &mut String,
+    b: &Briefing,
+    at: &Index<'_>,
+    t: &Task,
+    stale: Option<String>,
+    p: &Painter,
+) {
     let head = format!("  [{}] {} ", escape(&t.id), escape(t.status.as_str()));
     let mut first = String::new();
     indented(&mut first, &head, &t.description, "      ");
@@ -95,8 +116,8 @@ fn task(out: &mut String, b: &Briefing, t: &Task, stale: Option<String>, p: &Pai
         );
     }
     let tried = b.state.as_ref().and_then(|s| {
-        let index = s.tasks.iter().position(|x| x.id == t.id)?;
-        Some(s.extras.tried(index).to_vec())
+        let index = *at.get(t.id.as_str())?;
+        Some(s.extras.tried(index))
     });
     for a in tried.unwrap_or_default() {
         let label = p.f(crate::k!("cont.tried"), &[("what", &"")]);
@@ -171,6 +192,7 @@ pub fn blocks(b: &Briefing, p: &Painter) -> Vec<Block> {
             .collect()
     });
     if !b.open_tasks.is_empty() || !pending.is_empty() || !b.other_tasks.is_empty() {
+        let at = index(b);
         let mut open = format!("\n{}\n", p.bold(p.t(crate::k!("cont.open_tasks"))));
         for t in &b.open_tasks {
             let stale = assessment
@@ -182,7 +204,7 @@ pub fn blocks(b: &Briefing, p: &Painter) -> Vec<Block> {
                         &[("age", &p.duration(s.untouched_for))],
                     ))
                 });
-            task(&mut open, b, t, stale, p);
+            task(&mut open, b, &at, t, stale, p);
         }
         blocks.push(Block::must(open));
         if pending.is_empty() && !b.other_tasks.is_empty() {
@@ -199,7 +221,7 @@ pub fn blocks(b: &Briefing, p: &Painter) -> Vec<Block> {
         }
         for t in pending {
             let mut text = String::new();
-            task(&mut text, b, t, None, p);
+            task(&mut text, b, &at, t, None, p);
             blocks.push(Block {
                 priority: Priority::Work,
                 name: Some(p.f(crate::k!("cut.task"), &[("id", &escape(&t.id))])),
