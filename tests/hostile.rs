@@ -168,26 +168,57 @@ fn a_17_mib_file() {
     );
 }
 
-#[test]
-fn a_hundred_thousand_tasks_are_read_and_summarised() {
-    let env = TestEnv::new();
-    let tasks: Vec<String> = (0..100_000)
+fn many_tasks(n: usize) -> String {
+    let tasks: Vec<String> = (0..n)
         .map(|i| format!(r#"{{"id":"T{i}","description":"task {i}","status":"pending"}}"#))
         .collect();
-    let state = format!(
+    format!(
         r#"{{"version":3,"status":"READY","active_tasks":[{}]}}"#,
         tasks.join(",")
-    );
+    )
+}
+
+#[test]
+fn twenty_thousand_tasks_are_read_and_summarised() {
+    let env = TestEnv::new();
+    let state = many_tasks(20_000);
     let (repo, file) = with_state(&env, state.as_bytes());
     let status = env.handover(&repo, &["status"]);
     assert_eq!(status.code, 0, "{}", first_line(&status.stderr));
     assert!(
-        status.stdout.contains("READY, 0/100000 done"),
+        status.stdout.contains("READY, 0/20000 done"),
         "{}",
         status.stdout
     );
     assert!(status.stdout.contains("next       [T0] (pending) task 0"));
     assert_eq!(std::fs::read(&file).unwrap(), state.as_bytes(), "read only");
+}
+
+/// 100,000 tasks (700,000 values) are over the value limit that bounds memory: a clear
+/// error naming the file, the file as it was.
+#[test]
+fn a_hundred_thousand_tasks_are_refused_by_name() {
+    let env = TestEnv::new();
+    let state = many_tasks(100_000);
+    let (repo, file) = with_state(&env, state.as_bytes());
+    for args in [
+        &["status"][..],
+        &["task", "start", "T1", "--session", "h/case"],
+    ] {
+        let run = env.handover(&repo, args);
+        assert_eq!(run.code, 3, "{}", run.snapshot());
+        assert!(
+            run.stderr
+                .contains("project-state.json: it holds more than 150000 JSON values"),
+            "{}",
+            run.stderr
+        );
+    }
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        state.as_bytes(),
+        "left as it was"
+    );
 }
 
 #[test]

@@ -71,7 +71,7 @@ fn newest_hashes(env: &TestEnv, repo: &Path) -> Vec<(String, String)> {
     found
         .into_iter()
         .map(|n| {
-            let state = n.record.state.unwrap();
+            let state = n.record.state.unwrap().doc();
             (
                 n.record.session_id.unwrap_or_default(),
                 state["session_hash"].as_str().unwrap().to_owned(),
@@ -164,7 +164,7 @@ fn records_of_one_second_are_ordered_by_seq_even_after_a_sorting_merge() {
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].record.seq, Some(2));
         assert_eq!(
-            found[0].record.state.as_ref().unwrap()["status"],
+            found[0].record.state.as_ref().unwrap().doc()["status"],
             "ALL_COMPLETE"
         );
     }

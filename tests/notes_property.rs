@@ -136,7 +136,7 @@ fn store_newest(env: &TestEnv, dir: &Path) -> BTreeMap<String, (BTreeSet<String>
     found
         .into_iter()
         .map(|n| {
-            let state = Value::Object(n.record.state.unwrap());
+            let state = Value::Object(n.record.state.unwrap().doc());
             (
                 n.record.session_id.unwrap(),
                 (tasks_of(&state), !n.diverged.is_empty()),

@@ -174,7 +174,7 @@ proptest! {
             branch,
             saved_at: jiff::Timestamp::new(seconds, nanos).unwrap(),
             kind: if note.is_some() { RecordKind::ContinueHere } else { RecordKind::Session },
-            state: if note.is_some() { None } else { Some(doc) },
+            state: if note.is_some() { None } else { Some(git_handover::api::notes::StateText::of(&doc)) },
             text: note,
         };
         let line = record.to_line();

@@ -507,7 +507,7 @@ fn a_state_too_large_to_read_back_is_never_written() {
     let run = env.handover(&repo, &["status"]);
     assert_eq!(run.code, 3, "{}", run.snapshot());
     assert!(
-        run.stderr.contains("more than 1000000 JSON values"),
+        run.stderr.contains("more than 150000 JSON values"),
         "{}",
         run.stderr
     );

@@ -52,7 +52,7 @@ pub fn main() -> ExitCode {
     // Until the configuration is read, the language comes from --lang and the locale.
     let mut lang = language(cli.lang, None);
     let result = run(cli, &mut lang);
-    match result {
+    let code = match result {
         Ok(outcome) => print(&outcome, quiet, lang),
         Err(err) => {
             if json {
@@ -72,7 +72,10 @@ pub fn main() -> ExitCode {
             }
             ExitCode::from(err.exit_code())
         }
-    }
+    };
+    // The memory tests read the process's peak here, when all its work is done.
+    crate::support::testing::pause("exit");
+    code
 }
 
 /// The output language: `--lang`, else `handover.language`, else the locale.

@@ -54,6 +54,7 @@ pub fn run(ctx: &Context, args: &LogArgs) -> Result<Report> {
     };
     let changes = (0..records.len())
         .map(|i| {
+            // Each state is parsed only for this comparison (a store holds many).
             let rec = &records[i].record;
             let Some(after) = rec.state.as_ref() else {
                 return Vec::new();
@@ -62,8 +63,9 @@ pub fn run(ctx: &Context, args: &LogArgs) -> Result<Report> {
                 .iter()
                 .map(|r| &r.record)
                 .find(|r| same_session(r, rec) && r.state.is_some())
-                .and_then(|r| r.state.as_ref());
-            crate::model::changes::between(before, after)
+                .and_then(|r| r.state.as_ref())
+                .map(crate::model::record::StateText::doc);
+            crate::model::changes::between(before.as_ref(), &after.doc())
         })
         .collect::<Vec<_>>();
     let mut changes = changes;

@@ -87,7 +87,10 @@ fn record(ctx: &Context) -> Result<Recorded> {
             let known = stored.is_some_and(|r| {
                 std::iter::once(&r.record)
                     .chain(r.diverged.iter().map(|d| &d.record))
-                    .any(|rec| rec.state.as_ref().map(&hash_of).as_deref() == Some(hash.as_str()))
+                    .any(|rec| {
+                        rec.state.as_ref().map(|s| hash_of(&s.doc())).as_deref()
+                            == Some(hash.as_str())
+                    })
             });
             if known {
                 out.already += 1;

@@ -110,7 +110,9 @@ impl Context {
                 .or_else(|| wt.branch.clone()),
             saved_at: crate::support::clock::now_precise(),
             kind: crate::model::record::RecordKind::Session,
-            state: Some(written.state.document().clone()),
+            state: Some(crate::model::record::StateText::of(
+                written.state.document(),
+            )),
             text: None,
         }
     }
@@ -257,9 +259,12 @@ pub struct SideSummary {
 /// status are not on every side.
 pub fn differences(sides: &[Side]) -> Vec<Vec<String>> {
     let tasks = |side: &Side| -> Vec<(String, String)> {
-        side.record
+        let doc = side
+            .record
             .state
             .as_ref()
+            .map(crate::model::record::StateText::doc);
+        doc.as_ref()
             .and_then(|s| s.get("active_tasks"))
             .and_then(serde_json::Value::as_array)
             .map(|tasks| {
@@ -291,7 +296,12 @@ pub fn differences(sides: &[Side]) -> Vec<Vec<String>> {
 
 impl Side {
     pub fn summary(&self) -> SideSummary {
-        let state = self.record.state.as_ref();
+        let doc = self
+            .record
+            .state
+            .as_ref()
+            .map(crate::model::record::StateText::doc);
+        let state = doc.as_ref();
         let tasks: &[serde_json::Value] = state
             .and_then(|s| s.get("active_tasks"))
             .and_then(serde_json::Value::as_array)
@@ -321,7 +331,12 @@ impl Side {
 
     /// The state's own hash, how a side is named (`continue --take`).
     pub fn hash(&self) -> String {
-        let state = self.record.state.clone().unwrap_or_default();
+        let state = self
+            .record
+            .state
+            .as_ref()
+            .map(crate::model::record::StateText::doc)
+            .unwrap_or_default();
         state
             .get("session_hash")
             .and_then(serde_json::Value::as_str)
@@ -403,8 +418,8 @@ pub fn store_view(ctx: &Context, on_disk: &[OnDisk<'_>]) -> StoreView {
             .record
             .state
             .as_ref()
-            .and_then(|s| s.get("status"))
-            .and_then(serde_json::Value::as_str)
+            .and_then(crate::model::record::StateText::status)
+            .as_deref()
             == Some(crate::model::state::ALL_COMPLETE);
         if here || finished {
             continue;
@@ -416,10 +431,12 @@ pub fn store_view(ctx: &Context, on_disk: &[OnDisk<'_>]) -> StoreView {
         let mut record = r.record;
         record.key = key;
         // The state restored from it is the same session: it carries the record's id.
-        if let (Some(id), Some(state)) = (&record.session_id, record.state.as_mut())
-            && !state.contains_key("session_id")
-        {
-            state.insert("session_id".into(), serde_json::Value::from(id.clone()));
+        if let (Some(id), Some(state)) = (&record.session_id, record.state.as_mut()) {
+            let mut doc = state.doc();
+            if !doc.contains_key("session_id") {
+                doc.insert("session_id".into(), serde_json::Value::from(id.clone()));
+                *state = crate::model::record::StateText::of(&doc);
+            }
         }
         view.only.push(Found::Stored {
             commit: r.commit,

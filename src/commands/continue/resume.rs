@@ -283,7 +283,7 @@ fn brief(args: &ContinueArgs, chosen: Candidate) -> Result<(Brief, Option<Vec<u8
             ) {
                 (Some(view), _) => std::sync::Arc::clone(view),
                 (None, Some(stored)) => {
-                    std::sync::Arc::new(State::from_doc(stored.state.clone(), &file)?.into_view())
+                    std::sync::Arc::new(State::from_doc(stored.state.doc(), &file)?.into_view())
                 }
                 (None, None) => std::sync::Arc::new(State::read(&file)?.into_view()),
             };
@@ -324,7 +324,7 @@ pub(super) fn restore(
 ) -> Result<SessionDir> {
     let session = SessionDir::new(&ctx.write_root(wt), key)?;
     let file = session.state_file();
-    let mut doc = stored.state.clone();
+    let mut doc = stored.state.doc();
     sessions::point_here(&mut doc, wt);
     crate::model::session::seal(&mut doc);
     let state = State::from_doc(doc, &file)?;

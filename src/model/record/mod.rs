@@ -10,6 +10,69 @@ use serde_json::{Map, Value};
 /// Longest note the tool reads; a longer blob is passed over whole.
 pub const MAX_NOTE_SIZE: usize = 64 << 20;
 
+/// The values a record may hold besides its state (its own fields, `set_aside`).
+const RECORD_VALUES: usize = 10_000;
+
+/// A session record's state as the record holds it: its JSON text, parsed only when it
+/// is used. A store holds many states (every write of every session); kept as text, a
+/// state costs its size in memory, not the hundreds of bytes per value a parsed one
+/// does, so reading a store costs about its size whatever it holds.
+#[derive(Debug, Clone)]
+pub struct StateText(Box<serde_json::value::RawValue>);
+
+impl StateText {
+    /// The text of `doc` (compact JSON).
+    pub fn of(doc: &Map<String, Value>) -> StateText {
+        let text = serde_json::to_string(doc).expect("a JSON map always serialises");
+        StateText(serde_json::value::RawValue::from_string(text).expect("it was just written"))
+    }
+
+    /// The document. Fails only where the text, though well-formed, is nested deeper
+    /// than the parser goes.
+    pub fn parse(&self) -> Result<Map<String, Value>, String> {
+        serde_json::from_str(self.0.get()).map_err(|e| format!("field `state`: {e}"))
+    }
+
+    /// The document, or an empty one where it cannot be parsed (said where it is read).
+    pub fn doc(&self) -> Map<String, Value> {
+        self.parse().unwrap_or_default()
+    }
+
+    pub fn text(&self) -> &str {
+        self.0.get()
+    }
+
+    /// The state's `status` when it is a string, read without parsing the rest.
+    pub fn status(&self) -> Option<String> {
+        #[derive(serde::Deserialize)]
+        struct Status {
+            #[serde(default)]
+            status: Option<Value>,
+        }
+        let s: Status = serde_json::from_str(self.0.get()).ok()?;
+        s.status?.as_str().map(str::to_owned)
+    }
+}
+
+impl Default for StateText {
+    /// An empty document.
+    fn default() -> Self {
+        StateText::of(&Map::new())
+    }
+}
+
+impl PartialEq for StateText {
+    fn eq(&self, other: &Self) -> bool {
+        self.text() == other.text()
+    }
+}
+
+impl serde::Serialize for StateText {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RecordKind {
     Session,
@@ -42,8 +105,8 @@ pub struct Record {
     pub branch: Option<String>,
     pub saved_at: Timestamp,
     pub kind: RecordKind,
-    /// The whole `project-state.json` document, for a session.
-    pub state: Option<Map<String, Value>>,
+    /// The whole `project-state.json` document, for a session, as its text.
+    pub state: Option<StateText>,
     /// The note's text, for a continue-here record.
     pub text: Option<String>,
 }
@@ -85,19 +148,22 @@ impl Record {
         m.insert("kind".into(), Value::from(self.kind.as_str()));
         match self.kind {
             RecordKind::Session => {
-                m.insert(
-                    "state".into(),
-                    Value::Object(self.state.clone().unwrap_or_default()),
-                );
+                // The state goes last, as its text: `{…,"state":TEXT}`.
+                let mut line = Value::Object(m).to_string();
+                line.pop();
+                line.push_str(",\"state\":");
+                line.push_str(self.state.as_ref().map_or("{}", StateText::text));
+                line.push('}');
+                line
             }
             RecordKind::ContinueHere => {
                 m.insert(
                     "text".into(),
                     Value::from(self.text.clone().unwrap_or_default()),
                 );
+                Value::Object(m).to_string()
             }
         }
-        Value::Object(m).to_string()
     }
 }
 
@@ -134,10 +200,25 @@ pub fn parse_note(bytes: &[u8]) -> Vec<ParsedLine> {
 /// One line of a note as a record.
 pub fn parse_record(line: &[u8]) -> Result<Record, String> {
     let line = std::str::from_utf8(line).map_err(|_| "not valid UTF-8".to_owned())?;
-    let value: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
-    let Value::Object(mut m) = value else {
-        return Err("not a JSON object".into());
-    };
+    // A record holds one state and a few fields of its own: refused unparsed when it
+    // holds more values than a state may (a note from a remote is anyone's text).
+    let limit = crate::model::state::MAX_VALUES + RECORD_VALUES;
+    if crate::model::state::over_value_limit(line.as_bytes(), limit) {
+        return Err(format!("the record holds more than {limit} JSON values"));
+    }
+    // The record's fields parsed, its state kept as text (checked well-formed).
+    let mut raw: std::collections::HashMap<String, Box<serde_json::value::RawValue>> =
+        match serde_json::from_str(line) {
+            Ok(raw) => raw,
+            Err(e) if e.is_data() => return Err("not a JSON object".into()),
+            Err(e) => return Err(format!("not JSON: {e}")),
+        };
+    let state_text = raw.remove("state");
+    let mut m = Map::new();
+    for (k, v) in raw {
+        let v: Value = serde_json::from_str(v.get()).map_err(|e| format!("not JSON: {e}"))?;
+        m.insert(k, v);
+    }
     let string = |m: &Map<String, Value>, field: &str| -> Result<Option<String>, String> {
         match m.get(field) {
             None | Some(Value::Null) => Ok(None),
@@ -179,8 +260,15 @@ pub fn parse_record(line: &[u8]) -> Result<Record, String> {
         Some(_) => return Err("field `set_aside` is not a list of strings".into()),
     };
     let (state, text) = match kind {
-        RecordKind::Session => match m.remove("state") {
-            Some(Value::Object(state)) => (Some(state), None),
+        RecordKind::Session => match state_text {
+            Some(raw) if raw.get().starts_with('{') => {
+                let state = StateText(raw);
+                // Well-formed, and within the parser's depth: checked once here, so
+                // that every later parse of it succeeds.
+                state.parse()?;
+                (Some(state), None)
+            }
+            Some(raw) if raw.get() == "null" => return Err("field `state` is missing".into()),
             Some(_) => return Err("field `state` is not an object".into()),
             None => return Err("field `state` is missing".into()),
         },

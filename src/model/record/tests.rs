@@ -13,7 +13,7 @@ fn record(key: &str, at: &str) -> Record {
         branch: Some("main".into()),
         saved_at: at.parse().unwrap(),
         kind: RecordKind::Session,
-        state: Some(Map::new()),
+        state: Some(StateText::default()),
         text: None,
     }
 }
@@ -100,7 +100,7 @@ fn write(id: &str, seq: u64, parent: Option<&str>, hash: &str) -> String {
         session_id: Some(id.into()),
         seq: Some(seq),
         parent: parent.map(str::to_owned),
-        state: Some(state),
+        state: Some(StateText::of(&state)),
         ..record("main/1", "2026-11-30T12:00:00Z")
     }
     .to_line()
@@ -113,8 +113,11 @@ fn newest_of(note: &str) -> Newest {
     found.into_iter().next().unwrap()
 }
 
-fn hash_of(r: &Record) -> &str {
-    r.state.as_ref().unwrap()["session_hash"].as_str().unwrap()
+fn hash_of(r: &Record) -> String {
+    r.state.as_ref().unwrap().doc()["session_hash"]
+        .as_str()
+        .unwrap()
+        .to_owned()
 }
 
 #[test]
@@ -142,7 +145,7 @@ fn two_writes_from_one_state_are_a_divergence_and_both_sides_are_kept() {
     .join("\n");
     let n = newest_of(&note);
     assert_eq!(hash_of(&n.record), "a3");
-    let other: Vec<&str> = n.diverged.iter().map(|(_, r)| hash_of(r)).collect();
+    let other: Vec<String> = n.diverged.iter().map(|(_, r)| hash_of(r)).collect();
     assert_eq!(other, ["b2"]);
 }
 
@@ -157,7 +160,7 @@ fn a_choice_that_sets_a_side_aside_settles_the_divergence() {
     };
     let mut state = Map::new();
     state.insert("session_hash".into(), Value::from("c4"));
-    chosen.state = Some(state);
+    chosen.state = Some(StateText::of(&state));
     let note = [
         write("s", 1, None, "h1"),
         write("s", 2, Some("h1"), "a2"),

@@ -148,13 +148,14 @@ pub struct View {
 }
 
 /// The most JSON values (objects, arrays, strings, numbers, literals) a state may hold.
-/// Each value costs a hundred bytes or more once parsed, so a 16 MiB file of tiny
-/// values would take gigabytes; a real handover holds a few thousand.
-pub const MAX_VALUES: usize = 1_000_000;
+/// A parsed value costs up to ~300 bytes (an order-keeping map each, numbers kept as
+/// text), so this bounds what any one state costs to read and rewrite to ~45 MB,
+/// whatever its shape; a real handover holds a few thousand values.
+pub const MAX_VALUES: usize = 150_000;
 
-/// Refuse `bytes` (JSON) when they hold more than [`MAX_VALUES`] values, counted in
-/// one pass over the bytes before anything is parsed.
-pub fn check_value_count(bytes: &[u8], file: &Path) -> Result<()> {
+/// Whether `bytes` (JSON) hold more than `limit` values, counted in one pass over the
+/// bytes without parsing them (and without allocating).
+pub fn over_value_limit(bytes: &[u8], limit: usize) -> bool {
     let mut count = 0usize;
     let mut in_string = false;
     let mut escaped = false;
@@ -188,12 +189,21 @@ pub fn check_value_count(bytes: &[u8], file: &Path) -> Result<()> {
                 }
             }
         }
-        if count > MAX_VALUES {
-            return Err(Error::TooManyValues {
-                file: file.to_owned(),
-                limit: MAX_VALUES,
-            });
+        if count > limit {
+            return true;
         }
+    }
+    false
+}
+
+/// Refuse `bytes` (JSON) when they hold more than [`MAX_VALUES`] values, counted
+/// before anything is parsed.
+pub fn check_value_count(bytes: &[u8], file: &Path) -> Result<()> {
+    if over_value_limit(bytes, MAX_VALUES) {
+        return Err(Error::TooManyValues {
+            file: file.to_owned(),
+            limit: MAX_VALUES,
+        });
     }
     Ok(())
 }

@@ -181,7 +181,8 @@ pub fn log(r: &crate::commands::log::Report, p: &Painter) -> String {
         let rec = &s.record;
         let what = match rec.kind {
             crate::model::record::RecordKind::Session => {
-                let state = rec.state.as_ref();
+                let doc = rec.state.as_ref().map(crate::model::record::StateText::doc);
+                let state = doc.as_ref();
                 let status = state
                     .and_then(|m| m.get("status"))
                     .and_then(serde_json::Value::as_str)

@@ -213,7 +213,7 @@ pub struct RecordV1 {
     pub branch: Option<String>,
     pub saved_at: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub state: Option<serde_json::Map<String, serde_json::Value>>,
+    pub state: Option<crate::model::record::StateText>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
 }

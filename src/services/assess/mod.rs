@@ -105,7 +105,7 @@ pub struct Stored {
     /// The worktree the record was saved in.
     pub worktree: Option<String>,
     /// The whole state document, for `continue` to restore.
-    pub state: serde_json::Map<String, serde_json::Value>,
+    pub state: crate::model::record::StateText,
     /// The key it was saved under, when it is listed under another (that one is
     /// another session's here, or too deep for the scan).
     pub saved_as: Option<String>,

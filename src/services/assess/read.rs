@@ -12,7 +12,11 @@ pub(super) fn read_stored(
     saved_as: Option<String>,
 ) -> Pending {
     let file = PathBuf::from(format!("notes:{}:{}", commit.prefix(12), record.key));
-    let state_doc = record.state.clone().unwrap_or_default();
+    let state_doc = record
+        .state
+        .as_ref()
+        .map(crate::model::record::StateText::doc)
+        .unwrap_or_default();
     let mut handover = Handover {
         kind: Kind::Session,
         key: record.key.clone(),
@@ -26,7 +30,7 @@ pub(super) fn read_stored(
             commit: commit.to_owned(),
             saved_at: record.saved_at,
             worktree: record.worktree.clone(),
-            state: state_doc.clone(),
+            state: record.state.clone().unwrap_or_default(),
             saved_as,
         }),
     };
