@@ -24,25 +24,42 @@ impl Repo {
         main.git_dir().clone_into(&mut first.git_dir);
         out.push(first);
 
-        let proxies = main
-            .worktrees()
-            .map_err(|e| Error::git(msg(crate::k!("git.list_worktrees"), &[]), e))?;
-        let mut linked = Vec::with_capacity(proxies.len());
-        for proxy in proxies {
-            let base = proxy.base().ok();
-            let locked = proxy.lock_reason().map(|r| r.to_str_lossy().into_owned());
-            let prunable = proxy.is_prunable();
-            // Read the worktree's HEAD through the main repository's ref store rather
-            // than opening a repository per worktree (each would map the packs again).
-            let mut wt = proxy
-                .id()
-                .map_or_else(|_| Worktree::empty(), |id| linked_head(&main, id));
-            let Some(path) = base else { continue };
-            proxy.git_dir().clone_into(&mut wt.git_dir);
-            wt.exists = path.is_dir();
-            wt.path = normalize(&path);
+        // Linked worktrees, read from their admin directories like `git worktree list`
+        // does: each file once (gix's proxies read `gitdir` three times and look every
+        // ref up through the store, which stats `packed-refs` each time: ~40 system
+        // calls a worktree, 2.5 ms for 50), and `packed-refs` parsed once for all.
+        let admin = main.common_dir().join("worktrees");
+        let mut ids: Vec<std::ffi::OsString> = match std::fs::read_dir(&admin) {
+            Ok(entries) => entries
+                .filter_map(|e| e.ok().map(|e| e.file_name()))
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        ids.sort();
+        let refs = Refs::new(&main);
+        let mut parents = Parents::default();
+        let mut linked = Vec::with_capacity(ids.len());
+        for id in ids {
+            let dir = admin.join(&id);
+            // Only a directory with a `gitdir` file is a worktree (as gix and git have
+            // it); a relative `gitdir` is relative to the admin directory.
+            let Ok(text) = read_small(&dir.join("gitdir")) else {
+                continue;
+            };
+            let Ok(dot_git) = gix::path::from_bstr(text.trim().as_bstr()) else {
+                continue;
+            };
+            let dot_git = dir.join(dot_git);
+            let path = gix::discover::path::without_dot_git_dir(dot_git.clone());
+            let (locked, is_locked) = match read_small(&dir.join("locked")) {
+                Ok(reason) => (Some(reason.trim().to_str_lossy().into_owned()), true),
+                Err(e) => (None, e.kind() != std::io::ErrorKind::NotFound),
+            };
+            let mut wt = refs.linked_head(&dir, &id);
+            wt.git_dir = dir;
+            (wt.path, wt.exists) = parents.resolve(&path);
+            wt.prunable = !is_locked && dot_git.symlink_metadata().is_err();
             wt.locked = locked;
-            wt.prunable = prunable;
             linked.push(wt);
         }
         linked.sort_by(|a, b| a.path.cmp(&b.path));
@@ -98,6 +115,128 @@ pub(super) fn target_commit(mut r: gix::Reference<'_>) -> Option<CommitId> {
         return Some(CommitId(id.detach()));
     }
     r.peel_to_id().ok().map(|id| CommitId(id.detach()))
+}
+
+/// A small file's bytes, read without asking its size first (`std::fs::read` stats
+/// every file it reads: for fifty worktrees' admin files, a hundred and fifty calls).
+fn read_small(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    let mut file = std::fs::File::open(path)?;
+    let mut out = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        let n = file.read(&mut buf)?;
+        if n == 0 || out.len() + n > 1 << 20 {
+            return Ok(out);
+        }
+        out.extend_from_slice(&buf[..n]);
+    }
+}
+
+/// Worktree paths made canonical, their parent directories resolved once: worktrees
+/// usually sit side by side, and resolving each path whole reads every link of every
+/// component again.
+#[derive(Default)]
+struct Parents(HashMap<PathBuf, PathBuf>);
+
+impl Parents {
+    /// The canonical path of `path` and whether it is a directory.
+    fn resolve(&mut self, path: &Path) -> (PathBuf, bool) {
+        let plain = path.is_absolute()
+            && path.components().all(|c| {
+                matches!(
+                    c,
+                    std::path::Component::Normal(_) | std::path::Component::RootDir
+                )
+            });
+        if let (true, Some(parent), Some(name)) = (plain, path.parent(), path.file_name())
+            && let Ok(meta) = path.symlink_metadata()
+            && !meta.file_type().is_symlink()
+        {
+            let parent = self
+                .0
+                .entry(parent.to_owned())
+                .or_insert_with(|| normalize(parent));
+            return (parent.join(name), meta.is_dir());
+        }
+        (normalize(path), path.is_dir())
+    }
+}
+
+/// Branch tips for the worktree listing: a loose ref file read directly, else the
+/// `packed-refs` buffer loaded once; anything unusual (a symbolic branch, a file that
+/// is not a plain id) through gix's ref store.
+struct Refs<'a> {
+    main: &'a gix::Repository,
+    packed: Option<gix::refs::file::packed::SharedBufferSnapshot>,
+}
+
+impl<'a> Refs<'a> {
+    fn new(main: &'a gix::Repository) -> Self {
+        Refs {
+            main,
+            packed: main.refs.cached_packed_buffer().ok().flatten(),
+        }
+    }
+
+    /// Branch and HEAD of the linked worktree `id` (admin directory `dir`).
+    fn linked_head(&self, dir: &Path, id: &std::ffi::OsStr) -> Worktree {
+        let fallback = || {
+            gix::path::os_str_into_bstr(id)
+                .map_or_else(|_| Worktree::empty(), |id| linked_head(self.main, id))
+        };
+        let Ok(head) = read_small(&dir.join("HEAD")) else {
+            return fallback();
+        };
+        let head = head.trim();
+        let mut wt = Worktree::empty();
+        if let Some(branch) = head.strip_prefix(b"ref: ") {
+            let Ok(name) = gix::refs::FullName::try_from(branch.as_bstr()) else {
+                return fallback();
+            };
+            if !name.as_bstr().starts_with(b"refs/heads/") {
+                return fallback();
+            }
+            wt.branch = Some(name.as_ref().shorten().to_str_lossy().into_owned());
+            wt.head = match self.branch_tip(&name) {
+                Some(tip) => tip,
+                None => return fallback(),
+            };
+        } else {
+            let Ok(id) = ObjectId::from_hex(head) else {
+                return fallback();
+            };
+            wt.detached = true;
+            wt.head = Some(CommitId(id));
+        }
+        wt
+    }
+
+    /// `Some(tip)` (`Some(None)` for an unborn branch) when the branch is a plain
+    /// loose or packed ref; `None` when only the ref store can say.
+    #[allow(clippy::option_option)]
+    fn branch_tip(&self, name: &gix::refs::FullName) -> Option<Option<CommitId>> {
+        let path = self
+            .main
+            .common_dir()
+            .join(gix::path::from_bstr(name.as_bstr()).ok()?);
+        match read_small(&path) {
+            Ok(text) => ObjectId::from_hex(text.trim())
+                .ok()
+                .map(|id| Some(CommitId(id))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let Some(packed) = &self.packed else {
+                    return Some(None);
+                };
+                match packed.try_find(name.as_ref()) {
+                    Ok(Some(r)) => Some(Some(CommitId(r.target()))),
+                    Ok(None) => Some(None),
+                    Err(_) => None,
+                }
+            }
+            Err(_) => None,
+        }
+    }
 }
 
 /// Branch and HEAD of the linked worktree `id`, from its `worktrees/<id>/HEAD`.
