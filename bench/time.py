@@ -70,7 +70,10 @@ for r in range(rounds):
         # A new agent session each run: the hook briefs once per session start, so a
         # repeated session_id would time a run that prints nothing.
         if stdin is not None:
-            stdin = stdin.replace(b'"session_id":"bench"', b'"session_id":"bench-%d"' % r)
+            # Unique across runs of this script too (the markers stay behind).
+            stdin = stdin.replace(
+                b'"session_id":"bench"', b'"session_id":"bench-%d-%d-%d"' % (os.getpid(), time.time_ns(), r)
+            )
         ms, kib, code = run(argv, cwd, stdin)
         times[n].append(ms)
         rss[n] = max(rss[n], kib)

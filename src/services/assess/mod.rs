@@ -288,6 +288,7 @@ pub fn check(
     current: Option<&Path>,
 ) -> Vec<WorktreeHandovers> {
     let roots = scan::roots(&settings.dir);
+    let mut tips = read::Tips::new(repo);
     let pending_by_worktree: Vec<(usize, Vec<Pending>)> = found
         .into_iter()
         .map(|(wi, items)| {
@@ -303,7 +304,7 @@ pub fn check(
             let pending = items
                 .iter()
                 .map(|f| {
-                    let mut p = read_found(repo, wt, f);
+                    let mut p = read_found(&mut tips, wt, f);
                     if let Ok(rel) = p.handover.file.strip_prefix(&wt.path) {
                         let rel = rel.to_string_lossy();
                         p.handover.tracked = tracked.iter().any(|t| *t == rel);

@@ -4,9 +4,35 @@
 #[allow(clippy::wildcard_imports)]
 use super::*;
 
+/// Branch tips looked up once per run of [`super::check`]: a repository's sessions
+/// share a few branches, and each lookup stats and reads ref files.
+pub(super) struct Tips<'a> {
+    repo: &'a Repo,
+    of: HashMap<String, Option<(CommitId, Option<String>)>>,
+}
+
+impl<'a> Tips<'a> {
+    pub(super) fn new(repo: &'a Repo) -> Self {
+        Tips {
+            repo,
+            of: HashMap::new(),
+        }
+    }
+
+    /// [`Repo::branch_tip_or_remote`], asked once per branch.
+    fn tip(&mut self, branch: &str) -> Option<(CommitId, Option<String>)> {
+        if let Some(known) = self.of.get(branch) {
+            return known.clone();
+        }
+        let found = self.repo.branch_tip_or_remote(branch);
+        self.of.insert(branch.to_owned(), found.clone());
+        found
+    }
+}
+
 /// Read a session record of the notes store as a pending handover.
 pub(super) fn read_stored(
-    repo: &Repo,
+    tips: &mut Tips<'_>,
     commit: &CommitId,
     record: &crate::model::record::Record,
     saved_as: Option<String>,
@@ -42,11 +68,7 @@ pub(super) fn read_stored(
         }
     };
     let remote = parsed.as_ref().and_then(|p| match p {
-        Parsed::State(state) => state
-            .workspace
-            .branch
-            .as_deref()
-            .and_then(|b| repo.branch_tip_or_remote(b)),
+        Parsed::State(state) => state.workspace.branch.as_deref().and_then(|b| tips.tip(b)),
         Parsed::Note(_) => None,
     });
     let tip_ref = remote.as_ref().and_then(|(_, r)| r.clone());
@@ -73,13 +95,13 @@ pub(super) fn read_stored(
     }
 }
 
-pub(super) fn read_found(repo: &Repo, wt: &Worktree, found: &Found) -> Pending {
+pub(super) fn read_found(tips: &mut Tips<'_>, wt: &Worktree, found: &Found) -> Pending {
     let (kind, key, root, file) = match found {
         Found::Stored {
             commit,
             record,
             saved_as,
-        } => return read_stored(repo, commit, record, saved_as.clone()),
+        } => return read_stored(tips, commit, record, saved_as.clone()),
         Found::Session { root, key, dir } => (
             Kind::Session,
             key.clone(),
@@ -131,11 +153,7 @@ pub(super) fn read_found(repo: &Repo, wt: &Worktree, found: &Found) -> Pending {
     let mut branch_gone = false;
     let (tip, written) = match &parsed {
         Some(Parsed::State(state)) => {
-            let found = state
-                .workspace
-                .branch
-                .as_deref()
-                .and_then(|b| repo.branch_tip_or_remote(b));
+            let found = state.workspace.branch.as_deref().and_then(|b| tips.tip(b));
             tip_ref = found.as_ref().and_then(|(_, r)| r.clone());
             branch_gone = state.workspace.branch.is_some() && found.is_none();
             let tip = found.map(|(tip, _)| tip).or(wt.head);
@@ -149,7 +167,8 @@ pub(super) fn read_found(repo: &Repo, wt: &Worktree, found: &Found) -> Pending {
             let tip = note
                 .branch
                 .as_deref()
-                .and_then(|b| repo.branch_tip(b))
+                .and_then(|b| tips.tip(b).filter(|(_, remote)| remote.is_none()))
+                .map(|(tip, _)| tip)
                 .or(wt.head);
             let written = match note.updated_at {
                 Some(t) => Some((t, false)),

@@ -1,0 +1,175 @@
+//! The reachability walk against git itself (issue 16): seventy branches (more than
+//! the 64 tips one walk carries), merges, commits newer than the commit-graph and
+//! commits only other branches have. Every recorded sha of every session is judged by
+//! `status` as git's `merge-base --is-ancestor` judges it against the session's branch.
+
+mod common;
+
+use std::fmt::Write as _;
+
+use common::TestEnv;
+use serde_json::Value;
+
+/// A small deterministic generator (the tests must not depend on a seed per run).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) as usize) % n
+    }
+}
+
+#[test]
+fn status_judges_every_recorded_commit_as_git_does() {
+    let env = TestEnv::new();
+    let repo = env.init("repo");
+    // History with fast-import: a trunk of 120 commits with a merge every 15; seventy
+    // branches forking off it, two commits each, every fifth merging the trunk back.
+    let mut stream = String::new();
+    let mut mark = 0;
+    let mut trunk = Vec::new();
+    let commit = |stream: &mut String, mark: &mut usize, branch: &str, from: &[usize], i: usize| {
+        *mark += 1;
+        let _ = write!(
+            stream,
+            "commit refs/heads/{branch}\nmark :{mark}\ncommitter A <a@example.com> {} +0000\ndata 6\nc{mark:04}\n",
+            1_700_000_000 + i * 60
+        );
+        for (k, parent) in from.iter().enumerate() {
+            let _ = writeln!(
+                stream,
+                "{} :{parent}",
+                if k == 0 { "from" } else { "merge" }
+            );
+        }
+        let _ = write!(stream, "M 644 inline f\ndata 5\n{mark:04}\n\n");
+        *mark
+    };
+    for i in 0..120 {
+        let parents: Vec<usize> = match (trunk.last(), i % 15 == 14 && i > 20) {
+            (None, _) => vec![],
+            (Some(&last), false) => vec![last],
+            (Some(&last), true) => vec![last, trunk[i - 20]],
+        };
+        trunk.push(commit(&mut stream, &mut mark, "main", &parents, i));
+    }
+    let mut tips = Vec::new();
+    for b in 0..70 {
+        let fork = trunk[(b * 7) % 110];
+        let one = commit(
+            &mut stream,
+            &mut mark,
+            &format!("b{b:02}"),
+            &[fork],
+            200 + b,
+        );
+        let parents = if b % 5 == 0 {
+            vec![one, trunk[119]]
+        } else {
+            vec![one]
+        };
+        tips.push(commit(
+            &mut stream,
+            &mut mark,
+            &format!("b{b:02}"),
+            &parents,
+            300 + b,
+        ));
+    }
+    let import = env
+        .command("git")
+        .current_dir(&repo)
+        .args(["fast-import", "--quiet", "--force"])
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write as _;
+            child.stdin.take().unwrap().write_all(stream.as_bytes())?;
+            child.wait()
+        })
+        .unwrap();
+    assert!(import.success());
+    env.git(&repo, &["commit-graph", "write", "--reachable"]);
+    // Newer than the graph: one more commit on every third branch.
+    for b in (0..70).step_by(3) {
+        let branch = format!("b{b:02}");
+        let tip = env.git(&repo, &["rev-parse", &branch]);
+        let tree = env.git(&repo, &["rev-parse", &format!("{tip}^{{tree}}")]);
+        let new = env.git(
+            &repo,
+            &["commit-tree", &tree, "-p", &tip, "-m", "after the graph"],
+        );
+        env.git(
+            &repo,
+            &["update-ref", &format!("refs/heads/{branch}"), &new],
+        );
+    }
+    let all: Vec<String> = env
+        .git(&repo, &["rev-list", "--all"])
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert!(all.len() > 250);
+
+    // A session per branch, eight recorded commits each, drawn from the whole history.
+    let mut rng = Lcg(7);
+    let mut recorded: Vec<(String, Vec<String>)> = Vec::new();
+    for b in 0..70 {
+        let branch = format!("b{b:02}");
+        let shas: Vec<String> = (0..8).map(|_| all[rng.next(all.len())].clone()).collect();
+        let tasks: Vec<Value> = shas
+            .iter()
+            .enumerate()
+            .map(|(i, sha)| serde_json::json!({"id": format!("T{i}"), "status": "done", "commit_sha": sha}))
+            .collect();
+        let state = serde_json::json!({
+            "version": 4, "generated_at": "2026-11-30T11:00:00Z", "status": "ALL_COMPLETE",
+            "workspace": {"root": repo.display().to_string(), "branch": branch},
+            "active_tasks": tasks,
+        });
+        let dir = repo
+            .join(".claude/handover")
+            .join(&branch)
+            .join("20261130-110000");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("project-state.json"), state.to_string()).unwrap();
+        recorded.push((branch, shas));
+    }
+
+    let run = env.handover(&repo, &["status", "--json"]);
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    let mut judged = 0;
+    let mut unreachable = 0;
+    for h in doc["worktrees"][0]["handovers"].as_array().unwrap() {
+        let branch = h["branch"].as_str().unwrap();
+        let (_, shas) = recorded.iter().find(|(b, _)| b == branch).unwrap();
+        for c in h["commits"].as_array().unwrap() {
+            let i: usize = c["task"].as_str().unwrap()[1..].parse().unwrap();
+            let sha = &shas[i];
+            let git_says = env
+                .command("git")
+                .current_dir(&repo)
+                .args(["merge-base", "--is-ancestor", sha, branch])
+                .status()
+                .unwrap()
+                .success();
+            let ours = c["state"].as_str().unwrap();
+            assert_eq!(
+                ours == "ok",
+                git_says,
+                "{branch} {sha}: status says {ours}, git says reachable={git_says}"
+            );
+            judged += 1;
+            unreachable += usize::from(!git_says);
+        }
+    }
+    assert_eq!(judged, 70 * 8, "every recorded commit judged");
+    assert!(
+        unreachable > 50 && unreachable < 500,
+        "both kinds: {unreachable}"
+    );
+}
