@@ -6,7 +6,7 @@ pub use crate::git::discover;
 pub use crate::model::markdown::render as render_markdown;
 pub use crate::model::record::{self as notes, Record, RecordKind};
 pub use crate::model::session::{merge, seal, session_hash};
-pub use crate::model::state::State;
+pub use crate::model::state::{State, View};
 pub use crate::support::i18n::Lang;
 
 /// Whether `args` (without the program name) is a command line the CLI accepts: a

@@ -7,10 +7,25 @@ use std::path::Path;
 
 use crate::support::i18n::Lang;
 
+/// The typed reading of readers ([`View::parse`](crate::model::state::View::parse))
+/// and the document reading give the same view, or the same error, for any input.
+pub fn same_view(data: &[u8]) {
+    let file = Path::new("fuzz.json");
+    let typed = crate::model::state::View::parse(data, file);
+    let document =
+        crate::model::state::State::parse(data, file).map(crate::model::state::State::into_view);
+    match (typed, document) {
+        (Ok(a), Ok(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "the same view"),
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "the same error"),
+        (a, b) => panic!("the readings disagree: typed {a:?}, document {b:?}"),
+    }
+}
+
 /// `project-state.json`: parse; whatever parses is written as the tool writes it, parses
 /// again to the same document (unknown fields included), and renders `handover.md` the
 /// same way twice in both languages.
 pub fn state_reader(data: &[u8]) {
+    same_view(data);
     let Ok(state) = crate::model::state::State::parse(data, Path::new("fuzz.json")) else {
         return;
     };

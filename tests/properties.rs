@@ -221,3 +221,93 @@ fn the_fuzz_seed_corpora_hold_every_property() {
     }
     assert!(replayed >= 12, "{replayed} seeds");
 }
+
+/// A known field of a state (top-level or of a task) given any JSON value at all.
+fn corrupted() -> impl Strategy<Value = Vec<u8>> {
+    const TOP: [&str; 10] = [
+        "version",
+        "status",
+        "generated_at",
+        "session_id",
+        "workspace",
+        "active_tasks",
+        "recent_decisions",
+        "known_issues",
+        "phase_observations",
+        "session_notes",
+    ];
+    const TASK: [&str; 9] = [
+        "id",
+        "description",
+        "status",
+        "commit_sha",
+        "file_paths",
+        "next_action",
+        "blockers",
+        "last_touched",
+        "attempted_approaches",
+    ];
+    (
+        state_doc(),
+        prop::sample::select(TOP.to_vec()),
+        prop::sample::select(TASK.to_vec()),
+        any_json(),
+        prop::bool::ANY,
+        prop::bool::ANY,
+    )
+        .prop_map(|(mut doc, top, field, value, in_task, twice)| {
+            let tasks = doc.get_mut("active_tasks").and_then(Value::as_array_mut);
+            match tasks {
+                Some(tasks) if in_task && !tasks.is_empty() => {
+                    tasks[0][field] = value;
+                }
+                _ => {
+                    doc.insert(top.into(), value);
+                }
+            }
+            let mut text = serde_json::to_string(&doc).unwrap();
+            if twice {
+                // The same key twice: the document keeps the last one.
+                text.insert_str(1, r#""status":"READY","#);
+            }
+            text.into_bytes()
+        })
+}
+
+proptest! {
+    #[test]
+    fn the_typed_reading_gives_the_documents_view_or_error(bytes in corrupted()) {
+        git_handover::fuzz::same_view(&bytes);
+    }
+}
+
+/// The hostile corpus and the peer fixtures: the same view or the same error.
+#[test]
+fn the_typed_reading_agrees_on_every_corpus_file() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in [
+        root.join("tests/hostile"),
+        root.join("../shared/peer-fixtures"),
+    ] {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "json") {
+                files.push(path);
+            }
+        }
+    }
+    assert!(files.len() >= 15, "{files:?}");
+    for path in files {
+        git_handover::fuzz::same_view(&std::fs::read(&path).unwrap());
+    }
+    // A task given as an array, and a root that is an array: the document's errors.
+    for text in [
+        r#"{"version":3,"status":"READY","active_tasks":[["T1","x"]]}"#,
+        r#"[3,"READY",[]]"#,
+        r#"{"version":3,"status":"READY","active_tasks":null}"#,
+        r#"{"version":3,"status":"READY"}"#,
+    ] {
+        git_handover::fuzz::same_view(text.as_bytes());
+    }
+}

@@ -76,7 +76,7 @@ pub(super) fn reminder(
         let ctx = super::context(dir, lang, overrides).ok()?;
         let wt = ctx.current_worktree().ok()?;
         let session = ctx.ready_session(&wt, &cli::TeamArgs::default()).ok()?.0?;
-        let state = crate::model::state::State::read(&session.state_file()).ok()?;
+        let state = crate::model::state::View::read(&session.state_file()).ok()?;
         if !state.is_ready() {
             return None;
         }

@@ -90,17 +90,28 @@ fn text(v: &Value, key: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
-fn list<'a>(doc: &'a Map<String, Value>, key: &str) -> &'a [Value] {
-    doc.get(key)
-        .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice)
+fn list(value: Option<&Value>) -> &[Value] {
+    value.and_then(Value::as_array).map_or(&[], Vec::as_slice)
 }
 
 /// The extras of a (validated) state document. Entries without their main text are
 /// passed over, as `handover.md` always did.
 pub fn from_doc(doc: &Map<String, Value>) -> Extras {
+    let approaches: Vec<Option<&Value>> = list(doc.get("active_tasks"))
+        .iter()
+        .map(|t| t.get("attempted_approaches"))
+        .collect();
+    from_fields(&|key| doc.get(key), &approaches)
+}
+
+/// The extras from a state's top-level fields (`top`) and each task's
+/// `attempted_approaches`, in task order: for the document and for the typed reading.
+pub fn from_fields<'a>(
+    top: &dyn Fn(&str) -> Option<&'a Value>,
+    task_approaches: &[Option<&Value>],
+) -> Extras {
     Extras {
-        decisions: list(doc, "recent_decisions")
+        decisions: list(top("recent_decisions"))
             .iter()
             .filter_map(|d| {
                 Some(Decision {
@@ -109,7 +120,7 @@ pub fn from_doc(doc: &Map<String, Value>) -> Extras {
                 })
             })
             .collect(),
-        known_issues: list(doc, "known_issues")
+        known_issues: list(top("known_issues"))
             .iter()
             .filter_map(|i| {
                 Some(Issue {
@@ -118,12 +129,10 @@ pub fn from_doc(doc: &Map<String, Value>) -> Extras {
                 })
             })
             .collect(),
-        approaches: list(doc, "active_tasks")
+        approaches: task_approaches
             .iter()
             .map(|t| {
-                t.get("attempted_approaches")
-                    .and_then(Value::as_array)
-                    .map_or(&[][..], Vec::as_slice)
+                list(*t)
                     .iter()
                     .filter_map(|a| {
                         Some(Approach {
@@ -136,7 +145,7 @@ pub fn from_doc(doc: &Map<String, Value>) -> Extras {
                     .collect()
             })
             .collect(),
-        observations: list(doc, "phase_observations")
+        observations: list(top("phase_observations"))
             .iter()
             .flat_map(|phase| {
                 let name = text(phase, "phase").unwrap_or_default();
@@ -153,7 +162,7 @@ pub fn from_doc(doc: &Map<String, Value>) -> Extras {
                     })
             })
             .collect(),
-        session_notes: list(doc, "session_notes")
+        session_notes: list(top("session_notes"))
             .iter()
             .map(|n| SessionNote {
                 category: text(n, "category").unwrap_or_default(),

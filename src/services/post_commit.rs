@@ -27,7 +27,7 @@ pub fn run(ctx: &Context) -> Result<bool> {
         .is_some_and(|v| matches!(v.to_ascii_lowercase().as_str(), "true" | "yes" | "on" | "1"));
     // Cheap looks first, before any object is read: most sessions name no files, and
     // most commits touch none of those they name.
-    let state = crate::model::state::State::read(&session.state_file())?;
+    let state = crate::model::state::View::read(&session.state_file())?;
     let open_files = || {
         state
             .tasks

@@ -285,7 +285,7 @@ fn brief(args: &ContinueArgs, chosen: Candidate) -> Result<(Brief, Option<Vec<u8
                 (None, Some(stored)) => {
                     std::sync::Arc::new(State::from_doc(stored.state.doc(), &file)?.into_view())
                 }
-                (None, None) => std::sync::Arc::new(State::read(&file)?.into_view()),
+                (None, None) => std::sync::Arc::new(crate::model::state::View::read(&file)?),
             };
             if !state.is_ready() {
                 return Ok((Brief::Finished(Box::new(briefing.candidate)), None));

@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 
 use crate::support::error::{Error, Result};
 
+mod fast;
 mod validate;
 
 pub use validate::parse_stamp;
@@ -147,6 +148,14 @@ pub struct View {
     pub warnings: Vec<crate::support::error::Msg>,
 }
 
+/// Where a state's tasks come from: the document's `active_tasks` value, or the
+/// typed reading's tasks (an array of objects, known to be there).
+#[derive(Clone, Copy)]
+enum Tasks<'a, 'v> {
+    Doc(Option<&'v Value>),
+    Typed(&'a [fast::RawTask]),
+}
+
 /// The most JSON values (objects, arrays, strings, numbers, literals) a state may hold.
 /// A parsed value costs up to ~300 bytes (an order-keeping map each, numbers kept as
 /// text), so this bounds what any one state costs to read and rewrite to ~45 MB,
@@ -228,112 +237,13 @@ impl State {
 
     /// Validate a document and derive the typed view.
     pub fn from_doc(doc: Map<String, Value>, file: &Path) -> Result<State> {
-        let mut v = Validator {
+        let mut view = View::validated(
+            &|key| doc.get(key),
+            Tasks::Doc(doc.get("active_tasks")),
             file,
-            warnings: Vec::new(),
-        };
-        let version = match doc.get("version") {
-            None | Some(Value::Null) => return Err(field_error(file, "version", "is missing")),
-            Some(Value::Number(n)) => match n.as_u64() {
-                Some(n) if (MIN_VERSION..=MAX_VERSION).contains(&n) => n,
-                _ => {
-                    return Err(field_error(
-                        file,
-                        "version",
-                        &format!(
-                            "is {n}, but only versions {MIN_VERSION} to {MAX_VERSION} are read"
-                        ),
-                    ));
-                }
-            },
-            Some(_) => return Err(field_error(file, "version", "must be a number")),
-        };
-        let status = match doc.get("status") {
-            None | Some(Value::Null) => return Err(field_error(file, "status", "is missing")),
-            Some(Value::String(s)) if SessionStatus::parse(s).is_some() => {
-                SessionStatus::parse(s).expect("checked")
-            }
-            Some(Value::String(s)) => {
-                return Err(field_error(
-                    file,
-                    "status",
-                    &format!("is {s:?}, expected \"{READY}\" or \"{ALL_COMPLETE}\""),
-                ));
-            }
-            Some(_) => return Err(field_error(file, "status", "must be a string")),
-        };
-        let tasks = match doc.get("active_tasks") {
-            None => return Err(field_error(file, "active_tasks", "is missing")),
-            Some(Value::Null) => {
-                return Err(field_error(
-                    file,
-                    "active_tasks",
-                    "is null; it must be an array",
-                ));
-            }
-            Some(Value::Array(items)) => items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| v.task(item, i))
-                .collect::<Result<Vec<_>>>()?,
-            Some(_) => return Err(field_error(file, "active_tasks", "must be an array")),
-        };
-        // The same id twice: `task` could only ever reach the first. Said, not fatal.
-        let mut seen: std::collections::HashMap<&str, usize> =
-            std::collections::HashMap::with_capacity(tasks.len());
-        for (i, task) in tasks.iter().enumerate() {
-            if let Some(&first) = seen.get(task.id.as_str()) {
-                v.warnings.push(crate::support::error::msg(
-                    crate::k!("warn.duplicate_id"),
-                    &[
-                        ("file", &file.display()),
-                        ("id", &format!("{:?}", task.id)),
-                        ("first", &first),
-                        ("again", &i),
-                    ],
-                ));
-            } else {
-                seen.insert(task.id.as_str(), i);
-            }
-        }
-        let generated_at = v.stamp(doc.get("generated_at"), &top("generated_at"))?;
-        let session_id = v.string(doc.get("session_id"), &top("session_id"))?;
-        let workspace = match doc.get("workspace") {
-            None | Some(Value::Null) => Workspace::default(),
-            Some(Value::Object(w)) => Workspace {
-                root: v.string(w.get("root"), &top("workspace.root"))?,
-                branch: v
-                    .string(w.get("branch"), &top("workspace.branch"))?
-                    .filter(|b| !b.is_empty()),
-                is_worktree: match w.get("is_worktree") {
-                    None | Some(Value::Null) => None,
-                    Some(Value::Bool(b)) => Some(*b),
-                    Some(_) => {
-                        return Err(field_error(
-                            file,
-                            "workspace.is_worktree",
-                            "must be a boolean",
-                        ));
-                    }
-                },
-            },
-            Some(_) => return Err(field_error(file, "workspace", "must be an object")),
-        };
-        let warnings = v.warnings;
-        let extras = crate::model::extras::from_doc(&doc);
-        Ok(State {
-            doc,
-            view: View {
-                version,
-                status,
-                generated_at,
-                session_id,
-                workspace,
-                tasks,
-                extras,
-                warnings,
-            },
-        })
+        )?;
+        view.extras = crate::model::extras::from_doc(&doc);
+        Ok(State { doc, view })
     }
 
     /// Keep only the typed view: for readers that never write the state back (status
@@ -362,6 +272,150 @@ impl State {
 }
 
 impl View {
+    /// Read the file at `path` for reading only (it is never written back): the typed
+    /// reading where it applies, else the document's. The same view and the same
+    /// errors either way.
+    pub fn read(path: &Path) -> Result<View> {
+        let bytes = crate::support::fsio::read_limited(path)?;
+        View::parse(&bytes, path)
+    }
+
+    /// [`View::read`] of `bytes`; `file` only names the source in errors.
+    pub fn parse(bytes: &[u8], file: &Path) -> Result<View> {
+        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        check_value_count(bytes, file)?;
+        let Some(raw) = fast::read(bytes) else {
+            return State::parse(bytes, file).map(State::into_view);
+        };
+        let tasks = raw.active_tasks.as_deref().unwrap_or_default();
+        let mut view = View::validated(&|key| raw.field(key), Tasks::Typed(tasks), file)?;
+        let approaches: Vec<Option<&Value>> = tasks
+            .iter()
+            .map(|t| t.field("attempted_approaches"))
+            .collect();
+        view.extras = crate::model::extras::from_fields(&|key| raw.field(key), &approaches);
+        Ok(view)
+    }
+
+    /// The view of `get` (a state's top-level fields) and its tasks, validated: every
+    /// error names the file and the field. One validator for the document and for the
+    /// typed reading ([`View::read`]). The extras are filled in by the caller.
+    fn validated<'v>(
+        get: &dyn Fn(&str) -> Option<&'v Value>,
+        tasks: Tasks<'_, 'v>,
+        file: &Path,
+    ) -> Result<View> {
+        let mut v = Validator {
+            file,
+            warnings: Vec::new(),
+        };
+        let version = match get("version") {
+            None | Some(Value::Null) => return Err(field_error(file, "version", "is missing")),
+            Some(Value::Number(n)) => match n.as_u64() {
+                Some(n) if (MIN_VERSION..=MAX_VERSION).contains(&n) => n,
+                _ => {
+                    return Err(field_error(
+                        file,
+                        "version",
+                        &format!(
+                            "is {n}, but only versions {MIN_VERSION} to {MAX_VERSION} are read"
+                        ),
+                    ));
+                }
+            },
+            Some(_) => return Err(field_error(file, "version", "must be a number")),
+        };
+        let status = match get("status") {
+            None | Some(Value::Null) => return Err(field_error(file, "status", "is missing")),
+            Some(Value::String(s)) if SessionStatus::parse(s).is_some() => {
+                SessionStatus::parse(s).expect("checked")
+            }
+            Some(Value::String(s)) => {
+                return Err(field_error(
+                    file,
+                    "status",
+                    &format!("is {s:?}, expected \"{READY}\" or \"{ALL_COMPLETE}\""),
+                ));
+            }
+            Some(_) => return Err(field_error(file, "status", "must be a string")),
+        };
+        let tasks = match tasks {
+            Tasks::Typed(items) => items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| v.task_fields(&|key| item.field(key), i))
+                .collect::<Result<Vec<_>>>()?,
+            Tasks::Doc(None) => return Err(field_error(file, "active_tasks", "is missing")),
+            Tasks::Doc(Some(Value::Null)) => {
+                return Err(field_error(
+                    file,
+                    "active_tasks",
+                    "is null; it must be an array",
+                ));
+            }
+            Tasks::Doc(Some(Value::Array(items))) => items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| v.task(item, i))
+                .collect::<Result<Vec<_>>>()?,
+            Tasks::Doc(Some(_)) => {
+                return Err(field_error(file, "active_tasks", "must be an array"));
+            }
+        };
+        // The same id twice: `task` could only ever reach the first. Said, not fatal.
+        let mut seen: std::collections::HashMap<&str, usize> =
+            std::collections::HashMap::with_capacity(tasks.len());
+        for (i, task) in tasks.iter().enumerate() {
+            if let Some(&first) = seen.get(task.id.as_str()) {
+                v.warnings.push(crate::support::error::msg(
+                    crate::k!("warn.duplicate_id"),
+                    &[
+                        ("file", &file.display()),
+                        ("id", &format!("{:?}", task.id)),
+                        ("first", &first),
+                        ("again", &i),
+                    ],
+                ));
+            } else {
+                seen.insert(task.id.as_str(), i);
+            }
+        }
+        let generated_at = v.stamp(get("generated_at"), &top("generated_at"))?;
+        let session_id = v.string(get("session_id"), &top("session_id"))?;
+        let workspace = match get("workspace") {
+            None | Some(Value::Null) => Workspace::default(),
+            Some(Value::Object(w)) => Workspace {
+                root: v.string(w.get("root"), &top("workspace.root"))?,
+                branch: v
+                    .string(w.get("branch"), &top("workspace.branch"))?
+                    .filter(|b| !b.is_empty()),
+                is_worktree: match w.get("is_worktree") {
+                    None | Some(Value::Null) => None,
+                    Some(Value::Bool(b)) => Some(*b),
+                    Some(_) => {
+                        return Err(field_error(
+                            file,
+                            "workspace.is_worktree",
+                            "must be a boolean",
+                        ));
+                    }
+                },
+            },
+            Some(_) => return Err(field_error(file, "workspace", "must be an object")),
+        };
+        let warnings = v.warnings;
+        Ok(View {
+            version,
+            status,
+            generated_at,
+            session_id,
+            workspace,
+            tasks,
+            extras: crate::model::extras::Extras::default(),
+            warnings,
+        })
+    }
+
     /// A branch session has `workspace.branch`; a team session does not (SPEC section 1).
     pub fn is_branch_session(&self) -> bool {
         self.workspace.branch.is_some()

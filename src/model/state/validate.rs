@@ -116,11 +116,21 @@ impl Validator<'_> {
                 "must be an object",
             ));
         };
+        self.task_fields(&|key| t.get(key), index)
+    }
+
+    /// A task from its fields (`get`): for the document and for the typed reading.
+    pub(super) fn task_fields<'v>(
+        &mut self,
+        get: &dyn Fn(&str) -> Option<&'v Value>,
+        index: usize,
+    ) -> Result<Task> {
+        let t = get;
         let field = |name| Field {
             task: Some(index),
             name,
         };
-        let id = match t.get("id") {
+        let id = match t("id") {
             None | Some(Value::Null) => String::new(),
             Some(Value::String(s)) => s.clone(),
             Some(Value::Number(n)) => n.to_string(),
@@ -129,20 +139,20 @@ impl Validator<'_> {
         Ok(Task {
             id,
             description: self
-                .string(t.get("description"), &field("description"))?
+                .string(t("description"), &field("description"))?
                 .unwrap_or_default(),
             status: TaskStatus::parse(
                 &self
-                    .string(t.get("status"), &field("status"))?
+                    .string(t("status"), &field("status"))?
                     .unwrap_or_default(),
             ),
             commit_sha: self
-                .string(t.get("commit_sha"), &field("commit_sha"))?
+                .string(t("commit_sha"), &field("commit_sha"))?
                 .filter(|s| !s.trim().is_empty()),
-            file_paths: self.strings(t.get("file_paths"), &field("file_paths"))?,
-            next_action: self.string(t.get("next_action"), &field("next_action"))?,
-            blockers: self.strings(t.get("blockers"), &field("blockers"))?,
-            last_touched: self.stamp(t.get("last_touched"), &field("last_touched"))?,
+            file_paths: self.strings(t("file_paths"), &field("file_paths"))?,
+            next_action: self.string(t("next_action"), &field("next_action"))?,
+            blockers: self.strings(t("blockers"), &field("blockers"))?,
+            last_touched: self.stamp(t("last_touched"), &field("last_touched"))?,
         })
     }
 }

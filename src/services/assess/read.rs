@@ -141,8 +141,8 @@ pub(super) fn read_found(tips: &mut Tips<'_>, wt: &Worktree, found: &Found) -> P
                 None
             }
         },
-        Kind::Session | Kind::Legacy => match State::read(&file) {
-            Ok(state) => Some(Parsed::State(Arc::new(state.into_view()))),
+        Kind::Session | Kind::Legacy => match crate::model::state::View::read(&file) {
+            Ok(view) => Some(Parsed::State(Arc::new(view))),
             Err(e) => {
                 handover.reading = Reading::Invalid(e.into());
                 None

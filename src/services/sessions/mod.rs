@@ -72,7 +72,7 @@ pub fn current_session(
         Owner::Team { team, agent } => {
             let session = SessionDir::new(root, &format!("{team}/{agent}"))?;
             if session.exists()
-                && let Ok(state) = State::read(&session.state_file())
+                && let Ok(state) = crate::model::state::View::read(&session.state_file())
                 && let Some(other) = belongs_elsewhere(&state, here)
             {
                 return Err(Error::usage_hint(
@@ -139,7 +139,7 @@ pub fn ready_sessions(
                 continue;
             }
         }
-        match State::read(&candidate.state_file()) {
+        match crate::model::state::View::read(&candidate.state_file()) {
             // A copy of another worktree's session is never written into.
             Ok(state) if belongs_elsewhere(&state, here).is_some() => {}
             Ok(state) if state.is_ready() && state.workspace.branch.as_deref() == Some(branch) => {
@@ -181,7 +181,7 @@ fn detached_keys(root: &Path) -> Vec<String> {
 
 /// The worktree a state records as its own (`workspace.root`) when that is not
 /// `here`: a copy that arrived with a checkout or a merge. Writes never go into it.
-pub fn belongs_elsewhere(state: &State, here: &Path) -> Option<PathBuf> {
+pub fn belongs_elsewhere(state: &crate::model::state::View, here: &Path) -> Option<PathBuf> {
     let root = crate::git::normalize(Path::new(state.workspace.root.as_deref()?));
     (root != crate::git::normalize(here)).then_some(root)
 }
