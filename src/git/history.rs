@@ -129,14 +129,25 @@ impl Repo {
         }
         let id = if sha.len() == 40 {
             match ObjectId::from_hex(sha.as_bytes()) {
-                Ok(id) if self.repo.has_object(id) => id,
+                // A miss makes the object store list the objects and pack directories
+                // again (~17 system calls): that is done for the first miss of a run
+                // only, so that packs written since it started are still seen.
+                Ok(id) if self.repo.objects.exists_without_refresh(&id) => id,
+                Ok(id) if !self.refreshed.replace(true) && self.repo.has_object(id) => id,
                 _ => return Resolved::Missing,
             }
         } else {
             let Ok(prefix) = gix::hash::Prefix::from_hex(sha) else {
                 return Resolved::Missing;
             };
-            match self.repo.objects.lookup_prefix(prefix, None) {
+            // Each prefix lookup looks at the disk again unless told not to: the first
+            // of a run does, the others use what it found.
+            let objects = if self.refreshed.replace(true) {
+                &self.no_refresh().objects
+            } else {
+                &self.repo.objects
+            };
+            match objects.lookup_prefix(prefix, None) {
                 Ok(Some(Ok(id))) => id,
                 Ok(Some(Err(()))) => return Resolved::Ambiguous,
                 Ok(None) | Err(_) => return Resolved::Missing,

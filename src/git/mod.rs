@@ -118,6 +118,11 @@ pub struct Repo {
     walked_without_graph: std::cell::Cell<usize>,
     /// Why the commit-graph is not used any more this run (it failed verification).
     graph_damaged: std::cell::RefCell<Option<String>>,
+    /// Whether a missing object made the object store look at the disk again this run.
+    refreshed: std::cell::Cell<bool>,
+    /// The repository with an object store that never looks at the disk again on a
+    /// miss (made when first needed).
+    no_refresh: std::cell::OnceCell<gix::Repository>,
 }
 
 /// Open the repository containing `dir`, honouring `GIT_DIR` and friends like git.
@@ -162,6 +167,8 @@ pub fn discover_with(dir: &Path, overrides: &[String]) -> Result<Repo> {
         repo,
         walked_without_graph: std::cell::Cell::new(0),
         graph_damaged: std::cell::RefCell::new(None),
+        refreshed: std::cell::Cell::new(false),
+        no_refresh: std::cell::OnceCell::new(),
     })
 }
 
@@ -269,6 +276,15 @@ impl Repo {
     }
 
     /// The commit-graph, when present, enabled, and not found damaged this run.
+    /// [`Repo::no_refresh`]'s repository.
+    pub(super) fn no_refresh(&self) -> &gix::Repository {
+        self.no_refresh.get_or_init(|| {
+            let mut repo = self.repo.clone();
+            repo.objects.refresh_never();
+            repo
+        })
+    }
+
     pub(super) fn graph(&self) -> Option<gix::commitgraph::Graph> {
         if self.graph_damaged.borrow().is_some() {
             return None;

@@ -3,10 +3,32 @@
 #[allow(clippy::wildcard_imports)]
 use super::*;
 
+/// Recorded worktree roots resolved once per run: a worktree's sessions all name it,
+/// and resolving a path reads every link on its way.
+#[derive(Default)]
+pub(super) struct Roots(std::cell::RefCell<HashMap<String, (PathBuf, bool)>>);
+
+impl Roots {
+    /// `root` made canonical, and whether it is a directory.
+    fn resolve(&self, root: &str) -> (PathBuf, bool) {
+        if let Some(known) = self.0.borrow().get(root) {
+            return known.clone();
+        }
+        let path = crate::git::normalize(Path::new(root));
+        let is_dir = path.is_dir();
+        self.0
+            .borrow_mut()
+            .insert(root.to_owned(), (path.clone(), is_dir));
+        (path, is_dir)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 pub(super) fn judge(
     p: Pending,
     wt: &Worktree,
     worktrees: &[Worktree],
+    roots: &Roots,
     settings: &Settings,
     now: Timestamp,
     commits: Vec<CommitCheck>,
@@ -78,13 +100,15 @@ pub(super) fn judge(
                 .workspace
                 .root
                 .as_deref()
-                .map_or(Presence::Present, |root| presence_of(root, worktrees));
+                .map_or(Presence::Present, |root| {
+                    presence_of(root, worktrees, roots)
+                });
             // A session recorded for another existing worktree is that worktree's: here
             // it is a copy (committed, then checked out or merged).
             if handover.stored.is_none()
                 && let Some(root) = state.workspace.root.as_deref()
             {
-                let root = crate::git::normalize(Path::new(root));
+                let (root, _) = roots.resolve(root);
                 if root != wt.path && worktrees.iter().any(|w| w.path == root && w.exists) {
                     handover.copy_of = Some(root);
                 }
@@ -188,8 +212,8 @@ pub(super) fn judge(
 }
 
 /// The presence verdict for a recorded `workspace.root`.
-pub(super) fn presence_of(root: &str, worktrees: &[Worktree]) -> Presence {
-    let root_path = crate::git::normalize(Path::new(root));
+pub(super) fn presence_of(root: &str, worktrees: &[Worktree], roots: &Roots) -> Presence {
+    let (root_path, is_dir) = roots.resolve(root);
     let registered = worktrees
         .iter()
         .find(|w| w.path == root_path)
@@ -198,5 +222,5 @@ pub(super) fn presence_of(root: &str, worktrees: &[Worktree]) -> Presence {
             locked: w.locked.is_some(),
             prunable: w.prunable,
         });
-    verdict::presence(registered, root_path.is_dir())
+    verdict::presence(registered, is_dir)
 }

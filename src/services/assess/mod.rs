@@ -289,6 +289,7 @@ pub fn check(
 ) -> Vec<WorktreeHandovers> {
     let roots = scan::roots(&settings.dir);
     let mut tips = read::Tips::new(repo);
+    let resolved = judge::Roots::default();
     let pending_by_worktree: Vec<(usize, Vec<Pending>)> = found
         .into_iter()
         .map(|(wi, items)| {
@@ -440,7 +441,7 @@ pub fn check(
                 let commits = checks.remove(&(pi, hi)).unwrap_or_default();
                 let newer = newer.remove(&(pi, hi)).unwrap_or_default();
                 let touched = p.tip.is_some();
-                let mut h = judge(p, wt, worktrees, settings, now, commits, newer);
+                let mut h = judge(p, wt, worktrees, &resolved, settings, now, commits, newer);
                 if let (Some(why), true, Reading::Read(a)) =
                     (&graph_damage, touched, &mut h.reading)
                 {
