@@ -47,6 +47,9 @@ pub(super) fn session_start(
             full: false,
             team: cli::TeamArgs::default(),
         };
+        // Well under the 10 s the hook is installed with: history questions still open
+        // then are said to be unchecked, and the agent is briefed in time.
+        ctx.repo.set_deadline(hook_deadline());
         let report = r#continue::run(&ctx, &args, Mode::ReadOnly, &mut r#continue::Nobody)?;
         let budget = crate::render::hook::Budget::of(hook.agent);
         Ok(crate::render::hook::context(&report, ctx.lang, budget))
@@ -281,6 +284,18 @@ fn event_cwd(stdin: &[u8]) -> Option<PathBuf> {
     let event: Value = serde_json::from_slice(stdin).ok()?;
     let cwd = PathBuf::from(event.get("cwd")?.as_str()?);
     cwd.is_dir().then_some(cwd)
+}
+
+/// How long the session-start hook spends on history: 3 s (a test may shorten it with
+/// `GIT_HANDOVER_TEST_DEADLINE_MS`, to see what a cut-short briefing says).
+fn hook_deadline() -> std::time::Duration {
+    std::env::var("GIT_HANDOVER_TEST_DEADLINE_MS")
+        .ok()
+        .and_then(|ms| ms.parse().ok())
+        .map_or(
+            std::time::Duration::from_secs(3),
+            std::time::Duration::from_millis,
+        )
 }
 
 #[cfg(test)]

@@ -72,19 +72,20 @@ impl Repo {
                     walk_queries.push((*id, tip.0));
                 }
             }
-            let reachable = self.reachable_in(&walk_queries, graph);
-            let negative = walk_queries.len() > reachable.len()
-                || resolved.iter().any(|r| !matches!(r, Resolved::Commit(_)));
-            (resolved, reachable, negative)
+            let (reachable, complete) = self.reachable_in(&walk_queries, graph);
+            let negative = complete
+                && (walk_queries.len() > reachable.len()
+                    || resolved.iter().any(|r| !matches!(r, Resolved::Commit(_))));
+            (resolved, reachable, negative, complete)
         };
-        let (mut resolved, mut reachable, negative) = walk_of(graph.as_ref());
+        let (mut resolved, mut reachable, negative, mut complete) = walk_of(graph.as_ref());
         // A negative verdict from the commit-graph is believed only when the graph holds
         // up; a damaged one is set aside and the answer read from the objects.
         if negative
             && let Some(graph) = &graph
             && !self.graph_holds(graph)
         {
-            (resolved, reachable, _) = walk_of(None);
+            (resolved, reachable, _, complete) = walk_of(None);
         }
 
         let mut answers = Vec::with_capacity(queries.len());
@@ -97,6 +98,8 @@ impl Repo {
                 Resolved::Commit(id) if reachable.contains(&(*id, tip.0)) => {
                     (CommitState::Ok, Some(id.to_string()))
                 }
+                // The walk was stopped by the deadline before it knew.
+                Resolved::Commit(id) if !complete => (CommitState::Unchecked, Some(id.to_string())),
                 Resolved::Commit(id) => {
                     to_search.entry(tip.0).or_default().push((i, *id));
                     (CommitState::Unreachable, Some(id.to_string()))
@@ -109,6 +112,9 @@ impl Repo {
             });
         }
         for (tip, lost) in to_search {
+            if self.out_of_time() {
+                break;
+            }
             for (i, new) in self.find_rewritten(tip, &lost)? {
                 answers[i].rewritten = Some(new.to_string());
             }
@@ -169,7 +175,7 @@ impl Repo {
         &self,
         queries: &[(ObjectId, ObjectId)],
         graph: Option<&gix::commitgraph::Graph>,
-    ) -> HashSet<(ObjectId, ObjectId)> {
+    ) -> (HashSet<(ObjectId, ObjectId)>, bool) {
         let mut tips: Vec<ObjectId> = queries.iter().map(|(_, t)| *t).collect();
         tips.sort_unstable();
         tips.dedup();
@@ -187,7 +193,10 @@ impl Repo {
                 }
             }
             let walk = Walk::new(&self.repo, graph);
-            let masks = walk.run(&bit_of, &needed);
+            // Stopped by the deadline: what was proven stays, the rest is unknown.
+            let Some(masks) = walk.run(&bit_of, &needed, &|| self.out_of_time()) else {
+                return (out, false);
+            };
             self.walked_without_graph
                 .set(self.walked_without_graph.get() + walk.parsed.get());
             for (c, t) in queries {
@@ -198,7 +207,7 @@ impl Repo {
                 }
             }
         }
-        out
+        (out, true)
     }
 
     /// For each query, the commits reachable from its tip that are newer than its

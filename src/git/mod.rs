@@ -123,6 +123,10 @@ pub struct Repo {
     /// The repository with an object store that never looks at the disk again on a
     /// miss (made when first needed).
     no_refresh: std::cell::OnceCell<gix::Repository>,
+    /// When history questions stop being asked (the hook's time limit), and whether
+    /// one was stopped by it.
+    deadline: std::cell::Cell<Option<std::time::Instant>>,
+    cut_short: std::cell::Cell<bool>,
 }
 
 /// Open the repository containing `dir`, honouring `GIT_DIR` and friends like git.
@@ -169,6 +173,8 @@ pub fn discover_with(dir: &Path, overrides: &[String]) -> Result<Repo> {
         graph_damaged: std::cell::RefCell::new(None),
         refreshed: std::cell::Cell::new(false),
         no_refresh: std::cell::OnceCell::new(),
+        deadline: std::cell::Cell::new(None),
+        cut_short: std::cell::Cell::new(false),
     })
 }
 
@@ -276,6 +282,29 @@ impl Repo {
     }
 
     /// The commit-graph, when present, enabled, and not found damaged this run.
+    /// Stop walking history `after` from now: what is not known by then is said to be
+    /// unchecked ([`Repo::cut_short`]), never guessed.
+    pub fn set_deadline(&self, after: std::time::Duration) {
+        self.deadline.set(Some(std::time::Instant::now() + after));
+    }
+
+    /// Whether a history question was stopped by the deadline this run.
+    pub fn cut_short(&self) -> bool {
+        self.cut_short.get()
+    }
+
+    /// Whether the deadline has passed (and so, from now on, the run is cut short).
+    pub(super) fn out_of_time(&self) -> bool {
+        let over = self
+            .deadline
+            .get()
+            .is_some_and(|d| std::time::Instant::now() >= d);
+        if over {
+            self.cut_short.set(true);
+        }
+        over
+    }
+
     /// [`Repo::no_refresh`]'s repository.
     pub(super) fn no_refresh(&self) -> &gix::Repository {
         self.no_refresh.get_or_init(|| {

@@ -31,16 +31,24 @@ impl Repo {
         let mut by_subject: Vec<Option<ObjectId>> = vec![None; keys.len()];
         let mut lost_changes: Vec<Option<Vec<Change>>> = vec![None; keys.len()];
         for info in walk.take(REWRITE_SEARCH_DEPTH) {
+            if self.out_of_time() {
+                break;
+            }
             let info = info.map_err(|e| Error::git(msg(crate::k!("git.walk"), &[]), e))?;
             let Some(key) = self.ident(info.id) else {
                 continue;
             };
+            // This commit's change, worked out once whatever the number of lost commits
+            // it is compared with (one agent's commits share their author).
+            let mut change: Option<Vec<Change>> = None;
             for (k, (_, lost_id, lost_key)) in keys.iter().enumerate() {
                 if by_change[k].is_some() || key.author != lost_key.author {
                     continue;
                 }
                 let lost_change = lost_changes[k].get_or_insert_with(|| self.changes(*lost_id));
-                if !lost_change.is_empty() && self.changes(info.id) == *lost_change {
+                if !lost_change.is_empty()
+                    && *change.get_or_insert_with(|| self.changes(info.id)) == *lost_change
+                {
                     by_change[k] = Some(info.id);
                 } else if by_subject[k].is_none() && key.subject == lost_key.subject {
                     by_subject[k] = Some(info.id);

@@ -60,6 +60,19 @@ pub fn context(report: &Report, lang: Lang, budget: Budget) -> Option<String> {
         );
         let _ = writeln!(text, "git-handover: {line}");
     }
+    // History left unchecked at the hook's deadline is said first: it must not be cut.
+    if let Outcome::Briefing(b) = &report.outcome
+        && let Some(a) = b.candidate.handover.assessment()
+        && a.warnings
+            .iter()
+            .any(|w| w.key() == crate::k!("warn.history_cut_short"))
+    {
+        let _ = writeln!(
+            text,
+            "git-handover: {}",
+            p.t(crate::k!("warn.history_cut_short"))
+        );
+    }
     match &report.outcome {
         Outcome::Nothing if text.is_empty() => return None,
         Outcome::Nothing => {}

@@ -411,6 +411,9 @@ pub(super) fn presence(out: &mut String, a: &Assessment, p: &Painter) {
     }
 }
 
+/// The most commits needing attention listed one by one.
+const COMMITS_SHOWN: usize = 10;
+
 pub(super) fn commits(out: &mut String, a: &Assessment, p: &Painter) {
     if a.commits.is_empty() {
         return;
@@ -455,7 +458,15 @@ pub(super) fn commits(out: &mut String, a: &Assessment, p: &Painter) {
         summary.push_str(&p.f(crate::k!("commit.against"), &[("ref", &escape(r))]));
     }
     detail(out, p.t(crate::k!("label.commits")), &summary);
-    for c in a.commits.iter().filter(|c| c.needs_attention()) {
+    // Ten at most, and how many more: a rebase can leave hundreds behind, and a list
+    // that long would push everything else out of a briefing.
+    let attention = a.commits.iter().filter(|c| c.needs_attention()).count();
+    let shown = if attention > COMMITS_SHOWN + 2 {
+        COMMITS_SHOWN
+    } else {
+        attention
+    };
+    for c in a.commits.iter().filter(|c| c.needs_attention()).take(shown) {
         let sha = escape(&c.recorded.chars().take(12).collect::<String>());
         let mut line = p.f(
             &format!("commit.line_{}", c.state.as_str()),
@@ -468,5 +479,11 @@ pub(super) fn commits(out: &mut String, a: &Assessment, p: &Painter) {
             ));
         }
         more(out, &line);
+    }
+    if shown < attention {
+        more(
+            out,
+            &p.f(crate::k!("commit.more"), &[("n", &(attention - shown))]),
+        );
     }
 }

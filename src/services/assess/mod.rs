@@ -431,6 +431,7 @@ pub fn check(
     let mut newer: HashMap<(usize, usize), NewerCommits> =
         newer_index.into_iter().zip(newer_answers).collect();
 
+    let cut_short = repo.cut_short();
     let mut out = Vec::new();
     for (pi, (wi, pending)) in pending_by_worktree.into_iter().enumerate() {
         let wt = &worktrees[wi];
@@ -442,6 +443,12 @@ pub fn check(
                 let newer = newer.remove(&(pi, hi)).unwrap_or_default();
                 let touched = p.tip.is_some();
                 let mut h = judge(p, wt, worktrees, &resolved, settings, now, commits, newer);
+                if let (true, true, Reading::Read(a)) = (cut_short, touched, &mut h.reading) {
+                    a.warnings.push(crate::support::error::msg(
+                        crate::k!("warn.history_cut_short"),
+                        &[],
+                    ));
+                }
                 if let (Some(why), true, Reading::Read(a)) =
                     (&graph_damage, touched, &mut h.reading)
                 {
