@@ -10,35 +10,32 @@ use super::*;
 impl Repo {
     /// The newest `n` commits from `tip`, newest first.
     pub fn recent_commits(&self, tip: CommitId, n: usize) -> Result<Vec<CommitLine>> {
-        let walk = self.newest_first(tip.0, None)?;
-        walk.take(n)
-            .map(|info| {
-                let info = info.map_err(|e| Error::git(msg(crate::k!("git.walk"), &[]), e))?;
-                Ok(self.commit_line(info.id))
-            })
-            .collect()
+        Ok(self
+            .newest_commits(tip.0, None, n)?
+            .into_iter()
+            .map(|(_, id)| self.commit_line(id))
+            .collect())
     }
 
-    /// The history of `tip`, newest commit first (by commit time), using the
-    /// commit-graph when there is one; with `since`, it stops at older commits.
-    pub(super) fn newest_first(
+    /// The history of `tip`, newest commit first by commit time (ties: descendants
+    /// first), at most `limit` commits; with `since`, it stops at older commits. One
+    /// walk through the run's shared commit-graph ([`Walk::newest_first`]).
+    pub(super) fn newest_commits(
         &self,
         tip: ObjectId,
         since: Option<i64>,
-    ) -> Result<gix::revision::Walk<'_>> {
-        let sorting = match since {
-            Some(seconds) => gix::revision::walk::Sorting::ByCommitTimeCutoff {
-                order: CommitTimeOrder::default(),
-                seconds,
-            },
-            None => gix::revision::walk::Sorting::ByCommitTime(CommitTimeOrder::default()),
-        };
-        self.repo
-            .rev_walk([tip])
-            .sorting(sorting)
-            .use_commit_graph(self.graph_damage().is_none())
-            .all()
-            .map_err(|e| Error::git(msg(crate::k!("git.walk"), &[]), e))
+        limit: usize,
+    ) -> Result<Vec<(i64, ObjectId)>> {
+        let walk = Walk::new(&self.repo, self.graph());
+        let out = walk.newest_first(tip, since, limit).map_err(|id| {
+            Error::git(
+                msg(crate::k!("git.walk"), &[]),
+                format!("commit {id} cannot be read"),
+            )
+        });
+        self.walked_without_graph
+            .set(self.walked_without_graph.get() + walk.parsed.get());
+        out
     }
 
     pub(super) fn commit_line(&self, id: ObjectId) -> CommitLine {
@@ -78,11 +75,11 @@ impl Repo {
                     || resolved.iter().any(|r| !matches!(r, Resolved::Commit(_))));
             (resolved, reachable, negative, complete)
         };
-        let (mut resolved, mut reachable, negative, mut complete) = walk_of(graph.as_ref());
+        let (mut resolved, mut reachable, negative, mut complete) = walk_of(graph);
         // A negative verdict from the commit-graph is believed only when the graph holds
         // up; a damaged one is set aside and the answer read from the objects.
         if negative
-            && let Some(graph) = &graph
+            && let Some(graph) = graph
             && !self.graph_holds(graph)
         {
             (resolved, reachable, _, complete) = walk_of(None);
@@ -224,22 +221,11 @@ impl Repo {
         }
         let mut newer_by_tip: HashMap<ObjectId, Vec<(i64, ObjectId)>> = HashMap::new();
         for (tip, since) in oldest {
-            let walk = self.newest_first(tip, Some(since))?;
-            let mut list = Vec::new();
-            for info in walk {
-                let info = info.map_err(|e| Error::git(msg(crate::k!("git.walk"), &[]), e))?;
-                if info.generation.is_none() {
-                    self.walked_without_graph
-                        .set(self.walked_without_graph.get() + 1);
-                }
-                let time = match info.commit_time {
-                    Some(t) => t,
-                    None => self.commit_time(info.id).unwrap_or(i64::MIN),
-                };
-                if time > since {
-                    list.push((time, info.id));
-                }
-            }
+            let mut list: Vec<(i64, ObjectId)> = self
+                .newest_commits(tip, Some(since), usize::MAX)?
+                .into_iter()
+                .filter(|(time, _)| *time > since)
+                .collect();
             // Newest first by time; the walk's own (topological) order breaks ties, as
             // a rebase gives many commits the same time (the sort is stable).
             list.sort_by_key(|c| std::cmp::Reverse(c.0));
@@ -283,11 +269,6 @@ impl Repo {
         };
         let subject = subject_of(message);
         subject.starts_with("Consume ") && subject.ends_with(TOOL_COMMIT_MARK)
-    }
-
-    pub(super) fn commit_time(&self, id: ObjectId) -> Option<i64> {
-        let commit = self.repo.find_commit(id).ok()?;
-        commit.time().ok().map(|t| t.seconds)
     }
 }
 

@@ -26,16 +26,15 @@ impl Repo {
         let Some(oldest) = keys.iter().map(|(_, _, k)| k.committed).min() else {
             return Ok(Vec::new());
         };
-        let walk = self.newest_first(tip, Some(oldest))?;
+        let walk = self.newest_commits(tip, Some(oldest), REWRITE_SEARCH_DEPTH)?;
         let mut by_change: Vec<Option<ObjectId>> = vec![None; keys.len()];
         let mut by_subject: Vec<Option<ObjectId>> = vec![None; keys.len()];
         let mut lost_changes: Vec<Option<Vec<Change>>> = vec![None; keys.len()];
-        for info in walk.take(REWRITE_SEARCH_DEPTH) {
+        for (_, id) in walk {
             if self.out_of_time() {
                 break;
             }
-            let info = info.map_err(|e| Error::git(msg(crate::k!("git.walk"), &[]), e))?;
-            let Some(key) = self.ident(info.id) else {
+            let Some(key) = self.ident(id) else {
                 continue;
             };
             // This commit's change, worked out once whatever the number of lost commits
@@ -47,11 +46,11 @@ impl Repo {
                 }
                 let lost_change = lost_changes[k].get_or_insert_with(|| self.changes(*lost_id));
                 if !lost_change.is_empty()
-                    && *change.get_or_insert_with(|| self.changes(info.id)) == *lost_change
+                    && *change.get_or_insert_with(|| self.changes(id)) == *lost_change
                 {
-                    by_change[k] = Some(info.id);
+                    by_change[k] = Some(id);
                 } else if by_subject[k].is_none() && key.subject == lost_key.subject {
-                    by_subject[k] = Some(info.id);
+                    by_subject[k] = Some(id);
                 }
             }
         }

@@ -290,4 +290,54 @@ impl<'a> Walk<'a> {
         }
         Some(out)
     }
+
+    /// Commits reachable from `tip`, newest first by commit time (of equal times, a
+    /// descendant before its ancestors: by generation, as a rebase gives many commits
+    /// one time), at most `limit`; with `since`, commits older than it are neither
+    /// listed nor walked past. Through the shared commit-graph where it has the
+    /// commits, from the objects where it does not. `Err` names a commit that could
+    /// not be read.
+    pub(super) fn newest_first(
+        &self,
+        tip: ObjectId,
+        since: Option<i64>,
+        limit: usize,
+    ) -> std::result::Result<Vec<(i64, ObjectId)>, ObjectId> {
+        let mut decoded = Decoded::new();
+        let mut parents = Vec::new();
+        let mut seen: HashSet<Node> = HashSet::new();
+        let mut queue: BinaryHeap<(i64, u32, Node)> = BinaryHeap::new();
+        let entry = |node: Node, decoded: &mut Decoded| -> Option<(i64, u32, Node)> {
+            let e = self.key(node, decoded)?;
+            Some((e.time, e.generation, node))
+        };
+        let first = self.node_of(tip);
+        queue.push(entry(first, &mut decoded).ok_or(tip)?);
+        seen.insert(first);
+        let mut out = Vec::new();
+        while out.len() < limit
+            && let Some((time, _, node)) = queue.pop()
+        {
+            if since.is_some_and(|s| time < s) {
+                continue;
+            }
+            let id = match (node, self.graph) {
+                (Node::Pos(p), Some(g)) => g.id_at(gix::commitgraph::Position(p)).to_owned(),
+                (Node::Id(id), _) => id,
+                (Node::Pos(_), None) => continue,
+            };
+            out.push((time, id));
+            self.parents_into(node, &mut decoded, &mut parents);
+            for &p in &parents {
+                if seen.insert(p) {
+                    let Some(e) = entry(p, &mut decoded) else {
+                        let Node::Id(missing) = p else { continue };
+                        return Err(missing);
+                    };
+                    queue.push(e);
+                }
+            }
+        }
+        Ok(out)
+    }
 }
