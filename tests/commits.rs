@@ -329,23 +329,7 @@ fn a_long_walk_without_a_commit_graph_says_once_how_to_write_one() {
         );
     }
     stream.push_str("commit refs/heads/side\nmark :99999\ncommitter a <a@example.com> 1800000000 +0000\ndata 2\ns\nfrom :1\n\n");
-    let mut child = env
-        .command("git")
-        .args(["fast-import", "--quiet"])
-        .current_dir(&repo)
-        .stdin(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write as _;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(stream.as_bytes())
-            .unwrap();
-    }
-    assert!(child.wait().unwrap().success());
+    env.fast_import(&repo, &stream);
     let side = env.git(&repo, &["rev-parse", "side"]);
     session(&env, &repo, "main", "20261130-110000", &[&side]);
     let run = env.handover(&repo, &["status"]);

@@ -52,23 +52,7 @@ fn repository(env: &TestEnv) -> (std::path::PathBuf, Vec<String>, Vec<String>) {
         data(&mut stream, &format!("x{j}"));
         stream.push('\n');
     }
-    let mut child = env
-        .command("git")
-        .current_dir(&repo)
-        .args(["fast-import", "--quiet"])
-        .stdin(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write as _;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(stream.as_bytes())
-            .unwrap();
-    }
-    assert!(child.wait().unwrap().success());
+    env.fast_import(&repo, &stream);
     let lost: Vec<String> = env
         .git(&repo, &["rev-list", "side", "^main"])
         .lines()

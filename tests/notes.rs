@@ -99,15 +99,7 @@ fn a_saved_record_reads_with_git_notes_and_git_fan_out_notes_read_with_the_tool(
             message.len()
         );
     }
-    let mut fast_import = env.command("git");
-    fast_import
-        .current_dir(&repo)
-        .args(["fast-import", "--quiet"])
-        .stdin(Stdio::piped());
-    let mut child = fast_import.spawn().unwrap();
-    std::io::Write::write_all(child.stdin.as_mut().unwrap(), script.as_bytes()).unwrap();
-    drop(child.stdin.take());
-    assert!(child.wait().unwrap().success());
+    env.fast_import(&repo, &script);
     let shas = env.git(&repo, &["rev-list", "refs/heads/many"]);
     let mut add = String::from("set -e\n");
     for (i, sha) in shas.lines().enumerate() {

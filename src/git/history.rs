@@ -163,11 +163,10 @@ impl Repo {
         }
     }
 
-    /// Which `(candidate, tip)` pairs are reachable. One walk per 64 distinct tips:
-    /// each commit carries a bit per tip that reaches it.
     /// Which `(candidate, tip)` pairs are reachable, read through `graph` (or from the
-    /// objects alone). One walk per 64 distinct tips: each commit carries a bit per tip
-    /// that reaches it.
+    /// objects alone), and whether the answer is whole (the deadline did not stop it).
+    /// One walk for up to 64 distinct tips, else one per 128: each commit carries a bit
+    /// per tip that reaches it.
     pub(super) fn reachable_in(
         &self,
         queries: &[(ObjectId, ObjectId)],
@@ -176,17 +175,31 @@ impl Repo {
         let mut tips: Vec<ObjectId> = queries.iter().map(|(_, t)| *t).collect();
         tips.sort_unstable();
         tips.dedup();
+        if tips.len() <= u64::BITS as usize {
+            self.reachable_by::<u64>(queries, &tips, graph)
+        } else {
+            self.reachable_by::<u128>(queries, &tips, graph)
+        }
+    }
+
+    /// [`Repo::reachable_in`] with a bit per tip in an `M`: one walk per `M::BITS` tips.
+    fn reachable_by<M: Mask>(
+        &self,
+        queries: &[(ObjectId, ObjectId)],
+        tips: &[ObjectId],
+        graph: Option<&gix::commitgraph::Graph>,
+    ) -> (HashSet<(ObjectId, ObjectId)>, bool) {
         let mut out = HashSet::new();
-        for chunk in tips.chunks(64) {
-            let bit_of: HashMap<ObjectId, u64> = chunk
+        for chunk in tips.chunks(M::BITS) {
+            let bit_of: HashMap<ObjectId, M> = chunk
                 .iter()
                 .enumerate()
-                .map(|(i, t)| (*t, 1u64 << i))
+                .map(|(i, t)| (*t, M::bit(i)))
                 .collect();
-            let mut needed: HashMap<ObjectId, u64> = HashMap::new();
+            let mut needed: HashMap<ObjectId, M> = HashMap::new();
             for (c, t) in queries {
                 if let Some(bit) = bit_of.get(t) {
-                    *needed.entry(*c).or_default() |= bit;
+                    *needed.entry(*c).or_default() |= *bit;
                 }
             }
             let walk = Walk::new(&self.repo, graph);
@@ -198,7 +211,7 @@ impl Repo {
                 .set(self.walked_without_graph.get() + walk.parsed.get());
             for (c, t) in queries {
                 if let (Some(bit), Some(mask)) = (bit_of.get(t), masks.get(c))
-                    && mask & bit != 0
+                    && !(*mask & *bit).is_empty()
                 {
                     out.insert((*c, *t));
                 }

@@ -45,10 +45,44 @@ pub(super) const NO_GENERATION: u32 = u32::MAX;
 /// those already passed on to its parents (`done`), and, for a candidate, the tips it
 /// still waits for (`waiting`).
 #[derive(Clone, Copy, Default)]
-pub(super) struct State {
-    pub(super) mask: u64,
-    pub(super) done: u64,
-    pub(super) waiting: u64,
+pub(super) struct State<M> {
+    pub(super) mask: M,
+    pub(super) done: M,
+    pub(super) waiting: M,
+}
+
+/// A set of branch tips, a bit each: `u64` for up to 64 tips, `u128` for more, so
+/// that one walk answers for 128 tips (200 worktrees' branches in two walks, not four).
+pub(super) trait Mask:
+    Copy
+    + Default
+    + Eq
+    + Ord
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitOrAssign
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::Not<Output = Self>
+{
+    const BITS: usize;
+    /// The set of tip `i` alone.
+    fn bit(i: usize) -> Self;
+    fn is_empty(self) -> bool {
+        self == Self::default()
+    }
+}
+
+impl Mask for u64 {
+    const BITS: usize = 64;
+    fn bit(i: usize) -> Self {
+        1 << i
+    }
+}
+
+impl Mask for u128 {
+    const BITS: usize = 128;
+    fn bit(i: usize) -> Self {
+        1 << i
+    }
 }
 
 impl<'a> Walk<'a> {
@@ -145,19 +179,19 @@ impl<'a> Walk<'a> {
     ///
     /// `out_of_time` is asked every few thousand commits; when it says so, the walk
     /// stops and returns `None`: no candidate's answer is then known for sure.
-    pub(super) fn run(
+    pub(super) fn run<M: Mask>(
         &self,
-        bit_of: &HashMap<ObjectId, u64>,
-        needed: &HashMap<ObjectId, u64>,
+        bit_of: &HashMap<ObjectId, M>,
+        needed: &HashMap<ObjectId, M>,
         out_of_time: &dyn Fn() -> bool,
-    ) -> Option<HashMap<ObjectId, u64>> {
+    ) -> Option<HashMap<ObjectId, M>> {
         let graph_len = self.graph.map_or(0, |g| g.num_commits() as usize);
         // Commits outside the graph (few: newer than it), by id.
-        let mut bits: HashMap<ObjectId, State> = HashMap::new();
+        let mut bits: HashMap<ObjectId, State<M>> = HashMap::new();
         let mut decoded = Decoded::new();
         let mut parents = Vec::new();
         let mut outside: BinaryHeap<Entry> = BinaryHeap::new();
-        let mut inside: BinaryHeap<(u64, u64)> = BinaryHeap::new();
+        let mut inside: BinaryHeap<(u64, M)> = BinaryHeap::new();
         let generation_of = |p: u32| {
             self.graph.map_or(NO_GENERATION, |g| {
                 g.commit_at(gix::commitgraph::Position(p)).generation()
@@ -165,13 +199,13 @@ impl<'a> Walk<'a> {
         };
         let key = |p: u32| (u64::from(generation_of(p)) << 32) | u64::from(p);
         // Candidates in the graph: a bit per position says whether to look one up.
-        let mut in_graph: HashMap<u32, (ObjectId, u64)> = HashMap::new();
+        let mut in_graph: HashMap<u32, (ObjectId, M)> = HashMap::new();
         let mut flagged = vec![0u64; graph_len.div_ceil(64)];
         let mut open_generations: BTreeMap<u32, usize> = BTreeMap::new();
-        let mut out: HashMap<ObjectId, u64> = HashMap::with_capacity(needed.len());
+        let mut out: HashMap<ObjectId, M> = HashMap::with_capacity(needed.len());
         let mut open = 0usize;
         for (id, wanted) in needed {
-            out.insert(*id, 0);
+            out.insert(*id, M::default());
             open += 1;
             match (self.node_of(*id), self.graph) {
                 (Node::Pos(p), Some(_)) => {
@@ -183,17 +217,17 @@ impl<'a> Walk<'a> {
             }
         }
         let push = |node: Node,
-                    mask: u64,
-                    bits: &mut HashMap<ObjectId, State>,
+                    mask: M,
+                    bits: &mut HashMap<ObjectId, State<M>>,
                     decoded: &mut Decoded,
                     outside: &mut BinaryHeap<Entry>,
-                    inside: &mut BinaryHeap<(u64, u64)>| {
+                    inside: &mut BinaryHeap<(u64, M)>| {
             match (node, self.graph) {
                 (Node::Pos(p), Some(_)) => inside.push((key(p), mask)),
                 (Node::Pos(_), None) => {}
                 (Node::Id(id), _) => {
                     let pm = &mut bits.entry(id).or_default().mask;
-                    if mask & !*pm != 0 {
+                    if !(mask & !*pm).is_empty() {
                         *pm |= mask;
                         if let Some(entry) = self.key(node, decoded) {
                             outside.push(entry);
@@ -227,12 +261,12 @@ impl<'a> Walk<'a> {
             let slot = bits.entry(id).or_default();
             let state = *slot;
             let m = state.mask;
-            if m & !state.done == 0 {
+            if (m & !state.done).is_empty() {
                 continue;
             }
             slot.done = m;
-            if state.waiting != 0 && state.waiting & !m == 0 {
-                slot.waiting = 0;
+            if !state.waiting.is_empty() && (state.waiting & !m).is_empty() {
+                slot.waiting = M::default();
                 open -= 1;
             }
             self.parents_into(node, &mut decoded, &mut parents);

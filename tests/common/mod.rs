@@ -105,6 +105,28 @@ impl TestEnv {
         self.git(dir, &["rev-parse", "HEAD"])
     }
 
+    /// Feed `stream` to `git fast-import --quiet` in `dir` (panics when it fails).
+    pub fn fast_import(&self, dir: &Path, stream: &str) {
+        use std::io::Write as _;
+        let mut child = self
+            .command("git")
+            .current_dir(dir)
+            .args(["fast-import", "--quiet"])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .expect("git runs");
+        child
+            .stdin
+            .take()
+            .expect("piped")
+            .write_all(stream.as_bytes())
+            .expect("fast-import reads its stream");
+        assert!(
+            child.wait().expect("git ends").success(),
+            "git fast-import failed"
+        );
+    }
+
     /// Run git with author and committer date `date`.
     pub fn git_at(&self, dir: &Path, date: &str, args: &[&str]) -> String {
         self.run_git(dir, args, Some(date))
