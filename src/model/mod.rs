@@ -1,6 +1,7 @@
 //! The handover data itself, pure: no repository, no file system beyond what a caller
 //! hands in. Everything here is unit-tested without a repository.
 
+pub mod canonical;
 pub mod changes;
 pub mod extras;
 pub mod markdown;
