@@ -63,7 +63,7 @@ fn status_judges_every_recorded_commit_as_git_does() {
         let one = commit(
             &mut stream,
             &mut mark,
-            &format!("b{b:03}"),
+            &format!("topic-{b:03}"),
             &[fork],
             200 + b,
         );
@@ -75,7 +75,7 @@ fn status_judges_every_recorded_commit_as_git_does() {
         tips.push(commit(
             &mut stream,
             &mut mark,
-            &format!("b{b:03}"),
+            &format!("topic-{b:03}"),
             &parents,
             300 + b,
         ));
@@ -84,7 +84,7 @@ fn status_judges_every_recorded_commit_as_git_does() {
     env.git(&repo, &["commit-graph", "write", "--reachable"]);
     // Newer than the graph: one more commit on every third branch.
     for b in (0..140).step_by(3) {
-        let branch = format!("b{b:03}");
+        let branch = format!("topic-{b:03}");
         let tip = env.git(&repo, &["rev-parse", &branch]);
         let tree = env.git(&repo, &["rev-parse", &format!("{tip}^{{tree}}")]);
         let new = env.git(
@@ -107,7 +107,7 @@ fn status_judges_every_recorded_commit_as_git_does() {
     let mut rng = Lcg(7);
     let mut recorded: Vec<(String, Vec<String>)> = Vec::new();
     for b in 0..140 {
-        let branch = format!("b{b:03}");
+        let branch = format!("topic-{b:03}");
         let shas: Vec<String> = (0..8).map(|_| all[rng.next(all.len())].clone()).collect();
         let tasks: Vec<Value> = shas
             .iter()
