@@ -331,12 +331,7 @@ impl Side {
 
     /// The state's own hash, how a side is named (`continue --take`).
     pub fn hash(&self) -> String {
-        let state = self
-            .record
-            .state
-            .as_ref()
-            .map(crate::model::record::StateText::doc)
-            .unwrap_or_default();
+        let state = self.record.state_doc();
         state
             .get("session_hash")
             .and_then(serde_json::Value::as_str)

@@ -91,12 +91,7 @@ pub(super) fn settle(
     let head = ctx.record_head()?;
     let side = &sides[taken];
     let floor = sides.iter().filter_map(|s| s.record.seq).max().unwrap_or(0);
-    let state = side
-        .record
-        .state
-        .as_ref()
-        .map(crate::model::record::StateText::doc)
-        .unwrap_or_default();
+    let state = side.record.state_doc();
     let mut written =
         sessions::update_after(session, &ctx.settings, ctx.lang, ctx.now, floor, |_| {
             let mut doc = state;

@@ -112,6 +112,11 @@ pub struct Record {
 }
 
 impl Record {
+    /// The state's document (empty for a continue-here record), parsed now.
+    pub fn state_doc(&self) -> Map<String, Value> {
+        self.state.as_ref().map(StateText::doc).unwrap_or_default()
+    }
+
     /// The record as one line of JSON, without the line break. Keys in the order of
     /// SPEC section 8.
     pub fn to_line(&self) -> String {

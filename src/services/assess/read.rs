@@ -38,11 +38,7 @@ pub(super) fn read_stored(
     saved_as: Option<String>,
 ) -> Pending {
     let file = PathBuf::from(format!("notes:{}:{}", commit.prefix(12), record.key));
-    let state_doc = record
-        .state
-        .as_ref()
-        .map(crate::model::record::StateText::doc)
-        .unwrap_or_default();
+    let state_doc = record.state_doc();
     let mut handover = Handover {
         kind: Kind::Session,
         key: record.key.clone(),
