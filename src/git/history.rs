@@ -204,9 +204,7 @@ impl Repo {
             }
             let walk = Walk::new(&self.repo, graph);
             // Stopped by the deadline: what was proven stays, the rest is unknown.
-            let Some(masks) = walk.run(&bit_of, &needed, &|| self.out_of_time()) else {
-                return (out, false);
-            };
+            let (masks, complete) = walk.run(&bit_of, &needed, &|| self.out_of_time());
             self.walked_without_graph
                 .set(self.walked_without_graph.get() + walk.parsed.get());
             for (c, t) in queries {
@@ -215,6 +213,9 @@ impl Repo {
                 {
                     out.insert((*c, *t));
                 }
+            }
+            if !complete {
+                return (out, false);
             }
         }
         (out, true)

@@ -178,13 +178,14 @@ impl<'a> Walk<'a> {
     /// so every parent is a cache miss) was 80% of a walk of 300,000 commits.
     ///
     /// `out_of_time` is asked every few thousand commits; when it says so, the walk
-    /// stops and returns `None`: no candidate's answer is then known for sure.
+    /// stops and says it is not whole (`false`): a tip's bit in a mask is still a
+    /// proof, its absence proves nothing then.
     pub(super) fn run<M: Mask>(
         &self,
         bit_of: &HashMap<ObjectId, M>,
         needed: &HashMap<ObjectId, M>,
         out_of_time: &dyn Fn() -> bool,
-    ) -> Option<HashMap<ObjectId, M>> {
+    ) -> (HashMap<ObjectId, M>, bool) {
         let graph_len = self.graph.map_or(0, |g| g.num_commits() as usize);
         // Commits outside the graph (few: newer than it), by id.
         let mut bits: HashMap<ObjectId, State<M>> = HashMap::new();
@@ -249,12 +250,14 @@ impl<'a> Walk<'a> {
         }
         // Outside the graph: a commit may be passed on again when more bits reach it.
         let mut steps = 0u32;
+        let mut complete = true;
         while open > 0
             && let Some(entry) = outside.pop()
         {
             steps = steps.wrapping_add(1);
             if steps.is_multiple_of(1024) && out_of_time() {
-                return None;
+                complete = false;
+                break;
             }
             let node = entry.node;
             let Node::Id(id) = node else { continue };
@@ -284,8 +287,9 @@ impl<'a> Walk<'a> {
             && let Some((top, mut m)) = inside.pop()
         {
             steps = steps.wrapping_add(1);
-            if steps.is_multiple_of(4096) && out_of_time() {
-                return None;
+            if !complete || (steps.is_multiple_of(4096) && out_of_time()) {
+                complete = false;
+                break;
             }
             let generation = (top >> 32) as u32;
             if open_generations
@@ -322,7 +326,7 @@ impl<'a> Walk<'a> {
                 }
             }
         }
-        Some(out)
+        (out, complete)
     }
 
     /// Commits reachable from `tip`, newest first by commit time (of equal times, a

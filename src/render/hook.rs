@@ -62,10 +62,10 @@ pub fn context(report: &Report, lang: Lang, budget: Budget) -> Option<String> {
     }
     // History left unchecked at the hook's deadline is said first: it must not be cut.
     if let Outcome::Briefing(b) = &report.outcome
-        && let Some(a) = b.candidate.handover.assessment()
-        && a.warnings
-            .iter()
-            .any(|w| w.key() == crate::k!("warn.history_cut_short"))
+        && b.candidate
+            .handover
+            .assessment()
+            .is_some_and(|a| a.history_cut_short)
     {
         let _ = writeln!(
             text,

@@ -468,10 +468,18 @@ pub(super) fn commits(out: &mut String, a: &Assessment, p: &Painter) {
     };
     for c in a.commits.iter().filter(|c| c.needs_attention()).take(shown) {
         let sha = escape(&c.recorded.chars().take(12).collect::<String>());
-        let mut line = p.f(
-            &format!("commit.line_{}", c.state.as_str()),
-            &[("task", &escape(&c.task_id)), ("sha", &sha)],
-        );
+        // An unchecked commit says why: no branch to check it on (the usual case),
+        // history that could not be read, or the hook's deadline.
+        let key = match c.state {
+            CommitState::Unchecked if a.history_unreadable => {
+                "commit.line_unchecked_unreadable".to_owned()
+            }
+            CommitState::Unchecked if a.history_cut_short => {
+                "commit.line_unchecked_deadline".to_owned()
+            }
+            s => format!("commit.line_{}", s.as_str()),
+        };
+        let mut line = p.f(&key, &[("task", &escape(&c.task_id)), ("sha", &sha)]);
         if let Some(new) = &c.rewritten {
             line.push_str(&p.f(
                 crate::k!("commit.rewritten_to"),

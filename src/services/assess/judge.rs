@@ -204,6 +204,7 @@ pub(super) fn judge(
         checked_against,
         renamed_to,
         history_unreadable: false,
+        history_cut_short: false,
         warnings,
         of,
     };

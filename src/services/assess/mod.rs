@@ -159,6 +159,9 @@ pub struct Assessment {
     /// The repository's history could not be read (a damaged pack or commit-graph):
     /// commits are unchecked and newer work unknown, so nothing here is called fresh.
     pub history_unreadable: bool,
+    /// The history check stopped at the hook's deadline: commits the walk had not
+    /// reached are unchecked, and rewritten copies may not all be known.
+    pub history_cut_short: bool,
     pub warnings: Vec<crate::support::error::Msg>,
     pub of: Of,
 }
@@ -444,6 +447,7 @@ pub fn check(
                 let touched = p.tip.is_some();
                 let mut h = judge(p, wt, worktrees, &resolved, settings, now, commits, newer);
                 if let (true, true, Reading::Read(a)) = (cut_short, touched, &mut h.reading) {
+                    a.history_cut_short = true;
                     a.warnings.push(crate::support::error::msg(
                         crate::k!("warn.history_cut_short"),
                         &[],

@@ -25,11 +25,6 @@ pub struct Msg {
 }
 
 impl Msg {
-    /// The catalog key it is said with.
-    pub fn key(&self) -> &'static str {
-        self.key
-    }
-
     pub fn new(key: &'static str, args: &[(&'static str, &dyn fmt::Display)]) -> Msg {
         Msg {
             key,

@@ -97,6 +97,8 @@ pub(super) const CATALOG: &[Entry] = &[
     e("commit.line_missing", "[{task}] {sha} missing", "[{task}] {sha} 不明"),
     e("commit.line_ambiguous", "[{task}] {sha} ambiguous", "[{task}] {sha} 曖昧"),
     e("commit.unchecked", "{n} unchecked", "{n} 件 未確認"),
+    e("commit.line_unchecked_unreadable", "[{task}] {sha} unchecked: the history could not be read", "[{task}] {sha} 未確認: 履歴を読めませんでした"),
+    e("commit.line_unchecked_deadline", "[{task}] {sha} unchecked: not reached within the hook's time limit", "[{task}] {sha} 未確認: フックの制限時間内に確認できませんでした"),
     e("commit.line_unchecked", "[{task}] {sha} unchecked: its branch is neither here nor on a remote", "[{task}] {sha} 未確認: ブランチがここにもリモートにもありません"),
     e("commit.against", " (checked against {ref})", "（{ref} で確認）"),
     e("commit.line_ok", "[{task}] {sha} ok", "[{task}] {sha} OK"),
