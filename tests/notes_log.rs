@@ -44,27 +44,16 @@ fn session_dir(repo: &Path) -> PathBuf {
 
 /// Every record of the store as git shows it, one JSON value per line.
 fn records(env: &TestEnv, repo: &Path) -> Vec<Value> {
-    let list = env.git(repo, &["notes", "--ref=handover", "list"]);
-    let mut out = Vec::new();
-    for line in list.lines() {
-        let (_, object) = line.split_once(' ').unwrap();
-        let text = env.git(repo, &["notes", "--ref=handover", "show", object]);
-        out.extend(
-            text.lines()
-                .map(|l| serde_json::from_str::<Value>(l).unwrap()),
-        );
-    }
-    out
+    env.handover_notes(repo)
+        .iter()
+        .flat_map(|text| text.lines())
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .collect()
 }
 
 /// The newest record of each session, as the tool's reader picks it (by id and seq).
 fn newest_hashes(env: &TestEnv, repo: &Path) -> Vec<(String, String)> {
-    let list = env.git(repo, &["notes", "--ref=handover", "list"]);
-    let mut texts = Vec::new();
-    for line in list.lines() {
-        let (_, object) = line.split_once(' ').unwrap();
-        texts.push(env.git(repo, &["notes", "--ref=handover", "show", object]) + "\n");
-    }
+    let texts = env.handover_notes(repo);
     let notes: Vec<&[u8]> = texts.iter().map(String::as_bytes).collect();
     let (found, skipped) = git_handover::api::notes::newest_sessions(&notes);
     assert!(skipped.is_empty(), "{skipped:?}");

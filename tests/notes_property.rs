@@ -124,12 +124,7 @@ fn tasks_of(state: &Value) -> BTreeSet<String> {
 /// The newest record of each session in a clone's store, as the tool reads it, and
 /// whether it diverged.
 fn store_newest(env: &TestEnv, dir: &Path) -> BTreeMap<String, (BTreeSet<String>, bool)> {
-    let list = env.git(dir, &["notes", "--ref=handover", "list"]);
-    let mut texts = Vec::new();
-    for line in list.lines() {
-        let (_, object) = line.split_once(' ').unwrap();
-        texts.push(env.git(dir, &["notes", "--ref=handover", "show", object]) + "\n");
-    }
+    let texts = env.handover_notes(dir);
     let notes: Vec<&[u8]> = texts.iter().map(String::as_bytes).collect();
     let (found, skipped) = git_handover::api::notes::newest_sessions(&notes);
     assert!(skipped.is_empty(), "{skipped:?}");
@@ -371,14 +366,11 @@ fn clones_that_write_restore_and_sync_in_any_order_agree_on_every_session() {
                 dir.display()
             );
         }
-        let list = env.git(&clones[0], &["notes", "--ref=handover", "list"]);
-        for line in list.lines() {
-            let (_, object) = line.split_once(' ').unwrap();
-            records += env
-                .git(&clones[0], &["notes", "--ref=handover", "show", object])
-                .lines()
-                .count();
-        }
+        records += env
+            .handover_notes(&clones[0])
+            .iter()
+            .map(|text| text.lines().count())
+            .sum::<usize>();
         totals.0 += model.writes;
         totals.1 += model.syncs;
         totals.2 += model.restores;

@@ -105,6 +105,18 @@ impl TestEnv {
         self.git(dir, &["rev-parse", "HEAD"])
     }
 
+    /// The text of every note of `refs/notes/handover` in `dir`'s repository, each
+    /// ending in a line break, as `git notes show` gives them.
+    pub fn handover_notes(&self, dir: &Path) -> Vec<String> {
+        self.git(dir, &["notes", "--ref=handover", "list"])
+            .lines()
+            .map(|line| {
+                let (_, object) = line.split_once(' ').expect("note and object");
+                self.git(dir, &["notes", "--ref=handover", "show", object]) + "\n"
+            })
+            .collect()
+    }
+
     /// Feed `stream` to `git fast-import --quiet` in `dir` (panics when it fails).
     pub fn fast_import(&self, dir: &Path, stream: &str) {
         use std::io::Write as _;
