@@ -389,3 +389,63 @@ fn an_amended_message_is_found_by_its_change_and_an_amended_change_by_its_subjec
         ]
     );
 }
+
+/// A gc that packs the recorded commits while `status` resolves them (forced: a pause
+/// after the first sha). The object store looks at the disk once a run, after every
+/// sha was asked without it: the commit gc moved into a new pack is found, not called
+/// missing, and the sha that names nothing is still missing.
+#[test]
+fn a_gc_while_status_resolves_is_seen_once_all_shas_are_asked() {
+    let env = TestEnv::new();
+    let repo = env.init("repo");
+    env.commit(&repo, "a", "a\n", "a", "2026-11-20T10:00:00Z");
+    let loose = env.commit(&repo, "b", "b\n", "b", "2026-11-20T11:00:00Z");
+    assert!(
+        repo.join(".git/objects")
+            .join(&loose[..2])
+            .join(&loose[2..])
+            .exists(),
+        "the commit is a loose object"
+    );
+    let nothing = "0123456789abcdef0123456789abcdef01234567";
+    session(&env, &repo, "main", "20261130-110000", &[nothing, &loose]);
+    let child = env
+        .command(env!("CARGO_BIN_EXE_git-handover"))
+        .current_dir(&repo)
+        .args(["status", "--json"])
+        .env("GIT_HANDOVER_TEST_PAUSE", "resolve:1500")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    // Packs the commit into a new pack and removes the loose object (no commit-graph
+    // is used by the run: it had none when it looked).
+    env.git(&repo, &["gc", "-q", "--prune=now"]);
+    assert!(
+        !repo
+            .join(".git/objects")
+            .join(&loose[..2])
+            .join(&loose[2..])
+            .exists(),
+        "gc packed it"
+    );
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let commits = &v["worktrees"][0]["handovers"][0]["commits"];
+    let state = |task: &str| {
+        commits
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["task"] == task)
+            .map(|c| c["state"].as_str().unwrap().to_owned())
+    };
+    assert_eq!(state("T1").as_deref(), Some("missing"), "{commits}");
+    assert_eq!(state("T2").as_deref(), Some("ok"), "{commits}");
+}

@@ -59,10 +59,27 @@ impl Repo {
     pub fn check_commits(&self, queries: &[(String, CommitId)]) -> Result<Vec<CommitAnswer>> {
         let graph = self.graph();
         let walk_of = |graph: Option<&gix::commitgraph::Graph>| {
-            let resolved: Vec<Resolved> = queries
+            // Without looking at the disk again (a miss would make the object store
+            // list the objects and pack directories, ~17 system calls each) ...
+            let mut resolved: Vec<Resolved> = queries
                 .iter()
-                .map(|(sha, _)| self.resolve(sha, graph))
+                .enumerate()
+                .map(|(i, (sha, _))| {
+                    let r = self.resolve(sha, graph, false);
+                    if i == 0 {
+                        crate::support::testing::pause("resolve");
+                    }
+                    r
+                })
                 .collect();
+            // ... then the misses again, after one look at the disk: packs written
+            // while the run went on (a gc, a fetch) are seen, once a run, not per sha.
+            let mut looked = false;
+            for ((sha, _), r) in queries.iter().zip(resolved.iter_mut()) {
+                if matches!(r, Resolved::Missing) {
+                    *r = self.resolve(sha, graph, !std::mem::replace(&mut looked, true));
+                }
+            }
             let mut walk_queries: Vec<(ObjectId, ObjectId)> = Vec::new();
             for ((_, tip), r) in queries.iter().zip(&resolved) {
                 if let Resolved::Commit(id) = r {
@@ -121,8 +138,14 @@ impl Repo {
 
     /// What a recorded sha names. A commit in the commit-graph is answered from the
     /// graph alone: reading object headers from the pack for thousands of shas touches
-    /// (and, with the kernel's fault-around, maps in) most of a large pack.
-    pub(super) fn resolve(&self, sha: &str, graph: Option<&gix::commitgraph::Graph>) -> Resolved {
+    /// (and, with the kernel's fault-around, maps in) most of a large pack. With
+    /// `refresh`, a sha not found makes the object store look at the disk again.
+    pub(super) fn resolve(
+        &self,
+        sha: &str,
+        graph: Option<&gix::commitgraph::Graph>,
+        refresh: bool,
+    ) -> Resolved {
         let sha = sha.trim();
         if sha.len() < 4 || sha.len() > 40 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Resolved::Missing;
@@ -132,23 +155,19 @@ impl Repo {
         }
         let id = if sha.len() == 40 {
             match ObjectId::from_hex(sha.as_bytes()) {
-                // A miss makes the object store list the objects and pack directories
-                // again (~17 system calls): that is done for the first miss of a run
-                // only, so that packs written since it started are still seen.
-                Ok(id) if self.repo.objects.exists_without_refresh(&id) => id,
-                Ok(id) if !self.refreshed.replace(true) && self.repo.has_object(id) => id,
+                Ok(id) if refresh && self.repo.has_object(id) => id,
+                Ok(id) if !refresh && self.repo.objects.exists_without_refresh(&id) => id,
                 _ => return Resolved::Missing,
             }
         } else {
             let Ok(prefix) = gix::hash::Prefix::from_hex(sha) else {
                 return Resolved::Missing;
             };
-            // Each prefix lookup looks at the disk again unless told not to: the first
-            // of a run does, the others use what it found.
-            let objects = if self.refreshed.replace(true) {
-                &self.no_refresh().objects
-            } else {
+            // A prefix lookup looks at the disk again unless its handle never does.
+            let objects = if refresh {
                 &self.repo.objects
+            } else {
+                &self.no_refresh().objects
             };
             match objects.lookup_prefix(prefix, None) {
                 Ok(Some(Ok(id))) => id,

@@ -117,8 +117,6 @@ pub struct Repo {
     walked_without_graph: std::cell::Cell<usize>,
     /// Why the commit-graph is not used any more this run (it failed verification).
     graph_damaged: std::cell::RefCell<Option<String>>,
-    /// Whether a missing object made the object store look at the disk again this run.
-    refreshed: std::cell::Cell<bool>,
     /// The repository with an object store that never looks at the disk again on a
     /// miss (made when first needed).
     no_refresh: std::cell::OnceCell<gix::Repository>,
@@ -172,7 +170,6 @@ pub fn discover_with(dir: &Path, overrides: &[String]) -> Result<Repo> {
         repo,
         walked_without_graph: std::cell::Cell::new(0),
         graph_damaged: std::cell::RefCell::new(None),
-        refreshed: std::cell::Cell::new(false),
         no_refresh: std::cell::OnceCell::new(),
         deadline: std::cell::Cell::new(None),
         cut_short: std::cell::Cell::new(false),
