@@ -16,6 +16,7 @@ mod history;
 mod index;
 mod notes;
 mod notes_fetch;
+mod packed;
 mod rewritten;
 mod walk;
 mod worktrees;
@@ -126,6 +127,8 @@ pub struct Repo {
     cut_short: std::cell::Cell<bool>,
     /// The commit-graph, opened when first needed ([`Repo::graph`]).
     graph: std::cell::OnceCell<Option<gix::commitgraph::Graph>>,
+    /// The packs, for reading a few objects without gix's index opening ([`packed`]).
+    packs: std::cell::OnceCell<packed::Packs>,
 }
 
 /// Open the repository containing `dir`, honouring `GIT_DIR` and friends like git.
@@ -174,6 +177,7 @@ pub fn discover_with(dir: &Path, overrides: &[String]) -> Result<Repo> {
         deadline: std::cell::Cell::new(None),
         cut_short: std::cell::Cell::new(false),
         graph: std::cell::OnceCell::new(),
+        packs: std::cell::OnceCell::new(),
     })
 }
 
