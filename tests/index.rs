@@ -146,6 +146,16 @@ fn a_committed_copy_is_named_as_such_and_tracked_files_are_flagged() {
     let h = &v["worktrees"][0]["handovers"][0];
     assert_eq!(h["tracked"], true);
     assert_eq!(h["copy_of"], "[ROOT]/repo");
+    // `continue` in `b` (which first looks in `b` alone) still knows it is a copy:
+    // the session records the other worktree as its root.
+    let brief = env.handover(&b, &["--json", "continue"]);
+    let v: Value = serde_json::from_str(&brief.stdout).unwrap();
+    assert_eq!(
+        v["handover"]["copy_of"],
+        "[ROOT]/repo",
+        "{}",
+        brief.snapshot()
+    );
     // In the original worktree the session is its own.
     let here = env.handover(&repo, &["--json", "status", "--here"]);
     let v: Value = serde_json::from_str(&here.stdout).unwrap();

@@ -202,4 +202,40 @@ fn the_listing_matches_git_worktree_list_in_every_shape() {
         ours.iter().any(|w| !w.exists && w.prunable),
         "the removed one"
     );
+
+    // Each worktree's own entry, read without listing the others (what a briefing in
+    // it reads), is its entry in the listing, field by field; from a subdirectory too.
+    for w in ours.iter().filter(|w| w.exists) {
+        for dir in [w.path.clone(), w.path.join("sub")] {
+            std::fs::create_dir_all(&dir).unwrap();
+            let alone = git_handover::api::discover(&dir)
+                .unwrap()
+                .this_worktree()
+                .unwrap_or_else(|| panic!("{} is a worktree git lists", dir.display()));
+            assert_eq!(
+                format!("{alone:?}"),
+                format!("{w:?}"),
+                "from {}",
+                dir.display()
+            );
+        }
+    }
+    // Where git lists no worktree in the usual layout, it does not guess.
+    let bare = env.root().join("bare.git");
+    env.git(
+        env.root(),
+        &[
+            "clone",
+            "--bare",
+            "-q",
+            repo.to_str().unwrap(),
+            bare.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        git_handover::api::discover(&bare)
+            .unwrap()
+            .this_worktree()
+            .is_none()
+    );
 }

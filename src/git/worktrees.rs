@@ -12,17 +12,7 @@ impl Repo {
             .repo
             .main_repo()
             .map_err(|e| Error::git(msg(crate::k!("git.open_main"), &[]), e))?;
-        let mut out = Vec::new();
-        let main_path = main
-            .workdir()
-            .map_or_else(|| main.common_dir().to_owned(), Path::to_owned);
-        let mut first = head_info(&main);
-        first.path = normalize(&main_path);
-        first.is_main = true;
-        first.is_bare = main.workdir().is_none();
-        first.exists = main_path.is_dir();
-        main.git_dir().clone_into(&mut first.git_dir);
-        out.push(first);
+        let mut out = vec![main_entry(&main)];
 
         // Linked worktrees, read from their admin directories like `git worktree list`
         // does: each file once (gix's proxies read `gitdir` three times and look every
@@ -38,34 +28,88 @@ impl Repo {
         ids.sort();
         let refs = Refs::new(&main);
         let mut parents = Parents::default();
-        let mut linked = Vec::with_capacity(ids.len());
-        for id in ids {
-            let dir = admin.join(&id);
-            // Only a directory with a `gitdir` file is a worktree (as gix and git have
-            // it); a relative `gitdir` is relative to the admin directory.
-            let Ok(text) = read_small(&dir.join("gitdir")) else {
-                continue;
-            };
-            let Ok(dot_git) = gix::path::from_bstr(text.trim().as_bstr()) else {
-                continue;
-            };
-            let dot_git = dir.join(dot_git);
-            let path = gix::discover::path::without_dot_git_dir(dot_git.clone());
-            let (locked, is_locked) = match read_small(&dir.join("locked")) {
-                Ok(reason) => (Some(reason.trim().to_str_lossy().into_owned()), true),
-                Err(e) => (None, e.kind() != std::io::ErrorKind::NotFound),
-            };
-            let mut wt = refs.linked_head(&dir, &id);
-            wt.git_dir = dir;
-            (wt.path, wt.exists) = parents.resolve(&path);
-            wt.prunable = !is_locked && dot_git.symlink_metadata().is_err();
-            wt.locked = locked;
-            linked.push(wt);
-        }
+        let mut linked: Vec<Worktree> = ids
+            .iter()
+            .filter_map(|id| linked_entry(&refs, &mut parents, &admin.join(id), id))
+            .collect();
         linked.sort_by(|a, b| a.path.cmp(&b.path));
         out.extend(linked);
         Ok(out)
     }
+
+    /// The worktree the repository was discovered from, exactly as [`Repo::worktrees`]
+    /// lists it, without listing the others (a briefing in its own worktree needs no
+    /// more: ~10 system calls a worktree saved). `None` when it is not a worktree git
+    /// lists in the usual layout (bare, `GIT_WORK_TREE` elsewhere, `core.worktree`):
+    /// the caller then lists them all.
+    pub fn this_worktree(&self) -> Option<Worktree> {
+        let current = self.current_worktree()?;
+        let git_dir = self.repo.git_dir();
+        let common = self.repo.common_dir();
+        let wt = if git_dir == common {
+            if normalize(common.parent()?) != current || common.file_name()? != ".git" {
+                return None;
+            }
+            main_entry(&self.repo)
+        } else {
+            // `<common>/worktrees/<id>`, compared lexically (gix spells the common
+            // directory `<admin>/../..`).
+            let lexical = |p: &Path| {
+                gix::path::normalize(p.into(), Path::new("/")).map(std::borrow::Cow::into_owned)
+            };
+            let admin = git_dir.parent()?;
+            if lexical(admin)? != lexical(&common.join("worktrees"))? {
+                return None;
+            }
+            let refs = Refs::new(&self.repo);
+            linked_entry(
+                &refs,
+                &mut Parents::default(),
+                git_dir,
+                git_dir.file_name()?,
+            )?
+        };
+        (wt.path == current).then_some(wt)
+    }
+}
+
+/// The main worktree's entry (or the bare repository's).
+fn main_entry(main: &gix::Repository) -> Worktree {
+    let main_path = main
+        .workdir()
+        .map_or_else(|| main.common_dir().to_owned(), Path::to_owned);
+    let mut first = head_info(main);
+    first.path = normalize(&main_path);
+    first.is_main = true;
+    first.is_bare = main.workdir().is_none();
+    first.exists = main_path.is_dir();
+    main.git_dir().clone_into(&mut first.git_dir);
+    first
+}
+
+/// The entry of linked worktree `id`, from its admin directory `dir`. Only a directory
+/// with a `gitdir` file is a worktree (as gix and git have it); a relative `gitdir` is
+/// relative to the admin directory.
+fn linked_entry(
+    refs: &Refs<'_>,
+    parents: &mut Parents,
+    dir: &Path,
+    id: &std::ffi::OsStr,
+) -> Option<Worktree> {
+    let text = read_small(&dir.join("gitdir")).ok()?;
+    let dot_git = gix::path::from_bstr(text.trim().as_bstr()).ok()?;
+    let dot_git = dir.join(dot_git);
+    let path = gix::discover::path::without_dot_git_dir(dot_git.clone());
+    let (locked, is_locked) = match read_small(&dir.join("locked")) {
+        Ok(reason) => (Some(reason.trim().to_str_lossy().into_owned()), true),
+        Err(e) => (None, e.kind() != std::io::ErrorKind::NotFound),
+    };
+    let mut wt = refs.linked_head(dir, id);
+    dir.clone_into(&mut wt.git_dir);
+    (wt.path, wt.exists) = parents.resolve(&path);
+    wt.prunable = !is_locked && dot_git.symlink_metadata().is_err();
+    wt.locked = locked;
+    Some(wt)
 }
 
 impl Worktree {
@@ -121,16 +165,12 @@ pub(super) fn target_commit(mut r: gix::Reference<'_>) -> Option<CommitId> {
 /// every file it reads: for fifty worktrees' admin files, a hundred and fifty calls).
 fn read_small(path: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read as _;
-    let mut file = std::fs::File::open(path)?;
-    let mut out = Vec::new();
-    let mut buf = [0u8; 4096];
-    loop {
-        let n = file.read(&mut buf)?;
-        if n == 0 || out.len() + n > 1 << 20 {
-            return Ok(out);
-        }
-        out.extend_from_slice(&buf[..n]);
-    }
+    let mut out = Vec::with_capacity(64);
+    // `Take` gives no size hint, so no `stat`: reads until the end, at most 1 MiB.
+    std::fs::File::open(path)?
+        .take(1 << 20)
+        .read_to_end(&mut out)?;
+    Ok(out)
 }
 
 /// Worktree paths made canonical, their parent directories resolved once: worktrees
@@ -168,14 +208,15 @@ impl Parents {
 /// is not a plain id) through gix's ref store.
 struct Refs<'a> {
     main: &'a gix::Repository,
-    packed: Option<gix::refs::file::packed::SharedBufferSnapshot>,
+    /// `packed-refs`, read when a branch is first not found loose.
+    packed: std::cell::OnceCell<Option<gix::refs::file::packed::SharedBufferSnapshot>>,
 }
 
 impl<'a> Refs<'a> {
     fn new(main: &'a gix::Repository) -> Self {
         Refs {
             main,
-            packed: main.refs.cached_packed_buffer().ok().flatten(),
+            packed: std::cell::OnceCell::new(),
         }
     }
 
@@ -225,7 +266,10 @@ impl<'a> Refs<'a> {
                 .ok()
                 .map(|id| Some(CommitId(id))),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                let Some(packed) = &self.packed else {
+                let packed = self
+                    .packed
+                    .get_or_init(|| self.main.refs.cached_packed_buffer().ok().flatten());
+                let Some(packed) = packed else {
                     return Some(None);
                 };
                 match packed.try_find(name.as_ref()) {

@@ -31,6 +31,9 @@ impl Context {
                 msg(crate::k!("err.bare_hint"), &[]),
             )
         })?;
+        if let Some(here) = self.repo.this_worktree() {
+            return Ok(here);
+        }
         let mut all = self.repo.worktrees()?;
         match all.iter().position(|w| w.path == current) {
             Some(i) => Ok(all.swap_remove(i)),

@@ -208,29 +208,104 @@ impl Ask for Nobody {
 }
 
 pub fn run(ctx: &Context, args: &ContinueArgs, mode: Mode, ask: &mut dyn Ask) -> Result<Report> {
-    let worktrees = ctx.repo.worktrees()?;
     let current_path = ctx.repo.current_worktree();
+    // First in this worktree alone, without listing the others (the hook's usual path):
+    // the answer stands when every candidate is this worktree's own and records no
+    // other worktree as its root; otherwise (or on an error) the search starts again
+    // with every worktree, as if this had not been tried.
+    // A target that names a path is looked for among all worktrees at once (a path may
+    // lie in a worktree nested in this one).
+    let names_path = args
+        .target
+        .as_deref()
+        .is_some_and(|t| std::fs::symlink_metadata(ctx.cwd.join(t)).is_ok());
+    if !names_path && let Some(here) = ctx.repo.this_worktree() {
+        let one = [here];
+        let mut report = Report::new(args);
+        if let Ok(found) = candidates(
+            ctx,
+            args,
+            &one,
+            Some(0),
+            current_path.as_deref(),
+            &mut report,
+        ) && !found.is_empty()
+            && report.announcements.is_empty()
+            && found.iter().all(|c| own(c, &one[0]))
+        {
+            return finish(ctx, args, mode, ask, found, Some(&one[0]), report);
+        }
+    }
+    let worktrees = ctx.repo.worktrees()?;
     let current = current_path
         .as_ref()
         .and_then(|c| worktrees.iter().position(|w| &w.path == c));
-    let mut report = Report {
-        announcements: Vec::new(),
-        outcome: Outcome::Nothing,
-        effects: Vec::new(),
-        skipped: Vec::new(),
-        named: args.target.is_some(),
-        finished_here: Vec::new(),
-    };
+    let mut report = Report::new(args);
+    let found = candidates(
+        ctx,
+        args,
+        &worktrees,
+        current,
+        current_path.as_deref(),
+        &mut report,
+    )?;
+    finish(
+        ctx,
+        args,
+        mode,
+        ask,
+        found,
+        current.map(|i| &worktrees[i]),
+        report,
+    )
+}
 
+/// Whether `c` is `here`'s own: found in it (not in the notes store, which is searched
+/// knowing every worktree's sessions), and recording no other root.
+fn own(c: &Candidate, here: &Worktree) -> bool {
+    c.worktree.path == here.path
+        && c.handover.stored.is_none()
+        && c.handover.view.as_ref().is_none_or(|v| {
+            v.workspace
+                .root
+                .as_deref()
+                .is_none_or(|r| crate::git::normalize(Path::new(r)) == here.path)
+        })
+        && c.handover.copy_of.is_none()
+}
+
+impl Report {
+    fn new(args: &ContinueArgs) -> Self {
+        Report {
+            announcements: Vec::new(),
+            outcome: Outcome::Nothing,
+            effects: Vec::new(),
+            skipped: Vec::new(),
+            named: args.target.is_some(),
+            finished_here: Vec::new(),
+        }
+    }
+}
+
+/// The handovers that could be resumed, among `worktrees` (`current` the index of this
+/// one).
+fn candidates(
+    ctx: &Context,
+    args: &ContinueArgs,
+    worktrees: &[Worktree],
+    current: Option<usize>,
+    current_path: Option<&Path>,
+    report: &mut Report,
+) -> Result<Vec<Candidate>> {
     let candidates = if let Some(target) = &args.target {
-        let (wi, found) = explicit(ctx, &worktrees, current, target)?;
+        let (wi, found) = explicit(ctx, worktrees, current, target)?;
         assessed(
             ctx,
-            &worktrees,
+            worktrees,
             vec![(wi, vec![found])],
-            current_path.as_deref(),
+            current_path,
             current,
-            &mut report,
+            report,
         )
     } else if team_mode(args) {
         let wi = current.ok_or_else(needs_worktree)?;
@@ -253,34 +328,20 @@ pub fn run(ctx: &Context, args: &ContinueArgs, mode: Mode, ask: &mut dyn Ask) ->
             .collect();
         assessed(
             ctx,
-            &worktrees,
+            worktrees,
             vec![(wi, found)],
-            current_path.as_deref(),
+            current_path,
             current,
-            &mut report,
+            report,
         )
     } else {
         let here: Vec<usize> = current.into_iter().collect();
-        let mut found = resumable(
-            ctx,
-            &worktrees,
-            &here,
-            current_path.as_deref(),
-            current,
-            &mut report,
-        );
+        let mut found = resumable(ctx, worktrees, &here, current_path, current, report);
         if found.is_empty() {
             let others: Vec<usize> = (0..worktrees.len())
                 .filter(|i| Some(*i) != current)
                 .collect();
-            found = resumable(
-                ctx,
-                &worktrees,
-                &others,
-                current_path.as_deref(),
-                current,
-                &mut report,
-            );
+            found = resumable(ctx, worktrees, &others, current_path, current, report);
             let mut by_worktree: Vec<(&Path, Vec<&str>)> = Vec::new();
             for c in &found {
                 match by_worktree.iter_mut().find(|(p, _)| *p == c.worktree.path) {
@@ -297,16 +358,16 @@ pub fn run(ctx: &Context, args: &ContinueArgs, mode: Mode, ask: &mut dyn Ask) ->
                 .collect();
         }
         if found.is_empty() {
-            let stored = store_candidates(ctx, &worktrees, None)?;
+            let stored = store_candidates(ctx, worktrees, None)?;
             if !stored.is_empty() {
                 let wi = current.unwrap_or(0);
                 found = assessed(
                     ctx,
-                    &worktrees,
+                    worktrees,
                     vec![(wi, stored)],
-                    current_path.as_deref(),
+                    current_path,
                     current,
-                    &mut report,
+                    report,
                 );
                 let keys: Vec<String> = found.iter().map(|c| c.handover.key.clone()).collect();
                 if !keys.is_empty() {
@@ -316,7 +377,19 @@ pub fn run(ctx: &Context, args: &ContinueArgs, mode: Mode, ask: &mut dyn Ask) ->
         }
         found
     };
+    Ok(candidates)
+}
 
+/// Resume the one candidate (or the one chosen among several).
+fn finish(
+    ctx: &Context,
+    args: &ContinueArgs,
+    mode: Mode,
+    ask: &mut dyn Ask,
+    candidates: Vec<Candidate>,
+    current: Option<&Worktree>,
+    mut report: Report,
+) -> Result<Report> {
     let chosen = match candidates.len() {
         0 => return Ok(report),
         1 => candidates.into_iter().next().expect("one"),
@@ -328,14 +401,6 @@ pub fn run(ctx: &Context, args: &ContinueArgs, mode: Mode, ask: &mut dyn Ask) ->
             }
         },
     };
-    report.outcome = resume(
-        ctx,
-        args,
-        mode,
-        ask,
-        chosen,
-        current.map(|i| &worktrees[i]),
-        &mut report.effects,
-    )?;
+    report.outcome = resume(ctx, args, mode, ask, chosen, current, &mut report.effects)?;
     Ok(report)
 }
