@@ -426,3 +426,60 @@ fn pre_compact_and_session_end_remind_with_the_exact_commands_and_never_fail() {
     );
     assert_eq!((code, stdout.as_str()), (0, ""));
 }
+
+/// The markers of agent starts (one per session and source) go after a day, looked for
+/// at most once an hour: each look stats every marker, and a day of agents leaves
+/// hundreds, which every hook run used to stat.
+#[test]
+fn start_markers_older_than_a_day_are_swept_at_most_hourly() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    ready_session(&env, &repo, 1);
+    let markers = repo.join(".git/git-handover/hook-starts");
+    std::fs::create_dir_all(&markers).unwrap();
+    let old = |name: &str| {
+        let path = markers.join(name);
+        std::fs::write(&path, "").unwrap();
+        let two_days_ago =
+            std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 86_400);
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(two_days_ago)
+            .unwrap();
+        path
+    };
+    let first = old("gone-startup");
+    let start = |id: &str| {
+        let e = json!({"session_id": id, "cwd": repo.display().to_string(),
+                       "hook_event_name": "SessionStart", "source": "startup"});
+        run_hook(
+            &env,
+            &repo,
+            "git-handover hook session-start",
+            e.to_string().as_bytes(),
+        )
+    };
+    let (code, out) = start("s-1");
+    assert_eq!(code, 0);
+    assert!(context(&out).contains("T1"), "{out}");
+    assert!(!first.exists(), "a marker two days old is swept");
+    assert!(markers.join("s-1-startup").exists());
+    // Within the hour, no second look: an old marker stays until the next sweep.
+    let second = old("later-startup");
+    let (code, _) = start("s-2");
+    assert_eq!(code, 0);
+    assert!(second.exists(), "not looked for again within the hour");
+    // The sweep's own stamp, an hour old: the next start sweeps.
+    std::fs::File::options()
+        .write(true)
+        .open(markers.join(".swept"))
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(3_601))
+        .unwrap();
+    let (code, _) = start("s-3");
+    assert_eq!(code, 0);
+    assert!(!second.exists(), "swept an hour later");
+    assert!(markers.join("s-1-startup").exists(), "a fresh marker stays");
+}

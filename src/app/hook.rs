@@ -223,10 +223,16 @@ fn already_briefed(common_dir: &std::path::Path, event: &[u8]) -> bool {
             .ok()
             .and_then(|t| now.duration_since(t).ok())
     };
-    if let Ok(entries) = std::fs::read_dir(&dir) {
-        for e in entries.flatten() {
-            if age(&e.path()).is_some_and(|a| a > std::time::Duration::from_secs(86_400)) {
-                let _ = std::fs::remove_file(e.path());
+    // Markers older than a day go, looked for at most once an hour (each look stats
+    // every marker: a day of agents starting leaves hundreds).
+    let swept = dir.join(".swept");
+    if age(&swept).is_none_or(|a| a > std::time::Duration::from_secs(3_600)) {
+        let _ = std::fs::File::create(&swept);
+        if let Ok(entries) = std::fs::read_dir(&dir) {
+            for e in entries.flatten() {
+                if age(&e.path()).is_some_and(|a| a > std::time::Duration::from_secs(86_400)) {
+                    let _ = std::fs::remove_file(e.path());
+                }
             }
         }
     }
