@@ -166,23 +166,26 @@ pub const MAX_VALUES: usize = 150_000;
 /// bytes without parsing them (and without allocating).
 pub fn over_value_limit(bytes: &[u8], limit: usize) -> bool {
     let mut count = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
     let mut in_scalar = false;
-    for &b in bytes {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-            continue;
-        }
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        i += 1;
         match b {
             b'"' => {
-                in_string = true;
+                // A string: to its closing quote, an escaped character at a time
+                // (most of a state's bytes are in strings).
+                loop {
+                    match memchr::memchr2(b'"', b'\\', &bytes[i..]) {
+                        None => i = bytes.len(),
+                        Some(at) if bytes[i + at] == b'\\' => {
+                            i = (i + at + 2).min(bytes.len());
+                            continue;
+                        }
+                        Some(at) => i += at + 1,
+                    }
+                    break;
+                }
                 in_scalar = false;
                 count += 1;
             }

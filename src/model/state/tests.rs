@@ -243,3 +243,53 @@ fn oversized_files_are_refused_before_reading() {
     assert!(matches!(err, Error::TooLarge { .. }), "{err:?}");
     assert_eq!(err.exit_code(), 3);
 }
+
+/// The value count as it was first written, a byte at a time: the oracle for the one
+/// that skips string contents.
+fn values_bytewise(bytes: &[u8]) -> usize {
+    let (mut count, mut in_string, mut escaped, mut in_scalar) = (0, false, false, false);
+    for &b in bytes {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => (in_string, in_scalar, count) = (true, false, count + 1),
+            b'{' | b'[' => (in_scalar, count) = (false, count + 1),
+            b'}' | b']' | b',' | b':' | b' ' | b'\t' | b'\n' | b'\r' => in_scalar = false,
+            _ if !in_scalar => (in_scalar, count) = (true, count + 1),
+            _ => {}
+        }
+    }
+    count
+}
+
+#[test]
+fn the_value_count_skips_strings_as_the_bytewise_count_reads_them() {
+    let cases: Vec<&[u8]> = vec![
+        br#"{"a":"b\"c","d":[1,true,null,"\\"],"e":"\\\"x"}"#,
+        br#"["unterminated \"#,
+        br#""ends in a backslash\"#,
+        b"\"\\",
+        br#"{"k":"v"}  ,, 12 34 "x" [ ] "#,
+        WITH_UNKNOWN_KEYS.as_bytes(),
+        b"",
+    ];
+    for bytes in cases {
+        let n = values_bytewise(bytes);
+        for limit in [0, n.saturating_sub(1), n, n + 1] {
+            assert_eq!(
+                over_value_limit(bytes, limit),
+                n > limit,
+                "{:?} at limit {limit}",
+                String::from_utf8_lossy(bytes)
+            );
+        }
+    }
+}
