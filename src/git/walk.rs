@@ -61,21 +61,18 @@ struct Compact(Vec<[u32; 3]>);
 
 impl Compact {
     fn of(graph: &gix::commitgraph::Graph) -> Self {
-        Compact(
-            graph
-                .iter_commits()
-                .map(|c| {
-                    let mut parents = c.iter_parents().map_while(std::result::Result::ok);
-                    let p1 = parents.next().map_or(NONE, |q| q.0);
-                    let p2 = match (parents.next(), parents.next()) {
-                        (None, _) => NONE,
-                        (Some(q), None) => q.0,
-                        (Some(_), Some(_)) => MANY,
-                    };
-                    [c.generation(), p1, p2]
-                })
-                .collect(),
-        )
+        let mut all = Vec::with_capacity(graph.num_commits() as usize);
+        all.extend(graph.iter_commits().map(|c| {
+            let mut parents = c.iter_parents().map_while(std::result::Result::ok);
+            let p1 = parents.next().map_or(NONE, |q| q.0);
+            let p2 = match (parents.next(), parents.next()) {
+                (None, _) => NONE,
+                (Some(q), None) => q.0,
+                (Some(_), Some(_)) => MANY,
+            };
+            [c.generation(), p1, p2]
+        }));
+        Compact(all)
     }
 }
 
