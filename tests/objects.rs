@@ -35,6 +35,16 @@ fn packed_repo(env: &TestEnv, n: usize) -> std::path::PathBuf {
     repo
 }
 
+/// The repository's one pack index.
+fn pack_index(repo: &std::path::Path) -> std::path::PathBuf {
+    std::fs::read_dir(repo.join(".git/objects/pack"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "idx"))
+        .unwrap()
+}
+
 fn subjects(repo: &std::path::Path, n: usize) -> Vec<String> {
     let r = git_handover::api::discover(repo).unwrap();
     let head = r.resolve_commit("HEAD").unwrap();
@@ -50,12 +60,7 @@ fn subjects_from_deltas_in_a_pack_and_from_loose_objects_are_gits() {
     let env = TestEnv::new();
     let repo = packed_repo(&env, 60);
     // The test means something only if git did store commits as deltas.
-    let idx = std::fs::read_dir(repo.join(".git/objects/pack"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|x| x == "idx"))
-        .unwrap();
+    let idx = pack_index(&repo);
     let verify = env.git(&repo, &["verify-pack", "-v", idx.to_str().unwrap()]);
     let deltas = verify
         .lines()
@@ -76,12 +81,7 @@ fn subjects_from_deltas_in_a_pack_and_from_loose_objects_are_gits() {
 fn a_damaged_index_never_gives_another_commits_subject() {
     let env = TestEnv::new();
     let repo = packed_repo(&env, 8);
-    let idx = std::fs::read_dir(repo.join(".git/objects/pack"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|x| x == "idx"))
-        .unwrap();
+    let idx = pack_index(&repo);
     let truth: Vec<(String, String)> = env
         .git(&repo, &["log", "--format=%H %s"])
         .lines()

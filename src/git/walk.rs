@@ -63,17 +63,24 @@ impl Compact {
     fn of(graph: &gix::commitgraph::Graph) -> Self {
         let mut all = Vec::with_capacity(graph.num_commits() as usize);
         all.extend(graph.iter_commits().map(|c| {
-            let mut parents = c.iter_parents().map_while(std::result::Result::ok);
-            let p1 = parents.next().map_or(NONE, |q| q.0);
-            let p2 = match (parents.next(), parents.next()) {
-                (None, _) => NONE,
-                (Some(q), None) => q.0,
-                (Some(_), Some(_)) => MANY,
-            };
+            let (p1, p2) = two_parents(c);
             [c.generation(), p1, p2]
         }));
         Compact(all)
     }
+}
+
+/// A commit's first two parents (`NONE` where it has fewer), the second `MANY` for an
+/// octopus merge.
+fn two_parents(c: gix::commitgraph::file::Commit<'_>) -> (u32, u32) {
+    let mut parents = c.iter_parents().map_while(std::result::Result::ok);
+    let p1 = parents.next().map_or(NONE, |q| q.0);
+    let p2 = match (parents.next(), parents.next()) {
+        (None, _) => NONE,
+        (Some(q), None) => q.0,
+        (Some(_), Some(_)) => MANY,
+    };
+    (p1, p2)
 }
 
 /// No parent, and more than two (read again), in a queue entry of [`Walk::run`].
@@ -259,13 +266,7 @@ impl<'a> Walk<'a> {
                 return ((u64::from(generation) << 32) | u64::from(p), mask, p1, p2);
             }
             let c = graph.commit_at(gix::commitgraph::Position(p));
-            let mut parents = c.iter_parents().map_while(std::result::Result::ok);
-            let p1 = parents.next().map_or(NONE, |q| q.0);
-            let p2 = match (parents.next(), parents.next()) {
-                (None, _) => NONE,
-                (Some(q), None) => q.0,
-                (Some(_), Some(_)) => MANY,
-            };
+            let (p1, p2) = two_parents(c);
             (
                 (u64::from(c.generation()) << 32) | u64::from(p),
                 mask,
