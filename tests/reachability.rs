@@ -167,3 +167,63 @@ fn status_judges_every_recorded_commit_as_git_does() {
         "both kinds: {unreachable}"
     );
 }
+
+/// The compact copy of the commit-graph a long walk reads is read from the graph files
+/// directly: record for record what gix reads, for a single file and for a chain of
+/// split graphs, octopus merges (extra edges) included.
+#[test]
+fn the_compact_copy_of_the_graph_is_what_gix_reads_in_every_layout() {
+    let env = TestEnv::new();
+    let repo = env.init("repo");
+    let mut stream = String::new();
+    for mark in 1..=60usize {
+        let _ = write!(
+            stream,
+            "commit refs/heads/main\nmark :{mark}\ncommitter A <a@example.com> {} +0000\ndata 6\nc{mark:04}\n",
+            1_700_000_000 + mark * 60
+        );
+        if mark > 1 {
+            let _ = writeln!(stream, "from :{}", mark - 1);
+        }
+        // A merge every tenth commit, an octopus of four every twentieth.
+        if mark % 10 == 0 {
+            let _ = writeln!(stream, "merge :{}", mark - 5);
+        }
+        if mark % 20 == 0 {
+            let _ = writeln!(stream, "merge :{}\nmerge :{}", mark - 7, mark - 9);
+        }
+        let _ = write!(stream, "M 644 inline f\ndata 5\n{mark:04}\n\n");
+    }
+    env.fast_import(&repo, &stream);
+    let agrees = || {
+        git_handover::api::discover(&repo)
+            .unwrap()
+            .compact_reading_agrees()
+    };
+    env.git(&repo, &["commit-graph", "write", "--reachable"]);
+    assert_eq!(agrees(), Some(true), "a single file");
+    // A chain of two layers: the older half, then the rest on top.
+    std::fs::remove_file(repo.join(".git/objects/info/commit-graph")).unwrap();
+    let mut child = env
+        .command("git")
+        .current_dir(&repo)
+        .args(["commit-graph", "write", "--split", "--stdin-commits"])
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write as _;
+        let older = env.git(&repo, &["rev-parse", "main~30"]);
+        writeln!(child.stdin.take().unwrap(), "{}", older.trim()).unwrap();
+    }
+    assert!(child.wait().unwrap().success());
+    env.git(
+        &repo,
+        &["commit-graph", "write", "--reachable", "--split=no-merge"],
+    );
+    let chain =
+        std::fs::read_to_string(repo.join(".git/objects/info/commit-graphs/commit-graph-chain"))
+            .unwrap();
+    assert_eq!(chain.lines().count(), 2, "two layers: {chain}");
+    assert_eq!(agrees(), Some(true), "a chain of two files");
+}

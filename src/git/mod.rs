@@ -12,6 +12,7 @@ use jiff::Timestamp;
 use crate::model::verdict::CommitState;
 use crate::support::error::{Error, Result, msg};
 
+mod compact;
 mod history;
 mod index;
 mod notes;

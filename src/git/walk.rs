@@ -4,6 +4,8 @@
 #[allow(clippy::wildcard_imports)]
 use super::*;
 
+use super::compact::{Compact, MANY, NONE, two_parents};
+
 /// The reachability walk: a priority queue by generation (commits not in the
 /// commit-graph first, by commit time), propagating a bitmask of the tips that reach
 /// each commit. It stops when every candidate has all the bits it asks for, or when
@@ -41,6 +43,10 @@ pub(super) type Decoded = HashMap<ObjectId, (i64, Vec<Node>)>;
 /// Not in the commit-graph: newer than everything in it.
 pub(super) const NO_GENERATION: u32 = u32::MAX;
 
+/// A walk asked about this many commits reads the graph from a [`Compact`] copy from
+/// the start.
+const MANY_CANDIDATES: usize = 1024;
+
 /// After this many commits a walk reads the graph from a [`Compact`] copy; a test sets
 /// `GIT_HANDOVER_TEST_LONG_WALK` (0: from the start) to see both give the same answers.
 fn long_walk() -> u32 {
@@ -52,40 +58,6 @@ fn long_walk() -> u32 {
             .unwrap_or(16_384)
     })
 }
-
-/// Generation and parents of every commit of the graph, by position: 12 bytes a commit
-/// read in one pass in file order. The graph's own records sit at positions ordered by
-/// object id, so a long walk reads them at random, a cache (and TLB) miss each: most of
-/// the time of a walk over 300,000 commits. The copy (3.6 MB there) stays in cache.
-struct Compact(Vec<[u32; 3]>);
-
-impl Compact {
-    fn of(graph: &gix::commitgraph::Graph) -> Self {
-        let mut all = Vec::with_capacity(graph.num_commits() as usize);
-        all.extend(graph.iter_commits().map(|c| {
-            let (p1, p2) = two_parents(c);
-            [c.generation(), p1, p2]
-        }));
-        Compact(all)
-    }
-}
-
-/// A commit's first two parents (`NONE` where it has fewer), the second `MANY` for an
-/// octopus merge.
-fn two_parents(c: gix::commitgraph::file::Commit<'_>) -> (u32, u32) {
-    let mut parents = c.iter_parents().map_while(std::result::Result::ok);
-    let p1 = parents.next().map_or(NONE, |q| q.0);
-    let p2 = match (parents.next(), parents.next()) {
-        (None, _) => NONE,
-        (Some(q), None) => q.0,
-        (Some(_), Some(_)) => MANY,
-    };
-    (p1, p2)
-}
-
-/// No parent, and more than two (read again), in a queue entry of [`Walk::run`].
-const NONE: u32 = u32::MAX;
-const MANY: u32 = u32::MAX - 1;
 
 /// The walk's state of a commit outside the graph: the tips that reach it (`mask`),
 /// those already passed on to its parents (`done`), and, for a candidate, the tips it
@@ -239,11 +211,6 @@ impl<'a> Walk<'a> {
         let mut parents = Vec::new();
         let mut outside: BinaryHeap<Entry> = BinaryHeap::new();
         let mut inside: BinaryHeap<(u64, M, u32, u32)> = BinaryHeap::new();
-        let generation_of = |p: u32| {
-            self.graph.map_or(NO_GENERATION, |g| {
-                g.commit_at(gix::commitgraph::Position(p)).generation()
-            })
-        };
         // A queue entry: the key `(generation << 32 | position)`, the tips' mask, and
         // the commit's parents as read with its generation, so that its record (a
         // cache miss: positions are ordered by object id) is read once per push and
@@ -251,11 +218,22 @@ impl<'a> Walk<'a> {
         // A long walk reads generation and parents from a compact copy of the graph's
         // records ([`Compact`]), made once it is known to be long.
         let compact: std::cell::OnceCell<Compact> = std::cell::OnceCell::new();
-        if long_walk() == 0
+        // Many candidates: their records alone, read at random, would make most of the
+        // graph's records resident (each fault maps 16 pages); the copy is read in order
+        // with `pread` and the records are not touched.
+        if (long_walk() == 0 || needed.len() >= MANY_CANDIDATES)
             && let Some(graph) = self.graph
         {
-            let _ = compact.set(Compact::of(graph));
+            let _ = compact.set(Compact::of(
+                graph,
+                &self.repo.objects.store_ref().path().join("info"),
+            ));
         }
+        let generation_of = |p: u32| match (compact.get(), self.graph) {
+            (Some(c), _) => c.0.get(p as usize).map_or(NO_GENERATION, |e| e[0]),
+            (None, Some(g)) => g.commit_at(gix::commitgraph::Position(p)).generation(),
+            (None, None) => NO_GENERATION,
+        };
         let entry_of = |p: u32, mask: M| -> (u64, M, u32, u32) {
             let Some(graph) = self.graph else {
                 return (u64::from(p), mask, NONE, NONE);
@@ -370,7 +348,10 @@ impl<'a> Walk<'a> {
                 && compact.get().is_none()
                 && let Some(graph) = self.graph
             {
-                let _ = compact.set(Compact::of(graph));
+                let _ = compact.set(Compact::of(
+                    graph,
+                    &self.repo.objects.store_ref().path().join("info"),
+                ));
             }
             let generation = (top >> 32) as u32;
             if open_generations
