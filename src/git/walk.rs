@@ -45,7 +45,7 @@ pub(super) const NO_GENERATION: u32 = u32::MAX;
 
 /// A walk asked about this many commits reads the graph from a [`Compact`] copy from
 /// the start.
-const MANY_CANDIDATES: usize = 1024;
+const MANY_CANDIDATES: usize = 8192;
 
 /// After this many commits a walk reads the graph from a [`Compact`] copy; a test sets
 /// `GIT_HANDOVER_TEST_LONG_WALK` (0: from the start) to see both give the same answers.
