@@ -175,10 +175,22 @@ fn walk(dir: &Path, key: &mut Vec<String>, out: &mut Vec<String>) {
             .is_err_and(|e| e.kind() == std::io::ErrorKind::PermissionDenied);
         // A state that is a link, a FIFO or a device is listed too: reading it then
         // refuses it by name, instead of it being silently invisible.
-        if state.is_ok_and(|m| !m.is_dir()) || unreadable {
+        let session = state.is_ok_and(|m| !m.is_dir());
+        if session || unreadable {
             out.push(key.join("/"));
         }
-        walk(&path, key, out);
+        // A session directory with no directory inside it (a link count of 2: its own
+        // entry and `.`) holds no nested session: it is not listed (`find` does the
+        // same). Listing costs five system calls, this one; a file system that does not
+        // count subdirectories in the links (btrfs says 1) is listed.
+        let leaf = session
+            && std::fs::symlink_metadata(&path).is_ok_and(|m| {
+                use std::os::unix::fs::MetadataExt as _;
+                m.is_dir() && m.nlink() == 2
+            });
+        if !leaf {
+            walk(&path, key, out);
+        }
         key.pop();
     }
 }
@@ -243,6 +255,23 @@ mod tests {
                 "docs/CONTINUE_HERE.md",
             ]
         );
+    }
+
+    #[test]
+    fn a_session_inside_a_session_directory_is_found() {
+        let t = tempfile::tempdir().unwrap();
+        let w = t.path();
+        touch(&w.join(".claude/handover/team/agent/project-state.json"));
+        touch(&w.join(".claude/handover/team/agent/sub/20261130-101500/project-state.json"));
+        touch(&w.join(".claude/handover/team/agent/handover.md"));
+        let keys: Vec<String> = scan_worktree(w, ".claude/handover")
+            .into_iter()
+            .filter_map(|f| match f {
+                Found::Session { key, .. } => Some(key),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(keys, ["team/agent", "team/agent/sub/20261130-101500"]);
     }
 
     #[test]
