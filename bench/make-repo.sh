@@ -131,26 +131,31 @@ END {
   printf "  ]\n}\n" > file
 }' "$dir/marks"
 
-# Two worktrees for the many-shas target: one session recording 10 commits, one
-# recording 10,000, all from the same stretch of history (the same depth). They belong
-# to a clone sharing the objects, so that the repository status is compared on stays
-# the one described above.
+# Worktrees for the many-shas target: sessions recording 10 and 10,000 commits, deep
+# in history (from depth n/2 on, the deepest the same for both) and recent (among the
+# newest 10,000 commits). They belong to a clone sharing the objects, so that the
+# repository status is compared on stays the one described above.
 git clone -q --shared --no-checkout "$repo" "$dir/shas-repo"
 git -C "$dir/shas-repo" commit-graph write --reachable
-for count in 10 10000; do
-  git -C "$dir/shas-repo" worktree add -q --no-checkout -b "shas-$count" "$dir/shas-$count" origin/main
-  awk -v n="$COMMITS" -v count="$count" -v root="$dir/shas-$count" -v now="$(date +%s)" '
+for spec in 10:deep 10000:deep 10:recent 10000:recent; do
+  count=${spec%%:*} where=${spec##*:}
+  name=shas-$count
+  [ "$where" = recent ] && name=shas-recent-$count
+  git -C "$dir/shas-repo" worktree add -q --no-checkout -b "$name" "$dir/$name" origin/main
+  awk -v n="$COMMITS" -v count="$count" -v where="$where" -v name="$name" -v root="$dir/$name" -v now="$(date +%s)" '
   { sub(/^:/, "", $1); sha[$1] = $2 }
   END {
-    path = root "/.claude/handover/shas-" count "/20261130-000000"
+    path = root "/.claude/handover/" name "/20261130-000000"
     system("mkdir -p " path)
     file = path "/project-state.json"
     printf "{\"version\": 3, \"generated_at\": \"%s\", \"status\": \"READY\",\n", strftime("%Y-%m-%dT%H:%M:%SZ", now - 600, 1) > file
-    printf " \"workspace\": {\"branch\": \"shas-%d\"},\n \"active_tasks\": [\n", count > file
-    # Commits between depth n/2 and n/2 + 10,000 from the root: the deepest one is the
-    # same for both sessions.
+    printf " \"workspace\": {\"branch\": \"%s\"},\n \"active_tasks\": [\n", name > file
+    # Deep: commits between depth n/2 and n/2 + 10,000 from the root, the deepest one
+    # the same for both sessions. Recent: among the newest 10,000.
+    base = (where == "deep") ? int(n / 2) : n - 10000
     for (t = 1; t <= count; t++) {
-      c = (t == 1) ? int(n / 2) : int(n / 2) + 1 + int((t - 1) * (10000 / count))
+      c = (t == 1) ? base : base + 1 + int((t - 1) * (10000 / count))
+      if (c > n) c = n
       if (c % 50 == 0) c++
       printf "  {\"id\": \"T%d\", \"status\": \"done\", \"commit_sha\": \"%s\"},\n", t, sha[c] > file
     }

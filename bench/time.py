@@ -35,10 +35,14 @@ commands = {
     "hook_session_start": ([binary, "hook", "session-start"], "/", event),
     "shas_10": ([binary, "status", "--here"], os.path.join(d, "shas-10"), None),
     "shas_10000": ([binary, "status", "--here"], os.path.join(d, "shas-10000"), None),
+    "shas_recent_10": ([binary, "status", "--here"], os.path.join(d, "shas-recent-10"), None),
+    "shas_recent_10000": ([binary, "status", "--here"], os.path.join(d, "shas-recent-10000"), None),
     # The same without the commit-graph: history read from the pack alone.
     "status_json_no_graph": ([binary, "-c", "core.commitGraph=false", "status", "--json"], repo, None),
     "shas_10000_no_graph": (
         [binary, "-c", "core.commitGraph=false", "status", "--here"], os.path.join(d, "shas-10000"), None),
+    "shas_recent_10000_no_graph": (
+        [binary, "-c", "core.commitGraph=false", "status", "--here"], os.path.join(d, "shas-recent-10000"), None),
     "rev_list_count_no_graph": (
         ["git", "-C", repo, "-c", "core.commitGraph=false", "rev-list", "--count", "HEAD"], "/", None),
     "worktree_list": (["git", "-C", repo, "worktree", "list", "--porcelain"], "/", None),
