@@ -154,3 +154,51 @@ fn three_hundred_lost_commits_are_judged_quickly_and_the_hook_keeps_its_time() {
     );
     assert!(!context.contains("unreachable"), "{context}");
 }
+
+/// The hook's time limit on a real clock: history made slow (each look at the clock
+/// first sleeps 400 ms), a limit of 300 ms. The walk stops at its first look past the
+/// limit, and the agent is briefed well before its own timeout, with the cut said and
+/// nothing it did not reach called unreachable.
+#[test]
+fn the_hook_stops_at_its_limit_on_a_slow_history() {
+    let env = TestEnv::new();
+    let (repo, _, _) = repository(&env);
+    let event = json!({"session_id": "s2", "cwd": repo.display().to_string(),
+                       "hook_event_name": "SessionStart", "source": "startup"})
+    .to_string();
+    let start = Instant::now();
+    let mut child = env
+        .command(env!("CARGO_BIN_EXE_git-handover"))
+        .current_dir(&repo)
+        .args(["hook", "session-start"])
+        .env("GIT_HANDOVER_TEST_DEADLINE_MS", "300")
+        .env("GIT_HANDOVER_TEST_PAUSE", "clock:400")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write as _;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(event.as_bytes())
+            .unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let took = start.elapsed();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(took < Duration::from_secs(5), "the hook took {took:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let context = v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(context.contains("[NEXT]"), "{context}");
+    assert!(
+        context.contains("the history check stopped at the hook's time limit"),
+        "{context}"
+    );
+    assert!(context.contains("unchecked"), "{context}");
+    assert!(!context.contains("unreachable"), "{context}");
+}
