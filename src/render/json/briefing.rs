@@ -258,7 +258,9 @@ pub fn continue_(r: &crate::commands::r#continue::Report) -> ContinueV1 {
                     subject: c.subject.clone(),
                 })
                 .collect();
-            let stale: Vec<&str> = b
+            // Sets and an index by id: a state of 20,000 tasks made lists' lookups
+            // quadratic.
+            let stale: std::collections::HashSet<&str> = b
                 .candidate
                 .handover
                 .assessment()
@@ -266,11 +268,16 @@ pub fn continue_(r: &crate::commands::r#continue::Report) -> ContinueV1 {
                 .iter()
                 .flat_map(|s| s.stale_tasks.iter().map(|s| s.id.as_str()))
                 .collect();
+            let mut first_of: std::collections::HashMap<&str, usize> =
+                std::collections::HashMap::new();
+            for (i, t) in b.state.iter().flat_map(|s| s.tasks.iter().enumerate()) {
+                first_of.entry(t.id.as_str()).or_insert(i);
+            }
             let tried = |id: &str| -> Vec<String> {
                 b.state
                     .as_ref()
                     .and_then(|s| {
-                        let i = s.tasks.iter().position(|t| t.id == id)?;
+                        let i = *first_of.get(id)?;
                         Some(
                             s.extras
                                 .tried(i)
@@ -289,15 +296,17 @@ pub fn continue_(r: &crate::commands::r#continue::Report) -> ContinueV1 {
                 next_action: t.next_action.clone(),
                 blockers: t.blockers.clone(),
                 last_touched: t.last_touched.as_ref().map(|s| s.raw.clone()),
-                stale: stale.contains(&t.id.as_str()),
+                stale: stale.contains(t.id.as_str()),
                 tried: tried(&t.id),
             };
             v.open_tasks = b.open_tasks.iter().map(task).collect();
             if let Some(state) = &b.state {
+                let other: std::collections::HashSet<&str> =
+                    b.other_tasks.iter().map(String::as_str).collect();
                 v.pending_tasks = state
                     .tasks
                     .iter()
-                    .filter(|t| b.other_tasks.contains(&t.id))
+                    .filter(|t| other.contains(t.id.as_str()))
                     .map(task)
                     .collect();
                 let x = &state.extras;
