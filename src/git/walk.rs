@@ -43,10 +43,6 @@ pub(super) type Decoded = HashMap<ObjectId, (i64, Vec<Node>)>;
 /// Not in the commit-graph: newer than everything in it.
 pub(super) const NO_GENERATION: u32 = u32::MAX;
 
-/// A walk asked about this many commits reads the graph from a [`Compact`] copy from
-/// the start.
-const MANY_CANDIDATES: usize = 8192;
-
 /// After this many commits a walk reads the graph from a [`Compact`] copy; a test sets
 /// `GIT_HANDOVER_TEST_LONG_WALK` (0: from the start) to see both give the same answers.
 fn long_walk() -> u32 {
@@ -218,10 +214,7 @@ impl<'a> Walk<'a> {
         // A long walk reads generation and parents from a compact copy of the graph's
         // records ([`Compact`]), made once it is known to be long.
         let compact: std::cell::OnceCell<Compact> = std::cell::OnceCell::new();
-        // Many candidates: their records alone, read at random, would make most of the
-        // graph's records resident (each fault maps 16 pages); the copy is read in order
-        // with `pread` and the records are not touched.
-        if (long_walk() == 0 || needed.len() >= MANY_CANDIDATES)
+        if long_walk() == 0
             && let Some(graph) = self.graph
         {
             let _ = compact.set(Compact::of(
