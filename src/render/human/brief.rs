@@ -193,17 +193,22 @@ pub fn blocks(b: &Briefing, p: &Painter) -> Vec<Block> {
     });
     if !b.open_tasks.is_empty() || !pending.is_empty() || !b.other_tasks.is_empty() {
         let at = index(b);
+        // By id: thousands of open tasks, all stale, made a search each quadratic.
+        let stale_by_id: std::collections::HashMap<&str, _> = assessment
+            .session()
+            .iter()
+            .flat_map(|f| f.stale_tasks.iter())
+            .rev()
+            .map(|s| (s.id.as_str(), s))
+            .collect();
         let mut open = format!("\n{}\n", p.bold(p.t(crate::k!("cont.open_tasks"))));
         for t in &b.open_tasks {
-            let stale = assessment
-                .session()
-                .and_then(|f| f.stale_tasks.iter().find(|s| s.id == t.id))
-                .map(|s| {
-                    p.warn(&p.f(
-                        crate::k!("cont.stale_mark"),
-                        &[("age", &p.duration(s.untouched_for))],
-                    ))
-                });
+            let stale = stale_by_id.get(t.id.as_str()).map(|s| {
+                p.warn(&p.f(
+                    crate::k!("cont.stale_mark"),
+                    &[("age", &p.duration(s.untouched_for))],
+                ))
+            });
             task(&mut open, b, &at, t, stale, p);
         }
         blocks.push(Block::must(open));
