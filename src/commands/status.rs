@@ -141,6 +141,9 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
         };
         (stored, skipped, diverged)
     };
+    // Every history question is answered: what the walks read is not kept mapped
+    // while the report is rendered.
+    ctx.repo.release_history();
     Ok(Report {
         now: ctx.now,
         here: args.here,

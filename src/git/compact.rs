@@ -173,7 +173,8 @@ impl super::Repo {
     /// graph or the reading left it to gix.
     #[doc(hidden)]
     pub fn compact_reading_agrees(&self) -> Option<bool> {
-        let graph = self.graph()?;
+        let shared = self.graph()?;
+        let graph = &*shared;
         let info = self.repo.objects.store_ref().path().join("info");
         let read = read_files(&info, graph.object_hash(), graph.num_commits() as usize)?;
         let through_gix: Vec<[u32; 3]> = graph

@@ -26,7 +26,8 @@ impl Repo {
         since: Option<i64>,
         limit: usize,
     ) -> Result<Vec<(i64, ObjectId)>> {
-        let walk = Walk::new(&self.repo, self.graph());
+        let graph = self.graph();
+        let walk = Walk::new(&self.repo, graph.as_deref());
         let out = walk.newest_first(tip, since, limit).map_err(|id| {
             Error::git(
                 msg(crate::k!("git.walk"), &[]),
@@ -90,7 +91,8 @@ impl Repo {
     /// Unreachable commits are then looked for among the newest commits of their tip,
     /// as rewritten (amended or rebased) equivalents.
     pub fn check_commits(&self, queries: &[(String, CommitId)]) -> Result<Vec<CommitAnswer>> {
-        let graph = self.graph();
+        let shared = self.graph();
+        let graph = shared.as_deref();
         let walk_of = |graph: Option<&gix::commitgraph::Graph>| {
             // Without looking at the disk again (a miss would make the object store
             // list the objects and pack directories, ~17 system calls each) ...
