@@ -360,3 +360,58 @@ fn a_branch_at_the_zero_id_does_not_stop_status() {
     let v: Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(v["worktrees"][0]["handovers"][0]["next_task"]["id"], "T2");
 }
+
+/// A graph verified once (before a negative verdict) is not verified again until it
+/// changes, whichever worktree asks: gix spells the objects directory differently from
+/// a linked worktree, and a stamp that named files by that spelling had runs in two
+/// worktrees hash the whole graph by turns.
+#[test]
+fn a_verified_graph_is_not_verified_again_from_another_worktree() {
+    let env = TestEnv::new();
+    let repo = session_on_history(&env);
+    // A recorded commit the branch does not reach, in the graph: a negative verdict.
+    env.git(&repo, &["checkout", "-q", "-b", "side"]);
+    let lost = env.commit(&repo, "s", "s\n", "side", "2026-11-30T10:40:00Z");
+    env.git(&repo, &["checkout", "-q", "main"]);
+    env.git(&repo, &["commit-graph", "write", "--reachable"]);
+    env.git(&repo, &["branch", "-D", "side"]);
+    let run = env.handover(&repo, &["task", "done", "T2", "--commit", &lost]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let other = env.root().join("other");
+    env.git(
+        &repo,
+        &[
+            "worktree",
+            "add",
+            "-q",
+            "-b",
+            "other",
+            other.to_str().unwrap(),
+        ],
+    );
+    let stamp = repo.join(".git/git-handover/graph-verified");
+    let v = status_json(&env, &repo);
+    assert!(v.to_string().contains("unreachable"), "{v}");
+    let first = std::fs::read(&stamp).expect("the graph was verified");
+    let written = std::fs::metadata(&stamp).unwrap().modified().unwrap();
+    std::fs::remove_file(&stamp).unwrap();
+    std::fs::write(&stamp, &first).unwrap();
+    let kept = std::fs::metadata(&stamp).unwrap().modified().unwrap();
+    assert!(kept >= written);
+    for dir in [&other, &repo, &other] {
+        let run = env.handover(dir, &["--json", "status"]);
+        assert!(run.stdout.contains("unreachable"), "{}", run.snapshot());
+        assert_eq!(
+            std::fs::read(&stamp).unwrap(),
+            first,
+            "from {}",
+            dir.display()
+        );
+        assert_eq!(
+            std::fs::metadata(&stamp).unwrap().modified().unwrap(),
+            kept,
+            "not written again from {}",
+            dir.display()
+        );
+    }
+}

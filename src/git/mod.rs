@@ -402,6 +402,7 @@ impl Repo {
     /// `None` when they cannot be looked at.
     fn graph_stamp(&self) -> Option<String> {
         use std::fmt::Write as _;
+        use std::os::unix::fs::MetadataExt as _;
         let info = self.repo.objects.store_ref().path().join("info");
         let mut files = vec![info.join("commit-graph")];
         if let Ok(entries) = std::fs::read_dir(info.join("commit-graphs")) {
@@ -420,7 +421,16 @@ impl Repo {
                 .duration_since(std::time::UNIX_EPOCH)
                 .ok()?
                 .as_nanos();
-            let _ = writeln!(stamp, "{} {} {modified}", f.display(), meta.len());
+            // Named from the objects directory: gix spells it differently from each
+            // worktree (`<admin>/../../objects`), and a stamp spelled per worktree had
+            // runs in two worktrees verify the graph by turns.
+            let _ = writeln!(
+                stamp,
+                "{} {} {} {modified}",
+                f.strip_prefix(&info).unwrap_or(&f).display(),
+                meta.ino(),
+                meta.len()
+            );
         }
         (!stamp.is_empty()).then_some(stamp)
     }
