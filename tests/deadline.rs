@@ -84,6 +84,42 @@ fn repository(env: &TestEnv) -> (std::path::PathBuf, Vec<String>, Vec<String>) {
     (repo, lost, kept)
 }
 
+/// `hook session-start` in `repo` for agent session `session` with `envs` set: its
+/// exit status checked, the context it briefs with.
+fn hook_context(
+    env: &TestEnv,
+    repo: &std::path::Path,
+    session: &str,
+    envs: &[(&str, &str)],
+) -> String {
+    let event = json!({"session_id": session, "cwd": repo.display().to_string(),
+                       "hook_event_name": "SessionStart", "source": "startup"})
+    .to_string();
+    let mut cmd = env.command(env!("CARGO_BIN_EXE_git-handover"));
+    cmd.current_dir(repo)
+        .args(["hook", "session-start"])
+        .envs(envs.iter().copied())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    {
+        use std::io::Write as _;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(event.as_bytes())
+            .unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
 #[test]
 fn three_hundred_lost_commits_are_judged_quickly_and_the_hook_keeps_its_time() {
     let env = TestEnv::new();
@@ -115,31 +151,7 @@ fn three_hundred_lost_commits_are_judged_quickly_and_the_hook_keeps_its_time() {
     // The hook at a deadline already past: briefed all the same, in time, with the
     // commits it did not reach unchecked and the cut said; nothing called fresh that
     // was not checked.
-    let event = json!({"session_id": "s1", "cwd": repo.display().to_string(),
-                       "hook_event_name": "SessionStart", "source": "startup"})
-    .to_string();
-    let mut cmd = env.command(env!("CARGO_BIN_EXE_git-handover"));
-    cmd.current_dir(&repo)
-        .args(["hook", "session-start"])
-        .env("GIT_HANDOVER_TEST_DEADLINE_MS", "0")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    {
-        use std::io::Write as _;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(event.as_bytes())
-            .unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let context = v["hookSpecificOutput"]["additionalContext"]
-        .as_str()
-        .unwrap();
+    let context = hook_context(&env, &repo, "s1", &[("GIT_HANDOVER_TEST_DEADLINE_MS", "0")]);
     assert!(context.contains("[NEXT]"), "{context}");
     assert!(
         context.contains("the history check stopped at the hook's time limit"),
@@ -163,37 +175,18 @@ fn three_hundred_lost_commits_are_judged_quickly_and_the_hook_keeps_its_time() {
 fn the_hook_stops_at_its_limit_on_a_slow_history() {
     let env = TestEnv::new();
     let (repo, _, _) = repository(&env);
-    let event = json!({"session_id": "s2", "cwd": repo.display().to_string(),
-                       "hook_event_name": "SessionStart", "source": "startup"})
-    .to_string();
     let start = Instant::now();
-    let mut child = env
-        .command(env!("CARGO_BIN_EXE_git-handover"))
-        .current_dir(&repo)
-        .args(["hook", "session-start"])
-        .env("GIT_HANDOVER_TEST_DEADLINE_MS", "300")
-        .env("GIT_HANDOVER_TEST_PAUSE", "clock:400")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write as _;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(event.as_bytes())
-            .unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
+    let context = hook_context(
+        &env,
+        &repo,
+        "s2",
+        &[
+            ("GIT_HANDOVER_TEST_DEADLINE_MS", "300"),
+            ("GIT_HANDOVER_TEST_PAUSE", "clock:400"),
+        ],
+    );
     let took = start.elapsed();
-    assert_eq!(out.status.code(), Some(0));
     assert!(took < Duration::from_secs(5), "the hook took {took:?}");
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let context = v["hookSpecificOutput"]["additionalContext"]
-        .as_str()
-        .unwrap();
     assert!(context.contains("[NEXT]"), "{context}");
     assert!(
         context.contains("the history check stopped at the hook's time limit"),
