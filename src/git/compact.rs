@@ -33,13 +33,18 @@ impl Compact {
         {
             return Compact(all);
         }
-        let mut all = Vec::with_capacity(total);
-        all.extend(graph.iter_commits().map(|c| {
-            let (p1, p2) = two_parents(c);
-            [c.generation(), p1, p2]
-        }));
-        Compact(all)
+        Compact(through_gix(graph))
     }
+}
+
+/// Every record as gix reads it through its mapping.
+fn through_gix(graph: &gix::commitgraph::Graph) -> Vec<[u32; 3]> {
+    let mut all = Vec::with_capacity(graph.num_commits() as usize);
+    all.extend(graph.iter_commits().map(|c| {
+        let (p1, p2) = two_parents(c);
+        [c.generation(), p1, p2]
+    }));
+    all
 }
 
 /// A commit's first two parents (`NONE` where it has fewer), the second `MANY` for an
@@ -177,13 +182,6 @@ impl super::Repo {
         let graph = &*shared;
         let info = self.repo.objects.store_ref().path().join("info");
         let read = read_files(&info, graph.object_hash(), graph.num_commits() as usize)?;
-        let through_gix: Vec<[u32; 3]> = graph
-            .iter_commits()
-            .map(|c| {
-                let (p1, p2) = two_parents(c);
-                [c.generation(), p1, p2]
-            })
-            .collect();
-        Some(read == through_gix)
+        Some(read == through_gix(graph))
     }
 }
