@@ -216,6 +216,57 @@ fn other_worktrees_are_searched_and_announced() {
     );
 }
 
+/// This worktree is searched first on its own; when it holds only finished sessions,
+/// the search goes on among the others without reading and judging these again (each
+/// judging walks history: the hook would pay twice). The pause at the first recorded
+/// commit asked about (1.5 s) shows how many times this worktree's session was judged.
+#[test]
+fn finished_sessions_here_are_judged_once_and_the_search_goes_on() {
+    let env = TestEnv::new();
+    let repo = repo(&env);
+    let first = env.git(&repo, &["rev-parse", "HEAD"]);
+    let other = env.root().join("other-wt");
+    env.git(
+        &repo,
+        &["worktree", "add", "-q", "-b", "side", other.to_str().unwrap()],
+    );
+    session(
+        &env,
+        &repo,
+        "main/20261130-090000",
+        Some("main"),
+        "ALL_COMPLETE",
+        &json!([{"id": "D1", "status": "done", "commit_sha": first.trim()}]),
+    );
+    session(
+        &env,
+        &other,
+        "side/20261130-100000",
+        Some("side"),
+        "READY",
+        &json!([open_task("B1")]),
+    );
+    let start = std::time::Instant::now();
+    let run = env.handover_with(&repo, &["--json", "continue", "--keep"], |c| {
+        c.env("GIT_HANDOVER_TEST_PAUSE", "resolve:1500");
+    });
+    let took = start.elapsed();
+    let v = json_of(&run);
+    assert_eq!(v["handover"]["key"], "side/20261130-100000", "{}", run.snapshot());
+    assert!(
+        v["announcements"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("no sessions here, but worktree [ROOT]/other-wt has"),
+        "{}",
+        run.snapshot()
+    );
+    assert!(
+        took < std::time::Duration::from_millis(2900),
+        "judged twice: {took:?}"
+    );
+}
+
 #[test]
 fn several_candidates_without_a_terminal_list_and_exit_two() {
     let env = TestEnv::new();

@@ -219,28 +219,55 @@ pub fn run(ctx: &Context, args: &ContinueArgs, mode: Mode, ask: &mut dyn Ask) ->
         .target
         .as_deref()
         .is_some_and(|t| std::fs::symlink_metadata(ctx.cwd.join(t)).is_ok());
+    let default = args.target.is_none() && !team_mode(args);
+    // When nothing here can be resumed, what was read here stands as it is (whether a
+    // session can be resumed depends on its state alone, not on the other worktrees):
+    // the search goes on among the others without reading and judging these again.
+    let mut nothing_here: Option<Report> = None;
     if !names_path && let Some(here) = ctx.repo.this_worktree() {
         let one = [here];
         let mut report = Report::new(args);
-        if let Ok(found) = candidates(
-            ctx,
-            args,
-            &one,
-            Some(0),
-            current_path.as_deref(),
-            &mut report,
-        ) && !found.is_empty()
-            && report.announcements.is_empty()
-            && found.iter().all(|c| own(c, &one[0]))
-        {
-            return finish(ctx, args, mode, ask, found, Some(&one[0]), report);
+        let found = if default {
+            Ok(resumable(
+                ctx,
+                &one,
+                &[0],
+                current_path.as_deref(),
+                Some(0),
+                &mut report,
+            ))
+        } else {
+            candidates(
+                ctx,
+                args,
+                &one,
+                Some(0),
+                current_path.as_deref(),
+                &mut report,
+                false,
+            )
+        };
+        match found {
+            Ok(found)
+                if !found.is_empty()
+                    && report.announcements.is_empty()
+                    && found.iter().all(|c| own(c, &one[0])) =>
+            {
+                return finish(ctx, args, mode, ask, found, Some(&one[0]), report);
+            }
+            Ok(found) if default && found.is_empty() => nothing_here = Some(report),
+            _ => {}
         }
     }
     let worktrees = ctx.repo.worktrees()?;
     let current = current_path
         .as_ref()
         .and_then(|c| worktrees.iter().position(|w| &w.path == c));
-    let mut report = Report::new(args);
+    let here_searched = nothing_here.is_some() && current.is_some();
+    let mut report = match nothing_here {
+        Some(report) if here_searched => report,
+        _ => Report::new(args),
+    };
     let found = candidates(
         ctx,
         args,
@@ -248,6 +275,7 @@ pub fn run(ctx: &Context, args: &ContinueArgs, mode: Mode, ask: &mut dyn Ask) ->
         current,
         current_path.as_deref(),
         &mut report,
+        here_searched,
     )?;
     finish(
         ctx,
@@ -271,7 +299,6 @@ fn own(c: &Candidate, here: &Worktree) -> bool {
                 .as_deref()
                 .is_none_or(|r| crate::git::normalize(Path::new(r)) == here.path)
         })
-        && c.handover.copy_of.is_none()
 }
 
 impl Report {
@@ -288,7 +315,7 @@ impl Report {
 }
 
 /// The handovers that could be resumed, among `worktrees` (`current` the index of this
-/// one).
+/// one; `here_searched`: this one was searched already and holds nothing to resume).
 fn candidates(
     ctx: &Context,
     args: &ContinueArgs,
@@ -296,6 +323,7 @@ fn candidates(
     current: Option<usize>,
     current_path: Option<&Path>,
     report: &mut Report,
+    here_searched: bool,
 ) -> Result<Vec<Candidate>> {
     let candidates = if let Some(target) = &args.target {
         let (wi, found) = explicit(ctx, worktrees, current, target)?;
@@ -335,7 +363,7 @@ fn candidates(
             report,
         )
     } else {
-        let here: Vec<usize> = current.into_iter().collect();
+        let here: Vec<usize> = current.into_iter().filter(|_| !here_searched).collect();
         let mut found = resumable(ctx, worktrees, &here, current_path, current, report);
         if found.is_empty() {
             let others: Vec<usize> = (0..worktrees.len())
