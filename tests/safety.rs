@@ -739,6 +739,67 @@ fn fifos_and_endless_files_are_refused_not_waited_on() {
     assert!(stderr.contains("it is a FIFO"), "{stderr}");
 }
 
+/// 13b. A FIFO where git keeps one of its own files: a pack index, a worktree's
+/// `locked` file. The briefing reads its commit subjects past the FIFO, and the
+/// worktree listing does not wait on it either.
+#[test]
+fn a_fifo_among_gits_own_files_is_passed_over_not_waited_on() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    for i in 0..3 {
+        env.commit(
+            &repo,
+            &format!("f{i}"),
+            "x\n",
+            &format!("packed {i}"),
+            "2026-11-30T10:00:00Z",
+        );
+    }
+    env.git(&repo, &["gc", "-q"]);
+    save(
+        &env,
+        &repo,
+        &json!({"active_tasks": [{"id": "T1", "status": "in_progress"}]}),
+    );
+    let linked = env.root().join("linked");
+    env.git(
+        &repo,
+        &[
+            "worktree",
+            "add",
+            "-q",
+            "-b",
+            "linked",
+            linked.to_str().unwrap(),
+        ],
+    );
+    // Newer than the real pack: looked at first.
+    mkfifo(
+        &repo
+            .join(".git/objects/pack")
+            .join(format!("pack-{}.idx", "0".repeat(40))),
+    );
+    mkfifo(&repo.join(".git/worktrees/linked/locked"));
+    for args in [&["status"][..], &["--json", "continue", "--keep"][..]] {
+        let (code, stderr) = bounded(&env, &repo, args);
+        assert_eq!(code, 0, "{args:?}: {stderr}");
+    }
+    let run = env.handover(&repo, &["--json", "continue", "--keep"]);
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    let subjects: Vec<&str> = v["recent_commits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["subject"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        &subjects[..3],
+        ["packed 2", "packed 1", "packed 0"],
+        "{}",
+        run.stdout
+    );
+}
+
 // 14. The hook does not wait for an agent that keeps stdin open.
 #[test]
 fn the_hook_does_not_wait_for_an_open_stdin() {

@@ -9,7 +9,6 @@
 //! positions are then checked against gix's reading, and on any disagreement (a layout
 //! this reading does not know) the copy is made through gix instead.
 
-use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
@@ -113,7 +112,7 @@ fn read_files(info: &Path, hash: gix::hash::Kind, total: usize) -> Option<Vec<[u
     let record = h + 16;
     let mut all: Vec<[u32; 3]> = Vec::with_capacity(total);
     for path in graph_files(info)? {
-        let file = File::open(&path).ok()?;
+        let file = crate::support::fsio::open_regular(&path).ok()?;
         let len = file.metadata().ok()?.len();
         let mut head = [0u8; 8];
         file.read_exact_at(&mut head, 0).ok()?;

@@ -97,7 +97,11 @@ impl Pack {
         let data = self
             .data
             .get_or_init(|| {
+                // gix opens the pack blocking: a FIFO in its place is refused first.
                 let path = self.idx_path.with_extension("pack");
+                std::fs::metadata(&path)
+                    .ok()
+                    .filter(std::fs::Metadata::is_file)?;
                 pack::data::File::at(path, hash)
                     .ok()
                     .map(|f| f.with_alloc_limit_bytes(Some(MAX_OBJECT * 2)))
@@ -130,12 +134,8 @@ impl Pack {
 
 impl Index {
     fn open(path: &std::path::Path, hash: gix::hash::Kind) -> Option<Self> {
-        let file = File::open(path).ok()?;
-        let meta = file.metadata().ok()?;
-        if !meta.is_file() {
-            return None;
-        }
-        let len = meta.len();
+        let file = crate::support::fsio::open_regular(path).ok()?;
+        let len = file.metadata().ok()?.len();
         let mut head = [0u8; HEADER_LEN];
         file.read_exact_at(&mut head, 0).ok()?;
         // Version 2 only; a version 1 index (not written since 2009) is left to gix.

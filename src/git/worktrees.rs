@@ -167,7 +167,7 @@ fn read_small(path: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read as _;
     let mut out = Vec::with_capacity(64);
     // `Take` gives no size hint, so no `stat`: reads until the end, at most 1 MiB.
-    std::fs::File::open(path)?
+    crate::support::fsio::open_regular(path)?
         .take(1 << 20)
         .read_to_end(&mut out)?;
     Ok(out)

@@ -251,6 +251,23 @@ pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Open `path` (links followed) for reading without ever blocking, and only when it
+/// is a regular file: a FIFO where git keeps a file is refused, not waited on. For
+/// git's own files read in part (pack indexes, graph records, admin files).
+pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    Ok(file)
+}
+
 /// `read_regular`, or `None` when there is no file at `path` at all.
 pub fn read_if_exists(path: &Path, limit: u64) -> Result<Option<Vec<u8>>> {
     match read_regular(path, limit) {
