@@ -228,7 +228,14 @@ fn finished_sessions_here_are_judged_once_and_the_search_goes_on() {
     let other = env.root().join("other-wt");
     env.git(
         &repo,
-        &["worktree", "add", "-q", "-b", "side", other.to_str().unwrap()],
+        &[
+            "worktree",
+            "add",
+            "-q",
+            "-b",
+            "side",
+            other.to_str().unwrap(),
+        ],
     );
     session(
         &env,
@@ -252,7 +259,12 @@ fn finished_sessions_here_are_judged_once_and_the_search_goes_on() {
     });
     let took = start.elapsed();
     let v = json_of(&run);
-    assert_eq!(v["handover"]["key"], "side/20261130-100000", "{}", run.snapshot());
+    assert_eq!(
+        v["handover"]["key"],
+        "side/20261130-100000",
+        "{}",
+        run.snapshot()
+    );
     assert!(
         v["announcements"][0]
             .as_str()
