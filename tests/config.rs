@@ -57,11 +57,7 @@ fn every_config_scope_is_read_and_the_nearer_one_wins() {
 
     // A linked worktree with its own config.worktree.
     env.git(&repo, &["config", "extensions.worktreeConfig", "true"]);
-    let wt = env.root().join("wt");
-    env.git(
-        &repo,
-        &["worktree", "add", "-q", "-b", "side", wt.to_str().unwrap()],
-    );
+    let wt = env.worktree(&repo, "wt", "side");
     env.git(
         &wt,
         &["config", "--worktree", "handover.dir", "from-worktree"],

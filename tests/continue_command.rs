@@ -181,18 +181,7 @@ fn team_mode_picks_the_team_session() {
 fn other_worktrees_are_searched_and_announced() {
     let env = TestEnv::new();
     let repo = repo(&env);
-    let empty = env.root().join("empty-wt");
-    env.git(
-        &repo,
-        &[
-            "worktree",
-            "add",
-            "-q",
-            "-b",
-            "side",
-            empty.to_str().unwrap(),
-        ],
-    );
+    let empty = env.worktree(&repo, "empty-wt", "side");
     session(
         &env,
         &repo,
@@ -225,18 +214,7 @@ fn finished_sessions_here_are_judged_once_and_the_search_goes_on() {
     let env = TestEnv::new();
     let repo = repo(&env);
     let first = env.git(&repo, &["rev-parse", "HEAD"]);
-    let other = env.root().join("other-wt");
-    env.git(
-        &repo,
-        &[
-            "worktree",
-            "add",
-            "-q",
-            "-b",
-            "side",
-            other.to_str().unwrap(),
-        ],
-    );
+    let other = env.worktree(&repo, "other-wt", "side");
     session(
         &env,
         &repo,

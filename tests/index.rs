@@ -51,11 +51,7 @@ fn an_agent_style_commit_after_a_save_adds_no_handover_file() {
     assert!(files.contains("b.txt"), "{files}");
     assert!(!files.contains(".claude"), "{files}");
     // A linked worktree shares the common git dir's info/exclude.
-    let wt = env.root().join("wt");
-    env.git(
-        &repo,
-        &["worktree", "add", "-q", "-b", "side", wt.to_str().unwrap()],
-    );
+    let wt = env.worktree(&repo, "wt", "side");
     let run = save(&env, &wt, &tasks());
     assert_eq!(run.stderr, "", "{}", run.snapshot());
     env.git(&wt, &["add", "-A"]);

@@ -509,18 +509,7 @@ fn a_removed_worktree_session_shows_from_the_store_and_continue_restores_it() {
     let repo = env.init("repo");
     env.commit(&repo, "a", "a\n", "first", "2026-11-30T10:00:00Z");
     enable_store(&env, &repo);
-    let wt = env.root().join("wt-feature");
-    env.git(
-        &repo,
-        &[
-            "worktree",
-            "add",
-            "-q",
-            "-b",
-            "feature",
-            wt.to_str().unwrap(),
-        ],
-    );
+    let wt = env.worktree(&repo, "wt-feature", "feature");
     env.commit(&wt, "f", "f\n", "feature work", "2026-11-30T10:30:00Z");
     let key = save(
         &env,
@@ -572,11 +561,7 @@ fn continue_without_a_key_falls_back_to_the_store_and_a_consumed_note_goes_there
     let repo = env.init("repo");
     let head = env.commit(&repo, "a", "a\n", "first", "2026-11-30T10:00:00Z");
     enable_store(&env, &repo);
-    let wt = env.root().join("wt");
-    env.git(
-        &repo,
-        &["worktree", "add", "-q", "-b", "side", wt.to_str().unwrap()],
-    );
+    let wt = env.worktree(&repo, "wt", "side");
     let key = save(&env, &wt, "2026-11-30T11:00:00Z", &tasks(&["S1"]));
     env.git(
         &repo,

@@ -98,11 +98,7 @@ fn json_times_have_one_precision_and_old_ages_read_as_dates() {
 fn render_finds_a_key_in_another_worktree() {
     let env = TestEnv::new();
     let repo = env.repo();
-    let wt = env.root().join("wt");
-    env.git(
-        &repo,
-        &["worktree", "add", "-q", "-b", "side", wt.to_str().unwrap()],
-    );
+    let wt = env.worktree(&repo, "wt", "side");
     state(
         &env,
         &wt,

@@ -761,18 +761,7 @@ fn a_fifo_among_gits_own_files_is_passed_over_not_waited_on() {
         &repo,
         &json!({"active_tasks": [{"id": "T1", "status": "in_progress"}]}),
     );
-    let linked = env.root().join("linked");
-    env.git(
-        &repo,
-        &[
-            "worktree",
-            "add",
-            "-q",
-            "-b",
-            "linked",
-            linked.to_str().unwrap(),
-        ],
-    );
+    env.worktree(&repo, "linked", "linked");
     // Newer than the real pack: looked at first.
     mkfifo(
         &repo

@@ -377,18 +377,7 @@ fn a_verified_graph_is_not_verified_again_from_another_worktree() {
     env.git(&repo, &["branch", "-D", "side"]);
     let run = env.handover(&repo, &["task", "done", "T2", "--commit", &lost]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
-    let other = env.root().join("other");
-    env.git(
-        &repo,
-        &[
-            "worktree",
-            "add",
-            "-q",
-            "-b",
-            "other",
-            other.to_str().unwrap(),
-        ],
-    );
+    let other = env.worktree(&repo, "other", "other");
     let stamp = repo.join(".git/git-handover/graph-verified");
     let v = status_json(&env, &repo);
     assert!(v.to_string().contains("unreachable"), "{v}");

@@ -540,11 +540,7 @@ fn migrate_moves_a_legacy_state_and_removes_the_old_files_only_after_the_copy_re
 fn clean_removes_old_finished_sessions_in_every_worktree_and_nothing_else() {
     let env = TestEnv::new();
     let repo = env.repo();
-    let wt = env.root().join("wt");
-    env.git(
-        &repo,
-        &["worktree", "add", "-q", "-b", "other", wt.to_str().unwrap()],
-    );
+    let wt = env.worktree(&repo, "wt", "other");
     let write = |dir: &Path, key: &str, status: &str, at: &str| {
         env.write(
             &dir.join(".claude/handover")

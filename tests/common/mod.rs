@@ -90,6 +90,23 @@ impl TestEnv {
         repo
     }
 
+    /// `git worktree add -q -b <branch>` at `<root>/<name>`, from `repo`: its path.
+    pub fn worktree(&self, repo: &Path, name: &str, branch: &str) -> PathBuf {
+        let path = self.root.join(name);
+        self.git(
+            repo,
+            &[
+                "worktree",
+                "add",
+                "-q",
+                "-b",
+                branch,
+                path.to_str().unwrap(),
+            ],
+        );
+        path
+    }
+
     /// Write `content` to `file` (relative to `dir`) and commit it at `date`. Returns the sha.
     pub fn commit(
         &self,
