@@ -263,3 +263,79 @@ fn a_notes_store_of_large_records_is_read_in_bounded_memory() {
     let status = env.handover(&repo, &["status"]);
     assert!(status.stdout.contains("main/s59"), "{}", status.stdout);
 }
+
+/// A walk without a commit-graph reads every commit of the history from the pack. Read
+/// through a mapping of the whole pack (as gix, and git, read it), every page of the
+/// pack a commit sits in stays resident to the end: here 25,000 commits whose messages
+/// do not compress, a 60 MB pack. The walk reads the pack git's way, its mapping made
+/// again every few hundred commits, and keeps its state by commit, not whole commits.
+#[test]
+fn a_walk_without_a_commit_graph_does_not_hold_the_pack_in_memory() {
+    use std::fmt::Write as _;
+    const COMMITS: usize = 25_000;
+    const MESSAGE: usize = 3_000;
+    let env = TestEnv::new();
+    let repo = env.init("big");
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut stream = String::new();
+    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for i in 1..=COMMITS {
+        let mut message = String::with_capacity(MESSAGE + 1);
+        for _ in 0..MESSAGE {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            message.push(char::from(alphabet[(seed >> 58) as usize]));
+        }
+        message.push('\n');
+        let _ = write!(
+            stream,
+            "commit refs/heads/main\nmark :{i}\ncommitter A <a@example.com> {} +0000\ndata {}\n{message}",
+            1_700_000_000 + i * 60,
+            message.len()
+        );
+        if i > 1 {
+            let _ = writeln!(stream, "from :{}", i - 1);
+        }
+        stream.push('\n');
+    }
+    env.fast_import(&repo, &stream);
+    env.git(&repo, &["reset", "-q", "--hard", "main"]);
+    let pack_size: u64 = std::fs::read_dir(repo.join(".git/objects/pack"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "pack"))
+        .map(|e| e.metadata().unwrap().len())
+        .sum();
+    assert!(pack_size > 55_000_000, "a large pack: {pack_size} bytes");
+    // A session whose recorded commits are the first and a missing one: the walk goes
+    // down to the root.
+    let root = env.git(&repo, &["rev-list", "--max-parents=0", "main"]);
+    let state = json!({
+        "version": 4, "generated_at": "2026-11-30T11:00:00Z", "status": "READY",
+        "workspace": {"root": repo.display().to_string(), "branch": "main"},
+        "active_tasks": [
+            {"id": "T1", "status": "done", "commit_sha": root},
+            {"id": "T2", "status": "done", "commit_sha": "0123456789012345678901234567890123456789"},
+        ],
+    });
+    let dir = repo.join(".claude/handover/main/20261130-110000");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("project-state.json"), state.to_string()).unwrap();
+    let Some((code, stderr, high)) = peak(
+        &env,
+        &repo,
+        &["-c", "core.commitGraph=false", "status", "--json"],
+    ) else {
+        return;
+    };
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("commits were read without"), "{stderr}");
+    eprintln!("pack {} MiB, peak {} MiB", pack_size / MIB, high / MIB);
+    assert!(
+        high < 40 * MIB,
+        "peak {} MiB with a {} MiB pack",
+        high / MIB,
+        pack_size / MIB
+    );
+}

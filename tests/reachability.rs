@@ -81,9 +81,15 @@ fn status_judges_every_recorded_commit_as_git_does() {
         ));
     }
     env.fast_import(&repo, &stream);
+    // One pack, commits stored as deltas of each other where git finds it pays.
+    env.git(&repo, &["repack", "-adfq", "--window=250", "--depth=50"]);
     env.git(&repo, &["commit-graph", "write", "--reachable"]);
-    // Newer than the graph: one more commit on every third branch.
+    // Newer than the graph: one more commit on every third branch, half of them
+    // packed into a second pack, half left loose.
     for b in (0..140).step_by(3) {
+        if b == 69 {
+            env.git(&repo, &["repack", "-dq"]);
+        }
         let branch = format!("topic-{b:03}");
         let tip = env.git(&repo, &["rev-parse", &branch]);
         let tree = env.git(&repo, &["rev-parse", &format!("{tip}^{{tree}}")]);
@@ -103,6 +109,42 @@ fn status_judges_every_recorded_commit_as_git_does() {
         .collect();
     assert!(all.len() > 250);
 
+    let packs = std::fs::read_dir(repo.join(".git/objects/pack"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "idx")
+        })
+        .count();
+    assert_eq!(packs, 2, "two packs, and loose commits beside them");
+
+    let shared = env.root().join("shared");
+    env.git(
+        env.root(),
+        &[
+            "clone",
+            "-q",
+            "--shared",
+            "--no-checkout",
+            repo.to_str().unwrap(),
+            "shared",
+        ],
+    );
+    env.git(
+        &shared,
+        &[
+            "fetch",
+            "-q",
+            "--update-head-ok",
+            "origin",
+            "+refs/heads/*:refs/heads/*",
+        ],
+    );
+    assert!(shared.join(".git/objects/info/alternates").is_file());
+
     // A session per branch, eight recorded commits each, drawn from the whole history.
     let mut rng = Lcg(7);
     let mut recorded: Vec<(String, Vec<String>)> = Vec::new();
@@ -114,17 +156,19 @@ fn status_judges_every_recorded_commit_as_git_does() {
             .enumerate()
             .map(|(i, sha)| serde_json::json!({"id": format!("T{i}"), "status": "done", "commit_sha": sha}))
             .collect();
-        let state = serde_json::json!({
-            "version": 4, "generated_at": "2026-11-30T11:00:00Z", "status": "ALL_COMPLETE",
-            "workspace": {"root": repo.display().to_string(), "branch": branch},
-            "active_tasks": tasks,
-        });
-        let dir = repo
-            .join(".claude/handover")
-            .join(&branch)
-            .join("20261130-110000");
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("project-state.json"), state.to_string()).unwrap();
+        for root in [&repo, &shared] {
+            let state = serde_json::json!({
+                "version": 4, "generated_at": "2026-11-30T11:00:00Z", "status": "ALL_COMPLETE",
+                "workspace": {"root": root.display().to_string(), "branch": branch},
+                "active_tasks": tasks,
+            });
+            let dir = root
+                .join(".claude/handover")
+                .join(&branch)
+                .join("20261130-110000");
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("project-state.json"), state.to_string()).unwrap();
+        }
         recorded.push((branch, shas));
     }
 
@@ -135,6 +179,36 @@ fn status_judges_every_recorded_commit_as_git_does() {
         c.env("GIT_HANDOVER_TEST_LONG_WALK", "0");
     });
     assert_eq!(run.stdout, compact.stdout);
+    // Without the commit-graph every commit is read from the two packs (git's way, the
+    // mapping of a pack made again every few hundred reads) and as loose objects.
+    let objects = env.handover(&repo, &["-c", "core.commitGraph=false", "status", "--json"]);
+    assert_eq!(run.stdout, objects.stdout);
+    // A clone that reads every object from `repo`'s packs and loose objects, through
+    // `objects/info/alternates`, with the same branches and sessions, and no graph.
+    let borrowed = env.handover(
+        &shared,
+        &["-c", "core.commitGraph=false", "status", "--json"],
+    );
+    let commits_by_branch = |out: &str| -> Vec<(String, Value)> {
+        let doc: Value = serde_json::from_str(out).unwrap();
+        let mut all: Vec<(String, Value)> = doc["worktrees"][0]["handovers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| {
+                (
+                    h["branch"].as_str().unwrap().to_owned(),
+                    h["commits"].clone(),
+                )
+            })
+            .collect();
+        all.sort_by(|a, b| a.0.cmp(&b.0));
+        all
+    };
+    assert_eq!(
+        commits_by_branch(&run.stdout),
+        commits_by_branch(&borrowed.stdout)
+    );
     let doc: Value = serde_json::from_str(&run.stdout).unwrap();
     let mut judged = 0;
     let mut unreachable = 0;

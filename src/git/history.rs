@@ -27,7 +27,7 @@ impl Repo {
         limit: usize,
     ) -> Result<Vec<(i64, ObjectId)>> {
         let graph = self.graph();
-        let walk = Walk::new(&self.repo, graph.as_deref());
+        let walk = Walk::new(self, graph.as_deref());
         let out = walk.newest_first(tip, since, limit).map_err(|id| {
             Error::git(
                 msg(crate::k!("git.walk"), &[]),
@@ -80,9 +80,33 @@ impl Repo {
             let k = data.kind;
             return Some((k, buf));
         }
-        self.packs
-            .get_or_init(|| super::packed::Packs::at(objects, kind))
-            .find(id)
+        self.packs().find(id)
+    }
+
+    /// The packs read git's way ([`super::packed`]), listed on first use.
+    pub(super) fn packs(&self) -> &super::packed::Packs {
+        self.packs.get_or_init(|| {
+            super::packed::Packs::at(
+                self.repo.objects.store_ref().path(),
+                self.repo.object_hash(),
+            )
+        })
+    }
+
+    /// The bytes of commit `id`, for the walks and searches that read many commits:
+    /// from the packs read git's way first, hashed (gix's store maps every pack and
+    /// index it reads, and a walk without a commit-graph reads all of them: the whole
+    /// pack and index resident, 170 MB on the benchmark's repository), then as a loose
+    /// object, then through gix (alternates, an index only gix reads). `None` when it
+    /// is not a commit or cannot be read.
+    pub(super) fn commit_data(&self, id: ObjectId) -> Option<Vec<u8>> {
+        match self.packs().find(&id) {
+            Some((gix::objs::Kind::Commit, data)) => return Some(data),
+            Some(_) => return None,
+            None => {}
+        }
+        let mut commit = self.repo.find_commit(id).ok()?;
+        Some(std::mem::take(&mut commit.data))
     }
 
     /// Check recorded shas: each `(sha, tip)` asks whether `sha` names a commit reachable
@@ -189,6 +213,17 @@ impl Repo {
             return found;
         }
         let id = if sha.len() == 40 {
+            // The kind from the pack's entry headers read git's way: through gix,
+            // thousands of shas map in most of a large pack and its index.
+            if let Ok(id) = ObjectId::from_hex(sha.as_bytes())
+                && let Some(kind) = self.packs().kind(&id)
+            {
+                return if kind == gix::object::Kind::Commit {
+                    Resolved::Commit(id)
+                } else {
+                    Resolved::NotACommit(id)
+                };
+            }
             match ObjectId::from_hex(sha.as_bytes()) {
                 Ok(id) if refresh && self.repo.has_object(id) => id,
                 Ok(id) if !refresh && self.repo.objects.exists_without_refresh(&id) => id,
@@ -256,7 +291,7 @@ impl Repo {
                     *needed.entry(*c).or_default() |= *bit;
                 }
             }
-            let walk = Walk::new(&self.repo, graph);
+            let walk = Walk::new(self, graph);
             // Stopped by the deadline: what was proven stays, the rest is unknown.
             let (masks, complete) = walk.run(&bit_of, &needed, &|| self.out_of_time());
             self.walked_without_graph
@@ -329,13 +364,14 @@ impl Repo {
     /// Whether `id` is a commit git-handover made itself (`continue` consuming a
     /// tracked note).
     pub(super) fn is_tool_commit(&self, id: ObjectId) -> bool {
-        let Ok(commit) = self.repo.find_commit(id) else {
+        let Some(data) = self.commit_data(id) else {
             return false;
         };
-        let Ok(message) = commit.message_raw() else {
+        let kind = self.repo.object_hash();
+        let Ok(message) = gix::objs::CommitRefIter::from_bytes(&data, kind).message() else {
             return false;
         };
-        let subject = subject_of(message);
+        let subject = subject_of(message.as_bytes());
         subject.starts_with("Consume ") && subject.ends_with(TOOL_COMMIT_MARK)
     }
 }

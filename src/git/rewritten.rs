@@ -63,8 +63,8 @@ impl Repo {
 
     /// Author (name, e-mail, date as written), subject and commit time of a commit.
     pub(super) fn ident(&self, id: ObjectId) -> Option<Ident> {
-        let commit = self.repo.find_commit(id).ok()?;
-        let decoded = commit.decode().ok()?;
+        let data = self.commit_data(id)?;
+        let decoded = gix::objs::CommitRef::from_bytes(&data, self.repo.object_hash()).ok()?;
         let author = decoded.author().ok()?;
         let committed = decoded
             .committer()

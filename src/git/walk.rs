@@ -16,7 +16,7 @@ use super::compact::{Compact, MANY, NONE, two_parents};
 /// parents come from the graph as positions; only commits outside it (newer than the
 /// graph, or all of them without one) are decoded and kept in a map.
 pub(super) struct Walk<'a> {
-    repo: &'a gix::Repository,
+    repo: &'a Repo,
     graph: Option<&'a gix::commitgraph::Graph>,
     /// Commits read from their objects, not the graph.
     pub(super) parsed: std::cell::Cell<usize>,
@@ -38,7 +38,12 @@ pub(super) struct Entry {
 }
 
 /// Commits decoded from objects: commit time and parents.
-pub(super) type Decoded = HashMap<ObjectId, (i64, Vec<Node>)>;
+pub(super) type Decoded = IdMap<(i64, Vec<Node>)>;
+
+/// A map keyed by object id, hashed by the id's own first bytes (gix's table): a walk
+/// without a commit-graph keys every commit of the history by id, and `SipHash` was a
+/// tenth of it.
+pub(super) type IdMap<V> = gix::hashtable::HashMap<ObjectId, V>;
 
 /// Not in the commit-graph: newer than everything in it.
 pub(super) const NO_GENERATION: u32 = u32::MAX;
@@ -100,10 +105,7 @@ impl Mask for u128 {
 }
 
 impl<'a> Walk<'a> {
-    pub(super) fn new(
-        repo: &'a gix::Repository,
-        graph: Option<&'a gix::commitgraph::Graph>,
-    ) -> Self {
+    pub(super) fn new(repo: &'a Repo, graph: Option<&'a gix::commitgraph::Graph>) -> Self {
         Walk {
             repo,
             graph,
@@ -169,14 +171,22 @@ impl<'a> Walk<'a> {
             return Some(known.clone());
         }
         self.parsed.set(self.parsed.get() + 1);
-        let commit = self.repo.find_commit(id).ok()?;
-        let commit = commit.decode().ok()?;
-        let time = commit
-            .committer()
-            .ok()
-            .and_then(|c| c.time().ok())
-            .map_or(0, |t| t.seconds);
-        let parents: Vec<Node> = commit.parents().map(|p| self.node_of(p)).collect();
+        let data = self.repo.commit_data(id)?;
+        // Read up to the committer, the last field a walk needs (not the message, nor
+        // a signature, which can be most of a commit).
+        let mut parents: Vec<Node> = Vec::new();
+        let mut time = None;
+        for token in gix::objs::CommitRefIter::from_bytes(&data, self.repo.repo.object_hash()) {
+            match token.ok()? {
+                gix::objs::commit::ref_iter::Token::Parent { id } => parents.push(self.node_of(id)),
+                gix::objs::commit::ref_iter::Token::Committer { signature } => {
+                    time = Some(signature.time().map_or(0, |t| t.seconds));
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let time = time?;
         decoded.insert(id, (time, parents.clone()));
         Some((time, parents))
     }
@@ -202,8 +212,8 @@ impl<'a> Walk<'a> {
     ) -> (HashMap<ObjectId, M>, bool) {
         let graph_len = self.graph.map_or(0, |g| g.num_commits() as usize);
         // Commits outside the graph (few: newer than it), by id.
-        let mut bits: HashMap<ObjectId, State<M>> = HashMap::new();
-        let mut decoded = Decoded::new();
+        let mut bits: IdMap<State<M>> = IdMap::default();
+        let mut decoded = Decoded::default();
         let mut parents = Vec::new();
         let mut outside: BinaryHeap<Entry> = BinaryHeap::new();
         let mut inside: BinaryHeap<(u64, M, u32, u32)> = BinaryHeap::new();
@@ -219,7 +229,7 @@ impl<'a> Walk<'a> {
         {
             let _ = compact.set(Compact::of(
                 graph,
-                &self.repo.objects.store_ref().path().join("info"),
+                &self.repo.repo.objects.store_ref().path().join("info"),
             ));
         }
         let generation_of = |p: u32| match (compact.get(), self.graph) {
@@ -265,7 +275,7 @@ impl<'a> Walk<'a> {
         }
         let push = |node: Node,
                     mask: M,
-                    bits: &mut HashMap<ObjectId, State<M>>,
+                    bits: &mut IdMap<State<M>>,
                     decoded: &mut Decoded,
                     outside: &mut BinaryHeap<Entry>,
                     inside: &mut BinaryHeap<(u64, M, u32, u32)>| {
@@ -319,6 +329,10 @@ impl<'a> Walk<'a> {
                 open -= 1;
             }
             self.parents_into(node, &mut decoded, &mut parents);
+            // Its parents are not asked for again unless more tips reach it (then it
+            // is read again): kept, they would hold every commit of a walk without a
+            // commit-graph in memory.
+            decoded.remove(&id);
             for &p in &parents {
                 push(p, m, &mut bits, &mut decoded, &mut outside, &mut inside);
             }
@@ -343,7 +357,7 @@ impl<'a> Walk<'a> {
             {
                 let _ = compact.set(Compact::of(
                     graph,
-                    &self.repo.objects.store_ref().path().join("info"),
+                    &self.repo.repo.objects.store_ref().path().join("info"),
                 ));
             }
             let generation = (top >> 32) as u32;
@@ -401,7 +415,7 @@ impl<'a> Walk<'a> {
         since: Option<i64>,
         limit: usize,
     ) -> std::result::Result<Vec<(i64, ObjectId)>, ObjectId> {
-        let mut decoded = Decoded::new();
+        let mut decoded = Decoded::default();
         let mut parents = Vec::new();
         let mut seen: HashSet<Node> = HashSet::new();
         let mut queue: BinaryHeap<(i64, u32, Node)> = BinaryHeap::new();
