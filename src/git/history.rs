@@ -213,16 +213,13 @@ impl Repo {
             return found;
         }
         let id = if sha.len() == 40 {
-            // The kind from the pack's entry headers read git's way: through gix,
-            // thousands of shas map in most of a large pack and its index.
+            // A commit, by the pack's entry headers read git's way: through gix,
+            // thousands of shas map in most of a large pack and its index. Anything
+            // else (a negative verdict, and rare) is left to gix to say.
             if let Ok(id) = ObjectId::from_hex(sha.as_bytes())
-                && let Some(kind) = self.packs().kind(&id)
+                && self.packs().kind(&id) == Some(gix::object::Kind::Commit)
             {
-                return if kind == gix::object::Kind::Commit {
-                    Resolved::Commit(id)
-                } else {
-                    Resolved::NotACommit(id)
-                };
+                return Resolved::Commit(id);
             }
             match ObjectId::from_hex(sha.as_bytes()) {
                 Ok(id) if refresh && self.repo.has_object(id) => id,
