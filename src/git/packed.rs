@@ -33,8 +33,10 @@ const WINDOW: usize = 128;
 
 /// The packs of one object directory, their indexes opened on first use.
 pub(super) struct Packs {
-    packs: Vec<Pack>,
+    all: Vec<Pack>,
     hash: gix::hash::Kind,
+    /// The pack that gave the last answer.
+    last: Cell<usize>,
 }
 
 struct Pack {
@@ -83,7 +85,11 @@ impl Packs {
                 inflate: RefCell::default(),
             })
             .collect();
-        Self { packs, hash }
+        Self {
+            all: packs,
+            hash,
+            last: Cell::new(0),
+        }
     }
 
     /// The pack indexes of one object directory, newest first.
@@ -110,14 +116,33 @@ impl Packs {
 
     /// The object `id`, when a pack holds it, it could be read, and it hashes to `id`.
     pub(super) fn find(&self, id: &gix::oid) -> Option<(gix::objs::Kind, Vec<u8>)> {
-        self.packs.iter().find_map(|p| p.find(id, self.hash))
+        self.first(|p| p.find(id, self.hash))
     }
 
     /// The kind of object `id`, when a pack holds it and its headers can be read. Not
-    /// hashed: a damaged index can name another object's kind here, which (like git,
-    /// which reads kinds from headers too) is believed.
+    /// hashed: a damaged index can name another object's kind here (git, which reads
+    /// kinds from headers too, believes it as well); the caller believes only a commit.
     pub(super) fn kind(&self, id: &gix::oid) -> Option<gix::objs::Kind> {
-        self.packs.iter().find_map(|p| p.kind(id, self.hash))
+        self.first(|p| p.kind(id, self.hash))
+    }
+
+    /// The first answer of `ask` over the packs, the pack of the last answer asked
+    /// first (as git does): a walk reads most commits from one large pack, and every
+    /// pack asked before the one holding an id costs a read of its index (a repository
+    /// between two `gc`s can hold 50 packs).
+    fn first<T>(&self, ask: impl Fn(&Pack) -> Option<T>) -> Option<T> {
+        let last = self.last.get();
+        if let Some(found) = self.all.get(last).and_then(&ask) {
+            return Some(found);
+        }
+        let (i, found) = self
+            .all
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != last)
+            .find_map(|(i, p)| ask(p).map(|f| (i, f)))?;
+        self.last.set(i);
+        Some(found)
     }
 }
 
