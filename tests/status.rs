@@ -235,3 +235,68 @@ fn escape_sequences_in_files_do_not_reach_the_terminal() {
         plain.stdout
     );
 }
+
+/// Many session files are read and parsed on several threads (from 64 on): each
+/// result still lands on its own handover, in order, and a file that cannot be read
+/// (bad JSON, a wrong field, a FIFO) is named on its own while the rest are listed.
+#[test]
+fn many_sessions_read_on_several_threads_each_keep_their_own_reading() {
+    let env = TestEnv::new();
+    let repo = env.init("many");
+    env.commit(&repo, "a", "a\n", "a", "2026-11-30T10:00:00Z");
+    let dir = |i: usize| {
+        repo.join(format!(
+            ".claude/handover/main/20261130-10{:02}{:02}",
+            i / 60,
+            i % 60
+        ))
+    };
+    let broken = [7usize, 40, 77];
+    for i in 0..90 {
+        let file = dir(i).join("project-state.json");
+        match i {
+            7 => env.write(
+                &file,
+                "{\"version\": 3, \"status\": \"READY\", \"active_tasks\": [,]}",
+            ),
+            40 => env.write(
+                &file,
+                r#"{"version": 3, "status": "READY", "active_tasks": [{"id": "T1", "status": 5}]}"#,
+            ),
+            77 => {
+                std::fs::create_dir_all(dir(i)).unwrap();
+                let made = std::process::Command::new("mkfifo").arg(&file).status();
+                assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+            }
+            _ => env.write(
+                &file,
+                &json!({"version": 4, "generated_at": "2026-11-30T10:00:00Z", "status": "READY",
+                        "session_id": format!("s{i}"), "workspace": {"branch": "main"},
+                        "active_tasks": [{"id": format!("T{i}"), "description": format!("task {i}"),
+                                          "status": "in_progress"}]})
+                .to_string(),
+            ),
+        }
+    }
+    let run = env.handover(&repo, &["status", "--json"]);
+    assert_eq!(run.code, 3, "{}", run.snapshot());
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    let handovers = v["worktrees"][0]["handovers"].as_array().unwrap();
+    assert_eq!(handovers.len(), 90, "{}", run.stdout);
+    for h in handovers {
+        let file = h["path"].as_str().unwrap();
+        let i = (0..90)
+            .find(|i| file.contains(&format!("20261130-10{:02}{:02}", i / 60, i % 60)))
+            .unwrap();
+        let text = h.to_string();
+        if broken.contains(&i) {
+            assert_eq!(h["valid"], false, "{i}: {text}");
+            assert!(h["error"].as_str().unwrap().contains(file), "{i}: {text}");
+            assert!(!text.contains("\"T"), "{i}: no task of another: {text}");
+        } else {
+            assert_eq!(h["valid"], true, "{i}: {text}");
+            assert!(text.contains(&format!("\"T{i}\"")), "{i}: {text}");
+            assert!(!text.contains(&format!("\"T{}\"", i + 1)), "{i}: {text}");
+        }
+    }
+}

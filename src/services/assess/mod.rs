@@ -293,9 +293,11 @@ pub fn check(
     let roots = scan::roots(&settings.dir);
     let mut tips = read::Tips::new(repo);
     let resolved = judge::Roots::default();
+    let parsed = read::parse_states(&found);
     let pending_by_worktree: Vec<(usize, Vec<Pending>)> = found
         .into_iter()
-        .map(|(wi, items)| {
+        .zip(parsed)
+        .map(|((wi, items), parsed)| {
             let wt = &worktrees[wi];
             // The index is read only where there are session files to look up, and
             // not at all when tracked handover files are intended (exclude=false).
@@ -307,8 +309,9 @@ pub fn check(
                 };
             let pending = items
                 .iter()
-                .map(|f| {
-                    let mut p = read_found(&mut tips, wt, f);
+                .zip(parsed)
+                .map(|(f, parsed)| {
+                    let mut p = read_found(&mut tips, wt, f, parsed);
                     if let Ok(rel) = p.handover.file.strip_prefix(&wt.path) {
                         let rel = rel.to_string_lossy();
                         p.handover.tracked = tracked.iter().any(|t| *t == rel);
