@@ -348,30 +348,43 @@ impl Index {
 mod tests {
     use super::*;
 
-    /// A version 2 index of one object (id `0x01…`) whose 32-bit offset is `small`,
-    /// followed by the 64-bit offsets `large`.
-    fn index(small: u32, large: &[u64]) -> Index {
+    /// A version 2 index of `entries` (id and 32-bit offset, sorted here by id),
+    /// followed by the 64-bit offsets `large`; `name` keeps its file apart.
+    fn written(mut entries: Vec<([u8; 20], u32)>, large: &[u64], name: &str) -> Index {
+        entries.sort_unstable();
         let mut bytes = V2_MAGIC.to_vec();
         bytes.extend(2u32.to_be_bytes());
-        for i in 0..256u32 {
-            bytes.extend(u32::from(i >= 1).to_be_bytes());
+        for i in 0..=255u8 {
+            let n = u32::try_from(entries.iter().filter(|(id, _)| id[0] <= i).count()).unwrap();
+            bytes.extend(n.to_be_bytes());
         }
-        bytes.extend([1u8; 20]);
-        bytes.extend(0u32.to_be_bytes()); // CRC
-        bytes.extend(small.to_be_bytes());
+        for (id, _) in &entries {
+            bytes.extend(id);
+        }
+        bytes.extend(std::iter::repeat_n(0u8, 4 * entries.len())); // CRCs
+        for (_, offset) in &entries {
+            bytes.extend(offset.to_be_bytes());
+        }
         for l in large {
             bytes.extend(l.to_be_bytes());
         }
         bytes.extend([0u8; 40]);
-        let path = std::env::temp_dir().join(format!(
-            "git-handover-idx-{}-{small}-{}",
-            std::process::id(),
-            large.len()
-        ));
+        let path =
+            std::env::temp_dir().join(format!("git-handover-idx-{}-{name}", std::process::id()));
         std::fs::write(&path, bytes).unwrap();
         let idx = Index::open(&path, gix::hash::Kind::Sha1).expect("a well-formed index");
         std::fs::remove_file(&path).unwrap();
         idx
+    }
+
+    /// An index of one object (id `0x01…`) whose 32-bit offset is `small`, followed by
+    /// the 64-bit offsets `large`.
+    fn index(small: u32, large: &[u64]) -> Index {
+        written(
+            vec![([1u8; 20], small)],
+            large,
+            &format!("{small}-{}", large.len()),
+        )
     }
 
     #[test]
@@ -392,29 +405,14 @@ mod tests {
         assert_eq!(index(0x8000_0000, &[]).offset_of(&id, sha1), None);
     }
 
-    /// A version 2 index of `ids` (sorted here), the i-th at offset `12 + 100 i`.
+    /// An index of `ids`, the i-th smallest at offset `12 + 100 i`.
     fn index_of(mut ids: Vec<[u8; 20]>, name: &str) -> Index {
         ids.sort_unstable();
-        let mut bytes = V2_MAGIC.to_vec();
-        bytes.extend(2u32.to_be_bytes());
-        for i in 0..=255u8 {
-            let n = u32::try_from(ids.iter().filter(|id| id[0] <= i).count()).unwrap();
-            bytes.extend(n.to_be_bytes());
-        }
-        for id in &ids {
-            bytes.extend(id);
-        }
-        bytes.extend(std::iter::repeat_n(0u8, 4 * ids.len())); // CRCs
-        for i in 0..u32::try_from(ids.len()).unwrap() {
-            bytes.extend((12 + 100 * i).to_be_bytes());
-        }
-        bytes.extend([0u8; 40]);
-        let path =
-            std::env::temp_dir().join(format!("git-handover-idx-{}-{name}", std::process::id()));
-        std::fs::write(&path, bytes).unwrap();
-        let idx = Index::open(&path, gix::hash::Kind::Sha1).expect("a well-formed index");
-        std::fs::remove_file(&path).unwrap();
-        idx
+        let entries = (0u32..)
+            .zip(ids)
+            .map(|(i, id)| (id, 12 + 100 * i))
+            .collect();
+        written(entries, &[], name)
     }
 
     /// Every id of a large index is found at its own offset, and ids next to them are
