@@ -160,6 +160,9 @@ impl Repo {
         {
             (resolved, reachable, _, complete) = walk_of(None);
         }
+        // This run's graph mapping: let go of here when checking it let go of the
+        // run's own (its every page was read), not kept through the search below.
+        drop(shared);
 
         let mut answers = Vec::with_capacity(queries.len());
         let mut to_search: HashMap<ObjectId, Vec<(usize, ObjectId)>> = HashMap::new();

@@ -370,21 +370,19 @@ impl Repo {
         {
             return true;
         }
-        // Verified through a mapping of its own, let go of afterwards: hashing maps in
-        // every page of the graph, which would otherwise stay resident for the rest of
-        // the run (+20 MB at 1,000 sessions). Only when the files are the ones `graph`
-        // was opened from; else `graph` itself.
+        // Hashing maps in every page of the graph. It is done through the run's own
+        // mapping, which is let go of right after (the next question maps the graph
+        // again), so those pages are not kept for the rest of the run. A second
+        // mapping of its own added its whole size to the pages the walk had touched in
+        // the first: the peak of a first run at 1,000 sessions. The stamp is kept only
+        // when the files are the ones `graph` was opened from.
         let same_files = stamp.is_some() && *self.graph_opened.borrow() == stamp;
-        let own = same_files
-            .then(|| self.repo.commit_graph_if_enabled().ok().flatten())
-            .flatten();
-        match own
-            .as_ref()
-            .unwrap_or(graph)
-            .verify_integrity(|_| Ok::<(), std::io::Error>(()))
-        {
+        let verified = graph.verify_integrity(|_| Ok::<(), std::io::Error>(()));
+        self.release_history();
+        match verified {
             Ok(_) => {
-                if let Some(stamp) = stamp
+                if same_files
+                    && let Some(stamp) = stamp
                     && std::fs::create_dir_all(kept.parent().expect("a parent")).is_ok()
                 {
                     let _ = crate::support::fsio::write_atomic(&kept, stamp.as_bytes());
