@@ -120,14 +120,23 @@ pub(super) fn parse_states(found: &[(usize, Vec<Found>)]) -> Vec<Vec<Option<Resu
     let results: Vec<Result<View>> = if threads <= 1 {
         read(&files)
     } else {
+        // A thread that cannot be started (a process limit in a sandbox) leaves its
+        // share to this one.
         std::thread::scope(|s| {
             let running: Vec<_> = files
                 .chunks(files.len().div_ceil(threads))
-                .map(|chunk| s.spawn(move || read(chunk)))
+                .map(|chunk| {
+                    std::thread::Builder::new()
+                        .spawn_scoped(s, move || read(chunk))
+                        .map_err(|_| chunk)
+                })
                 .collect();
             running
                 .into_iter()
-                .flat_map(|t| t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .flat_map(|t| match t {
+                    Ok(t) => t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                    Err(chunk) => read(chunk),
+                })
                 .collect()
         })
     };
