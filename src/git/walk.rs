@@ -14,7 +14,7 @@ use super::compact::{Compact, MANY, NONE, two_parents};
 ///
 /// Commits in the graph are keyed by their graph position in flat vectors, and their
 /// parents come from the graph as positions; only commits outside it (newer than the
-/// graph, or all of them without one) are decoded and kept in a map.
+/// graph, or all of them without one) are decoded, and kept only until passed on.
 pub(super) struct Walk<'a> {
     repo: &'a Repo,
     graph: Option<&'a gix::commitgraph::Graph>,
