@@ -96,9 +96,9 @@ impl Repo {
     /// The bytes of commit `id`, for the walks and searches that read many commits:
     /// from the packs read git's way first, hashed (gix's store maps every pack and
     /// index it reads, and a walk without a commit-graph reads all of them: the whole
-    /// pack and index resident, 170 MB on the benchmark's repository), then as a loose
-    /// object, then through gix (alternates, an index only gix reads). `None` when it
-    /// is not a commit or cannot be read.
+    /// pack and index resident, 170 MB on the benchmark's repository), then through
+    /// gix (loose objects, an index only gix reads). `None` when it is not a commit or
+    /// cannot be read.
     pub(super) fn commit_data(&self, id: ObjectId) -> Option<Vec<u8>> {
         match self.packs().find(&id) {
             Some((gix::objs::Kind::Commit, data)) => return Some(data),
@@ -160,8 +160,9 @@ impl Repo {
         {
             (resolved, reachable, _, complete) = walk_of(None);
         }
-        // This run's graph mapping: let go of here when checking it let go of the
-        // run's own (its every page was read), not kept through the search below.
+        // When the check above hashed the graph, it let go of the run's mapping; this
+        // last reference goes too, so the hashed pages do not stay resident through
+        // the search below (which maps the graph again).
         drop(shared);
 
         let mut answers = Vec::with_capacity(queries.len());
