@@ -41,46 +41,26 @@ impl Repo {
 
     pub(super) fn commit_line(&self, id: ObjectId) -> CommitLine {
         let kind = self.repo.object_hash();
-        let subject = match self.object_quickly(&id) {
-            Some((gix::objs::Kind::Commit, data)) => {
+        // What gix reads (where the packs read git's way did not have it) is not
+        // checked against the id: a damaged index could give another commit's subject,
+        // so it is hashed here.
+        let subject = self
+            .commit_data(id)
+            .filter(|data| {
+                gix::objs::compute_hash(kind, gix::objs::Kind::Commit, data)
+                    .is_ok_and(|actual| actual == id)
+            })
+            .and_then(|data| {
                 gix::objs::CommitRefIter::from_bytes(&data, kind)
                     .message()
                     .ok()
                     .map(|m| subject_of(m.as_bytes()))
-            }
-            _ => None,
-        };
-        // gix does not check what it read against the id: a damaged index could give
-        // another commit's subject, so the fallback is hashed too.
-        let subject = subject
-            .or_else(|| {
-                let c = self.repo.find_commit(id).ok()?;
-                let actual =
-                    gix::objs::compute_hash(kind, gix::objs::Kind::Commit, &c.data).ok()?;
-                (actual == id)
-                    .then(|| c.message_raw().ok().map(|m| subject_of(m.as_bytes())))
-                    .flatten()
             })
             .unwrap_or_default();
         CommitLine {
             id: CommitId(id),
             subject,
         }
-    }
-
-    /// Object `id` as a loose object or from a pack read git's way ([`super::packed`]),
-    /// for the few objects a briefing reads: gix's first lookup in a pack opens its
-    /// index by reading all of its offsets. `None` when neither holds it readably;
-    /// the caller then asks gix.
-    fn object_quickly(&self, id: &gix::oid) -> Option<(gix::objs::Kind, Vec<u8>)> {
-        let objects = self.repo.objects.store_ref().path();
-        let kind = self.repo.object_hash();
-        let mut buf = Vec::new();
-        if let Ok(Some(data)) = gix::odb::loose::Store::at(objects, kind).try_find(id, &mut buf) {
-            let k = data.kind;
-            return Some((k, buf));
-        }
-        self.packs().find(id)
     }
 
     /// The packs read git's way ([`super::packed`]), listed on first use.
