@@ -320,19 +320,12 @@ fn the_prompt_on_a_terminal_takes_a_number() {
     );
     // script(1) runs the command in a new pseudo-terminal and feeds it our stdin.
     let cmd = format!("{} continue", env!("CARGO_BIN_EXE_git-handover"));
-    let mut child = env
-        .command("script")
-        .args(["-qec", &cmd, "/dev/null"])
-        .current_dir(&repo)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("script(1) from util-linux runs");
-    {
-        use std::io::Write as _;
-        child.stdin.take().unwrap().write_all(b"2\n").unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
+    let out = common::fed(
+        env.command("script")
+            .args(["-qec", &cmd, "/dev/null"])
+            .current_dir(&repo),
+        b"2\n",
+    );
     let screen = String::from_utf8_lossy(&out.stdout).replace('\r', "");
     assert!(screen.contains(" 1) main/20261130-100000"), "{screen}");
     assert!(
@@ -346,19 +339,12 @@ fn the_prompt_on_a_terminal_takes_a_number() {
     assert!(!screen.contains("[A1] in_progress"), "{screen}");
 
     // `q` leaves at once with the status of an unanswered choice (2), not a new prompt.
-    let mut child = env
-        .command("script")
-        .args(["-qec", &cmd, "/dev/null"])
-        .current_dir(&repo)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write as _;
-        child.stdin.take().unwrap().write_all(b"q\n").unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
+    let out = common::fed(
+        env.command("script")
+            .args(["-qec", &cmd, "/dev/null"])
+            .current_dir(&repo),
+        b"q\n",
+    );
     let screen = String::from_utf8_lossy(&out.stdout).replace('\r', "");
     assert_eq!(screen.matches("Resume which one?").count(), 1, "{screen}");
     assert!(screen.contains("name one"), "{screen}");

@@ -95,25 +95,11 @@ fn hook_context(
     let event = json!({"session_id": session, "cwd": repo.display().to_string(),
                        "hook_event_name": "SessionStart", "source": "startup"})
     .to_string();
-    let mut cmd = env.command(env!("CARGO_BIN_EXE_git-handover"));
-    cmd.current_dir(repo)
-        .args(["hook", "session-start"])
-        .envs(envs.iter().copied())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    {
-        use std::io::Write as _;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(event.as_bytes())
-            .unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let run = env.handover_fed(repo, &["hook", "session-start"], event.as_bytes(), |c| {
+        c.envs(envs.iter().copied());
+    });
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
     v["hookSpecificOutput"]["additionalContext"]
         .as_str()
         .unwrap()

@@ -3,9 +3,7 @@
 
 mod common;
 
-use std::io::Write as _;
 use std::path::Path;
-use std::process::Stdio;
 
 use common::TestEnv;
 use serde_json::{Value, json};
@@ -35,18 +33,13 @@ fn run_hook(env: &TestEnv, dir: &Path, command: &str, event: &[u8]) -> (i32, Str
         bin_dir.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let mut child = env
-        .command("sh")
-        .args(["-c", command])
-        .env("PATH", path)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(event).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::fed(
+        env.command("sh")
+            .args(["-c", command])
+            .env("PATH", path)
+            .current_dir(dir),
+        event,
+    );
     (
         out.status.code().unwrap_or(-1),
         env.redact(&String::from_utf8_lossy(&out.stdout)),

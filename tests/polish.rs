@@ -321,24 +321,8 @@ fn codex_at_both_scopes_warns_and_briefs_once() {
                        "hook_event_name": "SessionStart"})
     .to_string();
     let run_hook = || {
-        let mut child = env
-            .command(env!("CARGO_BIN_EXE_git-handover"))
-            .args(["hook", "session-start"])
-            .current_dir(&repo)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        {
-            use std::io::Write as _;
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(event.as_bytes())
-                .unwrap();
-        }
-        String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+        env.handover_fed(&repo, &["hook", "session-start"], event.as_bytes(), |_| {})
+            .stdout
     };
     assert!(run_hook().contains("[T1]"));
     assert_eq!(run_hook(), "");

@@ -206,6 +206,25 @@ impl TestEnv {
         }
     }
 
+    /// [`TestEnv::handover_with`], with `input` on its standard input.
+    pub fn handover_fed(
+        &self,
+        dir: &Path,
+        args: &[&str],
+        input: &[u8],
+        adjust: impl FnOnce(&mut Command),
+    ) -> Run {
+        let mut cmd = self.command(env!("CARGO_BIN_EXE_git-handover"));
+        cmd.current_dir(dir).args(args);
+        adjust(&mut cmd);
+        let out = fed(&mut cmd, input);
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: self.redact(&String::from_utf8_lossy(&out.stdout)),
+            stderr: self.redact(&String::from_utf8_lossy(&out.stderr)),
+        }
+    }
+
     /// Replace the temporary directory with a stable placeholder.
     pub fn redact(&self, text: &str) -> String {
         text.replace(&self.root.display().to_string(), "[ROOT]")
@@ -220,6 +239,20 @@ impl Run {
             self.code, self.stdout, self.stderr
         )
     }
+}
+
+/// Run `cmd` with `input` on its standard input (closed after it), and wait for
+/// its output.
+pub fn fed(cmd: &mut Command, input: &[u8]) -> Output {
+    use std::io::Write as _;
+    let mut child = cmd
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the command runs");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
 }
 
 /// A test that needs something this machine lacks: under `CI=true` that is a failure
