@@ -65,12 +65,7 @@ fn hook(env: &TestEnv, repo: &Path, agent: &str, ja: bool) -> String {
         c.env("LANG", if ja { "ja_JP.UTF-8" } else { "C" });
         c.stdin(std::process::Stdio::null());
     });
-    assert_eq!(run.code, 0, "{}", run.snapshot());
-    let v: Value = serde_json::from_str(&run.stdout).unwrap();
-    v["hookSpecificOutput"]["additionalContext"]
-        .as_str()
-        .unwrap()
-        .to_owned()
+    run.hook_context()
 }
 
 /// How an agent measures its context.

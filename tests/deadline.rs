@@ -98,12 +98,7 @@ fn hook_context(
     let run = env.handover_fed(repo, &["hook", "session-start"], event.as_bytes(), |c| {
         c.envs(envs.iter().copied());
     });
-    assert_eq!(run.code, 0, "{}", run.snapshot());
-    let v: Value = serde_json::from_str(&run.stdout).unwrap();
-    v["hookSpecificOutput"]["additionalContext"]
-        .as_str()
-        .unwrap()
-        .to_owned()
+    run.hook_context()
 }
 
 #[test]

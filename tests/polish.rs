@@ -356,11 +356,9 @@ fn the_briefing_says_how_to_record_progress_and_how_to_use_up_a_note() {
         &other.join("CONTINUE_HERE.md"),
         "# Continue Here\n\n## Objective\nship\n",
     );
-    let hook = env.handover(&other, &["hook", "session-start"]);
-    let v: Value = serde_json::from_str(&hook.stdout).unwrap();
-    let context = v["hookSpecificOutput"]["additionalContext"]
-        .as_str()
-        .unwrap();
+    let context = env
+        .handover(&other, &["hook", "session-start"])
+        .hook_context();
     assert!(
         context.contains("`git handover continue CONTINUE_HERE.md` removes it after briefing"),
         "{context}"

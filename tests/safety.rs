@@ -965,12 +965,10 @@ fn invisible_characters_are_escaped_everywhere() {
                                   "next_action": "go\u{2060}on"}]}),
     );
     let status = env.handover(&repo, &["status"]);
-    let hook = env.handover(&repo, &["hook", "session-start"]);
-    let v: Value = serde_json::from_str(&hook.stdout).unwrap();
-    let context = v["hookSpecificOutput"]["additionalContext"]
-        .as_str()
-        .unwrap();
-    for out in [status.stdout.as_str(), context] {
+    let context = env
+        .handover(&repo, &["hook", "session-start"])
+        .hook_context();
+    for out in [status.stdout.as_str(), context.as_str()] {
         assert!(
             !out.chars().any(|c| matches!(
                 c,

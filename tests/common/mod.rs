@@ -232,6 +232,17 @@ impl TestEnv {
 }
 
 impl Run {
+    /// The context a `hook session-start` run gives its agent (it exited 0 with the
+    /// Claude Code hook JSON).
+    pub fn hook_context(&self) -> String {
+        assert_eq!(self.code, 0, "{}", self.snapshot());
+        let v: serde_json::Value = serde_json::from_str(&self.stdout).expect("hook JSON");
+        v["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .expect("an additionalContext")
+            .to_owned()
+    }
+
     /// Exit status, stdout and stderr, for a snapshot.
     pub fn snapshot(&self) -> String {
         format!(
