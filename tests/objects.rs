@@ -138,3 +138,80 @@ fn a_damaged_index_never_gives_another_commits_subject() {
         }
     }
 }
+
+/// A `gc` while a walk without a commit-graph is reading the pack: the pack it opened
+/// is deleted between two of its reads (git names the new one, laid out otherwise,
+/// after its contents). The walk reads the old pack while its mapping lives; when the
+/// mapping is made again the file is gone, and the rest is read through gix, which
+/// finds the new pack: every verdict is still git's.
+#[test]
+fn a_repack_in_the_middle_of_a_walk_changes_no_verdict() {
+    let env = TestEnv::new();
+    let repo = packed_repo(&env, 1_500);
+    env.git(&repo, &["checkout", "-q", "-b", "side", "HEAD~700"]);
+    env.commit(&repo, "s", "s", "side work", "2026-11-03T00:00:00Z");
+    let side = env.git(&repo, &["rev-parse", "HEAD"]);
+    env.git(&repo, &["checkout", "-q", "main"]);
+    // One pack without deltas now; the repack below stores commits as deltas.
+    env.git(&repo, &["repack", "-adfq", "--window=0"]);
+    let shas: Vec<String> = ["HEAD~1500", "HEAD~800", "HEAD~100", "HEAD~2"]
+        .iter()
+        .map(|r| env.git(&repo, &["rev-parse", r]).trim().to_owned())
+        .chain([
+            side.trim().to_owned(),
+            "0123456789abcdef0123456789abcdef01234567".into(),
+        ])
+        .collect();
+    let tasks: Vec<serde_json::Value> = shas
+        .iter()
+        .enumerate()
+        .map(|(i, s)| serde_json::json!({"id": format!("T{i}"), "status": "done", "commit_sha": s}))
+        .collect();
+    env.write(
+        &repo.join(".claude/handover/main/20261130-110000/project-state.json"),
+        &serde_json::json!({"version": 4, "generated_at": "2026-11-30T11:00:00Z",
+            "status": "ALL_COMPLETE", "workspace": {"branch": "main"}, "active_tasks": tasks})
+        .to_string(),
+    );
+    let child = env
+        .command(env!("CARGO_BIN_EXE_git-handover"))
+        .args(["-c", "core.commitGraph=false", "status", "--json"])
+        .current_dir(&repo)
+        .env("GIT_HANDOVER_TEST_PAUSE", "resolve:3000")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let before = std::fs::read(pack_index(&repo)).unwrap();
+    env.git(&repo, &["repack", "-adfq", "--window=250", "--depth=50"]);
+    let after = std::fs::read(pack_index(&repo)).unwrap();
+    assert!(before != after, "the repack laid the pack out otherwise");
+    let out = child.wait_with_output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let commits = v["worktrees"][0]["handovers"][0]["commits"]
+        .as_array()
+        .unwrap();
+    let state_of = |i: usize| {
+        commits
+            .iter()
+            .find(|c| c["task"] == format!("T{i}"))
+            .map(|c| c["state"].as_str().unwrap().to_owned())
+            .unwrap()
+    };
+    for (i, sha) in shas.iter().enumerate() {
+        let git_says = match env
+            .command("git")
+            .current_dir(&repo)
+            .args(["merge-base", "--is-ancestor", sha, "main"])
+            .status()
+            .unwrap()
+            .code()
+        {
+            Some(0) => "ok",
+            Some(1) => "unreachable",
+            _ => "missing",
+        };
+        assert_eq!(state_of(i), git_says, "T{i} {sha}");
+    }
+}
