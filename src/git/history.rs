@@ -322,19 +322,30 @@ impl Repo {
             });
             newer_by_tip.insert(tip, list);
         }
+        // Sessions on one branch share its newest commits: each line is read once.
+        let mut lines: HashMap<ObjectId, CommitLine> = HashMap::new();
         Ok(queries
             .iter()
             .map(|q| {
                 let since = q.since.as_second();
-                let excluded: HashSet<&str> = q.exclude.iter().map(String::as_str).collect();
+                let excluded: HashSet<ObjectId> = q
+                    .exclude
+                    .iter()
+                    .filter_map(|e| ObjectId::from_hex(e.as_bytes()).ok())
+                    .collect();
                 let mut result = NewerCommits::default();
+                // Newest first: the first commit not newer ends the list.
                 for (time, id) in newer_by_tip.get(&q.tip.0).into_iter().flatten() {
-                    if *time <= since || excluded.contains(id.to_string().as_str()) {
+                    if *time <= since {
+                        break;
+                    }
+                    if excluded.contains(id) {
                         continue;
                     }
                     result.count += 1;
                     if result.newest.len() < NEWEST_SHOWN {
-                        result.newest.push(self.commit_line(*id));
+                        let line = lines.entry(*id).or_insert_with(|| self.commit_line(*id));
+                        result.newest.push(line.clone());
                     }
                 }
                 result
