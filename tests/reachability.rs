@@ -244,7 +244,8 @@ fn status_judges_every_recorded_commit_as_git_does() {
 
 /// The compact copy of the commit-graph a long walk reads is read from the graph files
 /// directly: record for record what gix reads, for a single file and for a chain of
-/// split graphs, octopus merges (extra edges) included.
+/// split graphs, octopus merges (extra edges) included. The same for the positions of
+/// recorded shas, looked up all at once (the chain's files are sorted each on its own).
 #[test]
 fn the_compact_copy_of_the_graph_is_what_gix_reads_in_every_layout() {
     let env = TestEnv::new();
@@ -274,8 +275,15 @@ fn the_compact_copy_of_the_graph_is_what_gix_reads_in_every_layout() {
             .unwrap()
             .compact_reading_agrees()
     };
+    // The graph positions of recorded shas, looked up all at once in id order.
+    let positions = || {
+        git_handover::api::discover(&repo)
+            .unwrap()
+            .graph_positions_agree()
+    };
     env.git(&repo, &["commit-graph", "write", "--reachable"]);
     assert_eq!(agrees(), Some(true), "a single file");
+    assert_eq!(positions(), Some(true), "a single file");
     // A chain of two layers: the older half, then the rest on top.
     std::fs::remove_file(repo.join(".git/objects/info/commit-graph")).unwrap();
     let mut child = env
@@ -300,4 +308,5 @@ fn the_compact_copy_of_the_graph_is_what_gix_reads_in_every_layout() {
             .unwrap();
     assert_eq!(chain.lines().count(), 2, "two layers: {chain}");
     assert_eq!(agrees(), Some(true), "a chain of two files");
+    assert_eq!(positions(), Some(true), "a chain of two files");
 }

@@ -98,13 +98,26 @@ impl Repo {
         let shared = self.graph();
         let graph = shared.as_deref();
         let walk_of = |graph: Option<&gix::commitgraph::Graph>| {
+            // Every full id looked up in the graph at once, in order.
+            let known = graph.map_or_else(IdMap::default, |g| {
+                let ids: Vec<ObjectId> = queries
+                    .iter()
+                    .filter_map(|(sha, _)| {
+                        let sha = sha.trim();
+                        (sha.len() == 40)
+                            .then(|| ObjectId::from_hex(sha.as_bytes()).ok())
+                            .flatten()
+                    })
+                    .collect();
+                super::compact::positions(g, &ids)
+            });
             // Without looking at the disk again (a miss would make the object store
             // list the objects and pack directories, ~17 system calls each) ...
             let mut resolved: Vec<Resolved> = queries
                 .iter()
                 .enumerate()
                 .map(|(i, (sha, _))| {
-                    let r = self.resolve(sha, graph, false);
+                    let r = self.resolve(sha, graph, &known, false);
                     if i == 0 {
                         crate::support::testing::pause("resolve");
                     }
@@ -116,7 +129,7 @@ impl Repo {
             let mut looked = false;
             for ((sha, _), r) in queries.iter().zip(resolved.iter_mut()) {
                 if matches!(r, Resolved::Missing) {
-                    *r = self.resolve(sha, graph, !std::mem::replace(&mut looked, true));
+                    *r = self.resolve(sha, graph, &known, !std::mem::replace(&mut looked, true));
                 }
             }
             let mut walk_queries: Vec<(ObjectId, ObjectId)> = Vec::new();
@@ -125,7 +138,7 @@ impl Repo {
                     walk_queries.push((*id, tip.0));
                 }
             }
-            let (reachable, complete) = self.reachable_in(&walk_queries, graph);
+            let (reachable, complete) = self.reachable_in(&walk_queries, graph, &known);
             let negative = complete
                 && (walk_queries.len() > reachable.len()
                     || resolved.iter().any(|r| !matches!(r, Resolved::Commit(_))));
@@ -187,13 +200,23 @@ impl Repo {
         &self,
         sha: &str,
         graph: Option<&gix::commitgraph::Graph>,
+        known: &IdMap<u32>,
         refresh: bool,
     ) -> Resolved {
         let sha = sha.trim();
         if sha.len() < 4 || sha.len() > 40 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Resolved::Missing;
         }
-        if let Some(found) = graph.and_then(|g| in_graph(g, sha)) {
+        let found = match graph {
+            // A full id was looked up with the others: not among them, not in the graph.
+            Some(_) if sha.len() == 40 => ObjectId::from_hex(sha.as_bytes())
+                .ok()
+                .filter(|id| known.contains_key(id))
+                .map(Resolved::Commit),
+            Some(g) => in_graph(g, sha),
+            None => None,
+        };
+        if let Some(found) = found {
             return found;
         }
         let id = if sha.len() == 40 {
@@ -241,14 +264,15 @@ impl Repo {
         &self,
         queries: &[(ObjectId, ObjectId)],
         graph: Option<&gix::commitgraph::Graph>,
+        known: &IdMap<u32>,
     ) -> (HashSet<(ObjectId, ObjectId)>, bool) {
         let mut tips: Vec<ObjectId> = queries.iter().map(|(_, t)| *t).collect();
         tips.sort_unstable();
         tips.dedup();
         if tips.len() <= u64::BITS as usize {
-            self.reachable_by::<u64>(queries, &tips, graph)
+            self.reachable_by::<u64>(queries, &tips, graph, known)
         } else {
-            self.reachable_by::<u128>(queries, &tips, graph)
+            self.reachable_by::<u128>(queries, &tips, graph, known)
         }
     }
 
@@ -258,6 +282,7 @@ impl Repo {
         queries: &[(ObjectId, ObjectId)],
         tips: &[ObjectId],
         graph: Option<&gix::commitgraph::Graph>,
+        known: &IdMap<u32>,
     ) -> (HashSet<(ObjectId, ObjectId)>, bool) {
         let mut out = HashSet::new();
         for chunk in tips.chunks(M::BITS) {
@@ -272,7 +297,7 @@ impl Repo {
                     *needed.entry(*c).or_default() |= *bit;
                 }
             }
-            let walk = Walk::new(self, graph);
+            let walk = Walk::new(self, graph).knowing(known);
             // Stopped by the deadline: what was proven stays, the rest is unknown.
             let (masks, complete) = walk.run(&bit_of, &needed, &|| self.out_of_time());
             self.walked_without_graph

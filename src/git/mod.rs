@@ -134,6 +134,9 @@ pub struct Repo {
     graph_opened: std::cell::RefCell<Option<String>>,
     /// The packs, for reading a few objects without gix's index opening ([`packed`]).
     packs: std::cell::OnceCell<packed::Packs>,
+    /// A compact copy of the commit-graph read ahead for this run's walks
+    /// ([`Repo::read_graph_ahead`]); let go with the graph.
+    compact: std::cell::RefCell<Option<std::rc::Rc<compact::Compact>>>,
 }
 
 /// Open the repository containing `dir`, honouring `GIT_DIR` and friends like git.
@@ -184,6 +187,7 @@ pub fn discover_with(dir: &Path, overrides: &[String]) -> Result<Repo> {
         graph: std::cell::RefCell::new(None),
         graph_opened: std::cell::RefCell::new(None),
         packs: std::cell::OnceCell::new(),
+        compact: std::cell::RefCell::new(None),
     })
 }
 
@@ -350,6 +354,7 @@ impl Repo {
     /// asked for again.
     pub fn release_history(&self) {
         self.graph.borrow_mut().take();
+        self.compact.borrow_mut().take();
     }
 
     /// Before a negative verdict read from `graph`: whether the graph holds up (its

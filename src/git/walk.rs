@@ -20,6 +20,9 @@ pub(super) struct Walk<'a> {
     graph: Option<&'a gix::commitgraph::Graph>,
     /// Commits read from their objects, not the graph.
     pub(super) parsed: std::cell::Cell<usize>,
+    /// Graph positions already looked up ([`super::compact::positions`]); any id not
+    /// here is looked up in the graph.
+    known: Option<&'a IdMap<u32>>,
 }
 
 /// A commit in the walk: its position in the commit-graph, or its id when it is not
@@ -50,7 +53,7 @@ pub(super) const NO_GENERATION: u32 = u32::MAX;
 
 /// After this many commits a walk reads the graph from a [`Compact`] copy; a test sets
 /// `GIT_HANDOVER_TEST_LONG_WALK` (0: from the start) to see both give the same answers.
-fn long_walk() -> u32 {
+pub(super) fn long_walk() -> u32 {
     static AFTER: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
     *AFTER.get_or_init(|| {
         std::env::var("GIT_HANDOVER_TEST_LONG_WALK")
@@ -110,10 +113,20 @@ impl<'a> Walk<'a> {
             repo,
             graph,
             parsed: std::cell::Cell::new(0),
+            known: None,
         }
     }
 
+    /// The walk, told the graph positions of ids already looked up.
+    pub(super) fn knowing(mut self, known: &'a IdMap<u32>) -> Self {
+        self.known = Some(known);
+        self
+    }
+
     pub(super) fn node_of(&self, id: ObjectId) -> Node {
+        if let Some(pos) = self.known.and_then(|k| k.get(&id)) {
+            return Node::Pos(*pos);
+        }
         match self.graph.and_then(|g| g.lookup(id)) {
             Some(pos) => Node::Pos(pos.0),
             None => Node::Id(id),
@@ -223,14 +236,16 @@ impl<'a> Walk<'a> {
         // not again when it comes out. `MANY` marks an octopus merge, read again then.
         // A long walk reads generation and parents from a compact copy of the graph's
         // records ([`Compact`]), made once it is known to be long.
-        let compact: std::cell::OnceCell<Compact> = std::cell::OnceCell::new();
-        if long_walk() == 0
-            && let Some(graph) = self.graph
-        {
-            let _ = compact.set(Compact::of(
-                graph,
-                &self.repo.repo.objects.store_ref().path().join("info"),
-            ));
+        let compact: std::cell::OnceCell<std::rc::Rc<Compact>> = std::cell::OnceCell::new();
+        if let Some(graph) = self.graph {
+            if let Some(ahead) = self.repo.compact.borrow().clone() {
+                let _ = compact.set(ahead);
+            } else if long_walk() == 0 {
+                let _ = compact.set(std::rc::Rc::new(Compact::of(
+                    graph,
+                    &self.repo.repo.objects.store_ref().path().join("info"),
+                )));
+            }
         }
         let generation_of = |p: u32| match (compact.get(), self.graph) {
             (Some(c), _) => c.0.get(p as usize).map_or(NO_GENERATION, |e| e[0]),
@@ -355,10 +370,10 @@ impl<'a> Walk<'a> {
                 && compact.get().is_none()
                 && let Some(graph) = self.graph
             {
-                let _ = compact.set(Compact::of(
+                let _ = compact.set(std::rc::Rc::new(Compact::of(
                     graph,
                     &self.repo.repo.objects.store_ref().path().join("info"),
-                ));
+                )));
             }
             let generation = (top >> 32) as u32;
             if open_generations

@@ -91,61 +91,82 @@ pub(super) fn read_stored(
     }
 }
 
-/// The state files among `found` (sessions' and legacy ones), read and parsed ahead of
-/// [`read_found`], which takes each result from here: on several threads when there
-/// are many (1,000 sessions: reading and parsing was a third of `status`), in order.
-pub(super) fn parse_states(found: &[(usize, Vec<Found>)]) -> Vec<Vec<Option<Result<View>>>> {
-    /// Below this many files one thread is quicker than starting others.
-    const PARALLEL_FROM: usize = 64;
-    const MAX_THREADS: usize = 8;
-    let files: Vec<(usize, usize, PathBuf)> = found
-        .iter()
-        .enumerate()
-        .flat_map(|(i, (_, items))| {
-            items.iter().enumerate().filter_map(move |(j, f)| match f {
-                Found::Session { dir, .. } => Some((i, j, dir.join(scan::STATE_FILE))),
-                Found::Legacy { path } => Some((i, j, path.clone())),
-                Found::ContinueHere { .. } | Found::Stored { .. } => None,
-            })
+/// Below this many state files one thread is quicker than starting others.
+const PARALLEL_FROM: usize = 64;
+
+/// Whether `found` holds enough state files to be read on several threads.
+pub(super) fn many_states(found: &[(usize, Vec<Found>)]) -> bool {
+    state_files(found).nth(PARALLEL_FROM - 1).is_some()
+}
+
+/// The state files among `found` (sessions' and legacy ones): where each is in
+/// `found`, and its path.
+fn state_files(found: &[(usize, Vec<Found>)]) -> impl Iterator<Item = (usize, usize, PathBuf)> {
+    found.iter().enumerate().flat_map(|(i, (_, items))| {
+        items.iter().enumerate().filter_map(move |(j, f)| match f {
+            Found::Session { dir, .. } => Some((i, j, dir.join(scan::STATE_FILE))),
+            Found::Legacy { path } => Some((i, j, path.clone())),
+            Found::ContinueHere { .. } | Found::Stored { .. } => None,
         })
-        .collect();
+    })
+}
+
+/// The state files among `found`, read and parsed ahead of [`read_found`], which takes
+/// each result from here: on several threads when there are many (1,000 sessions:
+/// reading and parsing was a third of `status`), in order.
+pub(super) fn parse_states(found: &[(usize, Vec<Found>)]) -> Vec<Vec<Option<Result<View>>>> {
+    const MAX_THREADS: usize = 8;
+    /// Files a thread takes at a time.
+    const BATCH: usize = 8;
+    let files: Vec<(usize, usize, PathBuf)> = state_files(found).collect();
     let threads = if files.len() < PARALLEL_FROM {
         1
     } else {
         std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))
     };
-    let read = |chunk: &[(usize, usize, PathBuf)]| -> Vec<Result<View>> {
-        chunk.iter().map(|(_, _, path)| View::read(path)).collect()
+    // Files are taken a few at a time from a shared counter, by this thread too, so
+    // that every thread ends at about the same time whatever the files' sizes and
+    // whatever else the machine runs (the commit-graph read ahead beside them). A
+    // thread that cannot be started (a process limit in a sandbox) leaves its part to
+    // the others.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || -> Vec<(usize, Result<View>)> {
+        let mut done = Vec::new();
+        loop {
+            let from = next.fetch_add(BATCH, std::sync::atomic::Ordering::Relaxed);
+            if from >= files.len() {
+                return done;
+            }
+            for (k, (_, _, path)) in files.iter().enumerate().skip(from).take(BATCH) {
+                done.push((k, View::read(path)));
+            }
+        }
     };
-    let results: Vec<Result<View>> = if threads <= 1 {
-        read(&files)
+    let mut results: Vec<Option<Result<View>>> = files.iter().map(|_| None).collect();
+    let mut keep = |done: Vec<(usize, Result<View>)>| {
+        for (k, r) in done {
+            results[k] = Some(r);
+        }
+    };
+    if threads <= 1 {
+        keep(work());
     } else {
-        // A thread that cannot be started (a process limit in a sandbox) leaves its
-        // share to this one.
         std::thread::scope(|s| {
-            let running: Vec<_> = files
-                .chunks(files.len().div_ceil(threads))
-                .map(|chunk| {
-                    std::thread::Builder::new()
-                        .spawn_scoped(s, move || read(chunk))
-                        .map_err(|_| chunk)
-                })
+            let others: Vec<_> = (1..threads)
+                .filter_map(|_| std::thread::Builder::new().spawn_scoped(s, work).ok())
                 .collect();
-            running
-                .into_iter()
-                .flat_map(|t| match t {
-                    Ok(t) => t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
-                    Err(chunk) => read(chunk),
-                })
-                .collect()
-        })
-    };
+            keep(work());
+            for t in others {
+                keep(t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+            }
+        });
+    }
     let mut out: Vec<Vec<Option<Result<View>>>> = found
         .iter()
         .map(|(_, items)| items.iter().map(|_| None).collect())
         .collect();
     for ((i, j, _), result) in files.iter().zip(results) {
-        out[*i][*j] = Some(result);
+        out[*i][*j] = result;
     }
     out
 }
