@@ -343,11 +343,16 @@ impl View {
             Some(_) => return Err(field_error(file, "status", "must be a string")),
         };
         let tasks = match tasks {
-            Tasks::Typed(items) => items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| v.task_fields(&|key| item.field(key), i))
-                .collect::<Result<Vec<_>>>()?,
+            // Collected into a vector of the exact size: a `Result` collect cannot know
+            // it, and grew 20 tasks to 32 slots of 200 bytes (at 1,000 sessions, 2.5 MB
+            // of fresh pages, each faulted in).
+            Tasks::Typed(items) => {
+                let mut tasks = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    tasks.push(v.task_fields(&|key| item.field(key), i)?);
+                }
+                tasks
+            }
             Tasks::Doc(None) => return Err(field_error(file, "active_tasks", "is missing")),
             Tasks::Doc(Some(Value::Null)) => {
                 return Err(field_error(
@@ -356,11 +361,13 @@ impl View {
                     "is null; it must be an array",
                 ));
             }
-            Tasks::Doc(Some(Value::Array(items))) => items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| v.task(item, i))
-                .collect::<Result<Vec<_>>>()?,
+            Tasks::Doc(Some(Value::Array(items))) => {
+                let mut tasks = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    tasks.push(v.task(item, i)?);
+                }
+                tasks
+            }
             Tasks::Doc(Some(_)) => {
                 return Err(field_error(file, "active_tasks", "must be an array"));
             }
