@@ -27,13 +27,7 @@ impl Compact {
     /// The copy of `graph`, whose files are in the objects directory's `info`.
     pub(super) fn of(graph: &gix::commitgraph::Graph, info: &Path) -> Self {
         let total = graph.num_commits() as usize;
-        Self::checked(graph, read_files(info, graph.object_hash(), total))
-    }
-
-    /// The copy of `graph` from `read` (the files read with `pread`), if it says what
-    /// gix says, else made through gix.
-    fn checked(graph: &gix::commitgraph::Graph, read: Option<Vec<[u32; 3]>>) -> Self {
-        if let Some(all) = read
+        if let Some(all) = read_files(info, graph.object_hash(), total)
             && agrees(graph, &all)
         {
             return Compact(all);
@@ -74,13 +68,16 @@ impl super::Repo {
     }
 
     /// The copy read ahead, checked against the graph and kept for this run's walks.
+    /// A copy that could not be read, or does not say what gix says, is not kept: a
+    /// walk that turns out long makes its own then, as it would have.
     pub fn take_graph_ahead(&self, ahead: Ahead<'_>) {
-        let Some(read) = ahead.0.and_then(|t| t.join().ok()) else {
+        let Some(read) = ahead.0.and_then(|t| t.join().ok()).flatten() else {
             return;
         };
-        if let Some(graph) = self.graph() {
-            let copy = Compact::checked(&graph, read);
-            *self.compact.borrow_mut() = Some(std::rc::Rc::new(copy));
+        if let Some(graph) = self.graph()
+            && agrees(&graph, &read)
+        {
+            *self.compact.borrow_mut() = Some(std::rc::Rc::new(Compact(read)));
         }
     }
 }
