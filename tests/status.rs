@@ -312,3 +312,79 @@ fn many_sessions_read_on_several_threads_each_keep_their_own_reading() {
         }
     }
 }
+
+/// `status --json` writes its document as it renders it, straight to stdout: the
+/// document is whole and ends the output, the exit status and the errors on stderr are
+/// those of the report; a reader that leaves early is no error (exit 0, nothing said),
+/// a stdout that cannot be written is (exit 1, said).
+#[test]
+fn the_json_report_is_written_as_it_is_rendered() {
+    let env = TestEnv::new();
+    let repo = env.init("stream");
+    env.commit(&repo, "a", "a\n", "a", "2026-11-30T10:00:00Z");
+    // 300 sessions: a document of several pipe buffers.
+    for i in 0..300 {
+        let file = repo.join(format!(
+            ".claude/handover/main/20261130-1{i:03}00/project-state.json"
+        ));
+        env.write(
+            &file,
+            &json!({"version": 4, "generated_at": "2026-11-30T10:00:00Z", "status": "READY",
+                    "workspace": {"branch": "main"},
+                    "active_tasks": [{"id": "T1", "description": "x".repeat(400),
+                                      "status": "in_progress"}]})
+            .to_string(),
+        );
+    }
+    env.write(
+        &repo.join(".claude/handover/main/20261130-999999/project-state.json"),
+        "{not json",
+    );
+    let run = env.handover(&repo, &["status", "--json"]);
+    assert_eq!(run.code, 3, "{}", run.snapshot());
+    assert!(run.stdout.len() > 4 * 65_536, "{} bytes", run.stdout.len());
+    assert!(run.stdout.ends_with("}\n"));
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        v["worktrees"][0]["handovers"].as_array().unwrap().len(),
+        301
+    );
+    assert!(run.stderr.contains("20261130-999999"), "{}", run.stderr);
+
+    // A reader that takes a few bytes and leaves.
+    let mut child = env
+        .command(env!("CARGO_BIN_EXE_git-handover"))
+        .current_dir(&repo)
+        .args(["status", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Read as _;
+        let mut out = child.stdout.take().unwrap();
+        let mut first = [0u8; 16];
+        out.read_exact(&mut first).unwrap();
+        assert_eq!(&first[..1], b"{");
+    }
+    let left = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&left.stderr);
+    assert_eq!(left.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("cannot write"), "{stderr}");
+
+    // A stdout that cannot be written.
+    let full = env.handover_with(&repo, &["status", "--json"], |c| {
+        c.stdout(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        );
+    });
+    assert_eq!(full.code, 1, "{}", full.snapshot());
+    assert!(
+        full.stderr.contains("cannot write output"),
+        "{}",
+        full.stderr
+    );
+}

