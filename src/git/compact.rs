@@ -23,6 +23,20 @@ const EXTRA_EDGES: u32 = 0x8000_0000;
 
 pub(super) struct Compact(pub(super) Vec<[u32; 3]>);
 
+/// After this many commits a walk reads the graph from a [`Compact`] copy, and from a
+/// graph of this many commits on the copy is read ahead beside many state files; a
+/// test sets `GIT_HANDOVER_TEST_LONG_WALK` (0: from the start, and always read ahead)
+/// to see every way give the same answers.
+pub(super) fn long_walk() -> u32 {
+    static AFTER: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *AFTER.get_or_init(|| {
+        std::env::var("GIT_HANDOVER_TEST_LONG_WALK")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(16_384)
+    })
+}
+
 impl Compact {
     /// The copy of `graph`, whose files are in the objects directory's `info`.
     pub(super) fn of(graph: &gix::commitgraph::Graph, info: &Path) -> Self {
@@ -55,7 +69,7 @@ impl super::Repo {
             return Ahead(None);
         };
         let total = graph.num_commits() as usize;
-        if total < super::walk::long_walk() as usize {
+        if total < long_walk() as usize {
             return Ahead(None);
         }
         let info = self.repo.objects.store_ref().path().join("info");
@@ -279,7 +293,7 @@ impl super::Repo {
 pub(super) fn positions(
     graph: &gix::commitgraph::Graph,
     ids: &[gix::ObjectId],
-) -> super::walk::IdMap<u32> {
+) -> gix::hashtable::HashMap<gix::ObjectId, u32> {
     use std::cmp::Ordering;
     let mut sorted: Vec<&gix::ObjectId> = ids.iter().collect();
     sorted.sort_unstable();
@@ -287,7 +301,7 @@ pub(super) fn positions(
     let key = |o: &gix::oid| u128::from(be64(o.as_bytes()).unwrap_or(0));
     let at = |p: u32| graph.id_at(gix::commitgraph::Position(p));
     let n = graph.num_commits();
-    let mut out = super::walk::IdMap::default();
+    let mut out = gix::hashtable::HashMap::default();
     out.reserve(sorted.len());
     // Everything before `from` (whose key is `k_from`) is below the ids still asked.
     let (mut from, mut k_from) = (0u32, 0u128);

@@ -4,7 +4,7 @@
 #[allow(clippy::wildcard_imports)]
 use super::*;
 
-use super::compact::{Compact, MANY, NONE, two_parents};
+use super::compact::{Compact, MANY, NONE, long_walk, two_parents};
 
 /// The reachability walk: a priority queue by generation (commits not in the
 /// commit-graph first, by commit time), propagating a bitmask of the tips that reach
@@ -50,18 +50,6 @@ pub(super) type IdMap<V> = gix::hashtable::HashMap<ObjectId, V>;
 
 /// Not in the commit-graph: newer than everything in it.
 pub(super) const NO_GENERATION: u32 = u32::MAX;
-
-/// After this many commits a walk reads the graph from a [`Compact`] copy; a test sets
-/// `GIT_HANDOVER_TEST_LONG_WALK` (0: from the start) to see both give the same answers.
-pub(super) fn long_walk() -> u32 {
-    static AFTER: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *AFTER.get_or_init(|| {
-        std::env::var("GIT_HANDOVER_TEST_LONG_WALK")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(16_384)
-    })
-}
 
 /// The walk's state of a commit outside the graph: the tips that reach it (`mask`),
 /// those already passed on to its parents (`done`), and, for a candidate, the tips it
