@@ -393,19 +393,16 @@ impl Repo {
     }
 }
 
-/// Look a full or abbreviated sha up among the commit-graph's sorted ids: `None` when
-/// no commit in the graph has it (the object database must be asked), `Ambiguous` when
-/// several commits share the prefix.
+/// Look an abbreviated sha up among the commit-graph's sorted ids (full ids are looked
+/// up all at once, [`super::compact::positions`]): `None` when no commit in the graph
+/// has it (the object database must be asked), `Ambiguous` when several commits share
+/// the prefix.
 pub(super) fn in_graph(graph: &gix::commitgraph::Graph, sha: &str) -> Option<Resolved> {
     use std::cmp::Ordering;
     let at = |pos: u32| graph.id_at(gix::commitgraph::Position(pos));
     let n = graph.num_commits();
     let matches_at =
         |pos: u32, cmp: &dyn Fn(&gix::oid) -> Ordering| pos < n && cmp(at(pos)) == Ordering::Equal;
-    if sha.len() == 40 {
-        let id = ObjectId::from_hex(sha.as_bytes()).ok()?;
-        return graph.lookup(id).map(|_| Resolved::Commit(id));
-    }
     let prefix = gix::hash::Prefix::from_hex(sha).ok()?;
     // `cmp_oid` orders the prefix against an id: Greater while the id is below it.
     let cmp = |id: &gix::oid| prefix.cmp_oid(id);
