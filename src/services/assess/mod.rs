@@ -293,18 +293,7 @@ pub fn check(
     let roots = scan::roots(&settings.dir);
     let mut tips = read::Tips::new(repo);
     let resolved = judge::Roots::default();
-    let parsed = if read::many_states(&found) {
-        // Many files to read: the commit-graph's records are read meanwhile, for the
-        // long walk that their many recorded commits make.
-        std::thread::scope(|s| {
-            let ahead = repo.read_graph_ahead(s);
-            let parsed = read::parse_states(&found);
-            repo.take_graph_ahead(ahead);
-            parsed
-        })
-    } else {
-        read::parse_states(&found)
-    };
+    let parsed = read::parse_states(repo, &found);
     let pending_by_worktree: Vec<(usize, Vec<Pending>)> = found
         .into_iter()
         .zip(parsed)

@@ -94,11 +94,6 @@ pub(super) fn read_stored(
 /// Below this many state files one thread is quicker than starting others.
 const PARALLEL_FROM: usize = 64;
 
-/// Whether `found` holds enough state files to be read on several threads.
-pub(super) fn many_states(found: &[(usize, Vec<Found>)]) -> bool {
-    state_files(found).nth(PARALLEL_FROM - 1).is_some()
-}
-
 /// The state files among `found` (sessions' and legacy ones): where each is in
 /// `found`, and its path.
 fn state_files(found: &[(usize, Vec<Found>)]) -> impl Iterator<Item = (usize, usize, PathBuf)> {
@@ -113,8 +108,12 @@ fn state_files(found: &[(usize, Vec<Found>)]) -> impl Iterator<Item = (usize, us
 
 /// The state files among `found`, read and parsed ahead of [`read_found`], which takes
 /// each result from here: on several threads when there are many (1,000 sessions:
-/// reading and parsing was a third of `status`), in order.
-pub(super) fn parse_states(found: &[(usize, Vec<Found>)]) -> Vec<Vec<Option<Result<View>>>> {
+/// reading and parsing was a third of `status`), in order. Meanwhile `repo` reads its
+/// commit-graph's records for the long walk that many recorded commits make.
+pub(super) fn parse_states(
+    repo: &Repo,
+    found: &[(usize, Vec<Found>)],
+) -> Vec<Vec<Option<Result<View>>>> {
     const MAX_THREADS: usize = 8;
     /// Files a thread takes at a time.
     const BATCH: usize = 8;
@@ -137,8 +136,9 @@ pub(super) fn parse_states(found: &[(usize, Vec<Found>)]) -> Vec<Vec<Option<Resu
             if from >= files.len() {
                 return done;
             }
-            for (k, (_, _, path)) in files.iter().enumerate().skip(from).take(BATCH) {
-                done.push((k, View::read(path)));
+            let to = (from + BATCH).min(files.len());
+            for (k, (_, _, path)) in files[from..to].iter().enumerate() {
+                done.push((from + k, View::read(path)));
             }
         }
     };
@@ -152,6 +152,7 @@ pub(super) fn parse_states(found: &[(usize, Vec<Found>)]) -> Vec<Vec<Option<Resu
         keep(work());
     } else {
         std::thread::scope(|s| {
+            let ahead = repo.read_graph_ahead(s);
             let others: Vec<_> = (1..threads)
                 .filter_map(|_| std::thread::Builder::new().spawn_scoped(s, work).ok())
                 .collect();
@@ -159,6 +160,7 @@ pub(super) fn parse_states(found: &[(usize, Vec<Found>)]) -> Vec<Vec<Option<Resu
             for t in others {
                 keep(t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
             }
+            repo.take_graph_ahead(ahead);
         });
     }
     let mut out: Vec<Vec<Option<Result<View>>>> = found
