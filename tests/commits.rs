@@ -409,15 +409,7 @@ fn a_gc_while_status_resolves_is_seen_once_all_shas_are_asked() {
     );
     let nothing = "0123456789abcdef0123456789abcdef01234567";
     session(&env, &repo, "main", "20261130-110000", &[nothing, &loose]);
-    let child = env
-        .command(env!("CARGO_BIN_EXE_git-handover"))
-        .current_dir(&repo)
-        .args(["status", "--json"])
-        .env("GIT_HANDOVER_TEST_PAUSE", "resolve:1500")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = env.spawn_paused(&repo, &["status", "--json"], "resolve:1500");
     std::thread::sleep(std::time::Duration::from_millis(500));
     // Packs the commit into a new pack and removes the loose object (no commit-graph
     // is used by the run: it had none when it looked).

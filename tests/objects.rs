@@ -173,15 +173,11 @@ fn a_repack_in_the_middle_of_a_walk_changes_no_verdict() {
             "status": "ALL_COMPLETE", "workspace": {"branch": "main"}, "active_tasks": tasks})
         .to_string(),
     );
-    let child = env
-        .command(env!("CARGO_BIN_EXE_git-handover"))
-        .args(["-c", "core.commitGraph=false", "status", "--json"])
-        .current_dir(&repo)
-        .env("GIT_HANDOVER_TEST_PAUSE", "resolve:3000")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = env.spawn_paused(
+        &repo,
+        &["-c", "core.commitGraph=false", "status", "--json"],
+        "resolve:3000",
+    );
     std::thread::sleep(std::time::Duration::from_millis(500));
     let before = std::fs::read(pack_index(&repo)).unwrap();
     env.git(&repo, &["repack", "-adfq", "--window=250", "--depth=50"]);

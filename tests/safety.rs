@@ -18,19 +18,6 @@ fn read_json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-/// `git-handover` started in the background with `pause` (`point:ms`) forced.
-fn spawn_paused(env: &TestEnv, dir: &Path, args: &[&str], pause: &str) -> Child {
-    env.command(BIN)
-        .current_dir(dir)
-        .args(args)
-        .env("GIT_HANDOVER_TEST_PAUSE", pause)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
-}
-
 fn finish(child: Child) -> (i32, String, String) {
     let out = child.wait_with_output().unwrap();
     (
@@ -142,7 +129,7 @@ fn clean_never_removes_a_session_reopened_while_it_decided() {
     let state = repo.join(".claude/handover/crew/dev/project-state.json");
     assert_eq!(read_json(&state)["status"], "ALL_COMPLETE");
     // clean chooses the finished team, then waits; meanwhile the agent reopens it.
-    let clean = spawn_paused(&env, &repo, &["clean", "--team", "crew"], "clean:1500");
+    let clean = env.spawn_paused(&repo, &["clean", "--team", "crew"], "clean:1500");
     std::thread::sleep(Duration::from_millis(500));
     let reopen = env.handover(
         &repo,
@@ -190,18 +177,8 @@ fn two_waiters_on_a_stale_lock_both_land() {
     plant_stale_lock(&dir.join("project-state.json.lock"));
     // Each waiter, once it judges the lock stale, holds on for 700 ms before removing
     // it: without the takeover guard the second removes the first one's fresh lock.
-    let a = spawn_paused(
-        &env,
-        &repo,
-        &["task", "add", "A1", "from a"],
-        "takeover:700",
-    );
-    let b = spawn_paused(
-        &env,
-        &repo,
-        &["task", "add", "B1", "from b"],
-        "takeover:700",
-    );
+    let a = env.spawn_paused(&repo, &["task", "add", "A1", "from a"], "takeover:700");
+    let b = env.spawn_paused(&repo, &["task", "add", "B1", "from b"], "takeover:700");
     let (ca, _, ea) = finish(a);
     let (cb, _, eb) = finish(b);
     assert_eq!((ca, cb), (0, 0), "{ea}\n{eb}");
@@ -229,7 +206,7 @@ fn a_note_rewritten_while_continue_briefs_is_not_consumed() {
     let repo = env.repo();
     let note = repo.join("CONTINUE_HERE.md");
     env.write(&note, "# Continue Here\n\n## Objective\nold work\n");
-    let cont = spawn_paused(&env, &repo, &["continue"], "consume:1500");
+    let cont = env.spawn_paused(&repo, &["continue"], "consume:1500");
     std::thread::sleep(Duration::from_millis(500));
     let body = env.root().join("body.md");
     env.write(&body, "## Objective\nnew work, not yet briefed\n");

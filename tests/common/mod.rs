@@ -188,6 +188,21 @@ impl TestEnv {
         self.handover_with(dir, args, |_| {})
     }
 
+    /// `git-handover` started in `dir` in the background with the pause `pause`
+    /// (`point:ms`, `GIT_HANDOVER_TEST_PAUSE`) forced, stdout and stderr piped: a race
+    /// with an interleaving the test then forces.
+    pub fn spawn_paused(&self, dir: &Path, args: &[&str], pause: &str) -> std::process::Child {
+        self.command(env!("CARGO_BIN_EXE_git-handover"))
+            .current_dir(dir)
+            .args(args)
+            .env("GIT_HANDOVER_TEST_PAUSE", pause)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("git-handover runs")
+    }
+
     /// Run `git-handover` in `dir`, adjusting the command first (extra environment).
     pub fn handover_with(
         &self,
