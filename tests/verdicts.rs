@@ -301,6 +301,42 @@ fn a_commit_graph_with_bad_parent_positions_is_set_aside_not_believed() {
     );
     let warnings = h["warnings"].to_string();
     assert!(warnings.contains("commit-graph is damaged"), "{warnings}");
+
+    // Read ahead beside many state files, the graph's records are the walk's from its
+    // first step (GIT_HANDOVER_TEST_LONG_WALK=0: whatever the graph's size): the same
+    // damaged records, the same verdict.
+    let file = std::path::PathBuf::from(
+        h["path"]
+            .as_str()
+            .unwrap()
+            .replace("[ROOT]", &env.root().display().to_string()),
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    let sessions = file.parent().unwrap().parent().unwrap();
+    for i in 0..70 {
+        env.write(
+            &sessions
+                .join(format!("20261130-13{:02}{:02}", i / 60, i % 60))
+                .join("project-state.json"),
+            &text,
+        );
+    }
+    let _ = std::fs::remove_dir_all(repo.join(".git/git-handover"));
+    let run = env.handover_with(&repo, &["status", "--json"], |c| {
+        c.env("GIT_HANDOVER_TEST_LONG_WALK", "0");
+    });
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    let all = v["worktrees"][0]["handovers"].as_array().unwrap();
+    assert_eq!(all.len(), 71, "{}", run.stdout);
+    for h in all {
+        assert_eq!(h["commits"][0]["state"], "ok", "{h}");
+        assert!(
+            h["warnings"]
+                .to_string()
+                .contains("commit-graph is damaged"),
+            "{h}"
+        );
+    }
 }
 
 #[test]
