@@ -94,30 +94,33 @@ impl Repo {
     /// ordered by commit-graph generation and stopped as soon as the answer is known.
     /// Unreachable commits are then looked for among the newest commits of their tip,
     /// as rewritten (amended or rebased) equivalents.
-    pub fn check_commits(&self, queries: &[(String, CommitId)]) -> Result<Vec<CommitAnswer>> {
+    pub fn check_commits(&self, queries: &[(&str, CommitId)]) -> Result<Vec<CommitAnswer>> {
         let shared = self.graph();
         let graph = shared.as_deref();
+        // Each full id decoded once, for the graph lookups, `resolve` and the walk.
+        let full: Vec<Option<ObjectId>> = queries
+            .iter()
+            .map(|(sha, _)| {
+                let sha = sha.trim();
+                (sha.len() == 40)
+                    .then(|| ObjectId::from_hex(sha.as_bytes()).ok())
+                    .flatten()
+            })
+            .collect();
         let walk_of = |graph: Option<&gix::commitgraph::Graph>| {
             // Every full id looked up in the graph at once, in order.
             let known = graph.map_or_else(IdMap::default, |g| {
-                let ids: Vec<ObjectId> = queries
-                    .iter()
-                    .filter_map(|(sha, _)| {
-                        let sha = sha.trim();
-                        (sha.len() == 40)
-                            .then(|| ObjectId::from_hex(sha.as_bytes()).ok())
-                            .flatten()
-                    })
-                    .collect();
+                let ids: Vec<ObjectId> = full.iter().flatten().copied().collect();
                 super::compact::positions(g, &ids)
             });
             // Without looking at the disk again (a miss would make the object store
             // list the objects and pack directories, ~17 system calls each) ...
             let mut resolved: Vec<Resolved> = queries
                 .iter()
+                .zip(&full)
                 .enumerate()
-                .map(|(i, (sha, _))| {
-                    let r = self.resolve(sha, graph, &known, false);
+                .map(|(i, ((sha, _), id))| {
+                    let r = self.resolve(sha, *id, graph, &known, false);
                     if i == 0 {
                         crate::support::testing::pause("resolve");
                     }
@@ -127,9 +130,10 @@ impl Repo {
             // ... then the misses again, after one look at the disk: packs written
             // while the run went on (a gc, a fetch) are seen, once a run, not per sha.
             let mut looked = false;
-            for ((sha, _), r) in queries.iter().zip(resolved.iter_mut()) {
+            for (((sha, _), id), r) in queries.iter().zip(&full).zip(resolved.iter_mut()) {
                 if matches!(r, Resolved::Missing) {
-                    *r = self.resolve(sha, graph, &known, !std::mem::replace(&mut looked, true));
+                    let refresh = !std::mem::replace(&mut looked, true);
+                    *r = self.resolve(sha, *id, graph, &known, refresh);
                 }
             }
             let mut walk_queries: Vec<(ObjectId, ObjectId)> = Vec::new();
@@ -140,7 +144,7 @@ impl Repo {
             }
             let (reachable, complete) = self.reachable_in(&walk_queries, graph, &known);
             let negative = complete
-                && (walk_queries.len() > reachable.len()
+                && (reachable.iter().any(|r| !r)
                     || resolved.iter().any(|r| !matches!(r, Resolved::Commit(_))));
             (resolved, reachable, negative, complete)
         };
@@ -160,14 +164,15 @@ impl Repo {
 
         let mut answers = Vec::with_capacity(queries.len());
         let mut to_search: HashMap<ObjectId, Vec<(usize, ObjectId)>> = HashMap::new();
+        // The walk's answers are in the order of the commits it was asked about.
+        let mut reachable = reachable.into_iter();
         for (i, ((_, tip), r)) in queries.iter().zip(&resolved).enumerate() {
+            let reached = matches!(r, Resolved::Commit(_)) && reachable.next() == Some(true);
             let (state, full) = match r {
                 Resolved::Missing => (CommitState::Missing, None),
                 Resolved::Ambiguous => (CommitState::Ambiguous, None),
                 Resolved::NotACommit(id) => (CommitState::Unreachable, Some(id.to_string())),
-                Resolved::Commit(id) if reachable.contains(&(*id, tip.0)) => {
-                    (CommitState::Ok, Some(id.to_string()))
-                }
+                Resolved::Commit(id) if reached => (CommitState::Ok, Some(id.to_string())),
                 // The walk was stopped by the deadline before it knew.
                 Resolved::Commit(id) if !complete => (CommitState::Unchecked, Some(id.to_string())),
                 Resolved::Commit(id) => {
@@ -199,6 +204,7 @@ impl Repo {
     pub(super) fn resolve(
         &self,
         sha: &str,
+        full: Option<ObjectId>,
         graph: Option<&gix::commitgraph::Graph>,
         known: &IdMap<u32>,
         refresh: bool,
@@ -209,8 +215,7 @@ impl Repo {
         }
         let found = match graph {
             // A full id was looked up with the others: not among them, not in the graph.
-            Some(_) if sha.len() == 40 => ObjectId::from_hex(sha.as_bytes())
-                .ok()
+            Some(_) if sha.len() == 40 => full
                 .filter(|id| known.contains_key(id))
                 .map(Resolved::Commit),
             Some(g) => in_graph(g, sha),
@@ -256,16 +261,16 @@ impl Repo {
         }
     }
 
-    /// Which `(candidate, tip)` pairs are reachable, read through `graph` (or from the
-    /// objects alone), and whether the answer is whole (the deadline did not stop it).
-    /// One walk for up to 64 distinct tips, else one per 128: each commit carries a bit
-    /// per tip that reaches it.
+    /// Whether each `(candidate, tip)` pair is reachable (in the order asked), read
+    /// through `graph` (or from the objects alone), and whether the answer is whole
+    /// (the deadline did not stop it). One walk for up to 64 distinct tips, else one
+    /// per 128: each commit carries a bit per tip that reaches it.
     pub(super) fn reachable_in(
         &self,
         queries: &[(ObjectId, ObjectId)],
         graph: Option<&gix::commitgraph::Graph>,
         known: &IdMap<u32>,
-    ) -> (HashSet<(ObjectId, ObjectId)>, bool) {
+    ) -> (Vec<bool>, bool) {
         let mut tips: Vec<ObjectId> = queries.iter().map(|(_, t)| *t).collect();
         tips.sort_unstable();
         tips.dedup();
@@ -283,15 +288,16 @@ impl Repo {
         tips: &[ObjectId],
         graph: Option<&gix::commitgraph::Graph>,
         known: &IdMap<u32>,
-    ) -> (HashSet<(ObjectId, ObjectId)>, bool) {
-        let mut out = HashSet::new();
+    ) -> (Vec<bool>, bool) {
+        let mut out = vec![false; queries.len()];
         for chunk in tips.chunks(M::BITS) {
-            let bit_of: HashMap<ObjectId, M> = chunk
+            let bit_of: IdMap<M> = chunk
                 .iter()
                 .enumerate()
                 .map(|(i, t)| (*t, M::bit(i)))
                 .collect();
-            let mut needed: HashMap<ObjectId, M> = HashMap::new();
+            let mut needed: IdMap<M> = IdMap::default();
+            needed.reserve(queries.len());
             for (c, t) in queries {
                 if let Some(bit) = bit_of.get(t) {
                     *needed.entry(*c).or_default() |= *bit;
@@ -302,11 +308,11 @@ impl Repo {
             let (masks, complete) = walk.run(&bit_of, &needed, &|| self.out_of_time());
             self.walked_without_graph
                 .set(self.walked_without_graph.get() + walk.parsed.get());
-            for (c, t) in queries {
+            for ((c, t), reached) in queries.iter().zip(out.iter_mut()) {
                 if let (Some(bit), Some(mask)) = (bit_of.get(t), masks.get(c))
                     && !(*mask & *bit).is_empty()
                 {
-                    out.insert((*c, *t));
+                    *reached = true;
                 }
             }
             if !complete {
@@ -353,14 +359,21 @@ impl Repo {
             .iter()
             .map(|q| {
                 let since = q.since.as_second();
-                let excluded: HashSet<ObjectId> = q
-                    .exclude
-                    .iter()
-                    .filter_map(|e| ObjectId::from_hex(e.as_bytes()).ok())
-                    .collect();
                 let mut result = NewerCommits::default();
+                let newer = newer_by_tip.get(&q.tip.0).map_or(&[][..], Vec::as_slice);
+                // The own commits are decoded only where the branch has newer ones.
+                let excluded: HashSet<ObjectId> = if newer.first().is_some_and(|(t, _)| *t > since) {
+                    q.own
+                        .iter()
+                        .flat_map(|c| [c.full.as_deref(), c.rewritten.as_deref()])
+                        .flatten()
+                        .filter_map(|e| ObjectId::from_hex(e.as_bytes()).ok())
+                        .collect()
+                } else {
+                    HashSet::new()
+                };
                 // Newest first: the first commit not newer ends the list.
-                for (time, id) in newer_by_tip.get(&q.tip.0).into_iter().flatten() {
+                for (time, id) in newer {
                     if *time <= since {
                         break;
                     }

@@ -86,8 +86,9 @@ pub struct NewerCommits {
 pub struct NewerQuery<'a> {
     pub tip: CommitId,
     pub since: Timestamp,
-    /// Full ids of commits the handover records itself; they do not count.
-    pub exclude: &'a [String],
+    /// The handover's own commits as checked: they (`full`) and their rewritten copies
+    /// do not count.
+    pub own: &'a [crate::model::verdict::CommitCheck],
 }
 
 /// The answer for one recorded sha.

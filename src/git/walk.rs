@@ -207,10 +207,10 @@ impl<'a> Walk<'a> {
     /// proof, its absence proves nothing then.
     pub(super) fn run<M: Mask>(
         &self,
-        bit_of: &HashMap<ObjectId, M>,
-        needed: &HashMap<ObjectId, M>,
+        bit_of: &IdMap<M>,
+        needed: &IdMap<M>,
         out_of_time: &dyn Fn() -> bool,
-    ) -> (HashMap<ObjectId, M>, bool) {
+    ) -> (IdMap<M>, bool) {
         let graph_len = self.graph.map_or(0, |g| g.num_commits() as usize);
         // Commits outside the graph (few: newer than it), by id.
         let mut bits: IdMap<State<M>> = IdMap::default();
@@ -258,24 +258,27 @@ impl<'a> Walk<'a> {
                 p2,
             )
         };
-        // Candidates in the graph: a bit per position says whether to look one up.
-        let mut in_graph: HashMap<u32, (ObjectId, M)> = HashMap::new();
+        // Candidates in the graph, by position: a bit per position says whether to
+        // look one up.
+        let mut in_graph: Vec<(u32, ObjectId)> = Vec::with_capacity(needed.len());
         let mut flagged = vec![0u64; graph_len.div_ceil(64)];
         let mut open_generations: BTreeMap<u32, usize> = BTreeMap::new();
-        let mut out: HashMap<ObjectId, M> = HashMap::with_capacity(needed.len());
+        let mut out: IdMap<M> = IdMap::default();
+        out.reserve(needed.len());
         let mut open = 0usize;
         for (id, wanted) in needed {
             out.insert(*id, M::default());
             open += 1;
             match (self.node_of(*id), self.graph) {
                 (Node::Pos(p), Some(_)) => {
-                    in_graph.insert(p, (*id, *wanted));
+                    in_graph.push((p, *id));
                     flagged[p as usize / 64] |= 1 << (p % 64);
                     *open_generations.entry(generation_of(p)).or_default() += 1;
                 }
                 _ => bits.entry(*id).or_default().waiting = *wanted,
             }
         }
+        in_graph.sort_unstable_by_key(|(p, _)| *p);
         let push = |node: Node,
                     mask: M,
                     bits: &mut IdMap<State<M>>,
@@ -380,9 +383,9 @@ impl<'a> Walk<'a> {
             #[allow(clippy::cast_possible_truncation)]
             let p = top as u32;
             if flagged[p as usize / 64] & (1 << (p % 64)) != 0
-                && let Some((id, _)) = in_graph.get(&p)
+                && let Ok(at) = in_graph.binary_search_by_key(&p, |(q, _)| *q)
             {
-                out.insert(*id, m);
+                out.insert(in_graph[at].1, m);
                 open -= 1;
                 if let Some(n) = open_generations.get_mut(&generation) {
                     *n -= 1;

@@ -324,7 +324,7 @@ pub fn check(
         .collect();
 
     // One walk for every recorded commit of every handover.
-    let mut queries: Vec<(String, CommitId)> = Vec::new();
+    let mut queries: Vec<(&str, CommitId)> = Vec::new();
     let mut query_owner: Vec<(usize, usize, String)> = Vec::new();
     for (pi, (_, pending)) in pending_by_worktree.iter().enumerate() {
         for (hi, p) in pending.iter().enumerate() {
@@ -333,7 +333,7 @@ pub fn check(
             };
             for task in &state.tasks {
                 if let Some(sha) = &task.commit_sha {
-                    queries.push((sha.clone(), tip));
+                    queries.push((sha.as_str(), tip));
                     query_owner.push((pi, hi, task.id.clone()));
                 }
             }
@@ -379,54 +379,44 @@ pub fn check(
             }
         }
     }
-    let mut checks: HashMap<(usize, usize), Vec<CommitCheck>> = HashMap::new();
+    // Each handover's checks, by its place: `checks[pi][hi]`.
+    let mut checks: Vec<Vec<Vec<CommitCheck>>> = pending_by_worktree
+        .iter()
+        .map(|(_, pending)| pending.iter().map(|_| Vec::new()).collect())
+        .collect();
     for (((pi, hi, task_id), (sha, _)), answer) in
         query_owner.into_iter().zip(&queries).zip(answers)
     {
-        checks.entry((pi, hi)).or_default().push(CommitCheck {
+        checks[pi][hi].push(CommitCheck {
             task_id,
-            recorded: sha.clone(),
+            recorded: (*sha).to_owned(),
             state: answer.state,
             full: answer.full,
             rewritten: answer.rewritten,
         });
     }
 
-    for (at, c) in unchecked {
-        checks.entry(at).or_default().push(c);
+    for ((pi, hi), c) in unchecked {
+        checks[pi][hi].push(c);
     }
 
-    // Newer commits, one walk per branch.
+    // Newer commits, one walk per branch. The handover's own commits, and their
+    // rewritten copies, are not newer work.
     let mut newer_index: Vec<(usize, usize)> = Vec::new();
-    let mut excludes: Vec<Vec<String>> = Vec::new();
-    let mut newer_inputs: Vec<(CommitId, Timestamp)> = Vec::new();
+    let mut newer_queries: Vec<NewerQuery<'_>> = Vec::new();
     for (pi, (_, pending)) in pending_by_worktree.iter().enumerate() {
         for (hi, p) in pending.iter().enumerate() {
             let (Some(tip), Some((written, _))) = (p.tip, p.written) else {
                 continue;
             };
-            // The handover's own commits, and their rewritten copies, are not newer work.
-            let own: Vec<String> = checks
-                .get(&(pi, hi))
-                .into_iter()
-                .flatten()
-                .flat_map(|c| [c.full.clone(), c.rewritten.clone()])
-                .flatten()
-                .collect();
             newer_index.push((pi, hi));
-            excludes.push(own);
-            newer_inputs.push((tip, written));
+            newer_queries.push(NewerQuery {
+                tip,
+                since: written,
+                own: &checks[pi][hi],
+            });
         }
     }
-    let newer_queries: Vec<NewerQuery<'_>> = newer_inputs
-        .iter()
-        .zip(&excludes)
-        .map(|((tip, since), exclude)| NewerQuery {
-            tip: *tip,
-            since: *since,
-            exclude,
-        })
-        .collect();
     let newer_answers = repo.newer_commits(&newer_queries).unwrap_or_else(|e| {
         damaged.get_or_insert(e.to_string());
         newer_queries
@@ -434,8 +424,14 @@ pub fn check(
             .map(|_| NewerCommits::default())
             .collect()
     });
-    let mut newer: HashMap<(usize, usize), NewerCommits> =
-        newer_index.into_iter().zip(newer_answers).collect();
+    drop(newer_queries);
+    let mut newer: Vec<Vec<NewerCommits>> = pending_by_worktree
+        .iter()
+        .map(|(_, pending)| pending.iter().map(|_| NewerCommits::default()).collect())
+        .collect();
+    for ((pi, hi), answer) in newer_index.into_iter().zip(newer_answers) {
+        newer[pi][hi] = answer;
+    }
 
     let cut_short = repo.cut_short();
     let mut out = Vec::new();
@@ -445,8 +441,8 @@ pub fn check(
             .into_iter()
             .enumerate()
             .map(|(hi, p)| {
-                let commits = checks.remove(&(pi, hi)).unwrap_or_default();
-                let newer = newer.remove(&(pi, hi)).unwrap_or_default();
+                let commits = std::mem::take(&mut checks[pi][hi]);
+                let newer = std::mem::take(&mut newer[pi][hi]);
                 let touched = p.tip.is_some();
                 let mut h = judge(p, wt, worktrees, &resolved, settings, now, commits, newer);
                 if let (true, true, Reading::Read(a)) = (cut_short, touched, &mut h.reading) {
