@@ -4,22 +4,46 @@
 use super::*;
 
 /// Recorded worktree roots resolved once per run: a worktree's sessions all name it,
-/// and resolving a path reads every link on its way.
+/// and resolving a path reads every link on its way. What the verdicts need of a root
+/// is kept with it, so that a thousand sessions do not each search the worktree list.
 #[derive(Default)]
-pub(super) struct Roots(std::cell::RefCell<HashMap<String, (PathBuf, bool)>>);
+pub(super) struct Roots(std::cell::RefCell<HashMap<String, std::rc::Rc<Root>>>);
+
+/// A recorded root, resolved.
+pub(super) struct Root {
+    /// Made canonical.
+    path: PathBuf,
+    is_dir: bool,
+    /// The registered worktree at that path, if any.
+    registered: Option<RegisteredWorktree>,
+    /// Some worktree at that path exists.
+    existing_worktree: bool,
+}
 
 impl Roots {
-    /// `root` made canonical, and whether it is a directory.
-    fn resolve(&self, root: &str) -> (PathBuf, bool) {
+    /// `root` made canonical and looked up among `worktrees`.
+    fn resolve(&self, root: &str, worktrees: &[Worktree]) -> std::rc::Rc<Root> {
         if let Some(known) = self.0.borrow().get(root) {
-            return known.clone();
+            return std::rc::Rc::clone(known);
         }
         let path = crate::git::normalize(Path::new(root));
-        let is_dir = path.is_dir();
+        let resolved = std::rc::Rc::new(Root {
+            is_dir: path.is_dir(),
+            registered: worktrees
+                .iter()
+                .find(|w| w.path == path)
+                .map(|w| RegisteredWorktree {
+                    exists: w.exists,
+                    locked: w.locked.is_some(),
+                    prunable: w.prunable,
+                }),
+            existing_worktree: worktrees.iter().any(|w| w.path == path && w.exists),
+            path,
+        });
         self.0
             .borrow_mut()
-            .insert(root.to_owned(), (path.clone(), is_dir));
-        (path, is_dir)
+            .insert(root.to_owned(), std::rc::Rc::clone(&resolved));
+        resolved
     }
 }
 
@@ -108,9 +132,9 @@ pub(super) fn judge(
             if handover.stored.is_none()
                 && let Some(root) = state.workspace.root.as_deref()
             {
-                let (root, _) = roots.resolve(root);
-                if root != wt.path && worktrees.iter().any(|w| w.path == root && w.exists) {
-                    handover.copy_of = Some(root);
+                let root = roots.resolve(root, worktrees);
+                if root.existing_worktree && root.path != wt.path {
+                    handover.copy_of = Some(root.path.clone());
                 }
             }
             let stale_tasks = state
@@ -214,14 +238,6 @@ pub(super) fn judge(
 
 /// The presence verdict for a recorded `workspace.root`.
 pub(super) fn presence_of(root: &str, worktrees: &[Worktree], roots: &Roots) -> Presence {
-    let (root_path, is_dir) = roots.resolve(root);
-    let registered = worktrees
-        .iter()
-        .find(|w| w.path == root_path)
-        .map(|w| RegisteredWorktree {
-            exists: w.exists,
-            locked: w.locked.is_some(),
-            prunable: w.prunable,
-        });
-    verdict::presence(registered, is_dir)
+    let root = roots.resolve(root, worktrees);
+    verdict::presence(root.registered, root.is_dir)
 }
