@@ -78,6 +78,15 @@ impl RawTask {
             .position(|k| *k == key)
             .and_then(|i| self.0[i].as_ref())
     }
+
+    /// A field given up to the validator, which moves its strings into the view
+    /// rather than copying them.
+    pub(super) fn take(&mut self, key: &str) -> Option<Value> {
+        TASK_KEYS
+            .iter()
+            .position(|k| *k == key)
+            .and_then(|i| self.0[i].take())
+    }
 }
 
 /// A key of a task object: its place in [`TASK_KEYS`], or `None` for any other key,

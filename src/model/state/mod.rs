@@ -4,6 +4,7 @@
 //! tool does not know stays where it was, at every level), and the typed view the rest
 //! of the tool reads is derived from it by validation. Writing serialises the document.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use jiff::Timestamp;
@@ -150,10 +151,10 @@ pub struct View {
 
 /// Where a state's tasks come from: the document's `active_tasks` value, or the
 /// typed reading's tasks (an array of objects, known to be there).
-#[derive(Clone, Copy)]
 enum Tasks<'a, 'v> {
     Doc(Option<&'v Value>),
-    Typed(&'a [fast::RawTask]),
+    /// Their fields are taken out as they are validated.
+    Typed(&'a mut [fast::RawTask]),
 }
 
 /// The most JSON values (objects, arrays, strings, numbers, literals) a state may hold.
@@ -290,8 +291,9 @@ impl View {
         let Some(raw) = fast::read(bytes) else {
             return State::parse(bytes, file).map(State::into_view);
         };
-        let tasks = raw.active_tasks.as_deref().unwrap_or_default();
-        let mut view = View::validated(&|key| raw.field(key), Tasks::Typed(tasks), file)?;
+        let mut raw = raw;
+        let mut tasks = raw.active_tasks.take().unwrap_or_default();
+        let mut view = View::validated(&|key| raw.field(key), Tasks::Typed(&mut tasks), file)?;
         let approaches: Vec<Option<&Value>> = tasks
             .iter()
             .map(|t| t.field("attempted_approaches"))
@@ -348,8 +350,8 @@ impl View {
             // of fresh pages, each faulted in).
             Tasks::Typed(items) => {
                 let mut tasks = Vec::with_capacity(items.len());
-                for (i, item) in items.iter().enumerate() {
-                    tasks.push(v.task_fields(&|key| item.field(key), i)?);
+                for (i, item) in items.iter_mut().enumerate() {
+                    tasks.push(v.task_fields(&mut |key| item.take(key).map(Cow::Owned), i)?);
                 }
                 tasks
             }
@@ -390,14 +392,14 @@ impl View {
                 seen.insert(task.id.as_str(), i);
             }
         }
-        let generated_at = v.stamp(get("generated_at"), &top("generated_at"))?;
-        let session_id = v.string(get("session_id"), &top("session_id"))?;
+        let generated_at = v.stamp(get("generated_at").map(Cow::Borrowed), &top("generated_at"))?;
+        let session_id = v.string(get("session_id").map(Cow::Borrowed), &top("session_id"))?;
         let workspace = match get("workspace") {
             None | Some(Value::Null) => Workspace::default(),
             Some(Value::Object(w)) => Workspace {
-                root: v.string(w.get("root"), &top("workspace.root"))?,
+                root: v.string(w.get("root").map(Cow::Borrowed), &top("workspace.root"))?,
                 branch: v
-                    .string(w.get("branch"), &top("workspace.branch"))?
+                    .string(w.get("branch").map(Cow::Borrowed), &top("workspace.branch"))?
                     .filter(|b| !b.is_empty()),
                 is_worktree: match w.get("is_worktree") {
                     None | Some(Value::Null) => None,

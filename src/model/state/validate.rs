@@ -42,40 +42,54 @@ impl Validator<'_> {
         field_error(self.file, &field.to_string(), message)
     }
 
+    /// A string field: moved out of a value the caller gave up, copied from one it
+    /// keeps (the document).
     pub(super) fn string(
         &self,
-        value: Option<&Value>,
+        value: Option<Cow<'_, Value>>,
         field: &Field<'_>,
     ) -> Result<Option<String>> {
         match value {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
+            None => Ok(None),
+            Some(Cow::Owned(Value::String(s))) => Ok(Some(s)),
+            Some(Cow::Borrowed(Value::String(s))) => Ok(Some(s.clone())),
+            Some(v) if v.is_null() => Ok(None),
             Some(_) => Err(self.err(field, "must be a string")),
         }
     }
 
-    pub(super) fn strings(&self, value: Option<&Value>, field: &Field<'_>) -> Result<Vec<String>> {
+    pub(super) fn strings(
+        &self,
+        value: Option<Cow<'_, Value>>,
+        field: &Field<'_>,
+    ) -> Result<Vec<String>> {
+        let bad = |i: usize| field_error(self.file, &format!("{field}[{i}]"), "must be a string");
         match value {
-            None | Some(Value::Null) => Ok(Vec::new()),
-            Some(Value::Array(items)) => items
+            None => Ok(Vec::new()),
+            Some(Cow::Owned(Value::Array(items))) => items
+                .into_iter()
+                .enumerate()
+                .map(|(i, item)| match item {
+                    Value::String(s) => Ok(s),
+                    _ => Err(bad(i)),
+                })
+                .collect(),
+            Some(Cow::Borrowed(Value::Array(items))) => items
                 .iter()
                 .enumerate()
                 .map(|(i, item)| match item {
                     Value::String(s) => Ok(s.clone()),
-                    _ => Err(field_error(
-                        self.file,
-                        &format!("{field}[{i}]"),
-                        "must be a string",
-                    )),
+                    _ => Err(bad(i)),
                 })
                 .collect(),
+            Some(v) if v.is_null() => Ok(Vec::new()),
             Some(_) => Err(self.err(field, "must be an array of strings")),
         }
     }
 
     pub(super) fn stamp(
         &mut self,
-        value: Option<&Value>,
+        value: Option<Cow<'_, Value>>,
         field: &Field<'_>,
     ) -> Result<Option<Stamp>> {
         let Some(raw) = self.string(value, field)? else {
@@ -116,25 +130,30 @@ impl Validator<'_> {
                 "must be an object",
             ));
         };
-        self.task_fields(&|key| t.get(key), index)
+        self.task_fields(&mut |key| t.get(key).map(Cow::Borrowed), index)
     }
 
-    /// A task from its fields (`get`): for the document and for the typed reading.
+    /// A task from its fields (`take`, asked once per key): for the document, which
+    /// lends them, and for the typed reading, which gives them up.
     pub(super) fn task_fields<'v>(
         &mut self,
-        get: &dyn Fn(&str) -> Option<&'v Value>,
+        take: &mut dyn FnMut(&str) -> Option<Cow<'v, Value>>,
         index: usize,
     ) -> Result<Task> {
-        let t = get;
+        let t = take;
         let field = |name| Field {
             task: Some(index),
             name,
         };
         let id = match t("id") {
-            None | Some(Value::Null) => String::new(),
-            Some(Value::String(s)) => s.clone(),
-            Some(Value::Number(n)) => n.to_string(),
-            Some(_) => return Err(self.err(&field("id"), "must be a string")),
+            None => String::new(),
+            Some(Cow::Owned(Value::String(s))) => s,
+            Some(Cow::Borrowed(Value::String(s))) => s.clone(),
+            Some(v) => match &*v {
+                Value::Null => String::new(),
+                Value::Number(n) => n.to_string(),
+                _ => return Err(self.err(&field("id"), "must be a string")),
+            },
         };
         Ok(Task {
             id,
