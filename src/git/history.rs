@@ -362,7 +362,8 @@ impl Repo {
                 let mut result = NewerCommits::default();
                 let newer = newer_by_tip.get(&q.tip.0).map_or(&[][..], Vec::as_slice);
                 // The own commits are decoded only where the branch has newer ones.
-                let excluded: HashSet<ObjectId> = if newer.first().is_some_and(|(t, _)| *t > since) {
+                let excluded: HashSet<ObjectId> = if newer.first().is_some_and(|(t, _)| *t > since)
+                {
                     q.own
                         .iter()
                         .flat_map(|c| [c.full.as_deref(), c.rewritten.as_deref()])
