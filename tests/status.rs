@@ -317,6 +317,61 @@ fn many_sessions_read_on_several_threads_each_keep_their_own_reading() {
 /// document is whole and ends the output, the exit status and the errors on stderr are
 /// those of the report; a reader that leaves early is no error (exit 0, nothing said),
 /// a stdout that cannot be written is (exit 1, said).
+/// With many handovers the report's later worktrees are rendered on another thread
+/// and spliced in: the document must be laid out exactly as `serde_json` lays out the
+/// same value (two spaces a level, keys in order), whichever worktree the split falls
+/// on, and with none of the others' handovers lost or doubled.
+#[test]
+fn a_report_rendered_on_two_threads_is_laid_out_as_one() {
+    let env = TestEnv::new();
+    let repo = env.init("split");
+    env.commit(&repo, "a", "a\n", "a", "2026-11-30T10:00:00Z");
+    let mut roots = vec![(repo.clone(), "main".to_owned())];
+    for w in ["one", "two", "three"] {
+        let path = env.worktree(&repo, w, w);
+        roots.push((path, w.to_owned()));
+    }
+    // 90 sessions in each of four worktrees: 360 handovers, split in the middle.
+    for (root, branch) in &roots {
+        for i in 0..90 {
+            env.write(
+                &root.join(format!(
+                    ".claude/handover/{branch}/20261130-1{i:03}00/project-state.json"
+                )),
+                &json!({"version": 4, "generated_at": "2026-11-30T10:00:00Z",
+                        "status": "READY", "workspace": {"branch": branch},
+                        "active_tasks": [{"id": format!("{branch}-{i}"), "description": "d",
+                                          "status": "in_progress", "file_paths": [],
+                                          "blockers": ["b"]}]})
+                .to_string(),
+            );
+        }
+    }
+    let run = env.handover(&repo, &["status", "--json"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let v: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        run.stdout,
+        format!("{}\n", serde_json::to_string_pretty(&v).unwrap())
+    );
+    let worktrees = v["worktrees"].as_array().unwrap();
+    assert_eq!(worktrees.len(), 4);
+    for w in worktrees {
+        let branch = w["branch"].as_str().unwrap();
+        let ids: Vec<String> = w["handovers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["next_task"]["id"].as_str().unwrap().to_owned())
+            .collect();
+        let mut expected: Vec<String> = (0..90).map(|i| format!("{branch}-{i}")).collect();
+        expected.sort();
+        let mut got = ids.clone();
+        got.sort();
+        assert_eq!(got, expected, "{branch}");
+    }
+}
+
 #[test]
 fn the_json_report_is_written_as_it_is_rendered() {
     let env = TestEnv::new();

@@ -51,7 +51,7 @@ impl Output for status::Report {
     /// Written as it is rendered: at 1,000 sessions the document is 4.3 MB, which held
     /// whole was a thousand pages faulted in and copied once more to be printed.
     fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        json::to_writer(out, &json::status(self))
+        json::write_status(out, self)
     }
     fn code(&self) -> u8 {
         if self.invalid().next().is_some() {

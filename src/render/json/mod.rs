@@ -2,11 +2,13 @@
 //! changes only on purpose. Every document names its schema.
 
 mod briefing;
+mod stream;
 mod writes;
 
 use serde::Serialize;
 
 pub use briefing::*;
+pub use stream::{to_string, write_status};
 pub use writes::*;
 
 use crate::commands::status;
@@ -175,18 +177,27 @@ pub struct NoteV1 {
 
 pub fn status(report: &status::Report) -> StatusV1 {
     StatusV1 {
+        worktrees: report.worktrees.iter().map(worktree_of).collect(),
+        ..status_without_worktrees(report)
+    }
+}
+
+/// A worktree of the status document, with its handovers.
+pub(super) fn worktree_of(w: &crate::services::assess::WorktreeHandovers) -> WorktreeV1 {
+    WorktreeV1 {
+        handovers: w.handovers.iter().map(handover).collect(),
+        current: w.current,
+        ..worktree(&w.worktree)
+    }
+}
+
+/// The status document with no worktrees (they are rendered apart).
+pub(super) fn status_without_worktrees(report: &status::Report) -> StatusV1 {
+    StatusV1 {
         schema: STATUS_SCHEMA,
         now: time(report.now),
         needs_attention: report.attention_count() > 0,
-        worktrees: report
-            .worktrees
-            .iter()
-            .map(|w| WorktreeV1 {
-                handovers: w.handovers.iter().map(handover).collect(),
-                current: w.current,
-                ..worktree(&w.worktree)
-            })
-            .collect(),
+        worktrees: Vec::new(),
         stored: report.stored.iter().map(handover).collect(),
         diverged: report
             .diverged
@@ -331,169 +342,4 @@ pub(super) fn details(a: &Assessment) -> DetailsV1 {
 /// precision everywhere (docs/json.md).
 pub fn time(t: jiff::Timestamp) -> String {
     t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
-}
-
-/// [`to_string`] written to `out` as it is made, through a buffer of its own: serde's
-/// many small writes then go to a `Vec` the compiler sees, not through `out`'s vtable
-/// one token at a time (a third of writing 1,000 sessions' 4.3 MB report).
-pub fn to_writer(out: &mut dyn std::io::Write, v: &impl Serialize) -> std::io::Result<()> {
-    let mut chunked = Chunked {
-        buf: Vec::with_capacity(Chunked::SIZE + 4096),
-        out,
-    };
-    v.serialize(&mut serde_json::Serializer::with_formatter(
-        &mut chunked,
-        Pretty::default(),
-    ))
-    .map_err(std::io::Error::from)?;
-    chunked.buf.push(b'\n');
-    chunked.out.write_all(&chunked.buf)
-}
-
-/// Pretty JSON and a final newline.
-pub fn to_string(v: &impl Serialize) -> String {
-    let mut bytes = Vec::with_capacity(4096);
-    v.serialize(&mut serde_json::Serializer::with_formatter(
-        &mut bytes,
-        Pretty::default(),
-    ))
-    .expect("output structs serialise");
-    bytes.push(b'\n');
-    String::from_utf8(bytes).expect("serde_json writes UTF-8")
-}
-
-/// A buffer in front of a writer, handed on a chunk at a time.
-struct Chunked<'a> {
-    buf: Vec<u8>,
-    out: &'a mut dyn std::io::Write,
-}
-
-impl Chunked<'_> {
-    const SIZE: usize = 1 << 16;
-}
-
-impl std::io::Write for Chunked<'_> {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.write_all(bytes)?;
-        Ok(bytes.len())
-    }
-
-    #[inline]
-    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        self.buf.extend_from_slice(bytes);
-        if self.buf.len() >= Self::SIZE {
-            self.out.write_all(&self.buf)?;
-            self.buf.clear();
-        }
-        Ok(())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// serde_json's `PrettyFormatter` (two spaces a level, `[]` and `{}` when empty, `": "`
-/// between key and value), byte for byte, with each line's indentation written at once
-/// rather than a level at a time.
-#[derive(Default)]
-struct Pretty {
-    depth: usize,
-    has_value: bool,
-}
-
-impl Pretty {
-    /// A newline (after a comma when not `first`) and the indentation of `depth`.
-    #[inline]
-    fn line<W: ?Sized + std::io::Write>(
-        writer: &mut W,
-        comma: bool,
-        depth: usize,
-    ) -> std::io::Result<()> {
-        const SPACES: &[u8; 64] = b"                                                                ";
-        if comma {
-            writer.write_all(b",")?;
-        }
-        writer.write_all(b"\n")?;
-        let mut left = depth * 2;
-        while left > 0 {
-            let n = left.min(SPACES.len());
-            writer.write_all(&SPACES[..n])?;
-            left -= n;
-        }
-        Ok(())
-    }
-}
-
-impl serde_json::ser::Formatter for Pretty {
-    #[inline]
-    fn begin_array<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        writer.write_all(b"[")
-    }
-
-    #[inline]
-    fn end_array<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.depth -= 1;
-        if self.has_value {
-            Self::line(writer, false, self.depth)?;
-        }
-        writer.write_all(b"]")
-    }
-
-    #[inline]
-    fn begin_array_value<W: ?Sized + std::io::Write>(
-        &mut self,
-        writer: &mut W,
-        first: bool,
-    ) -> std::io::Result<()> {
-        Self::line(writer, !first, self.depth)
-    }
-
-    #[inline]
-    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
-
-    #[inline]
-    fn begin_object<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        writer.write_all(b"{")
-    }
-
-    #[inline]
-    fn end_object<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.depth -= 1;
-        if self.has_value {
-            Self::line(writer, false, self.depth)?;
-        }
-        writer.write_all(b"}")
-    }
-
-    #[inline]
-    fn begin_object_key<W: ?Sized + std::io::Write>(
-        &mut self,
-        writer: &mut W,
-        first: bool,
-    ) -> std::io::Result<()> {
-        Self::line(writer, !first, self.depth)
-    }
-
-    #[inline]
-    fn begin_object_value<W: ?Sized + std::io::Write>(
-        &mut self,
-        writer: &mut W,
-    ) -> std::io::Result<()> {
-        writer.write_all(b": ")
-    }
-
-    #[inline]
-    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
 }
