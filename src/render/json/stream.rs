@@ -98,23 +98,43 @@ impl Pretty {
         }
         Ok(())
     }
+
+    /// An array or object begins: one level deeper, nothing in it yet.
+    #[inline]
+    fn open<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        bracket: &[u8],
+    ) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        writer.write_all(bracket)
+    }
+
+    /// It ends: on a line of its own unless it is empty (`[]`, `{}`).
+    #[inline]
+    fn close<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        bracket: &[u8],
+    ) -> std::io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            Self::line(writer, false, self.depth)?;
+        }
+        writer.write_all(bracket)
+    }
 }
 
 impl serde_json::ser::Formatter for Pretty {
     #[inline]
     fn begin_array<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        writer.write_all(b"[")
+        self.open(writer, b"[")
     }
 
     #[inline]
     fn end_array<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.depth -= 1;
-        if self.has_value {
-            Self::line(writer, false, self.depth)?;
-        }
-        writer.write_all(b"]")
+        self.close(writer, b"]")
     }
 
     #[inline]
@@ -134,18 +154,12 @@ impl serde_json::ser::Formatter for Pretty {
 
     #[inline]
     fn begin_object<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        writer.write_all(b"{")
+        self.open(writer, b"{")
     }
 
     #[inline]
     fn end_object<W: ?Sized + std::io::Write>(&mut self, writer: &mut W) -> std::io::Result<()> {
-        self.depth -= 1;
-        if self.has_value {
-            Self::line(writer, false, self.depth)?;
-        }
-        writer.write_all(b"}")
+        self.close(writer, b"}")
     }
 
     #[inline]
