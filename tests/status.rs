@@ -354,6 +354,19 @@ fn a_report_rendered_on_two_threads_is_laid_out_as_one() {
         run.stdout,
         format!("{}\n", serde_json::to_string_pretty(&v).unwrap())
     );
+    // A second thread that cannot be started (a stack no mapping can hold): the later
+    // worktrees are rendered on this one, to the same bytes (the clock aside).
+    let alone = env.handover_with(&repo, &["status", "--json"], |c| {
+        c.env("RUST_MIN_STACK", (1u64 << 46).to_string());
+    });
+    assert_eq!(alone.code, 0, "{}", alone.snapshot());
+    let without_now = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| !l.starts_with("  \"now\""))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(without_now(&alone.stdout), without_now(&run.stdout));
     let worktrees = v["worktrees"].as_array().unwrap();
     assert_eq!(worktrees.len(), 4);
     for w in worktrees {
