@@ -313,10 +313,6 @@ fn many_sessions_read_on_several_threads_each_keep_their_own_reading() {
     }
 }
 
-/// `status --json` writes its document as it renders it, straight to stdout: the
-/// document is whole and ends the output, the exit status and the errors on stderr are
-/// those of the report; a reader that leaves early is no error (exit 0, nothing said),
-/// a stdout that cannot be written is (exit 1, said).
 /// With many handovers the report's later worktrees are rendered on another thread
 /// and spliced in: the document must be laid out exactly as `serde_json` lays out the
 /// same value (two spaces a level, keys in order), whichever worktree the split falls
@@ -385,6 +381,10 @@ fn a_report_rendered_on_two_threads_is_laid_out_as_one() {
     }
 }
 
+/// `status --json` writes its document as it renders it, straight to stdout: the
+/// document is whole and ends the output, the exit status and the errors on stderr are
+/// those of the report; a reader that leaves early is no error (exit 0, nothing said),
+/// a stdout that cannot be written is (exit 1, said).
 #[test]
 fn the_json_report_is_written_as_it_is_rendered() {
     let env = TestEnv::new();
