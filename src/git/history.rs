@@ -201,6 +201,7 @@ impl Repo {
     /// graph alone: reading object headers from the pack for thousands of shas touches
     /// (and, with the kernel's fault-around, maps in) most of a large pack. With
     /// `refresh`, a sha not found makes the object store look at the disk again.
+    /// `full` is `sha` decoded, when it is a full id.
     pub(super) fn resolve(
         &self,
         sha: &str,
@@ -224,20 +225,22 @@ impl Repo {
         if let Some(found) = found {
             return found;
         }
-        let id = if sha.len() == 40 {
+        let id = if let Some(id) = full {
             // A commit, by the pack's entry headers read git's way: through gix,
             // thousands of shas map in most of a large pack and its index. Anything
             // else (a negative verdict, and rare) is left to gix to say.
-            if let Ok(id) = ObjectId::from_hex(sha.as_bytes())
-                && self.packs().kind(&id) == Some(gix::object::Kind::Commit)
-            {
+            if self.packs().kind(&id) == Some(gix::object::Kind::Commit) {
                 return Resolved::Commit(id);
             }
-            match ObjectId::from_hex(sha.as_bytes()) {
-                Ok(id) if refresh && self.repo.has_object(id) => id,
-                Ok(id) if !refresh && self.repo.objects.exists_without_refresh(&id) => id,
-                _ => return Resolved::Missing,
+            let present = if refresh {
+                self.repo.has_object(id)
+            } else {
+                self.repo.objects.exists_without_refresh(&id)
+            };
+            if !present {
+                return Resolved::Missing;
             }
+            id
         } else {
             let Ok(prefix) = gix::hash::Prefix::from_hex(sha) else {
                 return Resolved::Missing;
