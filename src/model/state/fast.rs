@@ -72,20 +72,18 @@ const TASK_KEYS: [&str; 9] = [
 pub(super) struct RawTask([Option<Value>; 9]);
 
 impl RawTask {
+    fn slot(key: &str) -> Option<usize> {
+        TASK_KEYS.iter().position(|k| *k == key)
+    }
+
     pub(super) fn field(&self, key: &str) -> Option<&Value> {
-        TASK_KEYS
-            .iter()
-            .position(|k| *k == key)
-            .and_then(|i| self.0[i].as_ref())
+        Self::slot(key).and_then(|i| self.0[i].as_ref())
     }
 
     /// A field given up to the validator, which moves its strings into the view
     /// rather than copying them.
     pub(super) fn take(&mut self, key: &str) -> Option<Value> {
-        TASK_KEYS
-            .iter()
-            .position(|k| *k == key)
-            .and_then(|i| self.0[i].take())
+        Self::slot(key).and_then(|i| self.0[i].take())
     }
 }
 

@@ -288,10 +288,9 @@ impl View {
     pub fn parse(bytes: &[u8], file: &Path) -> Result<View> {
         let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         check_value_count(bytes, file)?;
-        let Some(raw) = fast::read(bytes) else {
+        let Some(mut raw) = fast::read(bytes) else {
             return State::parse(bytes, file).map(State::into_view);
         };
-        let mut raw = raw;
         let mut tasks = raw.active_tasks.take().unwrap_or_default();
         let mut view = View::validated(&|key| raw.field(key), Tasks::Typed(&mut tasks), file)?;
         let approaches: Vec<Option<&Value>> = tasks

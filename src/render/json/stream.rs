@@ -198,15 +198,13 @@ const SPLIT_FROM: usize = 256;
 pub fn write_status(out: &mut dyn std::io::Write, report: &status::Report) -> std::io::Result<()> {
     // The document without its worktrees is split where they go: no string holds a
     // line break, so this line can only be the array's own.
+    const OPEN: &str = "\n  \"worktrees\": [";
     const EMPTY: &str = "\n  \"worktrees\": [],";
     let total: usize = report.worktrees.iter().map(|w| w.handovers.len()).sum();
     if total < SPLIT_FROM {
         return to_writer(out, &super::status(report));
     }
-    let frame = to_string(&super::StatusV1 {
-        worktrees: Vec::new(),
-        ..super::status_without_worktrees(report)
-    });
+    let frame = to_string(&super::status_without_worktrees(report));
     let at = frame.find(EMPTY).expect("the frame has its worktrees");
     let (before, after) = (&frame[..at], &frame[at + EMPTY.len()..]);
     // Where the later half starts: the first worktree past half the handovers.
@@ -229,7 +227,7 @@ pub fn write_status(out: &mut dyn std::io::Write, report: &status::Report) -> st
             .spawn_scoped(s, || render_worktrees(later, !first.is_empty()))
             .ok();
         std::io::Write::write_all(&mut chunked, before.as_bytes())?;
-        std::io::Write::write_all(&mut chunked, b"\n  \"worktrees\": [")?;
+        std::io::Write::write_all(&mut chunked, OPEN.as_bytes())?;
         write_worktrees(&mut chunked, first, false)?;
         let later = match rendered {
             Some(t) => t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),

@@ -380,10 +380,7 @@ pub fn check(
         }
     }
     // Each handover's checks, by its place: `checks[pi][hi]`.
-    let mut checks: Vec<Vec<Vec<CommitCheck>>> = pending_by_worktree
-        .iter()
-        .map(|(_, pending)| pending.iter().map(|_| Vec::new()).collect())
-        .collect();
+    let mut checks: Vec<Vec<Vec<CommitCheck>>> = by_place(&pending_by_worktree);
     for (((pi, hi, task_id), (sha, _)), answer) in
         query_owner.into_iter().zip(&queries).zip(answers)
     {
@@ -425,10 +422,7 @@ pub fn check(
             .collect()
     });
     drop(newer_queries);
-    let mut newer: Vec<Vec<NewerCommits>> = pending_by_worktree
-        .iter()
-        .map(|(_, pending)| pending.iter().map(|_| NewerCommits::default()).collect())
-        .collect();
+    let mut newer: Vec<Vec<NewerCommits>> = by_place(&pending_by_worktree);
     for ((pi, hi), answer) in newer_index.into_iter().zip(newer_answers) {
         newer[pi][hi] = answer;
     }
@@ -478,4 +472,12 @@ pub fn check(
         });
     }
     out
+}
+
+/// A table with an empty entry for every pending handover, by its place (`[pi][hi]`).
+fn by_place<T: Default>(pending_by_worktree: &[(usize, Vec<Pending>)]) -> Vec<Vec<T>> {
+    pending_by_worktree
+        .iter()
+        .map(|(_, pending)| pending.iter().map(|_| T::default()).collect())
+        .collect()
 }
