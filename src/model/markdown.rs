@@ -36,7 +36,6 @@ fn flat(s: &str) -> String {
 
 pub fn render(state: &State, lang: Lang) -> String {
     let w = words(lang);
-    let doc = state.document();
     let mut out = String::new();
     out.push_str("# Session Handover\n");
     let generated = state
@@ -61,147 +60,158 @@ pub fn render(state: &State, lang: Lang) -> String {
             out.push('\n');
         }
     };
+    section("Completed", completed(state));
+    section("Remaining", remaining(state, &w));
+    section("Blockers", blockers(state));
+    section("Context", decisions(state, lang));
+    section("Architecture Changes (Recent)", architecture_changes(state));
+    if state.version >= 4 {
+        section("Observations (from Audit)", observations(state, lang));
+        section("Session Notes", session_notes(state, lang));
+    }
+    section("Known Issues", known_issues(state));
+    out
+}
 
+/// The opening and closing of a parenthesis in the language's own punctuation.
+fn parens(lang: Lang) -> (&'static str, &'static str) {
+    match lang {
+        Lang::En => (" (", ")"),
+        Lang::Ja => ("（", "）"),
+    }
+}
+
+fn completed(state: &State) -> Vec<String> {
     let done = state.tasks.iter().filter(|t| t.status == TaskStatus::Done);
-    section(
-        "Completed",
-        done.map(|t| {
-            format!(
-                "- [{}] {} ({})",
-                flat(&t.id),
-                flat(&t.description),
-                flat(t.commit_sha.as_deref().unwrap_or("no-sha"))
-            )
-        })
-        .collect(),
-    );
+    done.map(|t| {
+        format!(
+            "- [{}] {} ({})",
+            flat(&t.id),
+            flat(&t.description),
+            flat(t.commit_sha.as_deref().unwrap_or("no-sha"))
+        )
+    })
+    .collect()
+}
 
+fn remaining(state: &State, w: &Words) -> Vec<String> {
     let remaining = state
         .tasks
         .iter()
         .enumerate()
         .filter(|(_, t)| t.status != TaskStatus::Done);
-    section(
-        "Remaining",
-        remaining
-            .map(|(i, t)| {
-                // An empty list leaves nothing after the colon, as the original writes it.
-                let files = flat(&t.file_paths.join(", "));
-                let next = t
-                    .next_action
-                    .as_deref()
-                    .filter(|n| !n.is_empty())
-                    .map_or_else(|| w.undefined.to_owned(), flat);
-                let mut item = format!(
-                    "- [{}] **{}** {}\n  - files: {files}\n  - next: {next}",
-                    flat(&t.id),
-                    flat(t.status.as_str()),
-                    flat(&t.description)
-                );
-                if !t.blockers.is_empty() {
-                    let _ = write!(item, "\n  - blocker: {}", flat(&t.blockers.join(", ")));
-                }
-                for a in state.extras.tried(i) {
-                    let _ = write!(item, "\n  - tried: {}", a.line(flat));
-                }
-                item
-            })
-            .collect(),
-    );
+    remaining
+        .map(|(i, t)| {
+            // An empty list leaves nothing after the colon, as the original writes it.
+            let files = flat(&t.file_paths.join(", "));
+            let next = t
+                .next_action
+                .as_deref()
+                .filter(|n| !n.is_empty())
+                .map_or_else(|| w.undefined.to_owned(), flat);
+            let mut item = format!(
+                "- [{}] **{}** {}\n  - files: {files}\n  - next: {next}",
+                flat(&t.id),
+                flat(t.status.as_str()),
+                flat(&t.description)
+            );
+            if !t.blockers.is_empty() {
+                let _ = write!(item, "\n  - blocker: {}", flat(&t.blockers.join(", ")));
+            }
+            for a in state.extras.tried(i) {
+                let _ = write!(item, "\n  - tried: {}", a.line(flat));
+            }
+            item
+        })
+        .collect()
+}
 
-    section(
-        "Blockers",
-        state
-            .tasks
-            .iter()
-            .filter(|t| !t.blockers.is_empty())
-            .map(|t| format!("- [{}] {}", flat(&t.id), flat(&t.blockers.join(", "))))
-            .collect(),
-    );
+fn blockers(state: &State) -> Vec<String> {
+    state
+        .tasks
+        .iter()
+        .filter(|t| !t.blockers.is_empty())
+        .map(|t| format!("- [{}] {}", flat(&t.id), flat(&t.blockers.join(", "))))
+        .collect()
+}
 
-    let extras = &state.extras;
-    section(
-        "Context",
-        extras
-            .decisions
-            .iter()
-            .map(|d| {
-                let decision = flat(&d.decision);
-                match (&d.rationale, lang) {
-                    (Some(r), Lang::En) => format!("- {decision} (reason: {})", flat(r)),
-                    (Some(r), Lang::Ja) => format!("- {decision}（理由: {}）", flat(r)),
-                    (None, _) => format!("- {decision}"),
-                }
-            })
-            .collect(),
-    );
-    let list = |key: &str| {
-        doc.get(key)
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default()
+fn decisions(state: &State, lang: Lang) -> Vec<String> {
+    state
+        .extras
+        .decisions
+        .iter()
+        .map(|d| {
+            let decision = flat(&d.decision);
+            match (&d.rationale, lang) {
+                (Some(r), Lang::En) => format!("- {decision} (reason: {})", flat(r)),
+                (Some(r), Lang::Ja) => format!("- {decision}（理由: {}）", flat(r)),
+                (None, _) => format!("- {decision}"),
+            }
+        })
+        .collect()
+}
+
+fn architecture_changes(state: &State) -> Vec<String> {
+    let doc = state.document();
+    let Some(changes) = doc.get("architecture_changes").and_then(Value::as_array) else {
+        return Vec::new();
     };
-    section(
-        "Architecture Changes (Recent)",
-        list("architecture_changes")
-            .iter()
-            .filter_map(|c| {
-                let text = |key: &str| c.get(key).and_then(Value::as_str).filter(|s| !s.is_empty());
-                let summary = text("summary").map(flat).unwrap_or_default();
-                Some(format!("- {}: {summary}", flat(text("commit_sha")?)))
-            })
-            .collect(),
-    );
-    if state.version >= 4 {
-        let (open, close) = match lang {
-            Lang::En => (" (", ")"),
-            Lang::Ja => ("（", "）"),
-        };
-        section(
-            "Observations (from Audit)",
-            extras
-                .observations
-                .iter()
-                .map(|o| {
-                    let mut line = format!(
-                        "- [Phase {}] {}: {}",
-                        flat(&o.phase),
-                        flat(&o.criteria_id),
-                        flat(&o.observation)
-                    );
-                    if let Some(r) = &o.recommendation {
-                        let _ = write!(line, "{open}{}{close}", flat(r));
-                    }
-                    line
-                })
-                .collect(),
-        );
-        section(
-            "Session Notes",
-            extras
-                .session_notes
-                .iter()
-                .map(|n| {
-                    let phase = n.phase.as_deref().map_or_else(|| "N/A".to_owned(), flat);
-                    format!(
-                        "- [{}] {}{open}Phase {phase}{close}",
-                        flat(&n.category),
-                        flat(&n.content)
-                    )
-                })
-                .collect(),
-        );
-    }
-    section(
-        "Known Issues",
-        extras
-            .known_issues
-            .iter()
-            .map(|i| match &i.severity {
-                Some(s) => format!("- [{}] {}", flat(s), flat(&i.description)),
-                None => format!("- {}", flat(&i.description)),
-            })
-            .collect(),
-    );
-    out
+    changes
+        .iter()
+        .filter_map(|c| {
+            let text = |key: &str| c.get(key).and_then(Value::as_str).filter(|s| !s.is_empty());
+            let summary = text("summary").map(flat).unwrap_or_default();
+            Some(format!("- {}: {summary}", flat(text("commit_sha")?)))
+        })
+        .collect()
+}
+
+fn observations(state: &State, lang: Lang) -> Vec<String> {
+    let (open, close) = parens(lang);
+    state
+        .extras
+        .observations
+        .iter()
+        .map(|o| {
+            let mut line = format!(
+                "- [Phase {}] {}: {}",
+                flat(&o.phase),
+                flat(&o.criteria_id),
+                flat(&o.observation)
+            );
+            if let Some(r) = &o.recommendation {
+                let _ = write!(line, "{open}{}{close}", flat(r));
+            }
+            line
+        })
+        .collect()
+}
+
+fn session_notes(state: &State, lang: Lang) -> Vec<String> {
+    let (open, close) = parens(lang);
+    state
+        .extras
+        .session_notes
+        .iter()
+        .map(|n| {
+            let phase = n.phase.as_deref().map_or_else(|| "N/A".to_owned(), flat);
+            format!(
+                "- [{}] {}{open}Phase {phase}{close}",
+                flat(&n.category),
+                flat(&n.content)
+            )
+        })
+        .collect()
+}
+
+fn known_issues(state: &State) -> Vec<String> {
+    state
+        .extras
+        .known_issues
+        .iter()
+        .map(|i| match &i.severity {
+            Some(s) => format!("- [{}] {}", flat(s), flat(&i.description)),
+            None => format!("- {}", flat(&i.description)),
+        })
+        .collect()
 }
