@@ -88,6 +88,85 @@ impl Error {
             Error::Sha256Unsupported { git_dir } => {
                 f(crate::k!("err.sha256"), &[("git_dir", &git_dir.display())])
             }
+            Error::InvalidJson { .. }
+            | Error::InvalidField { .. }
+            | Error::NotText { .. }
+            | Error::TooManyValues { .. }
+            | Error::WouldBeTooLarge { .. }
+            | Error::NotRegular { .. }
+            | Error::TooLarge { .. } => self.file_message(lang),
+            Error::Locked { .. } | Error::RefRace { .. } | Error::RefLocked { .. } => {
+                self.lock_message(lang)
+            }
+            Error::InvalidConfig {
+                key,
+                value,
+                expected,
+            } => f(
+                crate::k!("err.invalid_config"),
+                &[
+                    ("value", &format!("{value:?}")),
+                    ("key", key),
+                    ("expected", &expected.render(lang)),
+                ],
+            ),
+            Error::Usage { message, .. }
+            | Error::Unedited { message, .. }
+            | Error::NothingToDo { message } => message.render(lang),
+            Error::Io {
+                path,
+                action,
+                source,
+            } => f(
+                crate::k!("err.io"),
+                &[
+                    (
+                        "action",
+                        &crate::support::i18n::text_or(lang, &format!("io.{action}"), action),
+                    ),
+                    ("path", &path.display()),
+                    ("why", &lowercase_first(&source.to_string())),
+                ],
+            ),
+            Error::Unreachable { remote, why } => f(
+                crate::k!("err.unreachable_remote"),
+                &[("remote", remote), ("why", &one_line(why))],
+            ),
+            Error::Git { action, message } => f(
+                crate::k!("err.git"),
+                &[
+                    ("action", &action.render(lang)),
+                    ("why", &one_line(message)),
+                ],
+            ),
+            Error::NotRecorded {
+                notes_ref,
+                key,
+                why,
+            } => f(
+                crate::k!("err.not_recorded"),
+                &[
+                    ("key", key),
+                    ("notes_ref", notes_ref),
+                    ("why", &why.message(lang)),
+                ],
+            ),
+            Error::InvalidHandovers { count } => {
+                if *count == 1 {
+                    f(crate::k!("err.invalid_one"), &[])
+                } else {
+                    f(crate::k!("err.invalid_many"), &[("n", count)])
+                }
+            }
+        }
+    }
+
+    /// The message of an error about one file's content or kind.
+    fn file_message(&self, lang: Lang) -> String {
+        let f = |key: &str, args: &[(&str, &dyn fmt::Display)]| {
+            crate::support::i18n::fill(lang, key, args)
+        };
+        match self {
             Error::InvalidJson {
                 file,
                 line,
@@ -134,47 +213,16 @@ impl Error {
                 crate::k!("err.too_large"),
                 &[("file", &file.display()), ("size", size), ("limit", limit)],
             ),
-            Error::InvalidConfig {
-                key,
-                value,
-                expected,
-            } => f(
-                crate::k!("err.invalid_config"),
-                &[
-                    ("value", &format!("{value:?}")),
-                    ("key", key),
-                    ("expected", &expected.render(lang)),
-                ],
-            ),
-            Error::Usage { message, .. }
-            | Error::Unedited { message, .. }
-            | Error::NothingToDo { message } => message.render(lang),
-            Error::Io {
-                path,
-                action,
-                source,
-            } => f(
-                crate::k!("err.io"),
-                &[
-                    (
-                        "action",
-                        &crate::support::i18n::text_or(lang, &format!("io.{action}"), action),
-                    ),
-                    ("path", &path.display()),
-                    ("why", &lowercase_first(&source.to_string())),
-                ],
-            ),
-            Error::Unreachable { remote, why } => f(
-                crate::k!("err.unreachable_remote"),
-                &[("remote", remote), ("why", &one_line(why))],
-            ),
-            Error::Git { action, message } => f(
-                crate::k!("err.git"),
-                &[
-                    ("action", &action.render(lang)),
-                    ("why", &one_line(message)),
-                ],
-            ),
+            _ => unreachable!("not an error about a file: {self:?}"),
+        }
+    }
+
+    /// The message of an error about a lock held by another writer.
+    fn lock_message(&self, lang: Lang) -> String {
+        let f = |key: &str, args: &[(&str, &dyn fmt::Display)]| {
+            crate::support::i18n::fill(lang, key, args)
+        };
+        match self {
             Error::Locked {
                 lock,
                 owner,
@@ -219,25 +267,7 @@ impl Error {
                     ("age", &crate::support::i18n::duration(lang, *age)),
                 ],
             ),
-            Error::NotRecorded {
-                notes_ref,
-                key,
-                why,
-            } => f(
-                crate::k!("err.not_recorded"),
-                &[
-                    ("key", key),
-                    ("notes_ref", notes_ref),
-                    ("why", &why.message(lang)),
-                ],
-            ),
-            Error::InvalidHandovers { count } => {
-                if *count == 1 {
-                    f(crate::k!("err.invalid_one"), &[])
-                } else {
-                    f(crate::k!("err.invalid_many"), &[("n", count)])
-                }
-            }
+            _ => unreachable!("not an error about a lock: {self:?}"),
         }
     }
 }
