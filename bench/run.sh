@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Time git-handover against git's own floors, process to process (bench/time.py: no
 # shell between the timer and the command), and print the markdown table that
-# BENCHMARKS.md carries.
+# bench/BENCHMARKS.md carries.
 # Usage: bench/run.sh DIR [ROUNDS]      (DIR made by bench/make-repo.sh)
 #   GIT_HANDOVER=path/to/git-handover   (default: target/release/git-handover, built if missing)
 #   NAMES="status rev_parse_head"       (default: every command of bench/time.py)
