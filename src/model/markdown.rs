@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::model::state::{State, TaskStatus};
 use crate::support::i18n::Lang;
+use crate::support::text;
 
 struct Words {
     none: &'static str,
@@ -26,12 +27,20 @@ fn words(lang: Lang) -> Words {
     }
 }
 
-/// One line of text: line breaks inside a field would break the list layout.
+/// One line of text: line breaks inside a field would break the list layout. Control,
+/// bidirectional and invisible characters are escaped as on the terminal (agents that
+/// follow the original procedure read this file, and people read it in a terminal or
+/// an editor); tabs are kept.
 fn flat(s: &str) -> String {
-    s.split(['\r', '\n'])
+    let line = s
+        .split(['\r', '\n'])
         .filter(|p| !p.is_empty())
         .collect::<Vec<_>>()
-        .join(" ")
+        .join(" ");
+    line.split('\t')
+        .map(text::escape)
+        .collect::<Vec<_>>()
+        .join("\t")
 }
 
 pub fn render(state: &State, lang: Lang) -> String {
@@ -214,4 +223,34 @@ fn known_issues(state: &State) -> Vec<String> {
             None => format!("- {}", flat(&i.description)),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::render;
+    use crate::model::state::State;
+    use crate::support::i18n::Lang;
+
+    /// Terminal controls, bidirectional overrides and line separators written by an agent
+    /// never reach handover.md raw: the next agent (and the person) reads that file.
+    #[test]
+    fn controls_and_bidi_are_escaped_tabs_are_kept() {
+        let json = "{\"version\": 4, \"status\": \"READY\", \"active_tasks\": [\
+            {\"id\": \"T1\", \"description\": \"a\\tb \\u001b[31mred\", \"status\": \"pending\"}],\
+            \"recent_decisions\": [{\"decision\": \"use \\u0007bell \\u2028 and \\u202eevil\"}],\
+            \"known_issues\": [{\"description\": \"x\\u001b]0;title\\u0007\"}]}";
+        let state = State::parse(json.as_bytes(), Path::new("/w/s/project-state.json")).unwrap();
+        let md = render(&state, Lang::En);
+        for raw in ['\u{1b}', '\u{7}', '\u{2028}', '\u{202e}'] {
+            assert!(!md.contains(raw), "{raw:?} kept raw in:\n{md}");
+        }
+        assert!(md.contains("a\tb \\u{1b}[31mred"), "{md}");
+        assert!(
+            md.contains("use \\u{7}bell \\u{2028} and \\u{202e}evil"),
+            "{md}"
+        );
+        assert!(md.contains("x\\u{1b}]0;title\\u{7}"), "{md}");
+    }
 }
