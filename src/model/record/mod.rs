@@ -202,6 +202,36 @@ pub fn parse_note(bytes: &[u8]) -> Vec<ParsedLine> {
         .collect()
 }
 
+/// The largest `seq` a record may carry: the largest integer every JSON reader keeps
+/// exactly (2^53 - 1), far beyond any real count of writes.
+pub const MAX_SEQ: u64 = (1 << 53) - 1;
+
+/// A record's fields in the order written, duplicates kept so that they can be refused.
+struct Fields(Vec<(String, Box<serde_json::value::RawValue>)>);
+
+impl<'de> serde::Deserialize<'de> for Fields {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Fields;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Fields, A::Error> {
+                let mut fields = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    fields.push(entry);
+                }
+                Ok(Fields(fields))
+            }
+        }
+        d.deserialize_map(Visit)
+    }
+}
+
 /// One line of a note as a record.
 pub fn parse_record(line: &[u8]) -> Result<Record, String> {
     let line = std::str::from_utf8(line).map_err(|_| "not valid UTF-8".to_owned())?;
@@ -212,15 +242,23 @@ pub fn parse_record(line: &[u8]) -> Result<Record, String> {
         return Err(format!("the record holds more than {limit} JSON values"));
     }
     // The record's fields parsed, its state kept as text (checked well-formed).
-    let mut raw: std::collections::HashMap<String, Box<serde_json::value::RawValue>> =
-        match serde_json::from_str(line) {
-            Ok(raw) => raw,
-            Err(e) if e.is_data() => return Err("not a JSON object".into()),
-            Err(e) => return Err(format!("not JSON: {e}")),
-        };
-    let state_text = raw.remove("state");
+    let fields: Fields = match serde_json::from_str(line) {
+        Ok(fields) => fields,
+        Err(e) if e.is_data() => return Err("not a JSON object".into()),
+        Err(e) => return Err(format!("not JSON: {e}")),
+    };
+    let mut state_text = None;
     let mut m = Map::new();
-    for (k, v) in raw {
+    for (k, v) in fields.0 {
+        // A field given twice has no one meaning: which value a reader takes depends on
+        // the reader, so the record is refused by name rather than half read.
+        if m.contains_key(&k) || (k == "state" && state_text.is_some()) {
+            return Err(format!("field `{k}` is given more than once"));
+        }
+        if k == "state" {
+            state_text = Some(v);
+            continue;
+        }
         let v: Value = serde_json::from_str(v.get()).map_err(|e| format!("not JSON: {e}"))?;
         m.insert(k, v);
     }
@@ -235,9 +273,8 @@ pub fn parse_record(line: &[u8]) -> Result<Record, String> {
     crate::support::paths::check_relative(crate::k!("what.session_key"), &key)
         .map_err(|e| format!("field `key`: {e}"))?;
     let saved_raw = string(&m, "saved_at")?.ok_or("field `saved_at` is missing")?;
-    let saved_at = saved_raw
-        .parse::<Timestamp>()
-        .map_err(|_| format!("field `saved_at` is not an RFC 3339 timestamp: {saved_raw:?}"))?;
+    let saved_at = crate::model::state::parse_rfc3339(&saved_raw)
+        .ok_or_else(|| format!("field `saved_at` is not an RFC 3339 timestamp: {saved_raw:?}"))?;
     let kind = match string(&m, "kind")?.as_deref() {
         Some("session") => RecordKind::Session,
         Some("continue-here") => RecordKind::ContinueHere,
@@ -249,10 +286,16 @@ pub fn parse_record(line: &[u8]) -> Result<Record, String> {
     let session_id = string(&m, "session_id")?;
     let seq = match m.get("seq") {
         None | Some(Value::Null) => None,
-        Some(v) => Some(
-            v.as_u64()
-                .ok_or("field `seq` is not a non-negative integer")?,
-        ),
+        Some(v) => {
+            let seq = v
+                .as_u64()
+                .ok_or("field `seq` is not a non-negative integer")?;
+            // A forged number near the top would leave no room for the writes after it.
+            if seq > MAX_SEQ {
+                return Err(format!("field `seq` is over {MAX_SEQ}"));
+            }
+            Some(seq)
+        }
     };
     let parent = string(&m, "parent")?;
     let set_aside = match m.get("set_aside") {

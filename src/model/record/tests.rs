@@ -212,3 +212,44 @@ fn a_sub_second_time_reads_back_exactly() {
     assert!(r.to_line().contains("12:00:00.123456789Z"));
     assert_eq!(parse_record(r.to_line().as_bytes()), Ok(r));
 }
+
+#[test]
+fn a_field_given_twice_is_refused_by_name() {
+    let line =
+        r#"{"key":"a","key":"b","saved_at":"2026-11-30T12:00:00Z","kind":"session","state":{}}"#;
+    let err = parse_record(line.as_bytes()).unwrap_err();
+    assert!(err.contains("`key` is given more than once"), "{err}");
+    let line = r#"{"key":"a","saved_at":"2026-11-30T12:00:00Z","kind":"session","state":{},"state":{"x":1}}"#;
+    let err = parse_record(line.as_bytes()).unwrap_err();
+    assert!(err.contains("`state` is given more than once"), "{err}");
+}
+
+#[test]
+fn a_sequence_number_past_the_exact_range_is_refused() {
+    let at = |seq: u64| {
+        format!(
+            r#"{{"key":"a","session_id":"s","seq":{seq},"saved_at":"2026-11-30T12:00:00Z","kind":"session","state":{{}}}}"#
+        )
+    };
+    assert_eq!(
+        parse_record(at(MAX_SEQ).as_bytes()).unwrap().seq,
+        Some(MAX_SEQ)
+    );
+    for seq in [MAX_SEQ + 1, u64::MAX] {
+        let err = parse_record(at(seq).as_bytes()).unwrap_err();
+        assert!(err.contains("`seq` is over"), "{err}");
+    }
+}
+
+#[test]
+fn a_time_past_the_last_instant_is_read_as_the_far_future() {
+    let line = r#"{"key":"a","saved_at":"9999-12-31T23:59:59Z","kind":"session","state":{}}"#;
+    let r = parse_record(line.as_bytes()).unwrap();
+    assert_eq!(r.saved_at, jiff::Timestamp::MAX);
+    let line = r#"{"key":"a","saved_at":"9999-13-31T23:59:59Z","kind":"session","state":{}}"#;
+    assert!(
+        parse_record(line.as_bytes())
+            .unwrap_err()
+            .contains("saved_at")
+    );
+}

@@ -15,8 +15,8 @@ use crate::support::error::{Error, Result};
 mod fast;
 mod validate;
 
-pub use validate::parse_stamp;
 use validate::{Validator, field_error, top};
+pub use validate::{parse_rfc3339, parse_stamp};
 
 /// The lowest and highest `version` read.
 pub const MIN_VERSION: u64 = 2;

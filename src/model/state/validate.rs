@@ -176,20 +176,24 @@ impl Validator<'_> {
     }
 }
 
+/// An RFC 3339 time with any offset. A valid one past the last instant jiff represents
+/// (late in the year 9999, in UTC) is read as that last instant: far in the future.
+pub fn parse_rfc3339(raw: &str) -> Option<Timestamp> {
+    if let Ok(ts) = raw.parse::<Timestamp>() {
+        return Some(ts);
+    }
+    let pieces = jiff::fmt::temporal::DateTimeParser::new()
+        .parse_pieces(raw)
+        .ok()?;
+    (pieces.date().year() >= 9999 && pieces.offset().is_some()).then_some(Timestamp::MAX)
+}
+
 /// Parse a timestamp: RFC 3339 with any offset; else a naive local date-time or a bare
 /// date, read in the local time zone, with a word for the warning.
 pub fn parse_stamp(raw: &str) -> Option<(Timestamp, Option<&'static str>)> {
     let raw = raw.trim();
-    if let Ok(ts) = raw.parse::<Timestamp>() {
+    if let Some(ts) = parse_rfc3339(raw) {
         return Some((ts, None));
-    }
-    // A valid RFC 3339 time past the last instant jiff represents (late in the year
-    // 9999, in UTC) is read as that last instant: far in the future, flagged as such.
-    if let Ok(zoned) = jiff::fmt::temporal::DateTimeParser::new().parse_pieces(raw)
-        && zoned.date().year() >= 9999
-        && zoned.offset().is_some()
-    {
-        return Some((Timestamp::MAX, None));
     }
     let tz = jiff::tz::TimeZone::system();
     if let Ok(dt) = raw.parse::<jiff::civil::DateTime>()
