@@ -239,16 +239,26 @@ fn a_stale_lock_is_named_and_removed_only_when_old_and_its_process_gone() {
         env.handover(&repo, &all)
     };
 
-    // Held by a live process (this test): never removed, however old.
-    let me = std::process::id();
+    // Held by a live process that wrote it after it started: never removed, however
+    // long it is held past the timeout. The message gives the lock's age and the wait.
+    let mut holder = Command::new("sleep").arg("60").spawn().unwrap();
+    let me = holder.id();
+    std::thread::sleep(std::time::Duration::from_millis(400));
     std::fs::write(&lock, format!("{me} {host}\n")).unwrap();
-    old(&lock);
+    std::fs::File::options()
+        .write(true)
+        .open(&lock)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - std::time::Duration::from_millis(350))
+        .unwrap();
     let run = task(&["add", "T2", "two"]);
+    let _ = holder.kill();
+    let _ = holder.wait();
     assert_eq!(run.code, 4, "{}", run.snapshot());
     assert_eq!(
         run.stderr,
         format!(
-            "git-handover: cannot take the lock [ROOT]/repo/.claude/handover/t/default/project-state.json.lock: held by process {me} on {host} for 0s\n\
+            "git-handover: cannot take the lock [ROOT]/repo/.claude/handover/t/default/project-state.json.lock: held by process {me} on {host} for 0s (waited 0s)\n\
              hint: another git-handover is writing; it is removed by itself once it is older than handover.lockTimeout and its process is gone; if no git-handover runs, remove [ROOT]/repo/.claude/handover/t/default/project-state.json.lock\n"
         )
     );
@@ -283,4 +293,21 @@ fn a_stale_lock_is_named_and_removed_only_when_old_and_its_process_gone() {
     let state = std::fs::read_to_string(repo.join(".claude/handover/t/default/project-state.json"))
         .unwrap();
     assert!(state.contains("\"T2\""));
+
+    // Left by a crashed process whose pid now names a process that started later (pid
+    // reuse): that process is not the owner, so the old lock is removed all the same.
+    let mut reused = Command::new("sleep").arg("60").spawn().unwrap();
+    let pid = reused.id();
+    std::fs::write(&lock, format!("{pid} {host}\n")).unwrap();
+    old(&lock);
+    let run = task(&["add", "T3", "three"]);
+    let _ = reused.kill();
+    let _ = reused.wait();
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(
+        run.stderr.contains("removed the stale lock"),
+        "{}",
+        run.stderr
+    );
+    assert!(!lock.exists(), "released after the write");
 }

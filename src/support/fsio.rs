@@ -96,8 +96,13 @@ impl Lock {
                 }
             }
             if out_of_time {
+                let age = std::fs::metadata(&path)
+                    .and_then(|m| m.modified())
+                    .ok()
+                    .map(|t| SystemTime::now().duration_since(t).unwrap_or_default());
                 return Err(Error::Locked {
                     owner: lock_owner(&path),
+                    age,
                     lock: path,
                     waited: timeout,
                 });
@@ -151,11 +156,12 @@ pub fn lock_path(target: &Path) -> PathBuf {
 /// process on this host that no longer exists, or it names no process at all (its
 /// writer died while creating it). A lock from another host is never stale.
 fn is_stale(lock: &Path, timeout: Duration) -> bool {
-    let old_enough = std::fs::metadata(lock)
-        .and_then(|m| m.modified())
-        .ok()
-        .and_then(|t| SystemTime::now().duration_since(t).ok())
-        .is_some_and(|age| age >= timeout);
+    let Some(written) = std::fs::metadata(lock).and_then(|m| m.modified()).ok() else {
+        return false;
+    };
+    let old_enough = SystemTime::now()
+        .duration_since(written)
+        .is_ok_and(|age| age >= timeout);
     if !old_enough {
         return false;
     }
@@ -166,11 +172,56 @@ fn is_stale(lock: &Path, timeout: Duration) -> bool {
     let mut parts = text.split_whitespace();
     let pid = parts.next().and_then(|p| p.parse::<u32>().ok());
     match (pid, parts.next()) {
-        (Some(pid), Some(host)) => host == hostname() && !process_alive(pid),
+        (Some(pid), Some(host)) => host == hostname() && !owner_alive(pid, written),
         // Killed between writing its pid and its host: the pid is ours to check.
-        (Some(pid), None) => !process_alive(pid),
+        (Some(pid), None) => !owner_alive(pid, written),
         (None, _) => true,
     }
+}
+
+/// Whether the process that wrote a lock at `written` still runs: a process with its
+/// pid exists and did not start after the lock was written (after a crash and a reboot,
+/// or many processes later, the pid names somebody else).
+fn owner_alive(pid: u32, written: SystemTime) -> bool {
+    process_alive(pid) && !started_after(pid, written)
+}
+
+/// Whether process `pid` started clearly after `at`, from its start in `/proc/<pid>/stat`
+/// (clock ticks since boot, at the 100 a second Linux reports to every program) and the
+/// boot time in `/proc/stat` (whole seconds). Two seconds of slack cover both roundings;
+/// anything that cannot be read answers no, so a lock is never taken from a live owner
+/// on a guess.
+fn started_after(pid: u32, at: SystemTime) -> bool {
+    const TICKS_PER_SECOND: u64 = 100;
+    let read = |path: &str| read_regular(Path::new(path), 64 * 1024).ok();
+    let Some(stat) = read(&format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    let stat = String::from_utf8_lossy(&stat);
+    // The command name, in parentheses, may hold spaces: fields are counted after it.
+    let Some((_, fields)) = stat.rsplit_once(')') else {
+        return false;
+    };
+    // Field 22 of the whole line, the 20th after the name.
+    let Some(ticks) = fields
+        .split_whitespace()
+        .nth(19)
+        .and_then(|t| t.parse::<u64>().ok())
+    else {
+        return false;
+    };
+    let Some(boot) = read("/proc/stat").and_then(|s| {
+        let s = String::from_utf8_lossy(&s).into_owned();
+        s.lines()
+            .find_map(|l| l.strip_prefix("btime "))
+            .and_then(|b| b.trim().parse::<u64>().ok())
+    }) else {
+        return false;
+    };
+    let started = SystemTime::UNIX_EPOCH
+        + Duration::from_secs(boot)
+        + Duration::from_millis(ticks.saturating_mul(1000) / TICKS_PER_SECOND);
+    started > at + Duration::from_secs(2)
 }
 
 /// Whether a process with this pid exists on this host. Without `/proc` nothing can be
@@ -422,8 +473,9 @@ mod tests {
                 .unwrap();
             drop(Lock::acquire(&target, Duration::from_millis(10)).unwrap());
         }
-        // A live process's lock (our own pid) is never taken over, however old.
-        std::fs::write(&lock, format!("{} {}\n", std::process::id(), hostname())).unwrap();
+        // A live process's lock is never taken over, however old: pid 1 started before
+        // any lock of a test was written.
+        std::fs::write(&lock, format!("1 {}\n", hostname())).unwrap();
         std::fs::File::options()
             .write(true)
             .open(&lock)
@@ -436,6 +488,39 @@ mod tests {
                 .exit_code(),
             4
         );
+    }
+
+    /// After a crash the pid a lock names can belong to a process that started later:
+    /// that process is not the lock's owner, and the lock is taken over once old.
+    #[test]
+    fn a_lock_whose_pid_was_reused_is_stale() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("s.json");
+        let lock = lock_path(&target);
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let set = |age: Duration| {
+            std::fs::write(&lock, format!("{} {}\n", child.id(), hostname())).unwrap();
+            std::fs::File::options()
+                .write(true)
+                .open(&lock)
+                .unwrap()
+                .set_modified(SystemTime::now() - age)
+                .unwrap();
+        };
+        // Written an hour before the process with that pid started: not its lock.
+        set(Duration::from_secs(3600));
+        assert!(is_stale(&lock, Duration::from_millis(10)));
+        drop(Lock::acquire(&target, Duration::from_millis(10)).unwrap());
+        // Written after it started (as its owner writes it): held while it runs.
+        std::thread::sleep(Duration::from_millis(20));
+        set(Duration::from_millis(10));
+        assert!(!is_stale(&lock, Duration::from_millis(1)));
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(is_stale(&lock, Duration::from_millis(1)));
     }
 
     #[test]

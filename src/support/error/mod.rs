@@ -158,6 +158,8 @@ pub enum Error {
         lock: PathBuf,
         /// Who the lock file says holds it.
         owner: Option<LockOwner>,
+        /// How long the lock file has existed, when it still did.
+        age: Option<std::time::Duration>,
         waited: std::time::Duration,
     },
     /// A reference kept moving under a compare-and-swap update until retries ran out.

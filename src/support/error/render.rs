@@ -226,6 +226,7 @@ impl Error {
             Error::Locked {
                 lock,
                 owner,
+                age,
                 waited,
             } => {
                 let owner = match owner {
@@ -234,12 +235,20 @@ impl Error {
                         crate::support::i18n::text(lang, crate::k!("err.another_writer")).to_owned()
                     }
                 };
+                let waited = crate::support::i18n::duration(lang, *waited);
+                let Some(age) = age else {
+                    return f(
+                        crate::k!("err.locked_gone"),
+                        &[("lock", &lock.display()), ("waited", &waited)],
+                    );
+                };
                 f(
                     crate::k!("err.locked"),
                     &[
                         ("lock", &lock.display()),
                         ("owner", &owner),
-                        ("waited", &crate::support::i18n::duration(lang, *waited)),
+                        ("age", &crate::support::i18n::duration(lang, *age)),
+                        ("waited", &waited),
                     ],
                 )
             }
