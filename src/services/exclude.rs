@@ -29,9 +29,20 @@ pub struct Exclusion {
     pub tracked: Vec<String>,
 }
 
-/// The pattern for a handover root: anchored at the worktree's top, a directory.
+/// The pattern for a handover root: anchored at the worktree's top, a directory, the
+/// root's name taken literally: git's glob characters and the backslash are escaped, so
+/// `handover.dir=ho[1]` excludes `ho[1]/`, never the user's `ho1/`. (After the leading
+/// slash, `!` and `#` have no meaning of their own.)
 fn pattern(root: &str) -> String {
-    format!("/{}/", root.trim_matches('/'))
+    let mut out = String::from("/");
+    for c in root.trim_matches('/').chars() {
+        if matches!(c, '*' | '?' | '[' | ']' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('/');
+    out
 }
 
 /// Make sure the handover roots of `wt` are excluded. Cheap once done: the file is
