@@ -1143,6 +1143,16 @@ _git__handover() {
     esac
 }
 
+# The words of $1 (one a line) that start with $2. Never `compgen -W`: it expands
+# `$(…)` and backquotes inside the words, and task ids and session keys are anyone's text.
+__git_handover_reply() {
+    local word
+    COMPREPLY=()
+    while IFS= read -r word; do
+        [[ -n "$word" && "$word" == "$2"* ]] && COMPREPLY+=("$word")
+    done <<< "$1"
+}
+
 # Session keys for `continue`, `render` and `log`, from `git handover status --keys`.
 __git_handover_session_keys() {
     local i sub="" dir=()
@@ -1159,7 +1169,7 @@ __git_handover_session_keys() {
     # --session KEY (task): session keys.
     if [[ "${COMP_WORDS[COMP_CWORD-1]}" == --session ]]; then
         keys="$(git-handover "${__git_handover_C[@]}" "${dir[@]}" status --keys 2>/dev/null)" || return 1
-        COMPREPLY=($(compgen -W "$keys" -- "${COMP_WORDS[COMP_CWORD]}"))
+        __git_handover_reply "$keys" "${COMP_WORDS[COMP_CWORD]}"
         return 0
     fi
     # task start|done|block|reopen|edit|remove|show ID: the session's task ids.
@@ -1175,14 +1185,14 @@ __git_handover_session_keys() {
         done
         case "$op" in start|done|block|reopen|edit|remove|show) ;; *) return 1 ;; esac
         keys="$(git-handover "${__git_handover_C[@]}" "${dir[@]}" task "${session[@]}" list --ids 2>/dev/null)" || return 1
-        COMPREPLY=($(compgen -W "$keys" -- "${COMP_WORDS[COMP_CWORD]}"))
+        __git_handover_reply "$keys" "${COMP_WORDS[COMP_CWORD]}"
         return 0
     fi
     case "$sub" in continue|render|log) ;; *) return 1 ;; esac
     case "${COMP_WORDS[COMP_CWORD-1]}" in -*) [[ "${COMP_WORDS[COMP_CWORD-1]}" == --successor || "${COMP_WORDS[COMP_CWORD-1]}" == --keep ]] || return 1 ;; esac
     keys="$(git-handover "${__git_handover_C[@]}" "${dir[@]}" status --keys 2>/dev/null)" || return 1
     [ -n "$keys" ] || return 1
-    COMPREPLY=($(compgen -W "$keys" -- "${COMP_WORDS[COMP_CWORD]}"))
+    __git_handover_reply "$keys" "${COMP_WORDS[COMP_CWORD]}"
     return 0
 }
 
