@@ -54,7 +54,7 @@ pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Written> {
         .clone()
         .expect("a session is made when there is none");
     let fresh = !target.exists();
-    let head = ctx.store_head();
+    let head = ctx.store().head();
     let workspace = sessions::workspace(&wt, &sessions::recorded_owner(&owner, &target));
     let written = head.and_then(|head| {
         sessions::update(&target, &ctx.settings, ctx.lang, ctx.now, |existing| {
@@ -80,7 +80,9 @@ pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Written> {
     written.others = chosen.others;
     if written.changed {
         written.exclusion = crate::services::exclude::ensure(ctx, &wt)?;
-        written.noted = ctx.record_at(head, &ctx.session_record(&written, &wt))?;
+        written.noted = ctx
+            .store()
+            .record_at(head, &sessions::session_record(&written, &wt))?;
     }
     written.release();
     Ok(written)

@@ -57,8 +57,8 @@ pub struct Recorded {
 /// session in the store gets a record of its files as they are, made under its lock.
 fn record(ctx: &Context) -> Result<Recorded> {
     use crate::services::scan::{self, Found};
-    let head = ctx.record_head()?;
-    let (newest, _) = ctx.read_store_newest()?;
+    let head = ctx.store().record_head()?;
+    let (newest, _) = ctx.store().newest()?;
     let hash_of = |state: &serde_json::Map<String, serde_json::Value>| {
         state
             .get("session_hash")
@@ -96,8 +96,8 @@ fn record(ctx: &Context) -> Result<Recorded> {
                 out.already += 1;
                 continue;
             }
-            let rec = ctx.session_record(&locked, &wt);
-            ctx.record_at(Some(head), &rec)?;
+            let rec = crate::services::sessions::session_record(&locked, &wt);
+            ctx.store().record_at(Some(head), &rec)?;
             locked.release();
             out.keys.push(key);
         }

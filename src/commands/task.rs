@@ -103,7 +103,7 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
         chosen = Some(c);
         (target, Some(owner))
     };
-    let head = ctx.store_head()?;
+    let head = ctx.store().head()?;
     let now = session::format_time(ctx.now);
     let key = target.key.clone();
     let mut written = sessions::update(&target, &ctx.settings, ctx.lang, ctx.now, |existing| {
@@ -134,7 +134,9 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
     }
     if written.changed {
         written.exclusion = crate::services::exclude::ensure(ctx, &wt)?;
-        written.noted = ctx.record_at(head, &ctx.session_record(&written, &wt))?;
+        written.noted = ctx
+            .store()
+            .record_at(head, &sessions::session_record(&written, &wt))?;
     }
     written.release();
     Ok(Report { written, task: id })

@@ -31,7 +31,7 @@ pub fn migrate_in(ctx: &Context, wt: &Worktree) -> Result<Report> {
     let Owner::Branch(branch) = ctx.owner(&crate::cli::TeamArgs::default(), wt)? else {
         unreachable!("no team was asked for");
     };
-    let head = ctx.store_head()?;
+    let head = ctx.store().head()?;
     let target = sessions::new_branch_session(&ctx.write_root(wt), &branch, ctx.now)?;
     let mut doc = state.document().clone();
     session::merge(&mut doc, &sessions::workspace(wt, &Owner::Branch(branch)));
@@ -60,7 +60,8 @@ pub fn migrate_in(ctx: &Context, wt: &Worktree) -> Result<Report> {
     let removed_markdown = std::fs::symlink_metadata(&old_md).is_ok_and(|m| m.is_file())
         && std::fs::remove_file(&old_md).is_ok();
     let written = sessions::Written::whole(target.clone(), back, guard);
-    ctx.record_at(head, &ctx.session_record(&written, wt))?;
+    ctx.store()
+        .record_at(head, &sessions::session_record(&written, wt))?;
     drop(written);
     Ok(Report {
         from: legacy,

@@ -50,7 +50,7 @@ pub fn run(ctx: &Context) -> Result<bool> {
         crate::model::session::format_time,
     );
     let sha = commit.to_string();
-    let head = ctx.store_head()?;
+    let head = ctx.store().head()?;
     let mut written = sessions::update(&session, &ctx.settings, ctx.lang, ctx.now, |doc| {
         let mut doc = doc.unwrap_or_default();
         if let Some(Value::Array(tasks)) = doc.get_mut("active_tasks") {
@@ -85,7 +85,9 @@ pub fn run(ctx: &Context) -> Result<bool> {
         Ok(doc)
     })?;
     if written.changed {
-        written.noted = ctx.record_at(head, &ctx.session_record(&written, &wt))?;
+        written.noted = ctx
+            .store()
+            .record_at(head, &sessions::session_record(&written, &wt))?;
     }
     written.release();
     Ok(written.changed)

@@ -211,7 +211,7 @@ pub(super) fn resume(
 /// Make the copy at `session` this worktree's own: `workspace` points at `wt`, a new
 /// `session_id`, recorded in the notes store when it is on.
 fn adopt(ctx: &Context, wt: &Worktree, session: &SessionDir) -> Result<()> {
-    let head = ctx.store_head()?;
+    let head = ctx.store().head()?;
     let mut written = sessions::update(session, &ctx.settings, ctx.lang, ctx.now, |doc| {
         let mut doc = doc.unwrap_or_default();
         sessions::point_here(&mut doc, wt);
@@ -221,7 +221,9 @@ fn adopt(ctx: &Context, wt: &Worktree, session: &SessionDir) -> Result<()> {
         );
         Ok(doc)
     })?;
-    written.noted = ctx.record_at(head, &ctx.session_record(&written, wt))?;
+    written.noted = ctx
+        .store()
+        .record_at(head, &sessions::session_record(&written, wt))?;
     written.release();
     Ok(())
 }
@@ -393,7 +395,7 @@ fn copy_to_store(ctx: &Context, note: &Candidate, rel: &Path, text: &str) -> Res
         state: None,
         text: Some(text.to_owned()),
     };
-    let commit = ctx.record(&record)?.expect("the store is enabled");
+    let commit = ctx.store().record(&record)?.expect("the store is enabled");
     let kept = ctx
         .repo
         .notes_all(&ctx.settings.notes_ref)?
@@ -437,7 +439,7 @@ pub(super) fn consume(ctx: &Context, note: &Candidate, briefed: &[u8]) -> Result
         .unwrap_or(&path)
         .to_owned();
     let copy = match std::str::from_utf8(&bytes) {
-        Ok(text) if ctx.store_enabled() => copy_to_store(ctx, note, &rel, text)?,
+        Ok(text) if ctx.store().enabled() => copy_to_store(ctx, note, &rel, text)?,
         _ => copy_to_consumed(ctx, note, &path, &bytes)?
             .display()
             .to_string(),

@@ -24,7 +24,7 @@ mod write;
 
 pub use remove::{Removal, remove_session};
 pub use team::{Owner, TeamChoice, owner};
-pub use write::{Written, create, hold, regenerate_markdown, update, update_after};
+pub use write::{Written, create, hold, regenerate_markdown, session_record, update, update_after};
 
 pub const MARKDOWN_FILE: &str = "handover.md";
 

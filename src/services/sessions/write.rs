@@ -79,6 +79,44 @@ impl Written {
     }
 }
 
+/// The session record of a write, for [`Store::record_at`]: made while the write
+/// still holds the session's lock, with the time of that moment (sub-second), not
+/// the run's start.
+///
+/// [`Store::record_at`]: crate::services::notes_store::Store::record_at
+pub fn session_record(
+    written: &Written,
+    wt: &crate::git::Worktree,
+) -> crate::model::record::Record {
+    let doc = written.state.document();
+    crate::model::record::Record {
+        key: written.session.key.clone(),
+        session_id: doc
+            .get("session_id")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned),
+        seq: doc.get("seq").and_then(serde_json::Value::as_u64),
+        parent: doc
+            .get("parent_hash")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned),
+        set_aside: Vec::new(),
+        worktree: Some(wt.path.display().to_string()),
+        branch: written
+            .state
+            .workspace
+            .branch
+            .clone()
+            .or_else(|| wt.branch.clone()),
+        saved_at: crate::support::clock::now_precise(),
+        kind: crate::model::record::RecordKind::Session,
+        state: Some(crate::model::record::StateText::of(
+            written.state.document(),
+        )),
+        text: None,
+    }
+}
+
 /// Read-modify-write a session under its lock: `change` gets the current document
 /// (`None` for a new session) and returns the new one. The tool's own fields are
 /// filled in, the result is validated, and the files are replaced atomically, unless
