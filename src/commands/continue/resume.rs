@@ -211,9 +211,8 @@ pub(super) fn resume(
 /// Make the copy at `session` this worktree's own: `workspace` points at `wt`, a new
 /// `session_id`, recorded in the notes store when it is on.
 fn adopt(ctx: &Context, wt: &Worktree, session: &SessionDir) -> Result<()> {
-    let head = ctx.store().head()?;
-    let mut written = sessions::update(session, &ctx.settings, ctx.lang, ctx.now, |doc| {
-        let mut doc = doc.unwrap_or_default();
+    sessions::Transaction::recorded(ctx, wt)?.update(session, |current| {
+        let mut doc = current.into_document();
         sessions::point_here(&mut doc, wt);
         doc.insert(
             "session_id".into(),
@@ -221,10 +220,6 @@ fn adopt(ctx: &Context, wt: &Worktree, session: &SessionDir) -> Result<()> {
         );
         Ok(doc)
     })?;
-    written.noted = ctx
-        .store()
-        .record_at(head, &sessions::session_record(&written, wt))?;
-    written.release();
     Ok(())
 }
 
@@ -332,7 +327,8 @@ pub(super) fn restore(
     let state = State::from_doc(doc, &file)?;
     // Not recorded again: the store has this state already (its `seq` is kept, so the
     // next write here follows the record it came from).
-    if sessions::create(&session, &state, &ctx.settings, ctx.lang)?.is_none() {
+    let created = sessions::Transaction::unrecorded(ctx, wt).create(&session, state, Ok)?;
+    if created.is_none() {
         return Err(Error::usage_hint(
             msg(
                 crate::k!("err.restore_exists"),

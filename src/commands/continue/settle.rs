@@ -92,21 +92,19 @@ pub(super) fn settle(
     let side = &sides[taken];
     let floor = sides.iter().filter_map(|s| s.record.seq).max().unwrap_or(0);
     let state = side.record.state_doc();
-    let mut written =
-        sessions::update_after(session, &ctx.settings, ctx.lang, ctx.now, floor, |_| {
-            let mut doc = state;
-            sessions::point_here(&mut doc, wt);
-            Ok(doc)
-        })?;
-    let mut record = sessions::session_record(&written, wt);
-    record.parent = Some(side.hash());
-    record.set_aside = sides
+    let set_aside = sides
         .iter()
         .enumerate()
         .filter(|(i, _)| *i != taken)
         .map(|(_, s)| s.hash())
         .collect();
-    written.noted = ctx.store().record_at(Some(head), &record)?;
-    written.release();
+    sessions::Transaction::recorded_on(ctx, wt, head)
+        .after(floor)
+        .settling(side.hash(), set_aside)
+        .update(session, |_| {
+            let mut doc = state;
+            sessions::point_here(&mut doc, wt);
+            Ok(doc)
+        })?;
     Ok(())
 }
