@@ -11,11 +11,10 @@ use std::path::{Path, PathBuf};
 use jiff::Timestamp;
 use serde_json::{Map, Value};
 
-use crate::model::state::State;
 use crate::services::scan::STATE_FILE;
 use crate::support::config::Settings;
 use crate::support::error::{Error, Problem, Result, msg};
-use crate::support::fsio::{self, Lock};
+use crate::support::fsio::Lock;
 
 mod remove;
 mod team;
