@@ -23,7 +23,7 @@ pub fn run(ctx: &Context, args: &LogArgs) -> Result<Report> {
         crate::support::paths::check_relative(crate::k!("what.session_key"), key)
             .map_err(crate::support::error::Error::usage)?;
     }
-    let (mut records, skipped) = ctx.read_store()?;
+    let (mut records, skipped) = ctx.store().records()?;
     let mut close = Vec::new();
     if let Some(key) = &args.key {
         let mut keys: Vec<&str> = records.iter().map(|r| r.record.key.as_str()).collect();

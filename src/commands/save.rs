@@ -54,18 +54,16 @@ pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Written> {
         .clone()
         .expect("a session is made when there is none");
     let fresh = !target.exists();
-    let head = ctx.store_head();
     let workspace = sessions::workspace(&wt, &sessions::recorded_owner(&owner, &target));
-    let written = head.and_then(|head| {
-        sessions::update(&target, &ctx.settings, ctx.lang, ctx.now, |existing| {
-            let mut doc = existing.unwrap_or_default();
+    let written = sessions::Transaction::recorded(ctx, &wt).and_then(|tx| {
+        tx.excluding().update(&target, |current| {
+            let mut doc = current.into_document();
             session::merge(&mut doc, incoming);
             session::merge(&mut doc, &workspace);
             Ok(doc)
         })
-        .map(|w| (w, head))
     });
-    let (mut written, head) = match written {
+    let mut written = match written {
         Ok(w) => w,
         Err(e) => {
             // A session made for this save and left empty by its failure goes again,
@@ -78,11 +76,6 @@ pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Written> {
     };
     written.skipped = chosen.skipped;
     written.others = chosen.others;
-    if written.changed {
-        written.exclusion = crate::services::exclude::ensure(ctx, &wt)?;
-        written.noted = ctx.record_at(head, &ctx.session_record(&written, &wt))?;
-    }
-    written.release();
     Ok(written)
 }
 

@@ -110,7 +110,7 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
                     .and_then(|s| s.session_id.as_deref()),
             })
             .collect();
-        let view = notes_store::store_view(ctx, &on_disk);
+        let view = ctx.store().view(&on_disk);
         let diverged = view
             .diverged
             .into_iter()
@@ -188,7 +188,7 @@ pub fn keys(ctx: &Context, args: &StatusArgs) -> Result<Keys> {
                 session_id: id.as_deref(),
             })
             .collect();
-        let (stored, _) = notes_store::store_only(ctx, &on_disk);
+        let (stored, _) = ctx.store().only(&on_disk);
         let stored: Vec<String> = stored
             .into_iter()
             .filter_map(|f| match f {

@@ -57,8 +57,8 @@ pub struct Recorded {
 /// session in the store gets a record of its files as they are, made under its lock.
 fn record(ctx: &Context) -> Result<Recorded> {
     use crate::services::scan::{self, Found};
-    let head = ctx.record_head()?;
-    let (newest, _) = ctx.read_store_newest()?;
+    let head = ctx.store().record_head()?;
+    let (newest, _) = ctx.store().newest()?;
     let hash_of = |state: &serde_json::Map<String, serde_json::Value>| {
         state
             .get("session_hash")
@@ -75,30 +75,29 @@ fn record(ctx: &Context) -> Result<Recorded> {
                 continue;
             };
             let session = crate::services::sessions::SessionDir::new(&wt.path.join(&root), &key)?;
-            let mut locked = crate::services::sessions::hold(&session, &ctx.settings)?;
-            let doc = locked.state.document();
-            let id = doc.get("session_id").and_then(serde_json::Value::as_str);
-            let hash = hash_of(doc);
-            let stored = newest.iter().find(|r| match (id, &r.record.session_id) {
-                (Some(id), Some(theirs)) => id == theirs,
-                (None, None) => r.record.key == key,
-                _ => false,
-            });
-            let known = stored.is_some_and(|r| {
-                std::iter::once(&r.record)
-                    .chain(r.diverged.iter().map(|d| &d.record))
-                    .any(|rec| {
-                        rec.state.as_ref().map(|s| hash_of(&s.doc())).as_deref()
-                            == Some(hash.as_str())
-                    })
-            });
-            if known {
+            let tx = crate::services::sessions::Transaction::recorded_on(ctx, &wt, head);
+            let recorded = tx.record_as_is(&session, |state| {
+                let doc = state.document();
+                let id = doc.get("session_id").and_then(serde_json::Value::as_str);
+                let hash = hash_of(doc);
+                let stored = newest.iter().find(|r| match (id, &r.record.session_id) {
+                    (Some(id), Some(theirs)) => id == theirs,
+                    (None, None) => r.record.key == key,
+                    _ => false,
+                });
+                stored.is_some_and(|r| {
+                    std::iter::once(&r.record)
+                        .chain(r.diverged.iter().map(|d| &d.record))
+                        .any(|rec| {
+                            rec.state.as_ref().map(|s| hash_of(&s.doc())).as_deref()
+                                == Some(hash.as_str())
+                        })
+                })
+            })?;
+            if !recorded {
                 out.already += 1;
                 continue;
             }
-            let rec = ctx.session_record(&locked, &wt);
-            ctx.record_at(Some(head), &rec)?;
-            locked.release();
             out.keys.push(key);
         }
     }

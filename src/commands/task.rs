@@ -103,11 +103,11 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
         chosen = Some(c);
         (target, Some(owner))
     };
-    let head = ctx.store_head()?;
     let now = session::format_time(ctx.now);
     let key = target.key.clone();
-    let mut written = sessions::update(&target, &ctx.settings, ctx.lang, ctx.now, |existing| {
-        let mut doc = existing.unwrap_or_default();
+    let tx = sessions::Transaction::recorded(ctx, &wt)?.excluding();
+    let mut written = tx.update(&target, |current| {
+        let mut doc = current.into_document();
         if let Some(owner) = &owner
             && !doc.contains_key("workspace")
         {
@@ -132,11 +132,6 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
         written.skipped = c.skipped;
         written.others = c.others;
     }
-    if written.changed {
-        written.exclusion = crate::services::exclude::ensure(ctx, &wt)?;
-        written.noted = ctx.record_at(head, &ctx.session_record(&written, &wt))?;
-    }
-    written.release();
     Ok(Report { written, task: id })
 }
 

@@ -7,6 +7,7 @@ use jiff::Timestamp;
 
 use crate::cli::TeamArgs;
 use crate::git::{Repo, Worktree};
+use crate::services::notes_store::Store;
 use crate::services::sessions::{self, Owner, SessionDir, TeamChoice};
 use crate::support::config::Settings;
 use crate::support::error::{Error, Result, msg};
@@ -23,6 +24,11 @@ pub struct Context {
 }
 
 impl Context {
+    /// The notes store of this run: where writes are recorded, and what it holds.
+    pub fn store(&self) -> Store<'_> {
+        Store::new(&self.repo, &self.settings, self.lang)
+    }
+
     /// The worktree the command runs in; writing commands need one.
     pub fn current_worktree(&self) -> Result<Worktree> {
         let current = self.repo.current_worktree().ok_or_else(|| {

@@ -31,7 +31,7 @@ pub fn migrate_in(ctx: &Context, wt: &Worktree) -> Result<Report> {
     let Owner::Branch(branch) = ctx.owner(&crate::cli::TeamArgs::default(), wt)? else {
         unreachable!("no team was asked for");
     };
-    let head = ctx.store_head()?;
+    let tx = sessions::Transaction::recorded(ctx, wt)?;
     let target = sessions::new_branch_session(&ctx.write_root(wt), &branch, ctx.now)?;
     let mut doc = state.document().clone();
     session::merge(&mut doc, &sessions::workspace(wt, &Owner::Branch(branch)));
@@ -45,23 +45,31 @@ pub fn migrate_in(ctx: &Context, wt: &Worktree) -> Result<Report> {
     let file = target.state_file();
     let migrated = State::from_doc(doc, &file)?;
     let bytes = migrated.to_json_bytes();
-    // The fingerprint directory was just made, so it holds no state yet.
-    let guard = sessions::create(&target, &migrated, &ctx.settings, ctx.lang)?;
-    // Read the copy back; only an identical, valid copy lets the old files go.
-    let back = State::read(&file)?;
-    if back.to_json_bytes() != bytes {
-        return Err(Error::usage(msg(
+    let readback = || {
+        Error::usage(msg(
             crate::k!("err.migrate_readback"),
             &[("path", &file.display()), ("legacy", &legacy.display())],
-        )));
+        ))
+    };
+    let mut removed_markdown = false;
+    // The fingerprint directory was just made, so it holds no state yet. The record
+    // follows the removal of the old files, under the new session's lock.
+    let created = tx.create(&target, migrated, |_| {
+        // Read the copy back; only an identical, valid copy lets the old files go.
+        let back = State::read(&file)?;
+        if back.to_json_bytes() != bytes {
+            return Err(readback());
+        }
+        std::fs::remove_file(&legacy).map_err(|e| Error::io(&legacy, "remove", e))?;
+        let old_md = legacy.with_file_name(MARKDOWN_FILE);
+        removed_markdown = std::fs::symlink_metadata(&old_md).is_ok_and(|m| m.is_file())
+            && std::fs::remove_file(&old_md).is_ok();
+        Ok(back)
+    })?;
+    // A state there already is not the copy just made.
+    if created.is_none() {
+        return Err(readback());
     }
-    std::fs::remove_file(&legacy).map_err(|e| Error::io(&legacy, "remove", e))?;
-    let old_md = legacy.with_file_name(MARKDOWN_FILE);
-    let removed_markdown = std::fs::symlink_metadata(&old_md).is_ok_and(|m| m.is_file())
-        && std::fs::remove_file(&old_md).is_ok();
-    let written = sessions::Written::whole(target.clone(), back, guard);
-    ctx.record_at(head, &ctx.session_record(&written, wt))?;
-    drop(written);
     Ok(Report {
         from: legacy,
         session: target,

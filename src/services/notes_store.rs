@@ -1,11 +1,11 @@
 //! The notes store seen as records: whether writes are recorded, appending a record on
 //! HEAD's note, and reading the newest record of each session.
 
-use crate::git::Worktree;
-use crate::services::context::Context;
+use crate::git::Repo;
 use crate::services::scan::Found;
-use crate::services::sessions;
+use crate::support::config::Settings;
 use crate::support::error::{Error, Result, msg};
+use crate::support::i18n::Lang;
 
 /// A record of the notes store and the commit whose note holds it.
 #[derive(Debug, Clone)]
@@ -16,16 +16,34 @@ pub struct StoredRecord {
     pub diverged: Vec<StoredRecord>,
 }
 
-impl Context {
+/// The notes store of a run (`Context::store`): the ref records go to, and the
+/// questions asked of it. Reading goes through it whatever `handover.store` says; it
+/// only decides whether writes are recorded.
+#[derive(Clone, Copy)]
+pub struct Store<'a> {
+    repo: &'a Repo,
+    settings: &'a Settings,
+    lang: Lang,
+}
+
+impl<'a> Store<'a> {
+    pub fn new(repo: &'a Repo, settings: &'a Settings, lang: Lang) -> Store<'a> {
+        Store {
+            repo,
+            settings,
+            lang,
+        }
+    }
+
     /// Whether writes also go to the notes store (`handover.store` = notes or both).
-    pub fn store_enabled(&self) -> bool {
+    pub fn enabled(&self) -> bool {
         self.settings.store != crate::support::config::Store::Files
     }
 
     /// The commit records go on: HEAD, when the store is enabled (`None` when it is
     /// off). Asked before a write, so that a write that cannot be recorded is not made.
-    pub fn store_head(&self) -> Result<Option<crate::git::CommitId>> {
-        if !self.store_enabled() {
+    pub fn head(&self) -> Result<Option<crate::git::CommitId>> {
+        if !self.enabled() {
             return Ok(None);
         }
         self.record_head().map(Some)
@@ -45,8 +63,8 @@ impl Context {
         })
     }
 
-    /// Append `record` to the note on `head` (from [`Context::store_head`]); nothing
-    /// when the store is off.
+    /// Append `record` to the note on `head` (from [`Store::head`]); nothing when the
+    /// store is off.
     pub fn record_at(
         &self,
         head: Option<crate::git::CommitId>,
@@ -76,45 +94,7 @@ impl Context {
         &self,
         record: &crate::model::record::Record,
     ) -> Result<Option<crate::git::CommitId>> {
-        self.record_at(self.store_head()?, record)
-    }
-
-    /// The session record of a write, for [`Context::record`]: made while the write
-    /// still holds the session's lock, with the time of that moment (sub-second), not
-    /// the run's start: a method of the context like the other store writers.
-    #[allow(clippy::unused_self)]
-    pub fn session_record(
-        &self,
-        written: &sessions::Written,
-        wt: &Worktree,
-    ) -> crate::model::record::Record {
-        let doc = written.state.document();
-        crate::model::record::Record {
-            key: written.session.key.clone(),
-            session_id: doc
-                .get("session_id")
-                .and_then(serde_json::Value::as_str)
-                .map(str::to_owned),
-            seq: doc.get("seq").and_then(serde_json::Value::as_u64),
-            parent: doc
-                .get("parent_hash")
-                .and_then(serde_json::Value::as_str)
-                .map(str::to_owned),
-            set_aside: Vec::new(),
-            worktree: Some(wt.path.display().to_string()),
-            branch: written
-                .state
-                .workspace
-                .branch
-                .clone()
-                .or_else(|| wt.branch.clone()),
-            saved_at: crate::support::clock::now_precise(),
-            kind: crate::model::record::RecordKind::Session,
-            state: Some(crate::model::record::StateText::of(
-                written.state.document(),
-            )),
-            text: None,
-        }
+        self.record_at(self.head()?, record)
     }
 
     /// The warning for a line of a note that is not a record.
@@ -129,7 +109,7 @@ impl Context {
 
     /// The sides of session `id` when it diverged, newest first; `None` when it did not
     /// or the store does not have it. Only that session's sides are parsed whole.
-    pub fn read_store_sides(&self, id: &str) -> Result<Option<Vec<Side>>> {
+    pub fn sides(&self, id: &str) -> Result<Option<Vec<Side>>> {
         let notes = self.repo.notes_all(&self.settings.notes_ref)?;
         let texts: Vec<&[u8]> = notes.iter().map(|n| n.text.as_slice()).collect();
         let Some(n) = crate::model::record::newest_session_of(&texts, id) else {
@@ -157,7 +137,7 @@ impl Context {
 
     /// Whether the store has a record of session `id` holding the state `hash`
     /// (records' heads only: nothing is parsed whole).
-    pub fn store_has_state(&self, id: &str, hash: &str) -> Result<bool> {
+    pub fn has_state(&self, id: &str, hash: &str) -> Result<bool> {
         let notes = self.repo.notes_all(&self.settings.notes_ref)?;
         Ok(notes.iter().any(|n| {
             n.text.split(|b| *b == b'\n').any(|line| {
@@ -170,7 +150,7 @@ impl Context {
 
     /// The newest readable session record of each key in the notes store, and a line for
     /// each record passed over. Only the winning lines are parsed whole.
-    pub fn read_store_newest(&self) -> Result<(Vec<StoredRecord>, Vec<String>)> {
+    pub fn newest(&self) -> Result<(Vec<StoredRecord>, Vec<String>)> {
         let notes = self.repo.notes_all(&self.settings.notes_ref)?;
         let texts: Vec<&[u8]> = notes.iter().map(|n| n.text.as_slice()).collect();
         let (found, skipped) = crate::model::record::newest_sessions(&texts);
@@ -199,7 +179,7 @@ impl Context {
 
     /// Every record of the notes store, and a line for each one that could not be read.
     /// The store is read whatever `handover.store` says: a fetched store is worth seeing.
-    pub fn read_store(&self) -> Result<(Vec<StoredRecord>, Vec<String>)> {
+    pub fn records(&self) -> Result<(Vec<StoredRecord>, Vec<String>)> {
         let mut records = Vec::new();
         let mut skipped = Vec::new();
         for note in self.repo.notes_all(&self.settings.notes_ref)? {
@@ -376,77 +356,80 @@ fn free_key(key: &str, id: Option<&str>, taken: &dyn Fn(&str) -> bool) -> String
     base
 }
 
-/// The notes store against the sessions `on_disk`: unfinished sessions whose newest
-/// record has no session directory in any worktree (matched by `session_id`, or by key
-/// for records without one), the diverged sessions, and the store's unreadable lines.
-/// Finished sessions stay out of `only`: `clean` removes their directories, and their
-/// records would otherwise come back in every listing.
-pub fn store_view(ctx: &Context, on_disk: &[OnDisk<'_>]) -> StoreView {
-    // A damaged store (its ref at a tree, an unreadable commit) is said, and everything
-    // else is still listed: one broken thing never hides the rest.
-    let (newest, skipped) = match ctx.read_store_newest() {
-        Ok(read) => read,
-        Err(e) => {
-            return StoreView {
-                skipped: vec![e.message(ctx.lang)],
-                ..StoreView::default()
-            };
-        }
-    };
-    let mut view = StoreView {
-        skipped,
-        ..StoreView::default()
-    };
-    let mut listed: Vec<String> = Vec::new();
-    for r in newest {
-        let id = r.record.session_id.clone();
-        if let Some(id) = &id
-            && !r.diverged.is_empty()
-        {
-            view.diverged.insert(id.clone(), sides(&r));
-        }
-        let here = match id.as_deref() {
-            Some(id) => on_disk.iter().any(|d| d.session_id == Some(id)),
-            None => on_disk.iter().any(|d| d.key == r.record.key),
-        };
-        let finished = r
-            .record
-            .state
-            .as_ref()
-            .and_then(crate::model::record::StateText::status)
-            .as_deref()
-            == Some(crate::model::state::ALL_COMPLETE);
-        if here || finished {
-            continue;
-        }
-        let taken = |k: &str| on_disk.iter().any(|d| d.key == k) || listed.iter().any(|l| l == k);
-        let key = free_key(&r.record.key, id.as_deref(), &taken);
-        let saved_as = (key != r.record.key).then(|| r.record.key.clone());
-        listed.push(key.clone());
-        let mut record = r.record;
-        record.key = key;
-        // The state restored from it is the same session: it carries the record's id.
-        if let (Some(id), Some(state)) = (&record.session_id, record.state.as_mut()) {
-            let mut doc = state.doc();
-            if !doc.contains_key("session_id") {
-                doc.insert("session_id".into(), serde_json::Value::from(id.clone()));
-                *state = crate::model::record::StateText::of(&doc);
+impl Store<'_> {
+    /// The notes store against the sessions `on_disk`: unfinished sessions whose newest
+    /// record has no session directory in any worktree (matched by `session_id`, or by key
+    /// for records without one), the diverged sessions, and the store's unreadable lines.
+    /// Finished sessions stay out of `only`: `clean` removes their directories, and their
+    /// records would otherwise come back in every listing.
+    pub fn view(&self, on_disk: &[OnDisk<'_>]) -> StoreView {
+        // A damaged store (its ref at a tree, an unreadable commit) is said, and everything
+        // else is still listed: one broken thing never hides the rest.
+        let (newest, skipped) = match self.newest() {
+            Ok(read) => read,
+            Err(e) => {
+                return StoreView {
+                    skipped: vec![e.message(self.lang)],
+                    ..StoreView::default()
+                };
             }
+        };
+        let mut view = StoreView {
+            skipped,
+            ..StoreView::default()
+        };
+        let mut listed: Vec<String> = Vec::new();
+        for r in newest {
+            let id = r.record.session_id.clone();
+            if let Some(id) = &id
+                && !r.diverged.is_empty()
+            {
+                view.diverged.insert(id.clone(), sides(&r));
+            }
+            let here = match id.as_deref() {
+                Some(id) => on_disk.iter().any(|d| d.session_id == Some(id)),
+                None => on_disk.iter().any(|d| d.key == r.record.key),
+            };
+            let finished = r
+                .record
+                .state
+                .as_ref()
+                .and_then(crate::model::record::StateText::status)
+                .as_deref()
+                == Some(crate::model::state::ALL_COMPLETE);
+            if here || finished {
+                continue;
+            }
+            let taken =
+                |k: &str| on_disk.iter().any(|d| d.key == k) || listed.iter().any(|l| l == k);
+            let key = free_key(&r.record.key, id.as_deref(), &taken);
+            let saved_as = (key != r.record.key).then(|| r.record.key.clone());
+            listed.push(key.clone());
+            let mut record = r.record;
+            record.key = key;
+            // The state restored from it is the same session: it carries the record's id.
+            if let (Some(id), Some(state)) = (&record.session_id, record.state.as_mut()) {
+                let mut doc = state.doc();
+                if !doc.contains_key("session_id") {
+                    doc.insert("session_id".into(), serde_json::Value::from(id.clone()));
+                    *state = crate::model::record::StateText::of(&doc);
+                }
+            }
+            view.only.push(Found::Stored {
+                commit: r.commit,
+                record: Box::new(record),
+                saved_as,
+            });
         }
-        view.only.push(Found::Stored {
-            commit: r.commit,
-            record: Box::new(record),
-            saved_as,
-        });
+        view
     }
-    view
-}
 
-/// Unfinished sessions found only in the notes store, and the store's unreadable lines
-/// (see [`store_view`]).
-pub fn store_only(ctx: &Context, on_disk: &[OnDisk<'_>]) -> (Vec<Found>, Vec<String>) {
-    let view = store_view(ctx, on_disk);
-    (view.only, view.skipped)
+    /// Unfinished sessions found only in the notes store, and the store's unreadable lines
+    /// (see [`Store::view`]).
+    pub fn only(&self, on_disk: &[OnDisk<'_>]) -> (Vec<Found>, Vec<String>) {
+        let view = self.view(on_disk);
+        (view.only, view.skipped)
+    }
 }
 
 #[cfg(test)]

@@ -50,9 +50,9 @@ pub fn run(ctx: &Context) -> Result<bool> {
         crate::model::session::format_time,
     );
     let sha = commit.to_string();
-    let head = ctx.store_head()?;
-    let mut written = sessions::update(&session, &ctx.settings, ctx.lang, ctx.now, |doc| {
-        let mut doc = doc.unwrap_or_default();
+    let tx = sessions::Transaction::recorded(ctx, &wt)?;
+    let written = tx.update(&session, |current| {
+        let mut doc = current.into_document();
         if let Some(Value::Array(tasks)) = doc.get_mut("active_tasks") {
             for task in tasks.iter_mut().filter_map(Value::as_object_mut) {
                 let done = task.get("status").and_then(Value::as_str) == Some("done");
@@ -84,10 +84,6 @@ pub fn run(ctx: &Context) -> Result<bool> {
         }
         Ok(doc)
     })?;
-    if written.changed {
-        written.noted = ctx.record_at(head, &ctx.session_record(&written, &wt))?;
-    }
-    written.release();
     Ok(written.changed)
 }
 

@@ -256,7 +256,7 @@ pub(super) fn store_candidates(
             session_id: id.as_deref(),
         })
         .collect();
-    let (mut found, _skipped) = crate::services::notes_store::store_only(ctx, &on_disk);
+    let (mut found, _skipped) = ctx.store().only(&on_disk);
     if let Some(key) = key {
         found.retain(|f| matches!(f, Found::Stored { record, .. } if record.key == key));
     }

@@ -211,9 +211,8 @@ pub(super) fn resume(
 /// Make the copy at `session` this worktree's own: `workspace` points at `wt`, a new
 /// `session_id`, recorded in the notes store when it is on.
 fn adopt(ctx: &Context, wt: &Worktree, session: &SessionDir) -> Result<()> {
-    let head = ctx.store_head()?;
-    let mut written = sessions::update(session, &ctx.settings, ctx.lang, ctx.now, |doc| {
-        let mut doc = doc.unwrap_or_default();
+    sessions::Transaction::recorded(ctx, wt)?.update(session, |current| {
+        let mut doc = current.into_document();
         sessions::point_here(&mut doc, wt);
         doc.insert(
             "session_id".into(),
@@ -221,8 +220,6 @@ fn adopt(ctx: &Context, wt: &Worktree, session: &SessionDir) -> Result<()> {
         );
         Ok(doc)
     })?;
-    written.noted = ctx.record_at(head, &ctx.session_record(&written, wt))?;
-    written.release();
     Ok(())
 }
 
@@ -330,7 +327,8 @@ pub(super) fn restore(
     let state = State::from_doc(doc, &file)?;
     // Not recorded again: the store has this state already (its `seq` is kept, so the
     // next write here follows the record it came from).
-    if sessions::create(&session, &state, &ctx.settings, ctx.lang)?.is_none() {
+    let created = sessions::Transaction::unrecorded(ctx, wt).create(&session, state, Ok)?;
+    if created.is_none() {
         return Err(Error::usage_hint(
             msg(
                 crate::k!("err.restore_exists"),
@@ -393,7 +391,7 @@ fn copy_to_store(ctx: &Context, note: &Candidate, rel: &Path, text: &str) -> Res
         state: None,
         text: Some(text.to_owned()),
     };
-    let commit = ctx.record(&record)?.expect("the store is enabled");
+    let commit = ctx.store().record(&record)?.expect("the store is enabled");
     let kept = ctx
         .repo
         .notes_all(&ctx.settings.notes_ref)?
@@ -437,7 +435,7 @@ pub(super) fn consume(ctx: &Context, note: &Candidate, briefed: &[u8]) -> Result
         .unwrap_or(&path)
         .to_owned();
     let copy = match std::str::from_utf8(&bytes) {
-        Ok(text) if ctx.store_enabled() => copy_to_store(ctx, note, &rel, text)?,
+        Ok(text) if ctx.store().enabled() => copy_to_store(ctx, note, &rel, text)?,
         _ => copy_to_consumed(ctx, note, &path, &bytes)?
             .display()
             .to_string(),

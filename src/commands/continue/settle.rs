@@ -25,7 +25,7 @@ pub(super) fn sides_of(ctx: &Context, chosen: &Candidate) -> Result<Option<Vec<S
     if ctx.repo.ref_target(&ctx.settings.notes_ref)?.is_none() {
         return Ok(None);
     }
-    ctx.read_store_sides(&id)
+    ctx.store().sides(&id)
 }
 
 /// The side `--take HASH` names: the one whose state hash starts with it.
@@ -64,7 +64,7 @@ pub(super) fn check_recorded(ctx: &Context, session: &SessionDir, id: &str) -> R
         .get("session_hash")
         .and_then(serde_json::Value::as_str)
         .map_or_else(|| crate::model::session::session_hash(doc), str::to_owned);
-    let known = ctx.store_has_state(id, &hash)?;
+    let known = ctx.store().has_state(id, &hash)?;
     if known {
         Ok(())
     } else {
@@ -88,25 +88,23 @@ pub(super) fn settle(
     sides: &[Side],
     taken: usize,
 ) -> Result<()> {
-    let head = ctx.record_head()?;
+    let head = ctx.store().record_head()?;
     let side = &sides[taken];
     let floor = sides.iter().filter_map(|s| s.record.seq).max().unwrap_or(0);
     let state = side.record.state_doc();
-    let mut written =
-        sessions::update_after(session, &ctx.settings, ctx.lang, ctx.now, floor, |_| {
-            let mut doc = state;
-            sessions::point_here(&mut doc, wt);
-            Ok(doc)
-        })?;
-    let mut record = ctx.session_record(&written, wt);
-    record.parent = Some(side.hash());
-    record.set_aside = sides
+    let set_aside = sides
         .iter()
         .enumerate()
         .filter(|(i, _)| *i != taken)
         .map(|(_, s)| s.hash())
         .collect();
-    written.noted = ctx.record_at(Some(head), &record)?;
-    written.release();
+    sessions::Transaction::recorded_on(ctx, wt, head)
+        .after(floor)
+        .settling(side.hash(), set_aside)
+        .update(session, |_| {
+            let mut doc = state;
+            sessions::point_here(&mut doc, wt);
+            Ok(doc)
+        })?;
     Ok(())
 }

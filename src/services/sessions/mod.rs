@@ -1,30 +1,30 @@
 //! Sessions on disk: which session a write goes to, and writing and removing session
 //! directories safely (SPEC sections 1, 2 and 5).
 //!
-//! Every write holds the lock of `project-state.json` across read-modify-write,
-//! replaces files atomically, and never goes through a symbolic link: directories are
-//! created one component at a time below the handover root and a link is refused.
+//! Every write is one [`Transaction`]: it holds the lock of `project-state.json` across
+//! read-modify-write and until the notes store has its record, replaces files
+//! atomically, and never goes through a symbolic link: directories are created one
+//! component at a time below the handover root and a link is refused.
 
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
 use serde_json::{Map, Value};
 
-use crate::model::session;
-use crate::model::state::State;
 use crate::services::scan::STATE_FILE;
 use crate::support::config::Settings;
 use crate::support::error::{Error, Problem, Result, msg};
-use crate::support::fsio::{self, Lock};
-use crate::support::i18n::Lang;
+use crate::support::fsio::Lock;
 
 mod remove;
 mod team;
+mod transaction;
 mod write;
 
 pub use remove::{Removal, remove_session};
 pub use team::{Owner, TeamChoice, owner};
-pub use write::{Written, create, hold, regenerate_markdown, update, update_after};
+pub use transaction::Transaction;
+pub use write::{Current, Written, regenerate_markdown};
 
 pub const MARKDOWN_FILE: &str = "handover.md";
 

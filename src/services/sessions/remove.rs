@@ -1,7 +1,13 @@
 //! Removing a finished session, decided again under its lock.
 
-#[allow(clippy::wildcard_imports)]
-use super::*;
+use std::path::Path;
+
+use super::{MARKDOWN_FILE, SessionDir, check_root};
+use crate::model::state::State;
+use crate::services::scan::STATE_FILE;
+use crate::support::config::Settings;
+use crate::support::error::{Error, Result, msg};
+use crate::support::fsio::{self, Lock};
 
 /// What removing a session directory did.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,7 +1,11 @@
 //! Whose session a write goes to: a branch, or a team and agent (SPEC section 1).
 
-#[allow(clippy::wildcard_imports)]
-use super::*;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::support::error::{Error, Result, msg};
+use crate::support::fsio;
 
 /// Whose session a write is for.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,7 +1,19 @@
-//! Writing a session: read-modify-write under its lock, whole new sessions, markdown.
+//! Writing a session's files: read-modify-write under its lock, whole new sessions,
+//! markdown. The write transaction (`transaction.rs`) holds the lock these return until
+//! the write is recorded.
 
-#[allow(clippy::wildcard_imports)]
-use super::*;
+use std::path::Path;
+
+use jiff::Timestamp;
+use serde_json::{Map, Value};
+
+use super::{MARKDOWN_FILE, SessionDir, make_dirs};
+use crate::model::session;
+use crate::model::state::State;
+use crate::support::config::Settings;
+use crate::support::error::{Error, Problem, Result};
+use crate::support::fsio::{self, Lock};
+use crate::support::i18n::Lang;
 
 /// Make the session's directory and take its lock. A directory removed in between (a
 /// `clean` of the finished session) is made again, so a write never lands in nothing;
@@ -35,7 +47,8 @@ fn readable_back(file: &Path, bytes: Vec<u8>) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// What a write did.
+/// What a write did: a plain report (the session's lock is the transaction's, and is
+/// released before this is returned).
 #[derive(Debug)]
 pub struct Written {
     pub session: SessionDir,
@@ -51,58 +64,58 @@ pub struct Written {
     pub exclusion: crate::services::exclude::Exclusion,
     /// Other READY sessions of the branch that this write passed over for the newest.
     pub others: Vec<String>,
-    /// The session's lock, still held: the notes store's record of this write is
-    /// appended before it is released (dropping the `Written` releases it), so the
-    /// store's newest record always equals the file.
-    pub guard: Option<Lock>,
 }
 
 impl Written {
-    /// A `Written` for a session made whole elsewhere (restored, migrated).
-    pub fn whole(session: SessionDir, state: State, guard: Option<Lock>) -> Written {
+    /// A `Written` for a session made whole (restored, migrated) or held as it is.
+    pub(super) fn whole(session: SessionDir, state: State, created: bool) -> Written {
         Written {
             session,
-            created: true,
-            changed: true,
+            created,
+            changed: created,
             state,
             noted: None,
             skipped: Vec::new(),
             exclusion: crate::services::exclude::Exclusion::default(),
             others: Vec::new(),
-            guard,
         }
     }
+}
 
-    /// Release the session's lock now (the record, if any, is appended).
-    pub fn release(&mut self) {
-        self.guard = None;
+/// What the session's file holds when a change runs: read under the session's lock,
+/// so a change can look at it and refuse (return an error) before anything is written.
+pub struct Current {
+    state: Option<State>,
+}
+
+impl Current {
+    /// The state the file holds (`None` for a session being made).
+    #[allow(dead_code)] // no change refuses yet; claims (the next issue) will
+    pub fn state(&self) -> Option<&State> {
+        self.state.as_ref()
+    }
+
+    /// The document to change: the file's, or an empty one for a new session. Moved,
+    /// never copied (a large state costs memory).
+    pub fn into_document(self) -> Map<String, Value> {
+        self.state.map(State::into_document).unwrap_or_default()
     }
 }
 
-/// Read-modify-write a session under its lock: `change` gets the current document
-/// (`None` for a new session) and returns the new one. The tool's own fields are
-/// filled in, the result is validated, and the files are replaced atomically, unless
-/// nothing changed. A file that cannot be read is an error and is left untouched.
-pub fn update(
-    session: &SessionDir,
-    settings: &Settings,
-    lang: Lang,
-    now: Timestamp,
-    change: impl FnOnce(Option<Map<String, Value>>) -> Result<Map<String, Value>>,
-) -> Result<Written> {
-    update_after(session, settings, lang, now, 0, change)
-}
-
-/// [`update`], with the write counted after `floor` at least: a write that settles a
-/// divergence comes after every side's count.
-pub fn update_after(
+/// Read-modify-write a session under its lock: `change` gets what the file holds
+/// (nothing for a new session) and returns the new document. The tool's own fields are
+/// filled in, the write counted after `floor` at least (a write that settles a
+/// divergence comes after every side's count), the result is validated, and the files
+/// are replaced atomically, unless nothing changed. A file that cannot be read is an
+/// error and is left untouched. The lock is returned still held.
+pub(super) fn update(
     session: &SessionDir,
     settings: &Settings,
     lang: Lang,
     now: Timestamp,
     floor: u64,
-    change: impl FnOnce(Option<Map<String, Value>>) -> Result<Map<String, Value>>,
-) -> Result<Written> {
+    change: impl FnOnce(Current) -> Result<Map<String, Value>>,
+) -> Result<(Written, Lock)> {
     let file = session.state_file();
     let lock = lock_session(session, settings)?;
     fsio::remove_stray_temps(&session.dir());
@@ -130,7 +143,7 @@ pub fn update_after(
             .and_then(Value::as_str)
             .map_or_else(|| session::session_hash(doc), str::to_owned)
     });
-    let mut doc = change(existing.map(State::into_document))?;
+    let mut doc = change(Current { state: existing })?;
     // The count is the tool's: whatever the change brought, it stays what the file had
     // (or absent) until the write is known to change something.
     match &old_seq {
@@ -148,17 +161,9 @@ pub fn update_after(
         if fsio::read_if_exists(&md, fsio::MAX_FILE_SIZE)?.as_deref() != Some(rendered.as_bytes()) {
             fsio::write_atomic(&md, rendered.as_bytes())?;
         }
-        return Ok(Written {
-            session: session.clone(),
-            created,
-            changed: false,
-            state,
-            noted: None,
-            skipped: Vec::new(),
-            exclusion: crate::services::exclude::Exclusion::default(),
-            others: Vec::new(),
-            guard: None,
-        });
+        let mut written = Written::whole(session.clone(), state, created);
+        written.changed = false;
+        return Ok((written, lock));
     }
     doc.insert(
         "generated_at".into(),
@@ -214,16 +219,16 @@ pub fn update_after(
         &session.dir().join(MARKDOWN_FILE),
         crate::model::markdown::render(&state, session_lang(&state, lang)).as_bytes(),
     )?;
-    let mut written = Written::whole(session.clone(), state, Some(lock));
-    written.created = created;
-    Ok(written)
+    let mut written = Written::whole(session.clone(), state, created);
+    written.changed = true;
+    Ok((written, lock))
 }
 
 /// Write a new session whole, as given (the time it was written kept): its state and
 /// `handover.md`, under its lock, which is returned still held. Returns `None`, writing
 /// nothing, when the session already has a state file. Used where a session comes from
 /// elsewhere (a legacy state, the notes store) rather than from a merge.
-pub fn create(
+pub(super) fn create(
     session: &SessionDir,
     state: &State,
     settings: &Settings,
@@ -245,14 +250,11 @@ pub fn create(
 
 /// Take an existing session's lock and read its state: what it holds while the lock
 /// is held (for recording it as it is).
-pub fn hold(session: &SessionDir, settings: &Settings) -> Result<Written> {
+pub(super) fn hold(session: &SessionDir, settings: &Settings) -> Result<(State, Lock)> {
     let file = session.state_file();
     let lock = Lock::acquire(&file, settings.lock_timeout)?;
     let state = State::read(&file)?;
-    let mut written = Written::whole(session.clone(), state, Some(lock));
-    written.created = false;
-    written.changed = false;
-    Ok(written)
+    Ok((state, lock))
 }
 
 /// Re-render `handover.md` of an existing session under its lock.
