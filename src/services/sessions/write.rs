@@ -151,6 +151,18 @@ pub(super) fn update(
         None => doc.remove("seq"),
     };
     let old_seq = old_seq.as_ref().and_then(Value::as_u64).unwrap_or(0);
+    // A count at the top of the range (a hand edit, a forged copy) leaves no room for
+    // this write: refused by name, never wrapped round to rank below every record.
+    if old_seq.max(floor) >= crate::model::record::MAX_SEQ {
+        return Err(Error::InvalidField {
+            file: file.clone(),
+            field: "seq".into(),
+            message: format!(
+                "has reached {}, the most a write count can be",
+                crate::model::record::MAX_SEQ
+            ),
+        });
+    }
     session::seal(&mut doc);
     if let Some(old_hash) = &old_hash
         && doc.get("session_hash").and_then(Value::as_str) == Some(old_hash.as_str())
