@@ -8,9 +8,9 @@ use std::fmt::Write as _;
 use super::Painter;
 use super::status::{detail, handover, more};
 use crate::commands::r#continue::Briefing;
+use crate::facts::assessed::Kind;
 use crate::model::state::{Task, TaskStatus};
 use crate::model::verdict::Freshness;
-use crate::services::assess::Kind;
 use crate::support::text::{escape, one_line};
 
 /// How much a block matters when the briefing must be cut.

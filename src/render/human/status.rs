@@ -4,9 +4,9 @@ use std::fmt::Write as _;
 
 use super::{LABEL, Painter, SUMMARY_WIDTH};
 use crate::commands::status;
+use crate::facts::assessed::{Assessment, Handover, Kind};
 use crate::git::Worktree;
 use crate::model::verdict::{CommitState, Freshness, Presence};
-use crate::services::assess::{Assessment, Handover, Kind};
 use crate::support::text::{escape, one_line};
 
 pub fn status(report: &status::Report, p: &Painter) -> String {

@@ -237,11 +237,7 @@ pub fn continue_(r: &crate::commands::r#continue::Report) -> ContinueV1 {
         Outcome::Diverged { candidate, sides } => {
             v.outcome = "diverged";
             v.handover = Some(resumed(candidate));
-            v.sides = sides
-                .iter()
-                .zip(crate::services::notes_store::differences(sides))
-                .map(|(s, differs)| super::side(s, differs))
-                .collect();
+            v.sides = sides.iter().map(super::side).collect();
         }
         Outcome::AllComplete(c) => {
             v.outcome = "all_complete";
