@@ -1,18 +1,16 @@
 //! Checking every handover found against git: the facts `status` reports and
 //! `continue` briefs on. Reads files and the repository; writes nothing.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use jiff::Timestamp;
 
 use crate::git::{CommitId, NewerCommits, NewerQuery, Repo, Worktree};
-use crate::model::note::{Known, Note};
-use crate::model::state::{State, View};
-use crate::model::verdict::{self, CommitCheck, Presence, RegisteredWorktree};
+use crate::model::note::Note;
+use crate::model::state::View;
+use crate::model::verdict::CommitCheck;
 use crate::services::scan::{self, Found};
 use crate::support::config::Settings;
-use crate::support::error::Result;
 use std::sync::Arc;
 
 mod judge;
@@ -21,10 +19,7 @@ mod read;
 // The types live with the facts the reports carry, so that a renderer prints them
 // without importing this service; they are named here too for the commands that
 // ask for an assessment.
-pub use crate::facts::assessed::{
-    Assessment, Handover, Kind, NoteBrief, Of, Reading, SessionFacts, StaleTask, Stored, TaskBrief,
-    WorktreeHandovers,
-};
+pub use crate::facts::assessed::{Assessment, Handover, Kind, Reading, Stored, WorktreeHandovers};
 
 use judge::judge;
 use read::read_found;
