@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::Painter;
-use super::status::{detail, handover, more};
+use super::handover::{detail, handover, more};
 use crate::commands::r#continue::Briefing;
 use crate::facts::assessed::{Assessment, Kind};
 use crate::model::extras::Extras;
