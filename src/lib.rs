@@ -9,6 +9,7 @@
 mod app;
 mod cli;
 mod commands;
+mod facts;
 mod git;
 mod model;
 mod render;

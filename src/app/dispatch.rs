@@ -161,7 +161,7 @@ impl r#continue::Ask for OnTerminal<'_> {
         )
     }
 
-    fn side(&mut self, key: &str, sides: &[crate::services::notes_store::Side]) -> Option<usize> {
+    fn side(&mut self, key: &str, sides: &[crate::facts::side::SideFacts]) -> Option<usize> {
         if !self.can_ask() {
             return None;
         }

@@ -7,6 +7,8 @@ use crate::support::error::{Error, Result, msg};
 
 pub struct Report {
     pub session: SessionDir,
+    /// The `handover.md` regenerated.
+    pub markdown: std::path::PathBuf,
     pub changed: bool,
 }
 
@@ -44,5 +46,10 @@ pub fn run(ctx: &Context, args: &RenderArgs) -> Result<Report> {
         }
     };
     let changed = sessions::regenerate_markdown(&session, &ctx.settings, ctx.lang)?;
-    Ok(Report { session, changed })
+    let markdown = session.dir().join(sessions::MARKDOWN_FILE);
+    Ok(Report {
+        session,
+        markdown,
+        changed,
+    })
 }

@@ -29,7 +29,8 @@ pub struct Report {
 pub struct Diverged {
     pub key: String,
     pub session_id: String,
-    pub sides: Vec<notes_store::Side>,
+    /// Each side as the report shows it, newest first.
+    pub sides: Vec<crate::facts::side::SideFacts>,
 }
 
 impl Report {
@@ -120,7 +121,7 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
                     .find(|d| d.session_id == Some(id.as_str()))
                     .map_or_else(|| sides[0].record.key.clone(), |d| d.key.to_owned()),
                 session_id: id,
-                sides,
+                sides: notes_store::facts(&sides),
             })
             .collect();
         let (found, skipped) = (view.only, view.skipped);

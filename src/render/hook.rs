@@ -109,7 +109,7 @@ pub fn context(report: &Report, lang: Lang, budget: Budget) -> Option<String> {
     }
     // A note the hook briefs on stays (the hook changes nothing): say how to use it up.
     if let Outcome::Briefing(b) = &report.outcome
-        && b.candidate.handover.kind == crate::services::assess::Kind::ContinueHere
+        && b.candidate.handover.kind == crate::facts::assessed::Kind::ContinueHere
     {
         let path = crate::support::text::escape(&b.candidate.handover.key);
         blocks.push(must(format!(

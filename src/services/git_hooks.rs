@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+pub use crate::facts::git_hook::GitHookReport;
 use crate::services::context::Context;
 use crate::support::error::{Error, Result, msg};
 use crate::support::fsio;
@@ -14,16 +15,6 @@ const BEGIN: &str =
     "# git-handover: begin (git handover hook uninstall --git post-commit removes this)";
 const END: &str = "# git-handover: end";
 const LINE: &str = "command -v git-handover >/dev/null 2>&1 && git-handover hook post-commit >/dev/null 2>&1 || true";
-
-/// What `hook install|uninstall --git post-commit` did.
-#[derive(Debug)]
-pub struct GitHookReport {
-    pub install: bool,
-    pub path: PathBuf,
-    pub changed: bool,
-    /// The hook was there before: ours runs first, then it, as before.
-    pub chained: bool,
-}
 
 /// The directory git runs hooks from: `core.hooksPath` (relative to the worktree's
 /// top, as git reads it), else `<common dir>/hooks`.

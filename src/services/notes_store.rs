@@ -322,6 +322,29 @@ impl Side {
     }
 }
 
+/// The sides as a report shows them: each side's facts, and the tasks that set it apart.
+pub fn facts(sides: &[Side]) -> Vec<crate::facts::side::SideFacts> {
+    sides
+        .iter()
+        .zip(differences(sides))
+        .map(|(side, differs)| {
+            let sum = side.summary();
+            crate::facts::side::SideFacts {
+                commit: side.commit,
+                hash: side.hash(),
+                seq: side.record.seq,
+                saved_at: side.record.saved_at,
+                worktree: side.record.worktree.clone(),
+                status: sum.status,
+                done: sum.done,
+                total: sum.total,
+                next: sum.next,
+                differs,
+            }
+        })
+        .collect()
+}
+
 /// What the notes store says beyond the files: the sessions only it has, the sessions
 /// that diverged (each side, newest first), and its unreadable lines.
 #[derive(Debug, Default)]

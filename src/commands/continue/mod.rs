@@ -158,7 +158,7 @@ pub enum Outcome {
     /// The chosen session diverged and no side was taken: nothing is picked silently.
     Diverged {
         candidate: Box<Candidate>,
-        sides: Vec<crate::services::notes_store::Side>,
+        sides: Vec<crate::facts::side::SideFacts>,
     },
     Briefing(Box<Briefing>),
 }
@@ -192,7 +192,7 @@ pub trait Ask {
     /// Which of several candidates to resume.
     fn candidate(&mut self, candidates: &[Candidate]) -> Option<usize>;
     /// Which side of the diverged session `key` to take.
-    fn side(&mut self, key: &str, sides: &[crate::services::notes_store::Side]) -> Option<usize>;
+    fn side(&mut self, key: &str, sides: &[crate::facts::side::SideFacts]) -> Option<usize>;
 }
 
 /// Nobody to ask.
@@ -202,7 +202,7 @@ impl Ask for Nobody {
     fn candidate(&mut self, _: &[Candidate]) -> Option<usize> {
         None
     }
-    fn side(&mut self, _: &str, _: &[crate::services::notes_store::Side]) -> Option<usize> {
+    fn side(&mut self, _: &str, _: &[crate::facts::side::SideFacts]) -> Option<usize> {
         None
     }
 }

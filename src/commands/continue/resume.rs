@@ -38,13 +38,15 @@ pub(super) fn resume(
         Some(sides) => {
             let pick = match super::settle::taken(args, &key, &sides)? {
                 Some(i) => Some(i),
-                None if mode == Mode::Resume => ask.side(&key, &sides),
+                None if mode == Mode::Resume => {
+                    ask.side(&key, &crate::services::notes_store::facts(&sides))
+                }
                 None => None,
             };
             let Some(i) = pick else {
                 return Ok(Outcome::Diverged {
                     candidate: Box::new(chosen),
-                    sides,
+                    sides: crate::services::notes_store::facts(&sides),
                 });
             };
             if let Some(stored) = chosen.handover.stored.as_mut() {

@@ -6,11 +6,13 @@
 use std::fmt::Write as _;
 
 use super::Painter;
-use super::status::{detail, handover, more};
+use super::handover::{detail, handover, more};
 use crate::commands::r#continue::Briefing;
+use crate::facts::assessed::{Assessment, Kind};
+use crate::model::extras::Extras;
+use crate::model::note::Note;
 use crate::model::state::{Task, TaskStatus};
 use crate::model::verdict::Freshness;
-use crate::services::assess::Kind;
 use crate::support::text::{escape, one_line};
 
 /// How much a block matters when the briefing must be cut.
@@ -154,37 +156,54 @@ pub fn blocks(b: &Briefing, p: &Painter) -> Vec<Block> {
     let Some(assessment) = chosen.handover.assessment() else {
         return blocks;
     };
-    if !b.recent.is_empty() {
-        let mut recent = String::new();
-        detail(
+    blocks.extend(recent(b, p));
+    tasks(&mut blocks, b, assessment, p);
+    if let Some(state) = &b.state {
+        extras(&mut blocks, &state.extras, p);
+    }
+    if let Some(note) = &b.note {
+        sections(&mut blocks, note, p);
+    }
+    blocks.push(last(b, assessment, p));
+    blocks
+}
+
+/// The commits since the handover, newest first.
+fn recent(b: &Briefing, p: &Painter) -> Option<Block> {
+    if b.recent.is_empty() {
+        return None;
+    }
+    let mut recent = String::new();
+    detail(
+        &mut recent,
+        p.t(crate::k!("label.recent")),
+        &format!(
+            "{} {}",
+            b.recent[0].id.short(),
+            one_line(&b.recent[0].subject, super::SUMMARY_WIDTH)
+        ),
+    );
+    for commit in &b.recent[1..] {
+        more(
             &mut recent,
-            p.t(crate::k!("label.recent")),
             &format!(
                 "{} {}",
-                b.recent[0].id.short(),
-                one_line(&b.recent[0].subject, super::SUMMARY_WIDTH)
+                commit.id.short(),
+                one_line(&commit.subject, super::SUMMARY_WIDTH)
             ),
         );
-        for commit in &b.recent[1..] {
-            more(
-                &mut recent,
-                &format!(
-                    "{} {}",
-                    commit.id.short(),
-                    one_line(&commit.subject, super::SUMMARY_WIDTH)
-                ),
-            );
-        }
-        blocks.push(Block {
-            priority: Priority::Background,
-            name: Some(p.t(crate::k!("cut.recent")).to_owned()),
-            text: recent,
-            task: None,
-        });
     }
+    Some(Block {
+        priority: Priority::Background,
+        name: Some(p.t(crate::k!("cut.recent")).to_owned()),
+        text: recent,
+        task: None,
+    })
+}
 
-    // The tasks: open ones first (in progress, blocked), whole; then the pending ones,
-    // whole too, each a block of its own so that the last ones go first when cut.
+/// The tasks: open ones first (in progress, blocked), whole; then the pending ones,
+/// whole too, each a block of its own so that the last ones go first when cut.
+fn tasks(blocks: &mut Vec<Block>, b: &Briefing, assessment: &Assessment, p: &Painter) {
     let pending: Vec<&Task> = b.state.as_ref().map_or_else(Vec::new, |s| {
         s.tasks
             .iter()
@@ -235,107 +254,109 @@ pub fn blocks(b: &Briefing, p: &Painter) -> Vec<Block> {
             });
         }
     }
+}
 
-    if let Some(state) = &b.state {
-        let extras = &state.extras;
-        if !extras.known_issues.is_empty() {
-            let items: Vec<String> = extras
-                .known_issues
-                .iter()
-                .map(|i| match &i.severity {
-                    Some(s) => format!("[{s}] {}", i.description),
-                    None => i.description.clone(),
-                })
-                .collect();
-            blocks.push(Block {
-                priority: Priority::Knowledge,
-                name: Some(p.f(crate::k!("cut.issues"), &[("n", &items.len())])),
-                text: list(p.t(crate::k!("section.known_issues")), &items, p),
-                task: None,
-            });
-        }
-        if !extras.decisions.is_empty() {
-            let items: Vec<String> = extras
-                .decisions
-                .iter()
-                .map(|d| match &d.rationale {
-                    Some(r) => p.f(
-                        crate::k!("cont.decision_why"),
-                        &[("decision", &d.decision), ("why", r)],
-                    ),
-                    None => d.decision.clone(),
-                })
-                .collect();
-            blocks.push(Block {
-                priority: Priority::Knowledge,
-                name: Some(p.f(crate::k!("cut.decisions"), &[("n", &items.len())])),
-                text: list(p.t(crate::k!("section.decisions")), &items, p),
-                task: None,
-            });
-        }
-        if !extras.observations.is_empty() {
-            let items: Vec<String> = extras
-                .observations
-                .iter()
-                .map(|o| {
-                    let mut line = format!("[{}] {}: {}", o.phase, o.criteria_id, o.observation);
-                    if let Some(r) = &o.recommendation {
-                        let _ = write!(line, " → {r}");
-                    }
-                    line
-                })
-                .collect();
-            blocks.push(Block {
-                priority: Priority::Background,
-                name: Some(p.f(crate::k!("cut.observations"), &[("n", &items.len())])),
-                text: list(p.t(crate::k!("section.observations")), &items, p),
-                task: None,
-            });
-        }
-        if !extras.session_notes.is_empty() {
-            let items: Vec<String> = extras
-                .session_notes
-                .iter()
-                .map(|n| format!("[{}] {}", n.category, n.content))
-                .collect();
-            blocks.push(Block {
-                priority: Priority::Background,
-                name: Some(p.f(crate::k!("cut.notes"), &[("n", &items.len())])),
-                text: list(p.t(crate::k!("section.session_notes")), &items, p),
-                task: None,
-            });
-        }
+/// The state's known issues, decisions, observations and notes, a block each.
+fn extras(blocks: &mut Vec<Block>, extras: &Extras, p: &Painter) {
+    if !extras.known_issues.is_empty() {
+        let items: Vec<String> = extras
+            .known_issues
+            .iter()
+            .map(|i| match &i.severity {
+                Some(s) => format!("[{s}] {}", i.description),
+                None => i.description.clone(),
+            })
+            .collect();
+        blocks.push(Block {
+            priority: Priority::Knowledge,
+            name: Some(p.f(crate::k!("cut.issues"), &[("n", &items.len())])),
+            text: list(p.t(crate::k!("section.known_issues")), &items, p),
+            task: None,
+        });
     }
-
-    if let Some(note) = &b.note {
-        use crate::model::note::Known;
-        for section in &note.sections {
-            if section.text().trim().is_empty() {
-                continue;
-            }
-            let (title, priority) = match section.known {
-                Some(Known::Objective) => (p.t(crate::k!("section.objective")), Priority::Must),
-                Some(Known::InProgress) => (p.t(crate::k!("section.in_progress")), Priority::Must),
-                Some(Known::NextSteps) => (p.t(crate::k!("section.next_steps")), Priority::Must),
-                Some(Known::Completed) => {
-                    (p.t(crate::k!("section.completed")), Priority::Background)
+    if !extras.decisions.is_empty() {
+        let items: Vec<String> = extras
+            .decisions
+            .iter()
+            .map(|d| match &d.rationale {
+                Some(r) => p.f(
+                    crate::k!("cont.decision_why"),
+                    &[("decision", &d.decision), ("why", r)],
+                ),
+                None => d.decision.clone(),
+            })
+            .collect();
+        blocks.push(Block {
+            priority: Priority::Knowledge,
+            name: Some(p.f(crate::k!("cut.decisions"), &[("n", &items.len())])),
+            text: list(p.t(crate::k!("section.decisions")), &items, p),
+            task: None,
+        });
+    }
+    if !extras.observations.is_empty() {
+        let items: Vec<String> = extras
+            .observations
+            .iter()
+            .map(|o| {
+                let mut line = format!("[{}] {}: {}", o.phase, o.criteria_id, o.observation);
+                if let Some(r) = &o.recommendation {
+                    let _ = write!(line, " → {r}");
                 }
-                Some(Known::Context) => (p.t(crate::k!("section.context")), Priority::Knowledge),
-                None => (section.title.as_str(), Priority::Knowledge),
-            };
-            let mut text = format!("\n{}\n", p.bold(&escape(title)));
-            for line in section.lines.iter().filter(|l| !l.trim().is_empty()) {
-                let _ = writeln!(text, "  {}", escape(line.trim_end()));
-            }
-            blocks.push(Block {
-                priority,
-                name: Some(escape(title)),
-                text,
-                task: None,
-            });
-        }
+                line
+            })
+            .collect();
+        blocks.push(Block {
+            priority: Priority::Background,
+            name: Some(p.f(crate::k!("cut.observations"), &[("n", &items.len())])),
+            text: list(p.t(crate::k!("section.observations")), &items, p),
+            task: None,
+        });
     }
+    if !extras.session_notes.is_empty() {
+        let items: Vec<String> = extras
+            .session_notes
+            .iter()
+            .map(|n| format!("[{}] {}", n.category, n.content))
+            .collect();
+        blocks.push(Block {
+            priority: Priority::Background,
+            name: Some(p.f(crate::k!("cut.notes"), &[("n", &items.len())])),
+            text: list(p.t(crate::k!("section.session_notes")), &items, p),
+            task: None,
+        });
+    }
+}
 
+/// A continue-here note's sections, a block each.
+fn sections(blocks: &mut Vec<Block>, note: &Note, p: &Painter) {
+    use crate::model::note::Known;
+    for section in &note.sections {
+        if section.text().trim().is_empty() {
+            continue;
+        }
+        let (title, priority) = match section.known {
+            Some(Known::Objective) => (p.t(crate::k!("section.objective")), Priority::Must),
+            Some(Known::InProgress) => (p.t(crate::k!("section.in_progress")), Priority::Must),
+            Some(Known::NextSteps) => (p.t(crate::k!("section.next_steps")), Priority::Must),
+            Some(Known::Completed) => (p.t(crate::k!("section.completed")), Priority::Background),
+            Some(Known::Context) => (p.t(crate::k!("section.context")), Priority::Knowledge),
+            None => (section.title.as_str(), Priority::Knowledge),
+        };
+        let mut text = format!("\n{}\n", p.bold(&escape(title)));
+        for line in section.lines.iter().filter(|l| !l.trim().is_empty()) {
+            let _ = writeln!(text, "  {}", escape(line.trim_end()));
+        }
+        blocks.push(Block {
+            priority,
+            name: Some(escape(title)),
+            text,
+            task: None,
+        });
+    }
+}
+
+/// What the user must do, how to proceed, and how to record progress.
+fn last(b: &Briefing, assessment: &Assessment, p: &Painter) -> Block {
     let mut last = String::new();
     let user_items = assessment
         .note()
@@ -385,8 +406,7 @@ pub fn blocks(b: &Briefing, p: &Painter) -> Vec<Block> {
             p.f(crate::k!("cont.record"), &[("key", &escape(&session.key))])
         );
     }
-    blocks.push(Block::must(last));
-    blocks
+    Block::must(last)
 }
 
 /// The blocks that fit `max` (as `cost` measures), by priority then reading order,

@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use super::Painter;
+use crate::facts::assessed::Kind;
 use crate::model::verdict::Presence;
-use crate::services::assess::Kind;
 use crate::support::text::{escape, one_line};
 
 /// The numbered list `continue` offers when several handovers could be resumed.

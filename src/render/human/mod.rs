@@ -3,6 +3,7 @@
 
 mod brief;
 mod briefing;
+mod handover;
 mod short;
 mod status;
 mod writes;

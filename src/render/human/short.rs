@@ -4,9 +4,10 @@ use std::fmt::Write as _;
 
 use super::Painter;
 use crate::commands::status;
+use crate::facts::assessed::{Handover, Kind};
+use crate::facts::side::SideFacts;
 use crate::git::Worktree;
 use crate::model::verdict::{Freshness, Presence};
-use crate::services::assess::{Handover, Kind};
 use crate::support::text::escape;
 
 /// `status --short`: a line per handover (only those needing attention with --check).
@@ -116,12 +117,10 @@ pub(super) fn short(report: &status::Report, p: &Painter) -> String {
 }
 
 /// The sides of a diverged session, a line each (numbered for a prompt).
-pub fn sides(list: &[crate::services::notes_store::Side], p: &Painter, numbered: bool) -> String {
+pub fn sides(list: &[SideFacts], p: &Painter, numbered: bool) -> String {
     let mut out = String::new();
-    let differences = crate::services::notes_store::differences(list);
     for (i, side) in list.iter().enumerate() {
-        let sum = side.summary();
-        let hash = side.hash();
+        let hash = &side.hash;
         let number = if numbered {
             format!("{:>2}) ", i + 1)
         } else {
@@ -133,30 +132,24 @@ pub fn sides(list: &[crate::services::notes_store::Side], p: &Painter, numbered:
             p.f(
                 crate::k!("status.diverged_side"),
                 &[
-                    ("hash", &hash.get(..12).unwrap_or(&hash)),
-                    ("seq", &side.record.seq.unwrap_or(0)),
-                    (
-                        "time",
-                        &crate::model::session::format_time(side.record.saved_at)
-                    ),
-                    (
-                        "worktree",
-                        &escape(side.record.worktree.as_deref().unwrap_or("?"))
-                    ),
-                    ("status", &escape(&sum.status)),
-                    ("done", &sum.done),
-                    ("total", &sum.total),
-                    ("next", &escape(sum.next.as_deref().unwrap_or("-"))),
+                    ("hash", &hash.get(..12).unwrap_or(hash)),
+                    ("seq", &side.seq.unwrap_or(0)),
+                    ("time", &crate::model::session::format_time(side.saved_at)),
+                    ("worktree", &escape(side.worktree.as_deref().unwrap_or("?"))),
+                    ("status", &escape(&side.status)),
+                    ("done", &side.done),
+                    ("total", &side.total),
+                    ("next", &escape(side.next.as_deref().unwrap_or("-"))),
                 ],
             )
         );
-        if !differences[i].is_empty() {
+        if !side.differs.is_empty() {
             let _ = writeln!(
                 out,
                 "      {}",
                 p.f(
                     crate::k!("status.diverged_only"),
-                    &[("tasks", &escape(&differences[i].join(", ")))]
+                    &[("tasks", &escape(&side.differs.join(", ")))]
                 )
             );
         }
@@ -173,7 +166,7 @@ pub(super) fn diverged(out: &mut String, d: &status::Diverged, p: &Painter) {
         p.t(crate::k!("status.diverged_note"))
     );
     out.push_str(&sides(&d.sides, p, false));
-    let first = d.sides[0].hash();
+    let first = &d.sides[0].hash;
     let _ = writeln!(
         out,
         "  {}",
@@ -181,7 +174,7 @@ pub(super) fn diverged(out: &mut String, d: &status::Diverged, p: &Painter) {
             crate::k!("status.diverged_hint"),
             &[
                 ("key", &escape(&d.key)),
-                ("hash", &first.get(..12).unwrap_or(&first))
+                ("hash", &first.get(..12).unwrap_or(first))
             ]
         ))
     );

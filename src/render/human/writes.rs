@@ -43,11 +43,7 @@ pub fn task(r: &crate::commands::task::Report, p: &Painter) -> String {
 }
 
 pub fn render(r: &crate::commands::render::Report, p: &Painter) -> String {
-    let path = r
-        .session
-        .dir()
-        .join(crate::services::sessions::MARKDOWN_FILE);
-    let path = escape(&path.display().to_string());
+    let path = escape(&r.markdown.display().to_string());
     let key = if r.changed {
         crate::k!("render.done")
     } else {

@@ -109,7 +109,7 @@ pub struct EffectV1 {
 }
 
 pub fn continue_(r: &crate::commands::r#continue::Report) -> ContinueV1 {
-    use crate::commands::r#continue::{Effect, Outcome};
+    use crate::commands::r#continue::Outcome;
     let mut v = ContinueV1 {
         schema: "git-handover/continue/1",
         outcome: "nothing",
@@ -127,93 +127,7 @@ pub fn continue_(r: &crate::commands::r#continue::Report) -> ContinueV1 {
         proceed: None,
         candidates: Vec::new(),
         sides: Vec::new(),
-        effects: r
-            .effects
-            .iter()
-            .map(|e| match e {
-                Effect::Migrated { from, key } => EffectV1 {
-                    kind: "migrated",
-                    path: from.display().to_string(),
-                    detail: Some(key.clone()),
-                },
-                Effect::Rendered { path } => EffectV1 {
-                    kind: "rendered",
-                    path: path.display().to_string(),
-                    detail: None,
-                },
-                Effect::Cleaned { path } => EffectV1 {
-                    kind: "cleaned",
-                    path: path.display().to_string(),
-                    detail: None,
-                },
-                Effect::Consumed {
-                    path,
-                    copy,
-                    committed,
-                } => EffectV1 {
-                    kind: "consumed",
-                    path: path.display().to_string(),
-                    detail: Some(format!(
-                        "copy: {}{}",
-                        copy,
-                        if *committed { "; committed" } else { "" }
-                    )),
-                },
-                Effect::Kept {
-                    path,
-                    copy,
-                    why,
-                    detail,
-                } => EffectV1 {
-                    kind: "kept",
-                    path: path.display().to_string(),
-                    detail: Some(
-                        [
-                            Some(
-                                crate::support::i18n::text(crate::support::i18n::Lang::En, why)
-                                    .to_owned(),
-                            ),
-                            copy.as_ref().map(|c| format!("a copy is in {c}")),
-                            (!detail.is_empty()).then(|| detail.clone()),
-                        ]
-                        .into_iter()
-                        .flatten()
-                        .collect::<Vec<_>>()
-                        .join("; "),
-                    ),
-                },
-                Effect::Excluded { file, patterns } => EffectV1 {
-                    kind: "excluded",
-                    path: file.display().to_string(),
-                    detail: Some(patterns.join(" ")),
-                },
-                Effect::Adopted { key, from } => EffectV1 {
-                    kind: "adopted",
-                    path: key.clone(),
-                    detail: Some(format!("a copy of the session in {}", from.display())),
-                },
-                Effect::Took { key, hash } => EffectV1 {
-                    kind: "took",
-                    path: key.clone(),
-                    detail: Some(format!("side {hash}; the other sides are set aside")),
-                },
-                Effect::Restored {
-                    key,
-                    path,
-                    commit,
-                    saved_as,
-                } => EffectV1 {
-                    kind: "restored",
-                    path: path.display().to_string(),
-                    detail: Some(match saved_as {
-                        Some(old) => format!(
-                            "{key} from the note on {commit} (saved as {old}, a key another session has here)"
-                        ),
-                        None => format!("{key} from the note on {commit}"),
-                    }),
-                },
-            })
-            .collect(),
+        effects: r.effects.iter().map(effect).collect(),
         skipped: r.skipped.iter().map(ToString::to_string).collect(),
     };
     let resumed = |c: &crate::commands::r#continue::Candidate| ResumedV1 {
@@ -237,133 +151,224 @@ pub fn continue_(r: &crate::commands::r#continue::Report) -> ContinueV1 {
         Outcome::Diverged { candidate, sides } => {
             v.outcome = "diverged";
             v.handover = Some(resumed(candidate));
-            v.sides = sides
-                .iter()
-                .zip(crate::services::notes_store::differences(sides))
-                .map(|(s, differs)| super::side(s, differs))
-                .collect();
+            v.sides = sides.iter().map(super::side).collect();
         }
         Outcome::AllComplete(c) => {
             v.outcome = "all_complete";
             v.handover = Some(resumed(c));
         }
         Outcome::Briefing(b) => {
-            v.outcome = "briefing";
             v.handover = Some(resumed(&b.candidate));
-            v.recent_commits = b
-                .recent
-                .iter()
-                .map(|c| CommitLineV1 {
-                    sha: c.id.to_string(),
-                    subject: c.subject.clone(),
-                })
-                .collect();
-            // Sets and an index by id: a state of 20,000 tasks made lists' lookups
-            // quadratic.
-            let stale: std::collections::HashSet<&str> = b
-                .candidate
-                .handover
-                .assessment()
-                .and_then(|a| a.session())
-                .iter()
-                .flat_map(|s| s.stale_tasks.iter().map(|s| s.id.as_str()))
-                .collect();
-            let mut first_of: std::collections::HashMap<&str, usize> =
-                std::collections::HashMap::new();
-            for (i, t) in b.state.iter().flat_map(|s| s.tasks.iter().enumerate()) {
-                first_of.entry(t.id.as_str()).or_insert(i);
-            }
-            let tried = |id: &str| -> Vec<String> {
-                b.state
-                    .as_ref()
-                    .and_then(|s| {
-                        let i = *first_of.get(id)?;
-                        Some(
-                            s.extras
-                                .tried(i)
-                                .iter()
-                                .map(|a| a.line(str::to_owned))
-                                .collect(),
-                        )
-                    })
-                    .unwrap_or_default()
-            };
-            let task = |t: &crate::model::state::Task| OpenTaskV1 {
-                id: t.id.clone(),
-                description: t.description.clone(),
-                status: t.status.as_str().to_owned(),
-                file_paths: t.file_paths.clone(),
-                next_action: t.next_action.clone(),
-                blockers: t.blockers.clone(),
-                last_touched: t.last_touched.as_ref().map(|s| s.raw.clone()),
-                stale: stale.contains(t.id.as_str()),
-                tried: tried(&t.id),
-            };
-            v.open_tasks = b.open_tasks.iter().map(task).collect();
-            if let Some(state) = &b.state {
-                let other: std::collections::HashSet<&str> =
-                    b.other_tasks.iter().map(String::as_str).collect();
-                v.pending_tasks = state
-                    .tasks
-                    .iter()
-                    .filter(|t| other.contains(t.id.as_str()))
-                    .map(task)
-                    .collect();
-                let x = &state.extras;
-                v.decisions = x
-                    .decisions
-                    .iter()
-                    .map(|d| DecisionV1 {
-                        decision: d.decision.clone(),
-                        rationale: d.rationale.clone(),
-                    })
-                    .collect();
-                v.known_issues = x
-                    .known_issues
-                    .iter()
-                    .map(|i| IssueV1 {
-                        severity: i.severity.clone(),
-                        description: i.description.clone(),
-                    })
-                    .collect();
-                v.observations = x
-                    .observations
-                    .iter()
-                    .map(|o| ObservationV1 {
-                        phase: o.phase.clone(),
-                        criteria_id: o.criteria_id.clone(),
-                        observation: o.observation.clone(),
-                        recommendation: o.recommendation.clone(),
-                    })
-                    .collect();
-                v.session_notes = x
-                    .session_notes
-                    .iter()
-                    .map(|n| SessionNoteV1 {
-                        category: n.category.clone(),
-                        content: n.content.clone(),
-                        phase: n.phase.clone(),
-                    })
-                    .collect();
-            }
-            v.other_tasks.clone_from(&b.other_tasks);
-            v.note = b.note.as_ref().map(|n| NoteBodyV1 {
-                sections: n
-                    .sections
-                    .iter()
-                    .map(|s| NoteSectionV1 {
-                        title: s.title.clone(),
-                        known: s.known.is_some(),
-                        text: s.text(),
-                    })
-                    .collect(),
-            });
-            v.proceed = Some(if b.successor {
-                "start_now"
-            } else {
-                "ask_approval"
-            });
+            briefing(&mut v, b);
         }
     }
     v
+}
+
+/// One effect of `continue`, as the document says it.
+fn effect(e: &crate::commands::r#continue::Effect) -> EffectV1 {
+    use crate::commands::r#continue::Effect;
+    match e {
+        Effect::Migrated { from, key } => EffectV1 {
+            kind: "migrated",
+            path: from.display().to_string(),
+            detail: Some(key.clone()),
+        },
+        Effect::Rendered { path } => EffectV1 {
+            kind: "rendered",
+            path: path.display().to_string(),
+            detail: None,
+        },
+        Effect::Cleaned { path } => EffectV1 {
+            kind: "cleaned",
+            path: path.display().to_string(),
+            detail: None,
+        },
+        Effect::Consumed {
+            path,
+            copy,
+            committed,
+        } => EffectV1 {
+            kind: "consumed",
+            path: path.display().to_string(),
+            detail: Some(format!(
+                "copy: {}{}",
+                copy,
+                if *committed { "; committed" } else { "" }
+            )),
+        },
+        Effect::Kept {
+            path,
+            copy,
+            why,
+            detail,
+        } => EffectV1 {
+            kind: "kept",
+            path: path.display().to_string(),
+            detail: Some(
+                [
+                    Some(
+                        crate::support::i18n::text(crate::support::i18n::Lang::En, why).to_owned(),
+                    ),
+                    copy.as_ref().map(|c| format!("a copy is in {c}")),
+                    (!detail.is_empty()).then(|| detail.clone()),
+                ]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join("; "),
+            ),
+        },
+        Effect::Excluded { file, patterns } => EffectV1 {
+            kind: "excluded",
+            path: file.display().to_string(),
+            detail: Some(patterns.join(" ")),
+        },
+        Effect::Adopted { key, from } => EffectV1 {
+            kind: "adopted",
+            path: key.clone(),
+            detail: Some(format!("a copy of the session in {}", from.display())),
+        },
+        Effect::Took { key, hash } => EffectV1 {
+            kind: "took",
+            path: key.clone(),
+            detail: Some(format!("side {hash}; the other sides are set aside")),
+        },
+        Effect::Restored {
+            key,
+            path,
+            commit,
+            saved_as,
+        } => EffectV1 {
+            kind: "restored",
+            path: path.display().to_string(),
+            detail: Some(match saved_as {
+                Some(old) => format!(
+                    "{key} from the note on {commit} (saved as {old}, a key another session has here)"
+                ),
+                None => format!("{key} from the note on {commit}"),
+            }),
+        },
+    }
+}
+
+/// What a briefing's document holds beyond the handover resumed.
+fn briefing(v: &mut ContinueV1, b: &crate::commands::r#continue::Briefing) {
+    v.outcome = "briefing";
+    v.recent_commits = b
+        .recent
+        .iter()
+        .map(|c| CommitLineV1 {
+            sha: c.id.to_string(),
+            subject: c.subject.clone(),
+        })
+        .collect();
+    // Sets and an index by id: a state of 20,000 tasks made lists' lookups
+    // quadratic.
+    let stale: std::collections::HashSet<&str> = b
+        .candidate
+        .handover
+        .assessment()
+        .and_then(|a| a.session())
+        .iter()
+        .flat_map(|s| s.stale_tasks.iter().map(|s| s.id.as_str()))
+        .collect();
+    let mut first_of: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (i, t) in b.state.iter().flat_map(|s| s.tasks.iter().enumerate()) {
+        first_of.entry(t.id.as_str()).or_insert(i);
+    }
+    let tried = |id: &str| -> Vec<String> {
+        b.state
+            .as_ref()
+            .and_then(|s| {
+                let i = *first_of.get(id)?;
+                Some(
+                    s.extras
+                        .tried(i)
+                        .iter()
+                        .map(|a| a.line(str::to_owned))
+                        .collect(),
+                )
+            })
+            .unwrap_or_default()
+    };
+    let task = |t: &crate::model::state::Task| OpenTaskV1 {
+        id: t.id.clone(),
+        description: t.description.clone(),
+        status: t.status.as_str().to_owned(),
+        file_paths: t.file_paths.clone(),
+        next_action: t.next_action.clone(),
+        blockers: t.blockers.clone(),
+        last_touched: t.last_touched.as_ref().map(|s| s.raw.clone()),
+        stale: stale.contains(t.id.as_str()),
+        tried: tried(&t.id),
+    };
+    v.open_tasks = b.open_tasks.iter().map(task).collect();
+    if let Some(state) = &b.state {
+        let other: std::collections::HashSet<&str> =
+            b.other_tasks.iter().map(String::as_str).collect();
+        v.pending_tasks = state
+            .tasks
+            .iter()
+            .filter(|t| other.contains(t.id.as_str()))
+            .map(task)
+            .collect();
+        extras(v, &state.extras);
+    }
+    v.other_tasks.clone_from(&b.other_tasks);
+    v.note = b.note.as_ref().map(|n| NoteBodyV1 {
+        sections: n
+            .sections
+            .iter()
+            .map(|s| NoteSectionV1 {
+                title: s.title.clone(),
+                known: s.known.is_some(),
+                text: s.text(),
+            })
+            .collect(),
+    });
+    v.proceed = Some(if b.successor {
+        "start_now"
+    } else {
+        "ask_approval"
+    });
+}
+
+/// The decisions, known issues, observations and notes of the state resumed.
+fn extras(v: &mut ContinueV1, x: &crate::model::extras::Extras) {
+    v.decisions = x
+        .decisions
+        .iter()
+        .map(|d| DecisionV1 {
+            decision: d.decision.clone(),
+            rationale: d.rationale.clone(),
+        })
+        .collect();
+    v.known_issues = x
+        .known_issues
+        .iter()
+        .map(|i| IssueV1 {
+            severity: i.severity.clone(),
+            description: i.description.clone(),
+        })
+        .collect();
+    v.observations = x
+        .observations
+        .iter()
+        .map(|o| ObservationV1 {
+            phase: o.phase.clone(),
+            criteria_id: o.criteria_id.clone(),
+            observation: o.observation.clone(),
+            recommendation: o.recommendation.clone(),
+        })
+        .collect();
+    v.session_notes = x
+        .session_notes
+        .iter()
+        .map(|n| SessionNoteV1 {
+            category: n.category.clone(),
+            content: n.content.clone(),
+            phase: n.phase.clone(),
+        })
+        .collect();
 }

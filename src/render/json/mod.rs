@@ -12,8 +12,8 @@ pub use stream::{to_string, write_status};
 pub use writes::*;
 
 use crate::commands::status;
+use crate::facts::assessed::{Assessment, Handover};
 use crate::git::Worktree;
-use crate::services::assess::{Assessment, Handover};
 
 pub const STATUS_SCHEMA: &str = "git-handover/status/1";
 
@@ -183,7 +183,7 @@ pub fn status(report: &status::Report) -> StatusV1 {
 }
 
 /// A worktree of the status document, with its handovers.
-pub(super) fn worktree_of(w: &crate::services::assess::WorktreeHandovers) -> WorktreeV1 {
+pub(super) fn worktree_of(w: &crate::facts::assessed::WorktreeHandovers) -> WorktreeV1 {
     WorktreeV1 {
         handovers: w.handovers.iter().map(handover).collect(),
         current: w.current,
@@ -205,30 +205,24 @@ pub(super) fn status_without_worktrees(report: &status::Report) -> StatusV1 {
             .map(|d| DivergedV1 {
                 key: d.key.clone(),
                 session_id: d.session_id.clone(),
-                sides: d
-                    .sides
-                    .iter()
-                    .zip(crate::services::notes_store::differences(&d.sides))
-                    .map(|(s, differs)| side(s, differs))
-                    .collect(),
+                sides: d.sides.iter().map(side).collect(),
             })
             .collect(),
     }
 }
 
-pub(super) fn side(side: &crate::services::notes_store::Side, differs: Vec<String>) -> SideV1 {
-    let sum = side.summary();
+pub(super) fn side(side: &crate::facts::side::SideFacts) -> SideV1 {
     SideV1 {
-        hash: side.hash(),
-        seq: side.record.seq,
-        saved_at: side.record.saved_at.to_string(),
-        worktree: side.record.worktree.clone(),
+        hash: side.hash.clone(),
+        seq: side.seq,
+        saved_at: side.saved_at.to_string(),
+        worktree: side.worktree.clone(),
         commit: side.commit.to_string(),
-        status: sum.status,
-        done: sum.done,
-        total: sum.total,
-        next: sum.next,
-        differs,
+        status: side.status.clone(),
+        done: side.done,
+        total: side.total,
+        next: side.next.clone(),
+        differs: side.differs.clone(),
     }
 }
 

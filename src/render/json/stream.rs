@@ -245,7 +245,7 @@ pub fn write_status(out: &mut dyn std::io::Write, report: &status::Report) -> st
 
 /// [`write_worktrees`] into memory.
 fn render_worktrees(
-    worktrees: &[crate::services::assess::WorktreeHandovers],
+    worktrees: &[crate::facts::assessed::WorktreeHandovers],
     after: bool,
 ) -> Vec<u8> {
     let mut bytes = Vec::new();
@@ -257,7 +257,7 @@ fn render_worktrees(
 /// after a comma when `after` another.
 fn write_worktrees<W: std::io::Write>(
     out: &mut W,
-    worktrees: &[crate::services::assess::WorktreeHandovers],
+    worktrees: &[crate::facts::assessed::WorktreeHandovers],
     after: bool,
 ) -> std::io::Result<()> {
     for (i, w) in worktrees.iter().enumerate() {

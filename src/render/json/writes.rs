@@ -68,12 +68,7 @@ pub fn render(r: &crate::commands::render::Report) -> RenderV1 {
     RenderV1 {
         schema: "git-handover/render/1",
         key: r.session.key.clone(),
-        path: r
-            .session
-            .dir()
-            .join(crate::services::sessions::MARKDOWN_FILE)
-            .display()
-            .to_string(),
+        path: r.markdown.display().to_string(),
         changed: r.changed,
     }
 }

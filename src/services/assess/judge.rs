@@ -1,7 +1,19 @@
 //! Turning a pending handover and git's answers into its assessment.
 
-#[allow(clippy::wildcard_imports)]
-use super::*;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use jiff::Timestamp;
+
+use super::{Parsed, Pending};
+use crate::facts::assessed::{
+    Assessment, Handover, Kind, NoteBrief, Of, Reading, SessionFacts, StaleTask, TaskBrief,
+};
+use crate::git::{NewerCommits, Worktree};
+use crate::model::note::Known;
+use crate::model::verdict::{self, CommitCheck, Presence, RegisteredWorktree};
+use crate::support::config::Settings;
 
 /// Recorded worktree roots resolved once per run: a worktree's sessions all name it,
 /// and resolving a path reads every link on its way. What the verdicts need of a root

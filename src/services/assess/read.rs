@@ -1,8 +1,19 @@
 //! Reading what was found (session files, notes, legacy state, records of the notes
 //! store) into pending handovers, before git is asked anything.
 
-#[allow(clippy::wildcard_imports)]
-use super::*;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use jiff::Timestamp;
+
+use super::{Parsed, Pending};
+use crate::facts::assessed::{Handover, Kind, Reading, Stored};
+use crate::git::{CommitId, Repo, Worktree};
+use crate::model::note::Note;
+use crate::model::state::{State, View};
+use crate::services::scan::{self, Found};
+use crate::support::error::Result;
 
 /// Branch tips looked up once per run of [`super::check`]: a repository's sessions
 /// share a few branches, and each lookup stats and reads ref files.

@@ -1,0 +1,11 @@
+//! The facts the services find and the reports carry: what checking each handover
+//! against git found (`assessed`), what a report says of each side of a diverged
+//! session (`side`), and what a change to git's post-commit hook did (`git_hook`). Plain data over the model's and git's value types, with the few
+//! questions a renderer asks of it; nothing here reads a file or the repository.
+//!
+//! A layer of its own between `services` (which builds these) and `model`/`git` (whose
+//! values they hold), so that `render` prints them without importing a service.
+
+pub mod assessed;
+pub mod git_hook;
+pub mod side;
