@@ -4,13 +4,14 @@
 use serde_json::Value;
 
 use crate::cli::SaveArgs;
+use crate::facts::written::Saved;
 use crate::model::session;
 use crate::services::context::Context;
 use crate::services::input::read_input;
-use crate::services::sessions::{self, Written};
+use crate::services::sessions;
 use crate::support::error::{Error, Result};
 
-pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Written> {
+pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Saved> {
     let (bytes, name) = read_input(args.from.as_deref())?;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     crate::model::state::check_value_count(bytes, &name)?;
@@ -76,7 +77,7 @@ pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Written> {
     };
     written.skipped = chosen.skipped;
     written.others = chosen.others;
-    Ok(written)
+    Ok(written.into_saved())
 }
 
 /// Validate the input on its own before anything is merged or created: each task and

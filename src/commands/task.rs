@@ -2,14 +2,15 @@
 //! `task list|show`: read them.
 
 use crate::cli::{TaskArgs, TaskOp};
+use crate::facts::written::Saved;
 use crate::model::session;
 use crate::model::task_edit::{self, TaskEdit, TaskError};
 use crate::services::context::Context;
-use crate::services::sessions::{self, Owner, Written};
+use crate::services::sessions::{self, Owner};
 use crate::support::error::{Error, Result, msg};
 
 pub struct Report {
-    pub written: Written,
+    pub written: Saved,
     pub task: String,
 }
 
@@ -132,7 +133,10 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
         written.skipped = c.skipped;
         written.others = c.others;
     }
-    Ok(Report { written, task: id })
+    Ok(Report {
+        written: written.into_saved(),
+        task: id,
+    })
 }
 
 /// `task list` and `task show ID`: the session's tasks as the file holds them.

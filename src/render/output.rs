@@ -5,9 +5,9 @@
 use crate::commands::{
     clean, completions, r#continue, here, hook, log, man, migrate, render, status, sync, task,
 };
+use crate::facts::written::Saved;
 use crate::render::human::{self, Painter};
 use crate::render::json;
-use crate::services::sessions::Written;
 use crate::support::error::{Error, exit};
 use crate::support::text;
 
@@ -156,7 +156,7 @@ impl Output for r#continue::Report {
     }
 }
 
-impl Output for Written {
+impl Output for Saved {
     fn human(&self, _p: &Painter) -> String {
         human::save(self)
     }
@@ -179,7 +179,7 @@ impl Output for Written {
             infos.push(p.f(
                 crate::k!("save.others"),
                 &[
-                    ("key", &text::escape(&self.session.key)),
+                    ("key", &text::escape(&self.key)),
                     ("others", &others.join(p.separator())),
                 ],
             ));

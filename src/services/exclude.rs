@@ -18,16 +18,7 @@ const HEADER: &str =
 /// are tracked, so that it says so once, not on every write.
 const TRACKED_MARK: &str = "# git-handover: tracked, not excluded: ";
 
-/// What `ensure` did.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Exclusion {
-    /// The `info/exclude` file.
-    pub file: PathBuf,
-    /// Patterns added now.
-    pub added: Vec<String>,
-    /// Roots left out because files under them are tracked (said the first time).
-    pub tracked: Vec<String>,
-}
+pub use crate::facts::written::Exclusion;
 
 /// The pattern for a handover root: anchored at the worktree's top, a directory, the
 /// root's name taken literally: git's glob characters and the backslash are escaped, so

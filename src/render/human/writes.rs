@@ -7,8 +7,8 @@ use super::Painter;
 use crate::support::text::escape;
 
 /// `save` prints the session key alone, for scripts and agents.
-pub fn save(w: &crate::services::sessions::Written) -> String {
-    format!("{}\n", escape(&w.session.key))
+pub fn save(w: &crate::facts::written::Saved) -> String {
+    format!("{}\n", escape(&w.key))
 }
 
 pub fn task(r: &crate::commands::task::Report, p: &Painter) -> String {
@@ -24,7 +24,7 @@ pub fn task(r: &crate::commands::task::Report, p: &Painter) -> String {
             crate::k!("task.removed"),
             &[
                 ("id", &escape(&r.task)),
-                ("key", &escape(&r.written.session.key)),
+                ("key", &escape(&r.written.key)),
                 ("session", &r.written.state.status),
             ],
         );
@@ -35,7 +35,7 @@ pub fn task(r: &crate::commands::task::Report, p: &Painter) -> String {
         &[
             ("id", &escape(&r.task)),
             ("status", &escape(status)),
-            ("key", &escape(&r.written.session.key)),
+            ("key", &escape(&r.written.key)),
             ("session", &r.written.state.status),
         ],
     );

@@ -14,11 +14,11 @@ pub struct SaveV1 {
     pub noted: Option<String>,
 }
 
-pub fn save(w: &crate::services::sessions::Written) -> SaveV1 {
+pub fn save(w: &crate::facts::written::Saved) -> SaveV1 {
     SaveV1 {
         schema: "git-handover/save/1",
-        key: w.session.key.clone(),
-        path: w.session.dir().display().to_string(),
+        key: w.key.clone(),
+        path: w.dir.display().to_string(),
         created: w.created,
         changed: w.changed,
         status: w.state.status.as_str().to_owned(),
@@ -41,7 +41,7 @@ pub struct TaskEditV1 {
 pub fn task(r: &crate::commands::task::Report) -> TaskEditV1 {
     TaskEditV1 {
         schema: "git-handover/task/1",
-        key: r.written.session.key.clone(),
+        key: r.written.key.clone(),
         task: r.task.clone(),
         task_status: r
             .written

@@ -67,6 +67,21 @@ pub struct Written {
 }
 
 impl Written {
+    /// The plain report of this write, as `save` and `task` give it.
+    pub fn into_saved(self) -> crate::facts::written::Saved {
+        crate::facts::written::Saved {
+            key: self.session.key.clone(),
+            dir: self.session.dir(),
+            created: self.created,
+            changed: self.changed,
+            state: self.state,
+            noted: self.noted,
+            skipped: self.skipped,
+            exclusion: self.exclusion,
+            others: self.others,
+        }
+    }
+
     /// A `Written` for a session made whole (restored, migrated) or held as it is.
     pub(super) fn whole(session: SessionDir, state: State, created: bool) -> Written {
         Written {
