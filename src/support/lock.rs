@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::support::error::{Error, LockOwner, Result};
-use crate::support::fsio::read_regular;
+use crate::support::read::read_regular;
 
 /// The most of a lock file read (it holds a pid and a host name).
 const MAX_LOCK_SIZE: u64 = 1024;

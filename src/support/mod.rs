@@ -9,5 +9,6 @@ pub mod i18n;
 pub mod id;
 pub mod lock;
 pub mod paths;
+pub mod read;
 pub mod testing;
 pub mod text;
