@@ -1,0 +1,292 @@
+//! A hermetic test environment: real git in a temporary directory, with no system or
+//! user configuration, a temporary HOME, fixed identities and dates, and the tool's
+//! clock pinned. Every process the tests start goes through [`TestEnv::command`].
+
+
+pub mod fixture;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The instant every test runs at, unless it says otherwise.
+pub const NOW: &str = "2026-11-30T12:00:00Z";
+
+pub struct TestEnv {
+    /// Held so the directory lives as long as the environment.
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    home: PathBuf,
+    global_config: PathBuf,
+    pub now: String,
+}
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl TestEnv {
+    pub fn new() -> Self {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let root = tmp.path().canonicalize().expect("canonical temp dir");
+        let home = root.join("home");
+        std::fs::create_dir_all(&home).unwrap();
+        let global_config = home.join("gitconfig");
+        std::fs::write(&global_config, "").unwrap();
+        TestEnv {
+            _tmp: tmp,
+            root,
+            home,
+            global_config,
+            now: NOW.to_owned(),
+        }
+    }
+
+    /// The temporary directory everything lives in (shown as `[ROOT]` in snapshots).
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// A command with a clean environment: only what is set here reaches it.
+    pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut cmd = Command::new(program);
+        cmd.env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", &self.global_config)
+            .env("GIT_AUTHOR_NAME", "Ada Agent")
+            .env("GIT_AUTHOR_EMAIL", "ada@example.com")
+            .env("GIT_COMMITTER_NAME", "Ada Agent")
+            .env("GIT_COMMITTER_EMAIL", "ada@example.com")
+            .env("GIT_AUTHOR_DATE", "2026-11-01T00:00:00Z")
+            .env("GIT_COMMITTER_DATE", "2026-11-01T00:00:00Z")
+            .env("LANG", "C")
+            .env("TZ", "UTC")
+            .env("GIT_HANDOVER_NOW", &self.now);
+        cmd
+    }
+
+    /// Run git in `dir`; panics with git's stderr when it fails. Returns stdout, trimmed.
+    pub fn git(&self, dir: &Path, args: &[&str]) -> String {
+        self.run_git(dir, args, None)
+    }
+
+    /// A new repository at `<root>/<name>` on branch `main`.
+    pub fn init(&self, name: &str) -> PathBuf {
+        let dir = self.root.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        self.git(&dir, &["init", "-q", "-b", "main"]);
+        dir
+    }
+
+    /// The usual test repository: `<root>/repo` on `main`, one commit of `a.txt`
+    /// dated 2026-11-30T10:00:00Z.
+    pub fn repo(&self) -> PathBuf {
+        let repo = self.init("repo");
+        self.commit(&repo, "a.txt", "a\n", "first", "2026-11-30T10:00:00Z");
+        repo
+    }
+
+    /// `git worktree add -q -b <branch>` at `<root>/<name>`, from `repo`: its path.
+    pub fn worktree(&self, repo: &Path, name: &str, branch: &str) -> PathBuf {
+        let path = self.root.join(name);
+        self.git(
+            repo,
+            &[
+                "worktree",
+                "add",
+                "-q",
+                "-b",
+                branch,
+                path.to_str().unwrap(),
+            ],
+        );
+        path
+    }
+
+    /// Write `content` to `file` (relative to `dir`) and commit it at `date`. Returns the sha.
+    pub fn commit(
+        &self,
+        dir: &Path,
+        file: &str,
+        content: &str,
+        message: &str,
+        date: &str,
+    ) -> String {
+        self.write(&dir.join(file), content);
+        self.git(dir, &["add", file]);
+        self.git_at(dir, date, &["commit", "-q", "-m", message]);
+        self.git(dir, &["rev-parse", "HEAD"])
+    }
+
+    /// The text of every note of `refs/notes/handover` in `dir`'s repository, each
+    /// ending in a line break, as `git notes show` gives them.
+    pub fn handover_notes(&self, dir: &Path) -> Vec<String> {
+        self.git(dir, &["notes", "--ref=handover", "list"])
+            .lines()
+            .map(|line| {
+                let (_, object) = line.split_once(' ').expect("note and object");
+                self.git(dir, &["notes", "--ref=handover", "show", object]) + "\n"
+            })
+            .collect()
+    }
+
+    /// Feed `stream` to `git fast-import --quiet` in `dir` (panics when it fails).
+    pub fn fast_import(&self, dir: &Path, stream: &str) {
+        use std::io::Write as _;
+        let mut child = self
+            .command("git")
+            .current_dir(dir)
+            .args(["fast-import", "--quiet"])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .expect("git runs");
+        child
+            .stdin
+            .take()
+            .expect("piped")
+            .write_all(stream.as_bytes())
+            .expect("fast-import reads its stream");
+        assert!(
+            child.wait().expect("git ends").success(),
+            "git fast-import failed"
+        );
+    }
+
+    /// Run git with author and committer date `date`.
+    pub fn git_at(&self, dir: &Path, date: &str, args: &[&str]) -> String {
+        self.run_git(dir, args, Some(date))
+    }
+
+    fn run_git(&self, dir: &Path, args: &[&str], date: Option<&str>) -> String {
+        let mut cmd = self.command("git");
+        cmd.current_dir(dir).args(args);
+        if let Some(date) = date {
+            cmd.env("GIT_AUTHOR_DATE", date)
+                .env("GIT_COMMITTER_DATE", date);
+        }
+        let out = cmd.output().expect("git runs");
+        assert!(
+            out.status.success(),
+            "git {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap().trim().to_owned()
+    }
+
+    #[allow(clippy::unused_self)] // A method, so tests read `env.write(..)` like the rest.
+    pub fn write(&self, path: &Path, content: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+    }
+
+    /// Run `git-handover` in `dir`.
+    pub fn handover(&self, dir: &Path, args: &[&str]) -> Run {
+        self.handover_with(dir, args, |_| {})
+    }
+
+    /// `git-handover` started in `dir` in the background with the pause `pause`
+    /// (`point:ms`, `GIT_HANDOVER_TEST_PAUSE`) forced, stdout and stderr piped: a race
+    /// with an interleaving the test then forces.
+    pub fn spawn_paused(&self, dir: &Path, args: &[&str], pause: &str) -> std::process::Child {
+        self.command(env!("CARGO_BIN_EXE_git-handover"))
+            .current_dir(dir)
+            .args(args)
+            .env("GIT_HANDOVER_TEST_PAUSE", pause)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("git-handover runs")
+    }
+
+    /// Run `git-handover` in `dir`, adjusting the command first (extra environment).
+    pub fn handover_with(
+        &self,
+        dir: &Path,
+        args: &[&str],
+        adjust: impl FnOnce(&mut Command),
+    ) -> Run {
+        let mut cmd = self.command(env!("CARGO_BIN_EXE_git-handover"));
+        cmd.current_dir(dir).args(args);
+        adjust(&mut cmd);
+        let out: Output = cmd.output().expect("git-handover runs");
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: self.redact(&String::from_utf8_lossy(&out.stdout)),
+            stderr: self.redact(&String::from_utf8_lossy(&out.stderr)),
+        }
+    }
+
+    /// [`TestEnv::handover_with`], with `input` on its standard input.
+    pub fn handover_fed(
+        &self,
+        dir: &Path,
+        args: &[&str],
+        input: &[u8],
+        adjust: impl FnOnce(&mut Command),
+    ) -> Run {
+        let mut cmd = self.command(env!("CARGO_BIN_EXE_git-handover"));
+        cmd.current_dir(dir).args(args);
+        adjust(&mut cmd);
+        let out = fed(&mut cmd, input);
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: self.redact(&String::from_utf8_lossy(&out.stdout)),
+            stderr: self.redact(&String::from_utf8_lossy(&out.stderr)),
+        }
+    }
+
+    /// Replace the temporary directory with a stable placeholder.
+    pub fn redact(&self, text: &str) -> String {
+        text.replace(&self.root.display().to_string(), "[ROOT]")
+    }
+}
+
+impl Run {
+    /// The context a `hook session-start` run gives its agent (it exited 0 with the
+    /// Claude Code hook JSON).
+    pub fn hook_context(&self) -> String {
+        assert_eq!(self.code, 0, "{}", self.snapshot());
+        let v: serde_json::Value = serde_json::from_str(&self.stdout).expect("hook JSON");
+        v["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .expect("an additionalContext")
+            .to_owned()
+    }
+
+    /// Exit status, stdout and stderr, for a snapshot.
+    pub fn snapshot(&self) -> String {
+        format!(
+            "exit: {}\n--- stdout\n{}--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+}
+
+/// Run `cmd` with `input` on its standard input (closed after it), and wait for
+/// its output.
+pub fn fed(cmd: &mut Command, input: &[u8]) -> Output {
+    use std::io::Write as _;
+    let mut child = cmd
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the command runs");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// A test that needs something this machine lacks: under `CI=true` that is a failure
+/// (CI installs what the tests need), elsewhere the test says so and returns.
+pub fn unavailable(why: &str) {
+    assert!(
+        !matches!(std::env::var("CI").as_deref(), Ok("true")),
+        "cannot run under CI: {why}"
+    );
+    eprintln!("skipped (not under CI): {why}");
+}

@@ -1,0 +1,671 @@
+//! The notes store (SPEC section 8): interop with `git notes`, fan-out, sync between
+//! clones of a bare remote, contention, and sessions that live only in the store.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use crate::common::TestEnv;
+use serde_json::{Value, json};
+
+const NOTES: &str = "refs/notes/handover";
+
+fn enable_store(env: &TestEnv, repo: &Path) {
+    env.git(repo, &["config", "handover.store", "notes"]);
+}
+
+fn save(env: &TestEnv, dir: &Path, now: &str, state: &Value) -> String {
+    let input = env.root().join("input.json");
+    env.write(&input, &state.to_string());
+    let run = env.handover_with(dir, &["save", "--from", input.to_str().unwrap()], |c| {
+        c.env("GIT_HANDOVER_NOW", now);
+    });
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    run.stdout.trim().to_owned()
+}
+
+fn json_of(env: &TestEnv, dir: &Path, args: &[&str]) -> Value {
+    let run = env.handover(dir, args);
+    assert!(run.code == 0, "{}", run.snapshot());
+    serde_json::from_str(&run.stdout).unwrap()
+}
+
+/// Annotated object → note text, as git reads the ref.
+fn notes_by_git(env: &TestEnv, repo: &Path, notes_ref: &str) -> BTreeMap<String, String> {
+    let list = env.git(repo, &["notes", "--ref", notes_ref, "list"]);
+    list.lines()
+        .map(|l| {
+            let (_, object) = l.split_once(' ').unwrap();
+            let text = env.git(repo, &["notes", "--ref", notes_ref, "show", object]);
+            (object.to_owned(), text)
+        })
+        .collect()
+}
+
+fn tasks(ids: &[&str]) -> Value {
+    json!({"active_tasks": ids.iter().map(|id| json!({"id": id, "description": format!("work on {id}"), "status": "in_progress"})).collect::<Vec<_>>()})
+}
+
+#[test]
+fn a_saved_record_reads_with_git_notes_and_git_fan_out_notes_read_with_the_tool() {
+    let env = TestEnv::new();
+    let repo = env.init("repo");
+    let head = env.commit(&repo, "a", "a\n", "first", "2026-11-30T10:00:00Z");
+    enable_store(&env, &repo);
+    let key = save(&env, &repo, crate::common::NOW, &tasks(&["T1"]));
+
+    // The tool's note, read by git: one JSON record per line.
+    let note = env.git(&repo, &["notes", "--ref=handover", "show", &head]);
+    let lines: Vec<&str> = note.lines().collect();
+    assert_eq!(lines.len(), 1);
+    let record: Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(record["key"], key);
+    assert_eq!(record["kind"], "session");
+    assert_eq!(record["branch"], "main");
+    // UTC, with the sub-second digits the clock has (the pinned clock has none).
+    assert_eq!(record["saved_at"], "2026-11-30T12:00:00Z");
+    // Identity and order (SPEC section 8): the session's id, its first write, no parent.
+    assert_eq!(record["session_id"], record["state"]["session_id"]);
+    assert_eq!(record["seq"], 1);
+    assert_eq!(record["parent"], Value::Null);
+    assert_eq!(record["state"]["active_tasks"][0]["id"], "T1");
+    assert_eq!(
+        record["worktree"],
+        repo.display().to_string(),
+        "the worktree it was saved in"
+    );
+    // The ref moved by compare-and-swap with a reflog entry, like git's own update.
+    let reflog = env.git(&repo, &["reflog", "show", "--format=%H %gs", NOTES]);
+    assert_eq!(reflog.lines().count(), 1, "{reflog}");
+
+    // A task change appends a second record to the same note.
+    let run = env.handover(&repo, &["task", "done", "T1"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let note = env.git(&repo, &["notes", "--ref=handover", "show", &head]);
+    assert_eq!(note.lines().count(), 2);
+
+    // 300 commits, each annotated by `git notes add`: git switches to a fan-out tree.
+    let mut script = String::new();
+    for i in 0..300 {
+        let message = format!("commit {i}\n");
+        let _ = writeln!(
+            script,
+            "commit refs/heads/many\nmark :{}\ncommitter Ada Agent <ada@example.com> {} +0000\ndata {}\n{message}",
+            i + 1,
+            1_790_000_000 + i,
+            message.len()
+        );
+    }
+    env.fast_import(&repo, &script);
+    let shas = env.git(&repo, &["rev-list", "refs/heads/many"]);
+    let mut add = String::from("set -e\n");
+    for (i, sha) in shas.lines().enumerate() {
+        let line = json!({"key": format!("fan/{i:03}"), "worktree": null, "branch": "many",
+            "saved_at": format!("2026-11-29T{:02}:{:02}:00Z", i / 60, i % 60), "kind": "session",
+            "state": {"version": 3, "status": "ALL_COMPLETE", "active_tasks": []}});
+        let _ = writeln!(
+            add,
+            "git notes --ref=handover add -m '{}' {sha}",
+            line.to_string().replace('\'', "'\\''")
+        );
+    }
+    let out = env
+        .command("sh")
+        .current_dir(&repo)
+        .args(["-c", &add])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let top = env.git(&repo, &["ls-tree", NOTES]);
+    assert!(
+        top.lines().all(|l| l.contains(" tree ")) && top.lines().count() > 100,
+        "git wrote a fan-out tree:\n{}",
+        &top[..top.len().min(400)]
+    );
+
+    let log = json_of(&env, &repo, &["--json", "log"]);
+    let records = log["records"].as_array().unwrap();
+    assert_eq!(records.len(), 302, "300 notes by git and two by the tool");
+    assert_eq!(records[0]["key"], key, "newest first");
+    assert_eq!(log["skipped"], json!([]));
+    let one = json_of(&env, &repo, &["--json", "log", "fan/123"]);
+    assert_eq!(one["records"].as_array().unwrap().len(), 1);
+    assert_eq!(one["records"][0]["saved_at"], "2026-11-29T02:03:00Z");
+
+    // The tool appends to the fan-out tree, and git still reads every note.
+    let run = env.handover(&repo, &["task", "add", "T2", "more"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let by_git = notes_by_git(&env, &repo, "handover");
+    assert_eq!(by_git.len(), 301);
+    assert_eq!(by_git[&head].lines().count(), 3);
+}
+
+/// `<root>/remote.git`: a bare repository with one commit, its reflog kept.
+fn bare_remote(env: &TestEnv) -> PathBuf {
+    let seed = env.init("seed");
+    env.commit(&seed, "a", "a\n", "first", "2026-11-30T10:00:00Z");
+    let remote = env.root().join("remote.git");
+    env.git(
+        env.root(),
+        &["clone", "-q", "--bare", "seed", remote.to_str().unwrap()],
+    );
+    env.git(&remote, &["config", "core.logAllRefUpdates", "true"]);
+    remote
+}
+
+fn clone(env: &TestEnv, remote: &Path, name: &str) -> PathBuf {
+    env.git(env.root(), &["clone", "-q", remote.to_str().unwrap(), name]);
+    let dir = env.root().join(name);
+    enable_store(env, &dir);
+    dir
+}
+
+fn sync(env: &TestEnv, dir: &Path) -> Value {
+    json_of(env, dir, &["--json", "sync"])
+}
+
+/// key → the newest record's state, as `log` reads it.
+fn newest(env: &TestEnv, dir: &Path) -> BTreeMap<String, Value> {
+    let log = json_of(env, dir, &["--json", "log"]);
+    let mut out = BTreeMap::new();
+    for r in log["records"].as_array().unwrap().iter().rev() {
+        out.insert(r["key"].as_str().unwrap().to_owned(), r["state"].clone());
+    }
+    out
+}
+
+fn read_state(dir: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(dir.join("project-state.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn two_clones_sync_through_a_bare_remote_and_a_session_both_wrote_diverges() {
+    let env = TestEnv::new();
+    let remote = bare_remote(&env);
+    let a = clone(&env, &remote, "a");
+    let b = clone(&env, &remote, "b");
+
+    let key_a = save(&env, &a, "2026-11-30T12:00:00Z", &tasks(&["A1"]));
+    let key_b = save(&env, &b, "2026-11-30T12:05:00Z", &tasks(&["B1"]));
+    assert_ne!(key_a, key_b);
+    // A note of b's own on another commit: not a conflict, simply taken.
+    env.commit(&b, "b", "b\n", "second", "2026-11-30T10:30:00Z");
+    let run = env.handover_with(&b, &["task", "add", "B2", "later"], |c| {
+        c.env("GIT_HANDOVER_NOW", "2026-11-30T12:06:00Z");
+    });
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+
+    let first = sync(&env, &a);
+    assert_eq!(first["remote_had_notes"], false);
+    assert_eq!(first["pushed"], true);
+
+    // What git's own merge makes of the same two refs, for comparison.
+    env.git(
+        &b,
+        &[
+            "fetch",
+            "-q",
+            "origin",
+            "refs/notes/handover:refs/notes/from-origin",
+        ],
+    );
+    env.git(&b, &["update-ref", "refs/notes/by-git", NOTES]);
+    env.git(
+        &b,
+        &[
+            "notes",
+            "--ref=refs/notes/by-git",
+            "merge",
+            "-q",
+            "-s",
+            "cat_sort_uniq",
+            "refs/notes/from-origin",
+        ],
+    );
+    let second = sync(&env, &b);
+    assert_eq!(second["merges"], json!(["merged"]));
+    assert_eq!(second["pushed"], true);
+    assert_eq!(
+        notes_by_git(&env, &b, "handover"),
+        notes_by_git(&env, &b, "refs/notes/by-git"),
+        "sync merges as `git notes merge -s cat_sort_uniq` does"
+    );
+    let third = sync(&env, &a);
+    assert_eq!(third["merges"], json!(["fast-forward"]));
+    assert_eq!(third["pushed"], false, "nothing new to push");
+
+    let in_a = newest(&env, &a);
+    let in_b = newest(&env, &b);
+    assert_eq!(in_a.keys().collect::<Vec<_>>(), [&key_a, &key_b]);
+    assert_eq!(in_a, in_b, "both clones hold both sessions");
+
+    // b restores a's session from the store and both change it; b's change is newer.
+    let run = env.handover_with(&b, &["continue", &key_a, "--successor"], |c| {
+        c.env("GIT_HANDOVER_NOW", "2026-11-30T12:10:00Z");
+    });
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(
+        b.join(".claude/handover")
+            .join(&key_a)
+            .join("project-state.json")
+            .is_file()
+    );
+    let run = env.handover_with(
+        &a,
+        &["task", "--session", &key_a, "add", "FROM-A", "a's change"],
+        |c| {
+            c.env("GIT_HANDOVER_NOW", "2026-11-30T12:20:00Z");
+        },
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let run = env.handover_with(
+        &b,
+        &["task", "--session", &key_a, "add", "FROM-B", "b's change"],
+        |c| {
+            c.env("GIT_HANDOVER_NOW", "2026-11-30T12:30:00Z");
+        },
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    sync(&env, &a);
+    sync(&env, &b);
+    sync(&env, &a);
+    assert_eq!(
+        env.git(&a, &["rev-parse", NOTES]),
+        env.git(&b, &["rev-parse", NOTES])
+    );
+    // Both wrote the session from the same state: it diverged, and nothing is picked
+    // for the user (SPEC section 8), in either clone.
+    let mut b_side = String::new();
+    for dir in [&a, &b] {
+        let status = json_of(&env, dir, &["--json", "status"]);
+        let diverged = status["diverged"].as_array().unwrap();
+        assert_eq!(diverged.len(), 1, "{status}");
+        assert_eq!(diverged[0]["key"], key_a.as_str());
+        let nexts: Vec<&str> = diverged[0]["sides"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["next"].as_str().unwrap())
+            .collect();
+        assert_eq!(nexts.len(), 2);
+        for side in diverged[0]["sides"].as_array().unwrap() {
+            if side["worktree"] == "[ROOT]/b" {
+                b_side = side["hash"].as_str().unwrap()[..12].to_owned();
+            }
+        }
+        let check = env.handover(dir, &["status", "--check"]);
+        assert_eq!(check.code, 1, "a divergence needs attention");
+    }
+    let run = env.handover(&a, &["continue", &key_a]);
+    assert_eq!(run.code, 2, "{}", run.snapshot());
+    assert!(run.stdout.contains("diverged"), "{}", run.snapshot());
+    assert!(run.stdout.contains("--take"), "{}", run.snapshot());
+
+    // A state written here with the store off is in no record: taking a side would
+    // lose it, so --take refuses until `sync --record` has recorded it.
+    let run = env.handover_with(
+        &a,
+        &[
+            "-c",
+            "handover.store=files",
+            "task",
+            "--session",
+            &key_a,
+            "add",
+            "LOCAL",
+            "unrecorded",
+        ],
+        |c| {
+            c.env("GIT_HANDOVER_NOW", "2026-11-30T12:35:00Z");
+        },
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let refused = env.handover(&a, &["continue", &key_a, "--take", &b_side]);
+    assert_eq!(refused.code, 2, "{}", refused.snapshot());
+    assert!(
+        refused
+            .stderr
+            .contains("a state the notes store does not have"),
+        "{}",
+        refused.snapshot()
+    );
+    let local_file = read_state(&a.join(".claude/handover").join(&key_a));
+    assert!(
+        local_file.to_string().contains("LOCAL"),
+        "nothing was replaced"
+    );
+    let run = env.handover(&a, &["sync", "--record"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+
+    // a takes b's side: a's files get it, the store sets a's side aside.
+    let run = env.handover_with(&a, &["continue", &key_a, "--take", &b_side], |c| {
+        c.env("GIT_HANDOVER_NOW", "2026-11-30T12:40:00Z");
+    });
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(run.stdout.contains("took side"), "{}", run.snapshot());
+    sync(&env, &a);
+    sync(&env, &b);
+    for dir in [&a, &b] {
+        let status = json_of(&env, dir, &["--json", "status"]);
+        assert_eq!(
+            status["diverged"],
+            json!([]),
+            "settled in {}",
+            dir.display()
+        );
+    }
+    let file = read_state(&a.join(".claude/handover").join(&key_a));
+    let ids: Vec<&str> = file["active_tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["A1", "FROM-B"], "a's files hold the side it took");
+    let newest_a = &newest(&env, &a)[&key_a];
+    assert_eq!(newest_a["session_hash"], file["session_hash"]);
+    assert_eq!(
+        env.git(&a, &["rev-parse", NOTES]),
+        env.git(&b, &["rev-parse", NOTES])
+    );
+
+    // Nothing was ever force-pushed: every update of the remote's ref moved it forward.
+    let reflog = std::fs::read_to_string(remote.join("logs/refs/notes/handover")).unwrap();
+    let moves: Vec<(&str, &str)> = reflog
+        .lines()
+        .map(|l| {
+            let mut f = l.split(' ');
+            (f.next().unwrap(), f.next().unwrap())
+        })
+        .collect();
+    assert!(moves.len() >= 3, "{reflog}");
+    for (old, new) in moves {
+        if old.chars().all(|c| c == '0') {
+            continue;
+        }
+        let out = env
+            .command("git")
+            .current_dir(&remote)
+            .args(["merge-base", "--is-ancestor", old, new])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{old} → {new} is not a fast-forward");
+    }
+}
+
+#[test]
+fn a_rejected_push_is_fetched_merged_and_pushed_again() {
+    let env = TestEnv::new();
+    let remote = bare_remote(&env);
+    let a = clone(&env, &remote, "a");
+    let b = clone(&env, &remote, "b");
+    save(&env, &a, "2026-11-30T12:00:00Z", &tasks(&["A1"]));
+    save(&env, &b, "2026-11-30T12:05:00Z", &tasks(&["B1"]));
+    sync(&env, &a);
+    // b fetched before a pushed: a plain push of b's ref would be rejected. The
+    // pre-push hook moves the remote once more, while b is between fetch and push.
+    let hook = b.join(".git/hooks/pre-push");
+    env.write(
+        &hook,
+        &format!(
+            "#!/bin/sh\nmarker=\"$(git rev-parse --absolute-git-dir)/raced\"\n[ -e \"$marker\" ] && exit 0\ntouch \"$marker\"\nunset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_PREFIX\ncd '{}' && git handover task add A2 race >/dev/null && git handover sync >/dev/null\nexit 0\n",
+            a.display()
+        ),
+    );
+    let mut perms = std::fs::metadata(&hook).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&hook, perms).unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_git-handover"))
+        .parent()
+        .unwrap()
+        .to_owned();
+    let run = env.handover_with(&b, &["--json", "sync"], |c| {
+        let path = std::env::join_paths(
+            std::iter::once(bin.clone())
+                .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+        )
+        .unwrap();
+        c.env("PATH", path);
+    });
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let report: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["rounds"], 2, "{report}");
+    assert_eq!(report["pushed"], true);
+    let keys: Vec<String> = newest(&env, &b).into_keys().collect();
+    assert_eq!(keys.len(), 2);
+    assert_eq!(
+        env.git(&b, &["rev-parse", NOTES]),
+        env.git(&remote, &["rev-parse", NOTES])
+    );
+}
+
+#[test]
+fn sixteen_saves_at_once_make_sixteen_records_in_a_linear_history() {
+    let env = TestEnv::new();
+    let repo = env.init("repo");
+    let head = env.commit(&repo, "a", "a\n", "first", "2026-11-30T10:00:00Z");
+    enable_store(&env, &repo);
+    let input = env.root().join("input.json");
+    env.write(&input, &tasks(&["T1"]).to_string());
+    let children: Vec<_> = (0..16)
+        .map(|i| {
+            env.command(env!("CARGO_BIN_EXE_git-handover"))
+                .current_dir(&repo)
+                .args([
+                    "save",
+                    "--team",
+                    "crew",
+                    "--agent",
+                    &format!("agent-{i:02}"),
+                ])
+                .args(["--from", input.to_str().unwrap()])
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let note = env.git(&repo, &["notes", "--ref=handover", "show", &head]);
+    let mut keys: Vec<String> = note
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["key"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    keys.sort();
+    let expected: Vec<String> = (0..16).map(|i| format!("crew/agent-{i:02}")).collect();
+    assert_eq!(keys, expected, "no record lost");
+    assert_eq!(env.git(&repo, &["rev-list", "--count", NOTES]), "16");
+    assert_eq!(
+        env.git(&repo, &["rev-list", "--merges", NOTES]),
+        "",
+        "linear"
+    );
+    let reflog = env.git(&repo, &["reflog", "show", "--format=%H", NOTES]);
+    assert_eq!(reflog.lines().count(), 16);
+}
+
+#[test]
+fn a_removed_worktree_session_shows_from_the_store_and_continue_restores_it() {
+    let env = TestEnv::new();
+    let repo = env.init("repo");
+    env.commit(&repo, "a", "a\n", "first", "2026-11-30T10:00:00Z");
+    enable_store(&env, &repo);
+    let wt = env.worktree(&repo, "wt-feature", "feature");
+    env.commit(&wt, "f", "f\n", "feature work", "2026-11-30T10:30:00Z");
+    let key = save(
+        &env,
+        &wt,
+        "2026-11-30T11:00:00Z",
+        &json!({"active_tasks": [
+            {"id": "F1", "description": "finish the parser", "status": "in_progress", "next_action": "write the tests"},
+            {"id": "F0", "description": "sketch", "status": "done"}
+        ]}),
+    );
+    env.git(
+        &repo,
+        &["worktree", "remove", "--force", wt.to_str().unwrap()],
+    );
+
+    let status = env.handover(&repo, &["status"]);
+    insta::assert_snapshot!("status_shows_orphan_from_store", status.snapshot());
+    let json = json_of(&env, &repo, &["--json", "status"]);
+    assert_eq!(json["stored"][0]["key"], key);
+    assert_eq!(json["stored"][0]["presence"], "orphan");
+    assert_eq!(
+        json["stored"][0]["stored"]["saved_at"],
+        "2026-11-30T11:00:00Z"
+    );
+    assert_eq!(json["needs_attention"], true);
+
+    let run = env.handover(&repo, &["continue", &key]);
+    insta::assert_snapshot!("continue_restores_from_store", run.snapshot());
+    let file = repo
+        .join(".claude/handover")
+        .join(&key)
+        .join("project-state.json");
+    let state: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(state["workspace"]["root"], repo.display().to_string());
+    assert_eq!(state["workspace"]["branch"], "feature");
+    assert_eq!(
+        state["generated_at"], "2026-11-30T11:00:00+00:00",
+        "the time it was written"
+    );
+    // Now on disk: status lists it in the main worktree and no longer from the store.
+    let json = json_of(&env, &repo, &["--json", "status"]);
+    assert_eq!(json["stored"], json!([]));
+    assert_eq!(json["worktrees"][0]["handovers"][0]["key"], key);
+}
+
+#[test]
+fn continue_without_a_key_falls_back_to_the_store_and_a_consumed_note_goes_there() {
+    let env = TestEnv::new();
+    let repo = env.init("repo");
+    let head = env.commit(&repo, "a", "a\n", "first", "2026-11-30T10:00:00Z");
+    enable_store(&env, &repo);
+    let wt = env.worktree(&repo, "wt", "side");
+    let key = save(&env, &wt, "2026-11-30T11:00:00Z", &tasks(&["S1"]));
+    env.git(
+        &repo,
+        &["worktree", "remove", "--force", wt.to_str().unwrap()],
+    );
+
+    // The hook (read-only) briefs from the store and writes nothing.
+    let hook = env.handover(&repo, &["hook", "session-start"]);
+    assert_eq!(hook.code, 0);
+    assert!(hook.stdout.contains(&key), "{}", hook.stdout);
+    assert!(!repo.join(".claude/handover").exists());
+
+    let run = env.handover(&repo, &["continue", "--successor"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(
+        run.stdout
+            .contains("no sessions in any worktree, but the notes store has")
+    );
+    assert!(run.stdout.contains("restored session"));
+
+    env.write(
+        &repo.join("CONTINUE_HERE.md"),
+        "# Continue Here\nLast updated: 2026-11-30T11:30:00Z\nBranch: main\n\n## Objective\nship\n",
+    );
+    let run = env.handover(&repo, &["continue", "CONTINUE_HERE.md"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(!repo.join("CONTINUE_HERE.md").exists());
+    assert!(
+        !repo.join(".claude/handover/consumed").exists(),
+        "no file copy with the store on"
+    );
+    let log = json_of(&env, &repo, &["--json", "log", "CONTINUE_HERE.md"]);
+    assert_eq!(log["records"][0]["kind"], "continue-here");
+    assert!(
+        log["records"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("## Objective\nship")
+    );
+    assert_eq!(log["records"][0]["commit"], head);
+}
+
+#[test]
+fn sync_can_make_notes_follow_rewritten_commits() {
+    let env = TestEnv::new();
+    let remote = bare_remote(&env);
+    let a = clone(&env, &remote, "a");
+    save(&env, &a, crate::common::NOW, &tasks(&["T1"]));
+    let run = env.handover(&a, &["sync", "--rewrite-ref"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(
+        run.stdout
+            .contains("added refs/notes/handover to notes.rewriteRef")
+    );
+    assert_eq!(
+        env.git(&a, &["config", "--get-all", "notes.rewriteRef"]),
+        NOTES
+    );
+    let again = env.handover(&a, &["sync", "--rewrite-ref"]);
+    assert!(!again.stdout.contains("added"), "{}", again.stdout);
+    assert_eq!(
+        env.git(&a, &["config", "--get-all", "notes.rewriteRef"]),
+        NOTES
+    );
+    // The note follows `commit --amend`.
+    env.git_at(
+        &a,
+        "2026-11-30T11:00:00Z",
+        &["commit", "-q", "--amend", "-m", "first, amended"],
+    );
+    let note = env.git(&a, &["notes", "--ref=handover", "show", "HEAD"]);
+    assert!(note.contains("\"T1\""), "{note}");
+}
+
+#[test]
+fn unreadable_records_are_named_and_skipped() {
+    let env = TestEnv::new();
+    let repo = env.init("repo");
+    let head = env.commit(&repo, "a", "a\n", "first", "2026-11-30T10:00:00Z");
+    env.git(
+        &repo,
+        &["notes", "--ref=handover", "add", "-m", "not json\n{\"key\":\"../../etc\",\"saved_at\":\"2026-11-30T10:00:00Z\",\"kind\":\"session\",\"state\":{}}", &head],
+    );
+    let run = env.handover(&repo, &["log"]);
+    assert_eq!(run.code, 0);
+    insta::assert_snapshot!("unreadable_records", run.snapshot());
+    // And the store never breaks status.
+    let status = env.handover(&repo, &["status"]);
+    assert_eq!(status.code, 0, "{}", status.snapshot());
+}
+
+#[test]
+fn a_migrated_legacy_state_is_recorded_too() {
+    let env = TestEnv::new();
+    let repo = env.init("repo");
+    let head = env.commit(&repo, "a", "a\n", "first", "2026-11-30T10:00:00Z");
+    enable_store(&env, &repo);
+    env.write(
+        &repo.join(".claude/project-state.json"),
+        r#"{"version":2,"status":"READY","active_tasks":[{"id":"L1","description":"old","status":"in_progress"}]}"#,
+    );
+    let run = env.handover(&repo, &["migrate"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let log = json_of(&env, &repo, &["--json", "log"]);
+    assert_eq!(log["records"].as_array().unwrap().len(), 1);
+    assert_eq!(log["records"][0]["commit"], head);
+    assert_eq!(log["records"][0]["state"]["version"], 4);
+    assert_eq!(log["records"][0]["state"]["active_tasks"][0]["id"], "L1");
+}
