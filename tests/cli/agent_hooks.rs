@@ -215,7 +215,8 @@ fn instructions_are_added_once_and_removed_by_uninstall() {
         once.starts_with("# Project\n\nBuild with cargo.\n\n## Session continuity\n"),
         "{once}"
     );
-    env.handover(&repo, &["hook", "install", "--instructions"]);
+    env.handover(&repo, &["hook", "install", "--instructions"])
+        .assert_ok();
     assert_eq!(
         std::fs::read_to_string(repo.join("CLAUDE.md")).unwrap(),
         once
@@ -223,13 +224,15 @@ fn instructions_are_added_once_and_removed_by_uninstall() {
     env.handover(
         &repo,
         &["hook", "install", "--agent", "codex", "--instructions"],
-    );
+    )
+    .assert_ok();
     assert!(
         std::fs::read_to_string(repo.join("AGENTS.md"))
             .unwrap()
             .starts_with("## Session continuity\n")
     );
-    env.handover(&repo, &["hook", "uninstall", "--instructions"]);
+    env.handover(&repo, &["hook", "uninstall", "--instructions"])
+        .assert_ok();
     assert_eq!(
         std::fs::read_to_string(repo.join("CLAUDE.md")).unwrap(),
         "# Project\n\nBuild with cargo.\n"

@@ -89,7 +89,9 @@ fn big_state() -> serde_json::Value {
 #[test]
 fn disk_full_during_a_save_leaves_the_old_state_whole() {
     if !is_root() {
-        crate::common::unavailable("mounting a small tmpfs needs root (the EFBIG test below still runs)");
+        crate::common::unavailable(
+            "mounting a small tmpfs needs root (the EFBIG test below still runs)",
+        );
         return;
     }
     let env = TestEnv::new();
@@ -166,7 +168,9 @@ fn a_read_only_handover_directory_is_a_clear_error() {
     let root = is_root();
     let fs = if root { Tmpfs::mount(&dir, "8m") } else { None };
     if root && fs.is_none() {
-        crate::common::unavailable("root, and mount is not allowed: permissions would not stop a write");
+        crate::common::unavailable(
+            "root, and mount is not allowed: permissions would not stop a write",
+        );
         return;
     }
     let repo = dir.join("repo");

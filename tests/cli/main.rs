@@ -55,11 +55,10 @@ fn no_test_file_is_forgotten() {
         .filter_map(|e| {
             let name = e.file_name().into_string().ok()?;
             let path = e.path();
-            let is_module = path.extension().is_some_and(|x| x == "rs")
-                || path.join("mod.rs").is_file();
+            let is_module =
+                path.extension().is_some_and(|x| x == "rs") || path.join("mod.rs").is_file();
             let module = path.file_stem()?.to_str()?.to_owned();
-            (is_module && module != "main" && !declared.contains(&module.as_str()))
-                .then_some(name)
+            (is_module && module != "main" && !declared.contains(&module.as_str())).then_some(name)
         })
         .collect();
     forgotten.sort();

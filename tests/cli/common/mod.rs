@@ -2,7 +2,6 @@
 //! user configuration, a temporary HOME, fixed identities and dates, and the tool's
 //! clock pinned. Every process the tests start goes through [`TestEnv::command`].
 
-
 pub mod fixture;
 
 use std::path::{Path, PathBuf};
@@ -20,6 +19,7 @@ pub struct TestEnv {
     pub now: String,
 }
 
+#[must_use = "a run is checked: assert on its code and output"]
 pub struct Run {
     pub code: i32,
     pub stdout: String,
@@ -70,11 +70,13 @@ impl TestEnv {
     }
 
     /// Run git in `dir`; panics with git's stderr when it fails. Returns stdout, trimmed.
+    #[track_caller]
     pub fn git(&self, dir: &Path, args: &[&str]) -> String {
         self.run_git(dir, args, None)
     }
 
     /// A new repository at `<root>/<name>` on branch `main`.
+    #[track_caller]
     pub fn init(&self, name: &str) -> PathBuf {
         let dir = self.root.join(name);
         std::fs::create_dir_all(&dir).unwrap();
@@ -84,6 +86,7 @@ impl TestEnv {
 
     /// The usual test repository: `<root>/repo` on `main`, one commit of `a.txt`
     /// dated 2026-11-30T10:00:00Z.
+    #[track_caller]
     pub fn repo(&self) -> PathBuf {
         let repo = self.init("repo");
         self.commit(&repo, "a.txt", "a\n", "first", "2026-11-30T10:00:00Z");
@@ -91,6 +94,7 @@ impl TestEnv {
     }
 
     /// `git worktree add -q -b <branch>` at `<root>/<name>`, from `repo`: its path.
+    #[track_caller]
     pub fn worktree(&self, repo: &Path, name: &str, branch: &str) -> PathBuf {
         let path = self.root.join(name);
         self.git(
@@ -108,6 +112,7 @@ impl TestEnv {
     }
 
     /// Write `content` to `file` (relative to `dir`) and commit it at `date`. Returns the sha.
+    #[track_caller]
     pub fn commit(
         &self,
         dir: &Path,
@@ -124,6 +129,7 @@ impl TestEnv {
 
     /// The text of every note of `refs/notes/handover` in `dir`'s repository, each
     /// ending in a line break, as `git notes show` gives them.
+    #[track_caller]
     pub fn handover_notes(&self, dir: &Path) -> Vec<String> {
         self.git(dir, &["notes", "--ref=handover", "list"])
             .lines()
@@ -135,6 +141,7 @@ impl TestEnv {
     }
 
     /// Feed `stream` to `git fast-import --quiet` in `dir` (panics when it fails).
+    #[track_caller]
     pub fn fast_import(&self, dir: &Path, stream: &str) {
         use std::io::Write as _;
         let mut child = self
@@ -157,10 +164,12 @@ impl TestEnv {
     }
 
     /// Run git with author and committer date `date`.
+    #[track_caller]
     pub fn git_at(&self, dir: &Path, date: &str, args: &[&str]) -> String {
         self.run_git(dir, args, Some(date))
     }
 
+    #[track_caller]
     fn run_git(&self, dir: &Path, args: &[&str], date: Option<&str>) -> String {
         let mut cmd = self.command("git");
         cmd.current_dir(dir).args(args);
@@ -247,8 +256,15 @@ impl TestEnv {
 }
 
 impl Run {
+    /// Assert the run exited 0 (its output in the message when it did not).
+    #[track_caller]
+    pub fn assert_ok(&self) {
+        assert_eq!(self.code, 0, "{}", self.snapshot());
+    }
+
     /// The context a `hook session-start` run gives its agent (it exited 0 with the
     /// Claude Code hook JSON).
+    #[track_caller]
     pub fn hook_context(&self) -> String {
         assert_eq!(self.code, 0, "{}", self.snapshot());
         let v: serde_json::Value = serde_json::from_str(&self.stdout).expect("hook JSON");
@@ -283,6 +299,7 @@ pub fn fed(cmd: &mut Command, input: &[u8]) -> Output {
 
 /// A test that needs something this machine lacks: under `CI=true` that is a failure
 /// (CI installs what the tests need), elsewhere the test says so and returns.
+#[track_caller]
 pub fn unavailable(why: &str) {
     assert!(
         !matches!(std::env::var("CI").as_deref(), Ok("true")),
