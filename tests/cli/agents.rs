@@ -393,22 +393,22 @@ impl World {
     }
 }
 
+/// Wait for `child`; a watchdog (polls every 20 ms, `limit` of them in all, far beyond
+/// a run that does not hang) kills an agent that never ends and fails the test.
 fn wait_with_timeout(mut child: std::process::Child, limit: Duration) -> std::process::Output {
-    let started = std::time::Instant::now();
-    loop {
+    const POLL: Duration = Duration::from_millis(20);
+    for _ in 0..limit.as_millis() / POLL.as_millis() {
         if child.try_wait().unwrap().is_some() {
             return child.wait_with_output().unwrap();
         }
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "the agent ran over {limit:?}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(POLL);
     }
+    let _ = child.kill();
+    let out = child.wait_with_output().unwrap();
+    panic!(
+        "the agent ran over {limit:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// The agent, or `None` after saying it is missing (a failure under CI).

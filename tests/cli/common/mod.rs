@@ -19,6 +19,27 @@ pub struct TestEnv {
     pub now: String,
 }
 
+/// A file the binary appends the names of the test points it reaches and the events it
+/// notes to (`GIT_HANDOVER_TEST_LOG`, see `src/support/testing.rs`): a test counts
+/// what happened instead of timing it, so a loaded machine cannot fail it.
+pub struct EventLog(PathBuf);
+
+impl EventLog {
+    /// The log's path, for `GIT_HANDOVER_TEST_LOG`.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// How many times `event` was logged (0 when nothing was).
+    pub fn count(&self, event: &str) -> usize {
+        std::fs::read_to_string(&self.0)
+            .unwrap_or_default()
+            .lines()
+            .filter(|line| *line == event)
+            .count()
+    }
+}
+
 #[must_use = "a run is checked: assert on its code and output"]
 pub struct Run {
     pub code: i32,
@@ -67,6 +88,13 @@ impl TestEnv {
             .env("TZ", "UTC")
             .env("GIT_HANDOVER_NOW", &self.now);
         cmd
+    }
+
+    /// A fresh event log named `name`, outside every repository of the test.
+    pub fn event_log(&self, name: &str) -> EventLog {
+        let dir = self.home.join("events");
+        std::fs::create_dir_all(&dir).unwrap();
+        EventLog(dir.join(name))
     }
 
     /// Run git in `dir`; panics with git's stderr when it fails. Returns stdout, trimmed.
