@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::{Child, Stdio};
 
-use crate::common::TestEnv;
+use crate::common::{Lcg, TestEnv};
 use serde_json::{Value, json};
 
 fn state(path: &Path) -> Value {
@@ -91,18 +91,6 @@ fn sixteen_task_edits_and_sixteen_saves_at_once_lose_nothing() {
 }
 
 /// A small deterministic generator, so a failing run can be repeated.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-}
-
 #[test]
 fn writers_killed_at_random_moments_never_corrupt_the_state() {
     let env = TestEnv::new();

@@ -42,10 +42,6 @@ fn open_task(id: &str) -> Value {
            "last_touched": "2026-11-30T11:00:00Z"})
 }
 
-fn json_of(run: &crate::common::Run) -> Value {
-    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.snapshot()))
-}
-
 /// Every file under `dir` (except `.git`) with its content, and HEAD: what a run changed.
 fn tree(env: &TestEnv, dir: &Path) -> (BTreeMap<String, Vec<u8>>, String) {
     fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
@@ -81,7 +77,7 @@ fn nothing_to_resume_exits_one() {
     --- stderr
     ");
     assert_eq!(
-        json_of(&env.handover(&repo, &["continue", "--json"]))["outcome"],
+        env.handover(&repo, &["continue", "--json"]).json()["outcome"],
         "nothing"
     );
 }
@@ -106,7 +102,9 @@ fn an_explicit_key_or_path_wins() {
         "READY",
         &json!([open_task("B1")]),
     );
-    let by_key = json_of(&env.handover(&repo, &["continue", "main/20261130-100000", "--json"]));
+    let by_key = env
+        .handover(&repo, &["continue", "main/20261130-100000", "--json"])
+        .json();
     assert_eq!(by_key["open_tasks"][0]["id"], "A1");
     let dir = repo.join(".claude/handover/main/20261130-110000");
     for target in [dir.clone(), dir.join("project-state.json")] {
@@ -115,7 +113,7 @@ fn an_explicit_key_or_path_wins() {
             &["continue", target.to_str().unwrap(), "--json"],
         );
         assert_eq!(
-            json_of(&run)["open_tasks"][0]["id"],
+            run.json()["open_tasks"][0]["id"],
             "B1",
             "{}",
             target.display()
@@ -129,10 +127,7 @@ fn an_explicit_key_or_path_wins() {
             "--json",
         ],
     );
-    assert_eq!(
-        json_of(&relative)["handover"]["key"],
-        "main/20261130-110000"
-    );
+    assert_eq!(relative.json()["handover"]["key"], "main/20261130-110000");
     let missing = env.handover(&repo, &["continue", "main/nope"]);
     assert_eq!(missing.code, 1, "{}", missing.snapshot());
     let escape = env.handover(&repo, &["continue", "../../etc"]);
@@ -165,12 +160,12 @@ fn team_mode_picks_the_team_session() {
             "continue", "--team", "alpha", "--agent", "reviewer", "--json",
         ],
     );
-    assert_eq!(json_of(&run)["open_tasks"][0]["id"], "R1");
+    assert_eq!(run.json()["open_tasks"][0]["id"], "R1");
     let run = env.handover_with(&repo, &["continue", "--json"], |c| {
         c.env("GIT_HANDOVER_TEAM", "alpha")
             .env("GIT_HANDOVER_AGENT", "reviewer");
     });
-    assert_eq!(json_of(&run)["open_tasks"][0]["id"], "R1");
+    assert_eq!(run.json()["open_tasks"][0]["id"], "R1");
     let none = env.handover(&repo, &["continue", "--team", "alpha", "--agent", "writer"]);
     assert_eq!(none.code, 1, "{}", none.snapshot());
 }
@@ -233,7 +228,7 @@ fn finished_sessions_here_are_judged_once_and_the_search_goes_on() {
     let run = env.handover_with(&repo, &["--json", "continue", "--keep"], |c| {
         c.env("GIT_HANDOVER_TEST_LOG", log.path());
     });
-    let v = json_of(&run);
+    let v = run.json();
     assert_eq!(
         v["handover"]["key"],
         "side/20261130-100000",
@@ -496,7 +491,7 @@ fn rebased_commits_are_briefed_as_rewritten() {
         {"id": "T1", "status": "done", "commit_sha": f1}, {"id": "T2", "status": "done", "commit_sha": f2},
         open_task("T3")]),
     );
-    let v = json_of(&env.handover(&repo, &["continue", "--json"]));
+    let v = env.handover(&repo, &["continue", "--json"]).json();
     let commits = v["handover"]["commits"].as_array().unwrap();
     assert_eq!(commits.len(), 2);
     for (c, rev) in commits.iter().zip(["HEAD~1", "HEAD"]) {

@@ -8,13 +8,6 @@ use std::process::Command;
 use crate::common::TestEnv;
 use serde_json::json;
 
-fn is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
-}
-
 /// A tmpfs of `size` at `dir`, unmounted on drop; `None` where mounting is not allowed.
 struct Tmpfs(PathBuf);
 
@@ -49,21 +42,12 @@ fn saved_repo(env: &TestEnv, dir: &Path) {
     std::fs::create_dir_all(dir).unwrap();
     env.git(dir, &["init", "-q", "-b", "main"]);
     env.commit(dir, "a", "a\n", "first", "2026-11-30T10:00:00Z");
-    let first = save(
-        env,
+    let first = env.save(
         dir,
         &json!({"active_tasks": [{"id": "T1", "description": "small", "status": "in_progress"}]}),
+        &["--team", "t"],
     );
     assert_eq!(first.code, 0, "{}", first.snapshot());
-}
-
-fn save(env: &TestEnv, repo: &Path, state: &serde_json::Value) -> crate::common::Run {
-    let input = env.root().join("input.json");
-    env.write(&input, &state.to_string());
-    env.handover(
-        repo,
-        &["save", "--team", "t", "--from", input.to_str().unwrap()],
-    )
 }
 
 fn session_files(repo: &Path) -> Vec<(String, Vec<u8>)> {
@@ -88,7 +72,7 @@ fn big_state() -> serde_json::Value {
 
 #[test]
 fn disk_full_during_a_save_leaves_the_old_state_whole() {
-    if !is_root() {
+    if !crate::common::is_root() {
         crate::common::unavailable(
             "mounting a small tmpfs needs root (the EFBIG test below still runs)",
         );
@@ -112,7 +96,7 @@ fn disk_full_during_a_save_leaves_the_old_state_whole() {
         .unwrap();
     assert!(!out.status.success(), "dd stops when the disk is full");
 
-    let run = save(&env, &repo, &big_state());
+    let run = env.save(&repo, &big_state(), &["--team", "t"]);
     assert_eq!(run.code, 1, "{}", run.snapshot());
     assert_eq!(
         run.stderr.lines().next().unwrap(),
@@ -125,7 +109,7 @@ fn disk_full_during_a_save_leaves_the_old_state_whole() {
     );
 
     std::fs::remove_file(&filler).unwrap();
-    let run = save(&env, &repo, &big_state());
+    let run = env.save(&repo, &big_state(), &["--team", "t"]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
 }
 
@@ -165,7 +149,7 @@ fn a_write_that_fails_part_way_leaves_the_old_state_whole() {
 fn a_read_only_handover_directory_is_a_clear_error() {
     let env = TestEnv::new();
     let dir = env.root().join("ro");
-    let root = is_root();
+    let root = crate::common::is_root();
     let fs = if root { Tmpfs::mount(&dir, "8m") } else { None };
     if root && fs.is_none() {
         crate::common::unavailable(

@@ -4,8 +4,7 @@
 
 use std::path::Path;
 
-use crate::common::TestEnv;
-use serde_json::Value;
+use crate::common::{TestEnv, read_json};
 
 fn session(env: &TestEnv, repo: &Path) -> std::path::PathBuf {
     let dir = repo.join(".claude/handover/main/20261130-110000");
@@ -20,10 +19,6 @@ fn session(env: &TestEnv, repo: &Path) -> std::path::PathBuf {
         .to_string(),
     );
     dir.join("project-state.json")
-}
-
-fn state(file: &Path) -> Value {
-    serde_json::from_slice(&std::fs::read(file).unwrap()).unwrap()
 }
 
 /// git-handover on PATH for the hook, as a user who installed it has.
@@ -64,7 +59,7 @@ fn the_post_commit_hook_stamps_the_tasks_a_commit_touched() {
     assert_ne!(mode & 0o111, 0, "executable");
 
     commit(&env, &repo, "src/lex.rs", "2026-11-30T11:30:00Z");
-    let s = state(&file);
+    let s = read_json(&file);
     assert_eq!(
         s["active_tasks"][0]["last_touched"],
         "2026-11-30T11:30:00+00:00"
@@ -72,7 +67,7 @@ fn the_post_commit_hook_stamps_the_tasks_a_commit_touched() {
     assert_eq!(s["active_tasks"][1]["last_touched"], "2026-11-30T11:00:00Z");
     commit(&env, &repo, "docs/guide.md", "2026-11-30T11:40:00Z");
     assert_eq!(
-        state(&file)["active_tasks"][1]["last_touched"],
+        read_json(&file)["active_tasks"][1]["last_touched"],
         "2026-11-30T11:40:00+00:00"
     );
     // Nothing of a task: not rewritten at all.
@@ -82,7 +77,7 @@ fn the_post_commit_hook_stamps_the_tasks_a_commit_touched() {
     // On request, each commit joins architecture_changes.
     env.git(&repo, &["config", "handover.recordCommits", "true"]);
     commit(&env, &repo, "other2.txt", "2026-11-30T11:50:00Z");
-    let s = state(&file);
+    let s = read_json(&file);
     assert_eq!(s["architecture_changes"][0]["summary"], "other2.txt");
     assert_eq!(
         s["architecture_changes"][0]["commit_sha"],
@@ -123,7 +118,7 @@ fn an_existing_hook_is_chained_and_restored_and_core_hooks_path_is_honoured() {
         "their hook still runs"
     );
     assert_eq!(
-        state(&file)["active_tasks"][0]["last_touched"],
+        read_json(&file)["active_tasks"][0]["last_touched"],
         "2026-11-30T11:30:00+00:00"
     );
     assert!(

@@ -6,12 +6,6 @@ use std::path::{Path, PathBuf};
 use crate::common::TestEnv;
 use serde_json::{Value, json};
 
-fn save(env: &TestEnv, dir: &Path, state: &Value) -> crate::common::Run {
-    let input = env.root().join("input.json");
-    env.write(&input, &state.to_string());
-    env.handover(dir, &["save", "--from", input.to_str().unwrap()])
-}
-
 fn tasks() -> Value {
     json!({"active_tasks": [{"id": "T1", "status": "in_progress", "description": "work"}]})
 }
@@ -25,17 +19,17 @@ fn an_agent_style_commit_after_a_save_adds_no_handover_file() {
     let env = TestEnv::new();
     let repo = env.init("repo");
     env.commit(&repo, "a.txt", "a\n", "first", "2026-11-30T10:00:00Z");
-    let run = save(&env, &repo, &tasks());
+    let run = env.save(&repo, &tasks(), &[]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
     assert_eq!(
         run.stderr,
         "git-handover: added /.claude/handover/ /.agents/handover/ to [ROOT]/repo/.git/info/exclude: handover state stays out of commits (handover.exclude=false turns this off)\n"
     );
     // Said once: the next write finds the patterns there.
-    let again = save(
-        &env,
+    let again = env.save(
         &repo,
         &json!({"recent_decisions": [{"decision": "d"}]}),
+        &[],
     );
     assert_eq!(again.stderr, "", "{}", again.snapshot());
     env.write(&repo.join("b.txt"), "b\n");
@@ -50,7 +44,7 @@ fn an_agent_style_commit_after_a_save_adds_no_handover_file() {
     assert!(!files.contains(".claude"), "{files}");
     // A linked worktree shares the common git dir's info/exclude.
     let wt = env.worktree(&repo, "wt", "side");
-    let run = save(&env, &wt, &tasks());
+    let run = env.save(&wt, &tasks(), &[]);
     assert_eq!(run.stderr, "", "{}", run.snapshot());
     env.git(&wt, &["add", "-A"]);
     assert_eq!(env.git(&wt, &["status", "--porcelain"]), "");
@@ -62,7 +56,7 @@ fn exclude_false_turns_it_all_off() {
     let repo = env.init("repo");
     env.commit(&repo, "a.txt", "a\n", "first", "2026-11-30T10:00:00Z");
     env.git(&repo, &["config", "handover.exclude", "false"]);
-    let run = save(&env, &repo, &tasks());
+    let run = env.save(&repo, &tasks(), &[]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
     assert_eq!(run.stderr, "");
     let exclude = std::fs::read_to_string(repo.join(".git/info/exclude")).unwrap_or_default();
@@ -95,7 +89,7 @@ fn committed_session(env: &TestEnv) -> (PathBuf, PathBuf, String) {
     env.commit(&repo, "a.txt", "a\n", "first", "2026-11-30T10:00:00Z");
     env.git(&repo, &["checkout", "-q", "-b", "x"]);
     env.git(&repo, &["config", "handover.exclude", "false"]);
-    let key = save(env, &repo, &tasks()).stdout.trim().to_owned();
+    let key = env.save(&repo, &tasks(), &[]).stdout.trim().to_owned();
     env.git(&repo, &["add", "-A"]);
     env.git_at(
         &repo,

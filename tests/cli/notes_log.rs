@@ -19,12 +19,6 @@ fn store_repo(env: &TestEnv, name: &str) -> PathBuf {
     repo
 }
 
-fn json_of(env: &TestEnv, dir: &Path, args: &[&str]) -> Value {
-    let run = env.handover(dir, args);
-    assert!(run.code == 0, "{}", run.snapshot());
-    serde_json::from_str(&run.stdout).unwrap()
-}
-
 fn ok(env: &TestEnv, dir: &Path, args: &[&str]) {
     let run = env.handover(dir, args);
     assert_eq!(run.code, 0, "{args:?}: {}", run.snapshot());
@@ -161,7 +155,7 @@ fn records_of_one_second_are_ordered_by_seq_even_after_a_sorting_merge() {
     // And through the tool: the session's directory is gone (cleaned), the store has
     // it finished, so nothing comes back as READY from the store.
     std::fs::remove_dir_all(repo.join(".claude/handover")).unwrap();
-    let status = json_of(&env, &repo, &["--json", "status"]);
+    let status = env.json(&repo, &["--json", "status"]);
     assert_eq!(status["stored"], json!([]), "{status}");
 }
 
@@ -191,7 +185,7 @@ fn two_clones_that_make_the_same_key_keep_both_sessions() {
     for dir in [a, b, a] {
         ok(&env, dir, &["sync"]);
     }
-    let status = json_of(&env, b, &["--json", "status"]);
+    let status = env.json(b, &["--json", "status"]);
     let stored = status["stored"].as_array().unwrap();
     assert_eq!(
         stored.len(),
@@ -215,7 +209,7 @@ fn two_clones_that_make_the_same_key_keep_both_sessions() {
         own_state["active_tasks"][0]["id"], "b-1",
         "b's own is untouched"
     );
-    let status = json_of(&env, b, &["--json", "status"]);
+    let status = env.json(b, &["--json", "status"]);
     assert_eq!(
         status["stored"],
         json!([]),
@@ -355,12 +349,12 @@ fn a_stored_key_deeper_than_the_scan_is_restored_where_the_scan_sees_it() {
             &head,
         ],
     );
-    let status = json_of(&env, &repo, &["--json", "status"]);
+    let status = env.json(&repo, &["--json", "status"]);
     let key = status["stored"][0]["key"].as_str().unwrap().to_owned();
     assert_eq!(key, "t/a/b/c/d/e/f/g-h-i");
     let run = env.handover(&repo, &["continue", &key, "--successor"]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
-    let status = json_of(&env, &repo, &["--json", "status"]);
+    let status = env.json(&repo, &["--json", "status"]);
     assert_eq!(
         status["stored"],
         json!([]),

@@ -15,20 +15,14 @@ fn enable_store(env: &TestEnv, repo: &Path) {
     env.git(repo, &["config", "handover.store", "notes"]);
 }
 
+/// A save at `now`, which must succeed: the key it wrote.
+#[track_caller]
 fn save(env: &TestEnv, dir: &Path, now: &str, state: &Value) -> String {
-    let input = env.root().join("input.json");
-    env.write(&input, &state.to_string());
-    let run = env.handover_with(dir, &["save", "--from", input.to_str().unwrap()], |c| {
+    let run = env.save_with(dir, state, &[], |c| {
         c.env("GIT_HANDOVER_NOW", now);
     });
-    assert_eq!(run.code, 0, "{}", run.snapshot());
+    run.assert_ok();
     run.stdout.trim().to_owned()
-}
-
-fn json_of(env: &TestEnv, dir: &Path, args: &[&str]) -> Value {
-    let run = env.handover(dir, args);
-    assert!(run.code == 0, "{}", run.snapshot());
-    serde_json::from_str(&run.stdout).unwrap()
 }
 
 /// Annotated object → note text, as git reads the ref.
@@ -128,12 +122,12 @@ fn a_saved_record_reads_with_git_notes_and_git_fan_out_notes_read_with_the_tool(
         &top[..top.len().min(400)]
     );
 
-    let log = json_of(&env, &repo, &["--json", "log"]);
+    let log = env.json(&repo, &["--json", "log"]);
     let records = log["records"].as_array().unwrap();
     assert_eq!(records.len(), 302, "300 notes by git and two by the tool");
     assert_eq!(records[0]["key"], key, "newest first");
     assert_eq!(log["skipped"], json!([]));
-    let one = json_of(&env, &repo, &["--json", "log", "fan/123"]);
+    let one = env.json(&repo, &["--json", "log", "fan/123"]);
     assert_eq!(one["records"].as_array().unwrap().len(), 1);
     assert_eq!(one["records"][0]["saved_at"], "2026-11-29T02:03:00Z");
 
@@ -166,12 +160,12 @@ fn clone(env: &TestEnv, remote: &Path, name: &str) -> PathBuf {
 }
 
 fn sync(env: &TestEnv, dir: &Path) -> Value {
-    json_of(env, dir, &["--json", "sync"])
+    env.json(dir, &["--json", "sync"])
 }
 
 /// key → the newest record's state, as `log` reads it.
 fn newest(env: &TestEnv, dir: &Path) -> BTreeMap<String, Value> {
-    let log = json_of(env, dir, &["--json", "log"]);
+    let log = env.json(dir, &["--json", "log"]);
     let mut out = BTreeMap::new();
     for r in log["records"].as_array().unwrap().iter().rev() {
         out.insert(r["key"].as_str().unwrap().to_owned(), r["state"].clone());
@@ -282,7 +276,7 @@ fn two_clones_sync_through_a_bare_remote_and_a_session_both_wrote_diverges() {
     // for the user (SPEC section 8), in either clone.
     let mut b_side = String::new();
     for dir in [&a, &b] {
-        let status = json_of(&env, dir, &["--json", "status"]);
+        let status = env.json(dir, &["--json", "status"]);
         let diverged = status["diverged"].as_array().unwrap();
         assert_eq!(diverged.len(), 1, "{status}");
         assert_eq!(diverged[0]["key"], key_a.as_str());
@@ -351,7 +345,7 @@ fn two_clones_sync_through_a_bare_remote_and_a_session_both_wrote_diverges() {
     sync(&env, &a);
     sync(&env, &b);
     for dir in [&a, &b] {
-        let status = json_of(&env, dir, &["--json", "status"]);
+        let status = env.json(dir, &["--json", "status"]);
         assert_eq!(
             status["diverged"],
             json!([]),
@@ -525,7 +519,7 @@ fn a_removed_worktree_session_shows_from_the_store_and_continue_restores_it() {
 
     let status = env.handover(&repo, &["status"]);
     insta::assert_snapshot!("status_shows_orphan_from_store", status.snapshot());
-    let json = json_of(&env, &repo, &["--json", "status"]);
+    let json = env.json(&repo, &["--json", "status"]);
     assert_eq!(json["stored"][0]["key"], key);
     assert_eq!(json["stored"][0]["presence"], "orphan");
     assert_eq!(
@@ -548,7 +542,7 @@ fn a_removed_worktree_session_shows_from_the_store_and_continue_restores_it() {
         "the time it was written"
     );
     // Now on disk: status lists it in the main worktree and no longer from the store.
-    let json = json_of(&env, &repo, &["--json", "status"]);
+    let json = env.json(&repo, &["--json", "status"]);
     assert_eq!(json["stored"], json!([]));
     assert_eq!(json["worktrees"][0]["handovers"][0]["key"], key);
 }
@@ -591,7 +585,7 @@ fn continue_without_a_key_falls_back_to_the_store_and_a_consumed_note_goes_there
         !repo.join(".claude/handover/consumed").exists(),
         "no file copy with the store on"
     );
-    let log = json_of(&env, &repo, &["--json", "log", "CONTINUE_HERE.md"]);
+    let log = env.json(&repo, &["--json", "log", "CONTINUE_HERE.md"]);
     assert_eq!(log["records"][0]["kind"], "continue-here");
     assert!(
         log["records"][0]["text"]
@@ -663,7 +657,7 @@ fn a_migrated_legacy_state_is_recorded_too() {
     );
     let run = env.handover(&repo, &["migrate"]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
-    let log = json_of(&env, &repo, &["--json", "log"]);
+    let log = env.json(&repo, &["--json", "log"]);
     assert_eq!(log["records"].as_array().unwrap().len(), 1);
     assert_eq!(log["records"][0]["commit"], head);
     assert_eq!(log["records"][0]["state"]["version"], 4);

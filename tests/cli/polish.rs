@@ -5,16 +5,6 @@ use std::path::Path;
 use crate::common::TestEnv;
 use serde_json::{Value, json};
 
-fn state(env: &TestEnv, repo: &Path, key: &str, v: &Value) {
-    env.write(
-        &repo
-            .join(".claude/handover")
-            .join(key)
-            .join("project-state.json"),
-        &v.to_string(),
-    );
-}
-
 #[test]
 fn log_of_a_key_without_records_says_so_and_lists_close_keys() {
     let env = TestEnv::new();
@@ -40,8 +30,7 @@ fn a_commit_recorded_twice_is_counted_once_and_rewritten_is_not_red() {
     let env = TestEnv::new();
     let repo = env.repo();
     let sha = env.git(&repo, &["rev-parse", "HEAD"]);
-    state(
-        &env,
+    env.write_session(
         &repo,
         "main/20261130-110000",
         &json!({"version": 3, "status": "READY", "generated_at": "2026-11-30T11:00:00Z",
@@ -65,8 +54,7 @@ fn a_commit_recorded_twice_is_counted_once_and_rewritten_is_not_red() {
 fn json_times_have_one_precision_and_old_ages_read_as_dates() {
     let env = TestEnv::new();
     let repo = env.repo();
-    state(
-        &env,
+    env.write_session(
         &repo,
         "main/20150101-000000",
         &json!({"version": 3, "status": "READY", "generated_at": "2015-01-01T00:00:00Z",
@@ -97,8 +85,7 @@ fn render_finds_a_key_in_another_worktree() {
     let env = TestEnv::new();
     let repo = env.repo();
     let wt = env.worktree(&repo, "wt", "side");
-    state(
-        &env,
+    env.write_session(
         &wt,
         "side/20261130-110000",
         &json!({"version": 3, "status": "READY", "workspace": {"branch": "side"},
@@ -116,8 +103,7 @@ fn render_finds_a_key_in_another_worktree() {
 fn a_worktree_with_only_a_finished_session_says_so() {
     let env = TestEnv::new();
     let repo = env.repo();
-    state(
-        &env,
+    env.write_session(
         &repo,
         "main/20261130-110000",
         &json!({"version": 3, "status": "ALL_COMPLETE", "generated_at": "2026-11-30T11:00:00Z",
@@ -307,8 +293,7 @@ fn codex_at_both_scopes_warns_and_briefs_once() {
         project.stderr
     );
     // Two runs for the same start (one per scope): the second says nothing.
-    state(
-        &env,
+    env.write_session(
         &repo,
         "main/20261130-110000",
         &json!({"version": 3, "status": "READY", "generated_at": "2026-11-30T11:00:00Z",
@@ -409,8 +394,7 @@ fn each_agent_gets_its_budget_and_a_user_scope_hook_needs_an_opt_in() {
                         "description": "日本語の説明がここに入ります".repeat(4)})
         })
         .collect();
-    state(
-        &env,
+    env.write_session(
         &repo,
         "main/20261130-110000",
         &json!({"version": 4, "status": "READY", "generated_at": "2026-11-30T11:00:00Z",

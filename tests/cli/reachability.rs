@@ -5,22 +5,10 @@
 
 use std::fmt::Write as _;
 
-use crate::common::TestEnv;
+use crate::common::{Lcg, TestEnv};
 use serde_json::Value;
 
 /// A small deterministic generator (the tests must not depend on a seed per run).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) as usize) % n
-    }
-}
-
 #[test]
 fn status_judges_every_recorded_commit_as_git_does() {
     let env = TestEnv::new();
@@ -148,7 +136,7 @@ fn status_judges_every_recorded_commit_as_git_does() {
     let mut recorded: Vec<(String, Vec<String>)> = Vec::new();
     for b in 0..140 {
         let branch = format!("topic-{b:03}");
-        let shas: Vec<String> = (0..8).map(|_| all[rng.next(all.len())].clone()).collect();
+        let shas: Vec<String> = (0..8).map(|_| all[rng.below(all.len())].clone()).collect();
         let tasks: Vec<Value> = shas
             .iter()
             .enumerate()

@@ -7,14 +7,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use crate::common::TestEnv;
+use crate::common::{TestEnv, read_json};
 use serde_json::{Value, json};
 
 const BIN: &str = env!("CARGO_BIN_EXE_git-handover");
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
 
 fn finish(child: Child) -> (i32, String, String) {
     let out = child.wait_with_output().unwrap();
@@ -23,14 +19,6 @@ fn finish(child: Child) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
-}
-
-fn save(env: &TestEnv, repo: &Path, state: &Value) -> String {
-    let input = env.root().join("input.json");
-    env.write(&input, &state.to_string());
-    let run = env.handover(repo, &["save", "--from", input.to_str().unwrap()]);
-    assert_eq!(run.code, 0, "{}", run.snapshot());
-    run.stdout.trim().to_owned()
 }
 
 fn mkfifo(path: &Path) {
@@ -165,8 +153,7 @@ fn plant_stale_lock(lock: &Path) {
 fn two_waiters_on_a_stale_lock_both_land() {
     let env = TestEnv::new();
     let repo = env.repo();
-    let key = save(
-        &env,
+    let key = env.saved(
         &repo,
         &json!({"active_tasks": [{"id": "T0", "status": "in_progress"}]}),
     );
@@ -251,8 +238,7 @@ fn continue_refuses_paths_that_are_not_handovers() {
         "2026-11-30T10:05:00Z",
     );
     let head = env.git(&repo, &["rev-parse", "HEAD"]);
-    let key = save(
-        &env,
+    let key = env.saved(
         &repo,
         &json!({"active_tasks": [{"id": "T1", "status": "in_progress"}]}),
     );
@@ -432,8 +418,7 @@ fn an_invalid_session_beside_does_not_block_save() {
     let repo = env.repo();
     let bad = repo.join(".claude/handover/main/20261130-110000/project-state.json");
     env.write(&bad, "{ not json");
-    let key = save(
-        &env,
+    let key = env.saved(
         &repo,
         &json!({"active_tasks": [{"id": "T1", "status": "in_progress"}]}),
     );
@@ -447,8 +432,7 @@ fn a_state_too_large_to_read_back_is_never_written() {
     let env = TestEnv::new();
     let repo = env.repo();
     let big = "x".repeat(9 << 20);
-    let key = save(
-        &env,
+    let key = env.saved(
         &repo,
         &json!({"active_tasks": [{"id": "T1", "status": "in_progress", "description": big}]}),
     );
@@ -676,8 +660,7 @@ fn bounded(env: &TestEnv, dir: &Path, args: &[&str]) -> (i32, String) {
 fn fifos_and_endless_files_are_refused_not_waited_on() {
     let env = TestEnv::new();
     let repo = env.repo();
-    let key = save(
-        &env,
+    let key = env.saved(
         &repo,
         &json!({"active_tasks": [{"id": "T1", "status": "in_progress"}]}),
     );
@@ -725,8 +708,7 @@ fn a_fifo_among_gits_own_files_is_passed_over_not_waited_on() {
         );
     }
     env.git(&repo, &["gc", "-q"]);
-    save(
-        &env,
+    env.saved(
         &repo,
         &json!({"active_tasks": [{"id": "T1", "status": "in_progress"}]}),
     );
@@ -852,8 +834,7 @@ fn a_broken_git_config_is_named_and_never_fails_the_hook() {
 fn an_unreadable_session_directory_is_reported() {
     let env = TestEnv::new();
     let repo = env.repo();
-    let key = save(
-        &env,
+    let key = env.saved(
         &repo,
         &json!({"active_tasks": [{"id": "T1", "status": "in_progress"}]}),
     );
@@ -875,7 +856,7 @@ fn an_unreadable_session_directory_is_reported() {
             std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap();
         }
         cmd.env("GIT_CONFIG_GLOBAL", "/dev/null");
-    } else if is_root() {
+    } else if crate::common::is_root() {
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
         crate::common::unavailable("root, and no setpriv to drop to nobody");
         return;
@@ -889,13 +870,9 @@ fn an_unreadable_session_directory_is_reported() {
     assert!(stderr.contains("permission denied"), "{stderr}");
 }
 
-fn is_root() -> bool {
-    std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
-}
-
 /// The command prefix that runs a program as `nobody`, when we are root and can.
 fn nix_user_switch() -> Option<Vec<String>> {
-    if !is_root() {
+    if !crate::common::is_root() {
         return None;
     }
     let ok = Command::new("setpriv")
@@ -935,8 +912,7 @@ fn invisible_characters_are_escaped_everywhere() {
     let env = TestEnv::new();
     let repo = env.repo();
     let sneaky = "fix tests\u{200b}\u{2028}\u{e0049}\u{e0067}\u{e006e}\u{e006f}\u{e0072}\u{e0065}";
-    save(
-        &env,
+    env.saved(
         &repo,
         &json!({"active_tasks": [{"id": "T1", "status": "in_progress", "description": sneaky,
                                   "next_action": "go\u{2060}on"}]}),

@@ -3,52 +3,37 @@
 //! validated on its own before anything is merged or created (issue 17, items 16, 17
 //! and 19).
 
-use std::path::Path;
-
-use crate::common::TestEnv;
+use crate::common::{TestEnv, read_json, state_path};
 use serde_json::{Value, json};
-
-fn save(env: &TestEnv, repo: &Path, v: &Value) -> crate::common::Run {
-    let input = env.root().join("in.json");
-    env.write(&input, &v.to_string());
-    env.handover(repo, &["save", "--from", input.to_str().unwrap()])
-}
-
-fn state(repo: &Path, key: &str) -> Value {
-    let path = repo
-        .join(".claude/handover")
-        .join(key)
-        .join("project-state.json");
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
 
 #[test]
 fn a_partial_task_is_merged_field_by_field() {
     let env = TestEnv::new();
     let repo = env.repo();
-    let key = save(
-        &env,
-        &repo,
-        &json!({"active_tasks": [{"id": "T1", "description": "parse the header",
+    let key = env
+        .save(
+            &repo,
+            &json!({"active_tasks": [{"id": "T1", "description": "parse the header",
             "status": "in_progress", "next_action": "write tests", "notes": "keep me",
             "attempted_approaches": [{"approach": "regex", "result": "failed"}]}]}),
-    )
-    .stdout
-    .trim()
-    .to_owned();
-    let s = state(&repo, &key);
+            &[],
+        )
+        .stdout
+        .trim()
+        .to_owned();
+    let s = read_json(&state_path(&repo, &key));
     assert_eq!(s["version"], 4, "new sessions are version 4");
     assert_eq!(s["session_id"].as_str().unwrap().len(), 36);
     let id = s["session_id"].clone();
-    let run = save(
-        &env,
+    let run = env.save(
         &repo,
         &json!({"active_tasks": [{"id": "T1", "status": "blocked", "next_action": null,
             "attempted_approaches": [{"approach": "regex", "result": "failed"},
                                      {"approach": "nom", "result": "abandoned"}]}]}),
+        &[],
     );
     assert_eq!(run.code, 0, "{}", run.snapshot());
-    let s = state(&repo, &key);
+    let s = read_json(&state_path(&repo, &key));
     let t = &s["active_tasks"][0];
     assert_eq!(t["description"], "parse the header", "kept");
     assert_eq!(t["status"], "blocked", "replaced");
@@ -86,7 +71,10 @@ fn task_start_clears_blockers() {
         .unwrap()
         .unwrap()
         .file_name();
-    let s = state(&repo, &format!("main/{}", key.to_string_lossy()));
+    let s = read_json(&state_path(
+        &repo,
+        &format!("main/{}", key.to_string_lossy()),
+    ));
     assert_eq!(s["active_tasks"][0]["status"], "in_progress");
     assert!(s["active_tasks"][0].get("blockers").is_none(), "{s}");
 }
@@ -96,14 +84,10 @@ fn observations_notes_and_summaries_merge_as_the_original_does() {
     let env = TestEnv::new();
     let repo = env.repo();
     let obs = |n: usize, sev: &str| json!({"criteria_id": format!("C{n}"), "severity": sev, "observation": format!("o{n}")});
-    let key = save(
-        &env,
-        &repo,
-        &json!({"active_tasks": [{"id": "T1", "status": "in_progress"}],
+    let key = env.save(&repo, &json!({"active_tasks": [{"id": "T1", "status": "in_progress"}],
                 "phase_observations": [{"phase": "plan", "observations": [obs(1, "quality")]}],
                 "session_notes": [{"category": "directive", "content": "check security in execute"}],
-                "phase_summaries": {"plan": "first"}}),
-    )
+                "phase_summaries": {"plan": "first"}}), &[])
     .stdout
     .trim()
     .to_owned();
@@ -112,8 +96,7 @@ fn observations_notes_and_summaries_merge_as_the_original_does() {
     )
     .chain((0..12).map(|i| json!({"category": "info", "content": format!("note {i}")})))
     .collect();
-    let run = save(
-        &env,
+    let run = env.save(
         &repo,
         &json!({"phase_observations": [{"phase": "plan", "observations": [
                     obs(2, "quality"), obs(3, "quality"), obs(4, "quality"), obs(5, "quality"),
@@ -121,9 +104,10 @@ fn observations_notes_and_summaries_merge_as_the_original_does() {
                   {"phase": "execute", "observations": [obs(8, "warning")]}],
                 "session_notes": notes,
                 "phase_summaries": {"plan": "second", "execute": "done"}}),
+        &[],
     );
     assert_eq!(run.code, 0, "{}", run.snapshot());
-    let s = state(&repo, &key);
+    let s = read_json(&state_path(&repo, &key));
     let plan: Vec<&str> = s["phase_observations"][0]["observations"]
         .as_array()
         .unwrap()
@@ -170,14 +154,15 @@ fn bad_input_is_named_by_its_own_path_and_creates_nothing() {
         "no empty session left"
     );
     // Against an existing session, the input is still what is named.
-    let key = save(
-        &env,
-        &repo,
-        &json!({"active_tasks": [{"id": "T1", "status": "in_progress", "description": "x"}]}),
-    )
-    .stdout
-    .trim()
-    .to_owned();
+    let key = env
+        .save(
+            &repo,
+            &json!({"active_tasks": [{"id": "T1", "status": "in_progress", "description": "x"}]}),
+            &[],
+        )
+        .stdout
+        .trim()
+        .to_owned();
     env.write(
         &input,
         &json!({"active_tasks": [{"id": "T9", "status": ["no"]}]}).to_string(),
@@ -191,7 +176,10 @@ fn bad_input_is_named_by_its_own_path_and_creates_nothing() {
         run.stderr
     );
     assert_eq!(
-        state(&repo, &key)["active_tasks"].as_array().unwrap().len(),
+        read_json(&state_path(&repo, &key))["active_tasks"]
+            .as_array()
+            .unwrap()
+            .len(),
         1
     );
 }
@@ -221,5 +209,5 @@ fn handover_md_keeps_the_language_the_session_was_made_in() {
     assert_eq!(run.code, 0, "{}", run.snapshot());
     let after = std::fs::read_to_string(&md).unwrap();
     assert!(after.contains("- なし"), "{after}");
-    assert_eq!(state(&repo, &key)["language"], "ja");
+    assert_eq!(read_json(&state_path(&repo, &key))["language"], "ja");
 }

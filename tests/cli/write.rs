@@ -3,26 +3,8 @@
 
 use std::path::Path;
 
-use crate::common::{Run, TestEnv};
+use crate::common::{TestEnv, read_json};
 use serde_json::{Value, json};
-
-fn save(env: &TestEnv, dir: &Path, input: &Value, args: &[&str]) -> Run {
-    let file = env.root().join(format!("input-{}.json", rand_name()));
-    env.write(&file, &input.to_string());
-    let mut all = vec!["save", "--from", file.to_str().unwrap()];
-    all.extend_from_slice(args);
-    env.handover(dir, &all)
-}
-
-fn rand_name() -> String {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static N: AtomicUsize = AtomicUsize::new(0);
-    N.fetch_add(1, Ordering::Relaxed).to_string()
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
 
 fn sessions_under(dir: &Path) -> Vec<String> {
     fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) {
@@ -47,7 +29,7 @@ fn save_creates_then_reuses_the_ready_session_and_skips_unchanged_writes() {
     let env = TestEnv::new();
     let repo = env.repo();
     let input = json!({"session_id": "s1", "active_tasks": [{"id": "T1", "description": "Parse", "status": "in_progress"}]});
-    let first = save(&env, &repo, &input, &[]);
+    let first = env.save(&repo, &input, &[]);
     assert_eq!(
         (first.code, first.stdout.as_str()),
         (0, "main/20261130-120000\n"),
@@ -85,7 +67,7 @@ fn save_creates_then_reuses_the_ready_session_and_skips_unchanged_writes() {
     });
     // stdin was empty: that is invalid JSON, exit 3, nothing touched.
     assert_eq!(again.code, 3, "{}", again.snapshot());
-    let same = save(&env, &repo, &input, &["--json"]);
+    let same = env.save(&repo, &input, &["--json"]);
     let v: Value = serde_json::from_str(&same.stdout).unwrap();
     assert_eq!(
         (v["key"].as_str(), v["changed"].as_bool()),
@@ -97,8 +79,7 @@ fn save_creates_then_reuses_the_ready_session_and_skips_unchanged_writes() {
     );
 
     // A change is merged into the same session.
-    let more = save(
-        &env,
+    let more = env.save(
         &repo,
         &json!({"active_tasks": [{"id": "T2", "status": "pending"}]}),
         &["--json"],
@@ -125,17 +106,17 @@ fn branches_with_slashes_detached_heads_and_fingerprint_collisions() {
     env.git(&repo, &["checkout", "-q", "-b", "feature/x"]);
     let done = json!({"active_tasks": [{"id": "T1", "status": "done"}]});
     assert_eq!(
-        save(&env, &repo, &done, &[]).stdout,
+        env.save(&repo, &done, &[]).stdout,
         "feature/x/20261130-120000\n"
     );
     // That session is finished, so the next save at the same second makes a new one.
     assert_eq!(
-        save(&env, &repo, &done, &[]).stdout,
+        env.save(&repo, &done, &[]).stdout,
         "feature/x/20261130-120000-2\n"
     );
     let head = env.git(&repo, &["rev-parse", "--short=7", "HEAD"]);
     env.git(&repo, &["checkout", "-q", "--detach"]);
-    let run = save(&env, &repo, &json!({}), &[]);
+    let run = env.save(&repo, &json!({}), &[]);
     assert_eq!(
         run.stdout,
         format!("detached-{head}/20261130-120000\n"),
@@ -158,13 +139,8 @@ fn team_sessions_from_flags_environment_and_the_team_config() {
     let repo = env.repo();
     let input = json!({"active_tasks": [{"id": "R1", "status": "pending"}]});
     assert_eq!(
-        save(
-            &env,
-            &repo,
-            &input,
-            &["--team", "alpha", "--agent", "reviewer"]
-        )
-        .stdout,
+        env.save(&repo, &input, &["--team", "alpha", "--agent", "reviewer"])
+            .stdout,
         "alpha/reviewer\n"
     );
     let by_env = env.handover_with(&repo, &["task", "start", "R1"], |c| {
@@ -183,11 +159,11 @@ fn team_sessions_from_flags_environment_and_the_team_config() {
         r#"{"members": [{"name": "writer"}]}"#,
     );
     assert_eq!(
-        save(&env, &repo, &input, &["--agent", "writer"]).stdout,
+        env.save(&repo, &input, &["--agent", "writer"]).stdout,
         "beta/writer\n"
     );
     assert_eq!(
-        save(&env, &repo, &input, &["--team", "gamma"]).stdout,
+        env.save(&repo, &input, &["--team", "gamma"]).stdout,
         "gamma/default\n"
     );
     let state = read_json(&repo.join(".claude/handover/gamma/default/project-state.json"));
@@ -348,7 +324,7 @@ fn bad_input_is_refused_and_nothing_is_written() {
         ),
         (vec!["--team", "/abs"], "team must be a relative path"),
     ] {
-        let run = save(&env, &repo, &json!({}), &args);
+        let run = env.save(&repo, &json!({}), &args);
         assert_eq!(run.code, 2, "{args:?}: {}", run.snapshot());
         assert_eq!(run.stderr, format!("git-handover: {message}\n"), "{args:?}");
     }
@@ -361,12 +337,7 @@ fn bad_input_is_refused_and_nothing_is_written() {
         run.stderr,
         "git-handover: session key must not contain `.` or `..` components\n"
     );
-    let run = save(
-        &env,
-        &repo,
-        &json!({"active_tasks": [{"status": "done"}]}),
-        &[],
-    );
+    let run = env.save(&repo, &json!({"active_tasks": [{"status": "done"}]}), &[]);
     assert_eq!(run.code, 3);
     assert!(
         run.stderr
@@ -386,7 +357,7 @@ fn nothing_is_written_through_a_symlink_out_of_the_root() {
     std::fs::create_dir_all(&outside).unwrap();
     std::fs::create_dir_all(repo.join(".claude/handover")).unwrap();
     std::os::unix::fs::symlink(&outside, repo.join(".claude/handover/main")).unwrap();
-    let run = save(&env, &repo, &json!({}), &[]);
+    let run = env.save(&repo, &json!({}), &[]);
     assert_eq!(run.code, 2, "{}", run.snapshot());
     assert!(
         run.stderr.contains("not a plain directory"),
@@ -668,7 +639,7 @@ fn store_both_writes_files_and_a_record_and_bad_store_settings_are_refused() {
     let env = TestEnv::new();
     let repo = env.repo();
     env.git(&repo, &["config", "handover.store", "both"]);
-    let run = save(&env, &repo, &json!({}), &["--json", "-q"]);
+    let run = env.save(&repo, &json!({}), &["--json", "-q"]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
     assert_eq!(run.stderr, "");
     let report: Value = serde_json::from_str(&run.stdout).unwrap();
@@ -688,7 +659,7 @@ fn store_both_writes_files_and_a_record_and_bad_store_settings_are_refused() {
     );
 
     env.git(&repo, &["config", "handover.notesRef", "refs/heads/main"]);
-    let run = save(&env, &repo, &json!({}), &[]);
+    let run = env.save(&repo, &json!({}), &[]);
     assert_eq!(run.code, 2, "{}", run.snapshot());
     assert_eq!(
         run.stderr.lines().next().unwrap(),
@@ -698,7 +669,7 @@ fn store_both_writes_files_and_a_record_and_bad_store_settings_are_refused() {
     // No commit to put the note on: refused before anything is written.
     let empty = env.init("empty");
     env.git(&empty, &["config", "handover.store", "notes"]);
-    let run = save(&env, &empty, &json!({}), &["--team", "t"]);
+    let run = env.save(&empty, &json!({}), &["--team", "t"]);
     assert_eq!(run.code, 2, "{}", run.snapshot());
     assert!(
         run.stderr

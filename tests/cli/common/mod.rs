@@ -7,6 +7,8 @@ pub mod fixture;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use serde_json::Value;
+
 /// The instant every test runs at, unless it says otherwise.
 pub const NOW: &str = "2026-11-30T12:00:00Z";
 
@@ -277,6 +279,54 @@ impl TestEnv {
         }
     }
 
+    /// `git-handover save --from <file> <args>` in `dir`, the file holding `state`
+    /// (a file of its own each call, so saves at once never share one).
+    pub fn save(&self, dir: &Path, state: &Value, args: &[&str]) -> Run {
+        self.save_with(dir, state, args, |_| {})
+    }
+
+    /// [`TestEnv::save`], adjusting the command first (extra environment).
+    pub fn save_with(
+        &self,
+        dir: &Path,
+        state: &Value,
+        args: &[&str],
+        adjust: impl FnOnce(&mut Command),
+    ) -> Run {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let file = self
+            .root
+            .join(format!("input-{}.json", N.fetch_add(1, Ordering::Relaxed)));
+        self.write(&file, &state.to_string());
+        let mut all = vec!["save", "--from", file.to_str().unwrap()];
+        all.extend_from_slice(args);
+        self.handover_with(dir, &all, adjust)
+    }
+
+    /// [`TestEnv::save`] of `state` alone, which must succeed: the key it wrote.
+    #[track_caller]
+    pub fn saved(&self, dir: &Path, state: &Value) -> String {
+        let run = self.save(dir, state, &[]);
+        run.assert_ok();
+        run.stdout.trim().to_owned()
+    }
+
+    /// Run `git-handover` in `dir`, which must succeed: its output as JSON.
+    #[track_caller]
+    pub fn json(&self, dir: &Path, args: &[&str]) -> Value {
+        let run = self.handover(dir, args);
+        run.assert_ok();
+        run.json()
+    }
+
+    /// Write `state` as the session `key` of the worktree `dir` (its path returned).
+    pub fn write_session(&self, dir: &Path, key: &str, state: &Value) -> PathBuf {
+        let file = state_path(dir, key);
+        self.write(&file, &state.to_string());
+        file
+    }
+
     /// Replace the temporary directory with a stable placeholder.
     pub fn redact(&self, text: &str) -> String {
         text.replace(&self.root.display().to_string(), "[ROOT]")
@@ -300,6 +350,12 @@ impl Run {
             .as_str()
             .expect("an additionalContext")
             .to_owned()
+    }
+
+    /// Stdout as JSON (the whole run in the message when it is not).
+    #[track_caller]
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("{e}: {}", self.snapshot()))
     }
 
     /// Exit status, stdout and stderr, for a snapshot.
@@ -334,4 +390,43 @@ pub fn unavailable(why: &str) {
         "cannot run under CI: {why}"
     );
     eprintln!("skipped (not under CI): {why}");
+}
+
+/// The state file of the session `key` in the worktree `dir`.
+pub fn state_path(dir: &Path, key: &str) -> PathBuf {
+    dir.join(".claude/handover")
+        .join(key)
+        .join("project-state.json")
+}
+
+/// The JSON document in `path`.
+#[track_caller]
+pub fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Whether the tests run as root (permissions then stop nothing).
+pub fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+/// A tiny seeded generator: the same random-looking sequence every run.
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 >> 33
+    }
+
+    /// A number below `n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        usize::try_from(self.next()).expect("31 bits") % n
+    }
 }
