@@ -22,6 +22,8 @@ mod git_index;
 mod hostile_input;
 mod language;
 mod memory;
+mod named_problems;
+mod note_consumption;
 mod notes_log;
 mod notes_property;
 mod notes_store;
@@ -30,7 +32,7 @@ mod peer_fixtures;
 mod polish;
 mod properties;
 mod reachability;
-mod safety;
+mod refused_files;
 mod save_merge;
 mod sessions;
 mod status;
@@ -38,6 +40,7 @@ mod task;
 mod verdicts;
 mod worktrees;
 mod write;
+mod write_races;
 
 /// A file under `tests/cli/` that no `mod` line names would never be compiled, and its
 /// tests would silently not run: every `.rs` file here is declared above.

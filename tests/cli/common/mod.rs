@@ -381,6 +381,16 @@ pub fn fed(cmd: &mut Command, input: &[u8]) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Wait for `child` (its output piped): exit code, stdout and stderr.
+pub fn finish(child: std::process::Child) -> (i32, String, String) {
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// A test that needs something this machine lacks: under `CI=true` that is a failure
 /// (CI installs what the tests need), elsewhere the test says so and returns.
 #[track_caller]
