@@ -8,6 +8,7 @@ mod common;
 mod agent_hooks;
 mod agents;
 mod briefing;
+mod clean;
 mod commit_subjects;
 mod commits;
 mod concurrency;
@@ -33,13 +34,14 @@ mod polish;
 mod properties;
 mod reachability;
 mod refused_files;
+mod render_here_migrate;
+mod save;
 mod save_merge;
 mod sessions;
 mod status;
 mod task;
 mod verdicts;
 mod worktrees;
-mod write;
 mod write_races;
 
 /// A file under `tests/cli/` that no `mod` line names would never be compiled, and its

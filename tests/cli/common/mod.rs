@@ -415,6 +415,26 @@ pub fn read_json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// The sessions under the handover root `dir` (every directory holding a state),
+/// as paths relative to it, sorted.
+pub fn sessions_under(dir: &Path) -> Vec<String> {
+    fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.join("project-state.json").is_file() {
+                out.push(p.strip_prefix(base).unwrap().display().to_string());
+            }
+            if e.file_type().unwrap().is_dir() {
+                walk(base, &p, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
 /// Whether the tests run as root (permissions then stop nothing).
 pub fn is_root() -> bool {
     Command::new("id")
