@@ -28,6 +28,7 @@ mod note_consumption;
 mod notes_log;
 mod notes_property;
 mod notes_store;
+mod notes_sync;
 mod packaging;
 mod peer_fixtures;
 mod polish;
