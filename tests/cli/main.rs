@@ -14,6 +14,7 @@ mod commits;
 mod concurrency;
 mod config;
 mod continue_;
+mod continue_effects;
 mod deadline;
 mod disk_faults;
 mod generated_files;
