@@ -47,30 +47,47 @@ mod worktrees;
 mod write_races;
 
 /// A file under `tests/cli/` that no `mod` line names would never be compiled, and its
-/// tests would silently not run: every `.rs` file here is declared above.
+/// tests would silently not run: every `.rs` file (and every directory with a
+/// `mod.rs`) is declared in its directory's `main.rs` or `mod.rs`.
 #[test]
 fn no_test_file_is_forgotten() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli");
-    let main = std::fs::read_to_string(dir.join("main.rs")).unwrap();
-    let declared: Vec<&str> = main
-        .lines()
-        .filter_map(|l| l.strip_prefix("mod ")?.strip_suffix(';'))
-        .collect();
-    let mut forgotten: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .filter_map(|e| {
-            let name = e.file_name().into_string().ok()?;
-            let path = e.path();
-            let is_module =
-                path.extension().is_some_and(|x| x == "rs") || path.join("mod.rs").is_file();
-            let module = path.file_stem()?.to_str()?.to_owned();
-            (is_module && module != "main" && !declared.contains(&module.as_str())).then_some(name)
-        })
-        .collect();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli");
+    let mut forgotten = Vec::new();
+    forgotten_in(&root, &root.join("main.rs"), &mut forgotten);
     forgotten.sort();
     assert!(
         forgotten.is_empty(),
-        "tests/cli/ holds files no `mod` in main.rs includes: {forgotten:?}"
+        "tests/cli/ holds files no `mod` line includes: {forgotten:?}"
     );
+}
+
+/// The modules in `dir` that `declaring` (its `main.rs` or `mod.rs`) does not declare,
+/// and those of its module directories, recursively.
+fn forgotten_in(dir: &std::path::Path, declaring: &std::path::Path, out: &mut Vec<String>) {
+    let text = std::fs::read_to_string(declaring).unwrap();
+    let declared: Vec<&str> = text
+        .lines()
+        .filter_map(|l| {
+            let l = l.strip_prefix("pub ").unwrap_or(l);
+            l.strip_prefix("mod ")?.strip_suffix(';')
+        })
+        .collect();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        let Some(module) = path.file_stem().and_then(|m| m.to_str()) else {
+            continue;
+        };
+        let is_file = path.extension().is_some_and(|x| x == "rs");
+        let is_dir = path.join("mod.rs").is_file();
+        if path == declaring || !(is_file || is_dir) {
+            continue;
+        }
+        if !declared.contains(&module) {
+            let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+            out.push(path.strip_prefix(manifest).unwrap().display().to_string());
+        }
+        if is_dir {
+            forgotten_in(&path, &path.join("mod.rs"), out);
+        }
+    }
 }
