@@ -52,6 +52,7 @@ fn event(cwd: &Path, source: &str) -> Vec<u8> {
 }
 
 /// The context of a hook's output, checking the documented shape on the way.
+#[track_caller]
 fn context(stdout: &str) -> String {
     assert!(
         stdout.ends_with('\n') && stdout.lines().count() == 1,

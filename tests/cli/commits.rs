@@ -25,6 +25,7 @@ fn session(env: &TestEnv, worktree: &Path, branch: &str, fingerprint: &str, shas
 }
 
 /// `(task, state, rewritten)` of every commit of the session with `key`.
+#[track_caller]
 fn checks(env: &TestEnv, dir: &Path, key: &str) -> Vec<(String, String, Option<String>)> {
     let run = env.handover(dir, &["status", "--json"]);
     assert_eq!(run.code, 0, "{}", run.snapshot());

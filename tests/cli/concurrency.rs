@@ -7,6 +7,7 @@ use std::process::{Child, Stdio};
 use crate::common::{Lcg, TestEnv};
 use serde_json::{Value, json};
 
+#[track_caller]
 fn state(path: &Path) -> Value {
     let text = std::fs::read_to_string(path).unwrap();
     let parsed: Value =

@@ -8,6 +8,7 @@ use crate::common::TestEnv;
 use serde_json::Value;
 
 /// Where a save in `dir` wrote, relative to `dir` (the handover root and key).
+#[track_caller]
 fn saved_under(env: &TestEnv, dir: &Path, args: &[&str], extra_env: &[(&str, &str)]) -> String {
     let input = env.root().join("input.json");
     env.write(&input, "{}");

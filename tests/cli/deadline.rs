@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 
 /// A history of 5,000 commits by one author at one author date (as an agent's are
 /// after a rebase keeps the dates), and 300 commits forked off it and left behind.
+#[track_caller]
 fn repository(env: &TestEnv) -> (std::path::PathBuf, Vec<String>, Vec<String>) {
     let repo = env.init("repo");
     let mut stream = String::new();

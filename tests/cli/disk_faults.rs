@@ -38,6 +38,7 @@ impl Drop for Tmpfs {
 }
 
 /// A repository at `dir` with one commit and a first, small save of team `t`.
+#[track_caller]
 fn saved_repo(env: &TestEnv, dir: &Path) {
     std::fs::create_dir_all(dir).unwrap();
     env.git(dir, &["init", "-q", "-b", "main"]);

@@ -22,6 +22,7 @@ fn session(env: &TestEnv, repo: &Path) -> std::path::PathBuf {
 }
 
 /// git-handover on PATH for the hook, as a user who installed it has.
+#[track_caller]
 fn commit(env: &TestEnv, repo: &Path, file: &str, date: &str) {
     let bin = Path::new(env!("CARGO_BIN_EXE_git-handover"))
         .parent()

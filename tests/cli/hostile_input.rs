@@ -68,6 +68,7 @@ fn first_line(s: &str) -> &str {
 
 /// A state file the tool cannot read: every command that reads it exits 3 with the
 /// same message, and the file is never rewritten, moved or removed.
+#[track_caller]
 fn refused(bytes: &[u8], message: &str) {
     let env = TestEnv::new();
     let (repo, _) = with_state(&env, bytes);

@@ -22,6 +22,7 @@ fn bound(size: u64) -> u64 {
 /// Run the tool in `dir` and return its exit status, stderr and peak resident size
 /// (bytes), read from `/proc/<pid>/status` (`VmHWM`) until it exits. `None` where the
 /// machine has no `/proc`.
+#[track_caller]
 fn peak(env: &TestEnv, dir: &Path, args: &[&str]) -> Option<(i32, String, u64)> {
     if !Path::new("/proc/self/status").exists() {
         crate::common::unavailable("no /proc to read a process's peak memory from");
@@ -57,6 +58,7 @@ fn peak(env: &TestEnv, dir: &Path, args: &[&str]) -> Option<(i32, String, u64)> 
 }
 
 /// A repository with one branch session (T1 in progress), and its state file.
+#[track_caller]
 fn session(env: &TestEnv) -> (PathBuf, PathBuf, Value) {
     let repo = env.repo();
     let input = env.root().join("input.json");

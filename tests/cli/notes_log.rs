@@ -19,6 +19,7 @@ fn store_repo(env: &TestEnv, name: &str) -> PathBuf {
     repo
 }
 
+#[track_caller]
 fn ok(env: &TestEnv, dir: &Path, args: &[&str]) {
     let run = env.handover(dir, args);
     assert_eq!(run.code, 0, "{args:?}: {}", run.snapshot());
@@ -44,6 +45,7 @@ fn records(env: &TestEnv, repo: &Path) -> Vec<Value> {
 }
 
 /// The newest record of each session, as the tool's reader picks it (by id and seq).
+#[track_caller]
 fn newest_hashes(env: &TestEnv, repo: &Path) -> Vec<(String, String)> {
     let texts = env.handover_notes(repo);
     let notes: Vec<&[u8]> = texts.iter().map(String::as_bytes).collect();

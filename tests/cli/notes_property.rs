@@ -78,6 +78,7 @@ impl Model {
     }
 }
 
+#[track_caller]
 fn run_ok(env: &TestEnv, dir: &Path, args: &[&str]) -> String {
     let run = env.handover(dir, args);
     assert_eq!(
@@ -121,6 +122,7 @@ fn tasks_of(state: &Value) -> BTreeSet<String> {
 
 /// The newest record of each session in a clone's store, as the tool reads it, and
 /// whether it diverged.
+#[track_caller]
 fn store_newest(env: &TestEnv, dir: &Path) -> BTreeMap<String, (BTreeSet<String>, bool)> {
     let texts = env.handover_notes(dir);
     let notes: Vec<&[u8]> = texts.iter().map(String::as_bytes).collect();
@@ -199,6 +201,7 @@ fn write(env: &TestEnv, model: &mut Model, clones: &[PathBuf], clone: usize, rng
 }
 
 /// Two writers at once on one session of `clone` (their order is the lock's).
+#[track_caller]
 fn concurrent(env: &TestEnv, model: &mut Model, clones: &[PathBuf], clone: usize) {
     let dir = &clones[clone];
     let sessions = on_disk(env, dir);
@@ -237,6 +240,7 @@ fn concurrent(env: &TestEnv, model: &mut Model, clones: &[PathBuf], clone: usize
 }
 
 /// Restore one store-only session into `clone`, as `continue KEY` does.
+#[track_caller]
 fn restore(env: &TestEnv, model: &mut Model, clones: &[PathBuf], clone: usize, rng: &mut Rng) {
     let dir = &clones[clone];
     let s = status(env, dir);

@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 
 const BIN: &str = env!("CARGO_BIN_EXE_git-handover");
 
+#[track_caller]
 fn mkfifo(path: &Path) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     let status = Command::new("mkfifo").arg(path).status().unwrap();

@@ -3,6 +3,7 @@
 use crate::common::TestEnv;
 use serde_json::Value;
 
+#[track_caller]
 fn status_json(env: &TestEnv, repo: &std::path::Path) -> Value {
     let run = env.handover(repo, &["--json", "status", "--here"]);
     serde_json::from_str(&run.stdout).unwrap_or_else(|_| panic!("{}", run.snapshot()))
@@ -235,6 +236,7 @@ fn a_renamed_branch_is_pointed_out() {
 }
 
 /// A READY session whose task T1 is done at the first of five commits, and T2 open.
+#[track_caller]
 fn session_on_history(env: &TestEnv) -> std::path::PathBuf {
     let repo = env.repo();
     let first = env.git(&repo, &["rev-parse", "HEAD"]);

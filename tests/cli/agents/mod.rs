@@ -401,6 +401,7 @@ impl World {
 
 /// Wait for `child`; a watchdog (polls every 20 ms, `limit` of them in all, far beyond
 /// a run that does not hang) kills an agent that never ends and fails the test.
+#[track_caller]
 fn wait_with_timeout(mut child: std::process::Child, limit: Duration) -> std::process::Output {
     const POLL: Duration = Duration::from_millis(20);
     for _ in 0..limit.as_millis() / POLL.as_millis() {
