@@ -44,7 +44,7 @@ fn man_pages_match_the_cli() {
     }
     assert!(
         drift.is_empty(),
-        "regenerate with UPDATE_GENERATED=1 cargo test --test generated: {drift:?}"
+        "regenerate with UPDATE_GENERATED=1 cargo test --test cli generated_files: {drift:?}"
     );
 }
 
@@ -63,6 +63,6 @@ fn completions_match_the_cli() {
     }
     assert!(
         drift.is_empty(),
-        "regenerate with UPDATE_GENERATED=1 cargo test --test generated: {drift:?}"
+        "regenerate with UPDATE_GENERATED=1 cargo test --test cli generated_files: {drift:?}"
     );
 }

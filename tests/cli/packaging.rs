@@ -1,6 +1,7 @@
 //! The packages for the agents (issue 18): the Claude Code plugin and marketplace, the
 //! Gemini CLI extension and the Codex setup, drift-tested against the CLI and against
-//! what `hook install` writes. Each agent's own validator runs in tests/agents.rs.
+//! what `hook install` writes. Each agent's own validator runs in
+//! tests/cli/agents/packages.rs.
 
 use std::path::{Path, PathBuf};
 
