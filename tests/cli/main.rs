@@ -40,6 +40,7 @@ mod render_here_migrate;
 mod save;
 mod save_merge;
 mod sessions;
+mod shell_completion;
 mod status;
 mod task;
 mod verdicts;
