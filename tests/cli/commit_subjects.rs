@@ -171,12 +171,11 @@ fn a_repack_in_the_middle_of_a_walk_changes_no_verdict() {
             "status": "ALL_COMPLETE", "workspace": {"branch": "main"}, "active_tasks": tasks})
         .to_string(),
     );
-    let child = env.spawn_paused(
+    let child = env.spawn_at_pause(
         &repo,
         &["-c", "core.commitGraph=false", "status", "--json"],
         "resolve:3000",
     );
-    std::thread::sleep(std::time::Duration::from_millis(500));
     let before = std::fs::read(pack_index(&repo)).unwrap();
     env.git(&repo, &["repack", "-adfq", "--window=250", "--depth=50"]);
     let after = std::fs::read(pack_index(&repo)).unwrap();

@@ -4,7 +4,6 @@
 
 use std::path::Path;
 use std::process::Command;
-use std::time::Duration;
 
 use crate::common::{TestEnv, finish};
 use serde_json::json;
@@ -16,8 +15,7 @@ fn a_note_rewritten_while_continue_briefs_is_not_consumed() {
     let repo = env.repo();
     let note = repo.join("CONTINUE_HERE.md");
     env.write(&note, "# Continue Here\n\n## Objective\nold work\n");
-    let cont = env.spawn_paused(&repo, &["continue"], "consume:1500");
-    std::thread::sleep(Duration::from_millis(500));
+    let cont = env.spawn_at_pause(&repo, &["continue"], "consume:1500");
     let body = env.root().join("body.md");
     env.write(&body, "## Objective\nnew work, not yet briefed\n");
     let here = env.handover(

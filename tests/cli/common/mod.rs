@@ -231,15 +231,48 @@ impl TestEnv {
     /// (`point:ms`, `GIT_HANDOVER_TEST_PAUSE`) forced, stdout and stderr piped: a race
     /// with an interleaving the test then forces.
     pub fn spawn_paused(&self, dir: &Path, args: &[&str], pause: &str) -> std::process::Child {
-        self.command(env!("CARGO_BIN_EXE_git-handover"))
-            .current_dir(dir)
+        self.paused_command(dir, args, pause)
+            .spawn()
+            .expect("git-handover runs")
+    }
+
+    /// [`TestEnv::spawn_paused`], returned once the process is inside its pause (it
+    /// logged the point, see [`EventLog`]): what the test does next happens while the
+    /// process waits there, however slowly it started.
+    #[track_caller]
+    pub fn spawn_at_pause(&self, dir: &Path, args: &[&str], pause: &str) -> std::process::Child {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let point = pause.split_once(':').map_or(pause, |(point, _)| point);
+        let log = self.event_log(&format!("paused-{}", N.fetch_add(1, Ordering::Relaxed)));
+        let mut child = self
+            .paused_command(dir, args, pause)
+            .env("GIT_HANDOVER_TEST_LOG", log.path())
+            .spawn()
+            .expect("git-handover runs");
+        // A watchdog of a thousand polls, far beyond any start, for a point never reached.
+        for _ in 0..1000 {
+            if log.count(point) > 0 {
+                return child;
+            }
+            if let Some(status) = child.try_wait().unwrap() {
+                panic!("{args:?} ended ({status}) before its pause at {point}");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let _ = child.kill();
+        panic!("{args:?} never reached its pause at {point}");
+    }
+
+    fn paused_command(&self, dir: &Path, args: &[&str], pause: &str) -> Command {
+        let mut cmd = self.command(env!("CARGO_BIN_EXE_git-handover"));
+        cmd.current_dir(dir)
             .args(args)
             .env("GIT_HANDOVER_TEST_PAUSE", pause)
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("git-handover runs")
+            .stderr(std::process::Stdio::piped());
+        cmd
     }
 
     /// Run `git-handover` in `dir`, adjusting the command first (extra environment).
