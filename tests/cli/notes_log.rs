@@ -4,8 +4,6 @@
 //! checks what it fetched before moving a ref. Each test attacks one of these.
 
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
-use std::time::Duration;
 
 use crate::common::TestEnv;
 use serde_json::{Value, json};
@@ -71,32 +69,21 @@ fn a_record_is_appended_before_the_session_lock_is_released() {
     let env = TestEnv::new();
     let repo = store_repo(&env, "repo");
     ok(&env, &repo, &["task", "add", "T0", "first"]);
-    let bin = env!("CARGO_BIN_EXE_git-handover");
-    let mut a = env
-        .command(bin)
-        .current_dir(&repo)
-        .args(["task", "add", "TA", "from a"])
-        .env("GIT_HANDOVER_TEST_PAUSE", "record:1500")
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    // A is inside its pause once its file holds TA.
+    // A inside its pause, its files written, its record not yet appended.
+    let a = env.spawn_at_pause(&repo, &["task", "add", "TA", "from a"], "record:1500");
     let dir = session_dir(&repo);
-    let mut polls = 0;
-    while !std::fs::read_to_string(dir.join("project-state.json"))
-        .unwrap()
-        .contains("\"TA\"")
-    {
-        polls += 1;
-        assert!(polls < 1000, "A never wrote");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    assert!(
+        std::fs::read_to_string(dir.join("project-state.json"))
+            .unwrap()
+            .contains("\"TA\""),
+        "A wrote its file before its record"
+    );
     let b_log = env.event_log("b");
     let b = env.handover_with(&repo, &["task", "add", "TB", "from b"], |c| {
         c.env("GIT_HANDOVER_TEST_LOG", b_log.path());
     });
     assert_eq!(b.code, 0, "{}", b.snapshot());
-    assert!(a.wait().unwrap().success());
+    assert!(a.wait_with_output().unwrap().status.success());
     assert!(
         b_log.count("lock-wait") > 0,
         "B waited for A's lock, held until A's record was appended"
