@@ -269,7 +269,10 @@ fn read_event(wait: std::time::Duration) -> Vec<u8> {
         let _ = std::io::stdin().take(1 << 20).read_to_end(&mut event);
         let _ = tx.send(event);
     });
-    rx.recv_timeout(wait).unwrap_or_default()
+    rx.recv_timeout(wait).unwrap_or_else(|_| {
+        crate::support::testing::note("stdin-wait-over");
+        Vec::new()
+    })
 }
 
 /// The agent's event (nothing on a terminal), and the directory to work in: the one

@@ -87,6 +87,7 @@ impl Repo {
     /// patch id compares.
     pub(super) fn changes(&self, id: ObjectId) -> Vec<Change> {
         use gix::diff::tree::recorder::Change as C;
+        crate::support::testing::note("tree-diff");
         let Ok(commit) = self.repo.find_commit(id) else {
             return Vec::new();
         };

@@ -98,6 +98,7 @@ impl Lock {
                     waited: timeout,
                 });
             }
+            crate::support::testing::note("lock-wait");
             std::thread::sleep(pause + jitter(pause));
             pause = (pause * 2).min(Duration::from_millis(50));
         }

@@ -1,16 +1,26 @@
-//! Forced interleavings for the race tests: `GIT_HANDOVER_TEST_PAUSE=<point>:<ms>` makes
-//! the process sleep at that point, so a test can hold one writer inside a critical
-//! step while another runs. Unset (always, outside tests), it costs one lookup a process.
+//! Test-only points. Forced interleavings for the race tests:
+//! `GIT_HANDOVER_TEST_PAUSE=<point>:<ms>` makes the process sleep at that point, so a
+//! test can hold one writer inside a critical step while another runs. And counts
+//! instead of clocks: with `GIT_HANDOVER_TEST_LOG=<file>`, every point reached and every
+//! event noted appends its name to that file, a line each, so a test asserts on what
+//! happened (the walk looked at the clock once, the lock was waited for) rather than on
+//! how long it took. Unset (always, outside tests), each costs one lookup a process.
 
+use std::path::PathBuf;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 /// The variable that names a pause point and its length in milliseconds.
 pub const PAUSE_ENV: &str = "GIT_HANDOVER_TEST_PAUSE";
 
-/// Sleep here when the test asked for a pause at `point`.
+/// The variable that names the file test points and events are appended to.
+pub const LOG_ENV: &str = "GIT_HANDOVER_TEST_LOG";
+
+/// Sleep here when the test asked for a pause at `point` (and note that it was reached).
 pub fn pause(point: &str) {
     // Read once a process: some points are passed once per commit of a walk.
-    static SPEC: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    static SPEC: OnceLock<Option<String>> = OnceLock::new();
+    note(point);
     let Some(spec) = SPEC.get_or_init(|| std::env::var(PAUSE_ENV).ok()) else {
         return;
     };
@@ -21,5 +31,22 @@ pub fn pause(point: &str) {
         {
             std::thread::sleep(Duration::from_millis(ms));
         }
+    }
+}
+
+/// Append `event` to the test log, when a test asked for one. One `write` of one line
+/// in append mode: processes that share the log never interleave within a line.
+pub fn note(event: &str) {
+    use std::io::Write as _;
+    static LOG: OnceLock<Option<PathBuf>> = OnceLock::new();
+    let Some(path) = LOG.get_or_init(|| std::env::var_os(LOG_ENV).map(PathBuf::from)) else {
+        return;
+    };
+    if let Ok(mut file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        let _ = file.write_all(format!("{event}\n").as_bytes());
     }
 }

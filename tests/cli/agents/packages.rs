@@ -1,0 +1,184 @@
+//! The packages as each agent loads them: its own validators, the Claude Code plugin,
+//! the Gemini CLI extension, and Codex's hooks file and skills.
+
+use std::io::Write as _;
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use super::{Agent, World, agent_bin, need, wait_with_timeout};
+
+#[test]
+fn the_agents_own_validators_accept_the_packages() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if need(Agent::Claude) {
+        let w = World::new();
+        for path in [root.join("plugins/git-handover"), root.to_path_buf()] {
+            let out = w
+                .env
+                .command(agent_bin(Agent::Claude).unwrap())
+                .args(["plugin", "validate", "--strict"])
+                .arg(&path)
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                out.status.success() && text.contains("Validation passed"),
+                "{}: {text}{}",
+                path.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+    if need(Agent::Gemini) {
+        let w = World::new();
+        let out = w
+            .env
+            .command(agent_bin(Agent::Gemini).unwrap())
+            .args(["extensions", "validate"])
+            .arg(root.join("extensions/gemini"))
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.status.success() && text.contains("successfully validated"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn claude_code_loads_the_plugin_whose_hooks_brief_and_remind() {
+    if !need(Agent::Claude) {
+        return;
+    }
+    let w = World::new();
+    // A task in progress, last touched before this agent session started.
+    let run = w.env.handover(&w.repo, &["task", "start", "T1"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let plugin = Path::new(env!("CARGO_MANIFEST_DIR")).join("plugins/git-handover");
+    let plugin = plugin.to_str().unwrap();
+    let (sources, briefed) = w.start(Agent::Claude, &["-p", "hello", "--plugin-dir", plugin]);
+    assert_eq!(sources, ["startup"], "the plugin's SessionStart hook ran");
+    assert!(briefed, "the plugin's briefing reached the model");
+    let before = w.events().len();
+    w.start(
+        Agent::Claude,
+        &["-p", "/compact", "--continue", "--plugin-dir", plugin],
+    );
+    let names: Vec<String> = w.events()[before..]
+        .iter()
+        .map(|e| e["hook_event_name"].as_str().unwrap_or("?").to_owned())
+        .collect();
+    assert!(
+        names.iter().any(|n| n == "PreCompact"),
+        "the plugin's PreCompact hook ran: {names:?}"
+    );
+    assert!(
+        w.outputs().contains("systemMessage")
+            && w.outputs().contains("save the handover")
+            && w.outputs().contains("[T1]"),
+        "it reminded: {}",
+        w.outputs()
+    );
+}
+
+#[test]
+fn gemini_cli_links_the_extension_whose_hooks_brief_and_remind() {
+    if !need(Agent::Gemini) {
+        return;
+    }
+    let w = World::new();
+    let ext = Path::new(env!("CARGO_MANIFEST_DIR")).join("extensions/gemini");
+    let mut child = w
+        .env
+        .command(agent_bin(Agent::Gemini).unwrap())
+        .args(["extensions", "link"])
+        .arg(&ext)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // It asks before enabling an extension with skills.
+    child.stdin.take().unwrap().write_all(b"y\n").unwrap();
+    let out = wait_with_timeout(child, Duration::from_secs(60));
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("linked successfully"), "{said}");
+    let run = w.env.handover(&w.repo, &["task", "start", "T1"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let (sources, briefed) = w.start(Agent::Gemini, &["-p", "hello"]);
+    assert_eq!(
+        sources,
+        ["startup"],
+        "the extension's SessionStart hook ran"
+    );
+    assert!(briefed, "the extension's briefing reached the model");
+    let names: Vec<String> = w
+        .events()
+        .iter()
+        .map(|e| e["hook_event_name"].as_str().unwrap_or("?").to_owned())
+        .collect();
+    assert!(names.iter().any(|n| n == "PreCompress"), "{names:?}");
+    assert!(names.iter().any(|n| n == "SessionEnd"), "{names:?}");
+    assert!(w.outputs().contains("save the handover"), "{}", w.outputs());
+}
+
+#[test]
+fn codex_runs_the_packaged_hooks_file() {
+    if !need(Agent::Codex) {
+        return;
+    }
+    let w = World::new();
+    let packaged = Path::new(env!("CARGO_MANIFEST_DIR")).join("extensions/codex/hooks.json");
+    std::fs::create_dir_all(w.repo.join(".codex")).unwrap();
+    std::fs::copy(&packaged, w.repo.join(".codex/hooks.json")).unwrap();
+    let run = w.env.handover(&w.repo, &["task", "start", "T1"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let out = w.run(Agent::Codex, &["hello"], true);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("invalid"), "{stderr}");
+    let names: Vec<String> = w
+        .events()
+        .iter()
+        .map(|e| e["hook_event_name"].as_str().unwrap_or("?").to_owned())
+        .collect();
+    assert_eq!(names, ["SessionStart", "SessionEnd"]);
+    assert!(w.outputs().contains("save the handover"), "{}", w.outputs());
+}
+
+#[test]
+fn codex_reads_the_skills_where_the_codex_setup_puts_them() {
+    if !need(Agent::Codex) {
+        return;
+    }
+    let w = World::new();
+    let skills = Path::new(env!("CARGO_MANIFEST_DIR")).join("extensions/codex/skills");
+    for skill in ["handover", "continue"] {
+        let to = w.repo.join(".agents/skills").join(skill);
+        std::fs::create_dir_all(&to).unwrap();
+        std::fs::copy(skills.join(skill).join("SKILL.md"), to.join("SKILL.md")).unwrap();
+    }
+    let before = w.stub.count();
+    let out = w.run(Agent::Codex, &["hello"], true);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sent: String = w.stub.since(before).into_iter().map(|(_, b)| b).collect();
+    assert!(
+        sent.contains("Save the session's handover with git-handover"),
+        "the handover skill is offered to the model"
+    );
+    assert!(sent.contains("Resume the work a previous session handed over"));
+}

@@ -1,0 +1,95 @@
+//! The one integration-test binary: every behaviour of `git-handover` tested through its
+//! command line, a module per command or behaviour, on the hermetic harness in `common`.
+//! One binary links once; `no_test_file_is_forgotten` keeps every file under
+//! `tests/cli/` in it.
+
+mod common;
+
+mod agent_hooks;
+mod agents;
+mod attacks;
+mod briefing;
+mod clean;
+mod commit_subjects;
+mod commits;
+mod concurrency;
+mod config;
+mod continue_;
+mod continue_effects;
+mod deadline;
+mod disk_faults;
+mod generated_files;
+mod git_extension;
+mod git_hooks;
+mod git_index;
+mod hostile_input;
+mod language;
+mod memory;
+mod named_problems;
+mod note_consumption;
+mod notes_log;
+mod notes_property;
+mod notes_store;
+mod notes_sync;
+mod packaging;
+mod peer_fixtures;
+mod polish;
+mod properties;
+mod reachability;
+mod refused_files;
+mod render_here_migrate;
+mod save;
+mod save_merge;
+mod sessions;
+mod shell_completion;
+mod status;
+mod task;
+mod verdicts;
+mod worktrees;
+mod write_races;
+
+/// A file under `tests/cli/` that no `mod` line names would never be compiled, and its
+/// tests would silently not run: every `.rs` file (and every directory with a
+/// `mod.rs`) is declared in its directory's `main.rs` or `mod.rs`.
+#[test]
+fn no_test_file_is_forgotten() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli");
+    let mut forgotten = Vec::new();
+    forgotten_in(&root, &root.join("main.rs"), &mut forgotten);
+    forgotten.sort();
+    assert!(
+        forgotten.is_empty(),
+        "tests/cli/ holds files no `mod` line includes: {forgotten:?}"
+    );
+}
+
+/// The modules in `dir` that `declaring` (its `main.rs` or `mod.rs`) does not declare,
+/// and those of its module directories, recursively.
+fn forgotten_in(dir: &std::path::Path, declaring: &std::path::Path, out: &mut Vec<String>) {
+    let text = std::fs::read_to_string(declaring).unwrap();
+    let declared: Vec<&str> = text
+        .lines()
+        .filter_map(|l| {
+            let l = l.strip_prefix("pub ").unwrap_or(l);
+            l.strip_prefix("mod ")?.strip_suffix(';')
+        })
+        .collect();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        let Some(module) = path.file_stem().and_then(|m| m.to_str()) else {
+            continue;
+        };
+        let is_file = path.extension().is_some_and(|x| x == "rs");
+        let is_dir = path.join("mod.rs").is_file();
+        if path == declaring || !(is_file || is_dir) {
+            continue;
+        }
+        if !declared.contains(&module) {
+            let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+            out.push(path.strip_prefix(manifest).unwrap().display().to_string());
+        }
+        if is_dir {
+            forgotten_in(&path, &path.join("mod.rs"), out);
+        }
+    }
+}

@@ -1,0 +1,231 @@
+//! The packages for the agents (issue 18): the Claude Code plugin and marketplace, the
+//! Gemini CLI extension and the Codex setup, drift-tested against the CLI and against
+//! what `hook install` writes. Each agent's own validator runs in
+//! tests/cli/agents/packages.rs.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::TestEnv;
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[track_caller]
+fn json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Every `git handover …` and `git-handover …` command line written in `file`: a JSON
+/// file's `command` values, or a text's backticked spans and `!{…}` shell injections.
+fn command_lines(file: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(file).unwrap();
+    let pieces: Vec<String> = if file.extension().is_some_and(|x| x == "json") {
+        let mut commands = Vec::new();
+        let mut pending = vec![json(file)];
+        while let Some(v) = pending.pop() {
+            match v {
+                Value::Object(m) => {
+                    for (k, v) in m {
+                        match v {
+                            Value::String(s) if k == "command" => commands.push(s),
+                            other => pending.push(other),
+                        }
+                    }
+                }
+                Value::Array(a) => pending.extend(a),
+                _ => {}
+            }
+        }
+        commands
+    } else {
+        text.split(['`', '{', '}']).map(str::to_owned).collect()
+    };
+    let mut out = Vec::new();
+    for piece in pieces {
+        let piece = piece.trim().trim_start_matches('!');
+        let rest = piece
+            .strip_prefix("git handover ")
+            .or_else(|| piece.strip_prefix("git-handover "));
+        if let Some(rest) = rest {
+            // The part before a shell operator is the command.
+            let rest = rest
+                .split(" 2>")
+                .next()
+                .unwrap()
+                .split(" ||")
+                .next()
+                .unwrap();
+            out.push(rest.to_owned());
+        }
+    }
+    out
+}
+
+/// A command line as the CLI would get it: placeholders filled in, alternatives
+/// (`start|done|block`) taken one by one, `…` left out.
+fn variants(line: &str) -> Vec<Vec<String>> {
+    let words: Vec<String> = shell_words(line)
+        .into_iter()
+        .filter(|w| w != "…")
+        .map(|w| match w.as_str() {
+            "<id>" | "ID" => "T1".to_owned(),
+            "KEY" | "<key>" => "main/20261130-120000".to_owned(),
+            "HASH" => "abcd1234".to_owned(),
+            "<file>" => "state.json".to_owned(),
+            _ => w,
+        })
+        .collect();
+    let mut out = vec![Vec::new()];
+    for w in words {
+        let choices: Vec<String> = if w.contains('|') && !w.contains(' ') {
+            w.split('|').map(str::to_owned).collect()
+        } else {
+            vec![w]
+        };
+        out = out
+            .into_iter()
+            .flat_map(|prefix: Vec<String>| {
+                choices.iter().map(move |c| {
+                    let mut v = prefix.clone();
+                    v.push(c.clone());
+                    v
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+/// Words of a command line, double quotes grouping.
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in line.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                any = true;
+            }
+            ' ' if !quoted => {
+                if any {
+                    words.push(std::mem::take(&mut word));
+                    any = false;
+                }
+            }
+            _ => {
+                word.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        words.push(word);
+    }
+    words
+}
+
+fn package_files() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut pending = vec![root().join("plugins"), root().join("extensions")];
+    while let Some(dir) = pending.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                pending.push(p);
+            } else if p
+                .extension()
+                .is_some_and(|x| x == "md" || x == "json" || x == "toml")
+            {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn every_command_in_the_skills_hooks_and_commands_is_one_the_cli_takes() {
+    let mut checked = 0;
+    for file in package_files() {
+        for line in command_lines(&file) {
+            for args in variants(&line) {
+                git_handover::api::parse_args(&args).unwrap_or_else(|e| {
+                    panic!(
+                        "{}: `{}` does not parse:\n{e}",
+                        file.display(),
+                        args.join(" ")
+                    )
+                });
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 30, "only {checked} command lines found");
+}
+
+#[test]
+fn the_skills_are_one_text_for_every_agent() {
+    for skill in ["handover", "continue"] {
+        let claude = std::fs::read_to_string(
+            root().join(format!("plugins/git-handover/skills/{skill}/SKILL.md")),
+        )
+        .unwrap();
+        assert!(claude.starts_with(&format!("---\nname: {skill}\ndescription: ")));
+        for other in ["extensions/gemini", "extensions/codex"] {
+            let copy =
+                std::fs::read_to_string(root().join(format!("{other}/skills/{skill}/SKILL.md")))
+                    .unwrap();
+            assert_eq!(
+                copy, claude,
+                "{other}/skills/{skill} drifted from the plugin's"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_packaged_session_start_hooks_are_what_hook_install_writes() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    for (agent, installed, packaged) in [
+        (
+            "claude",
+            ".claude/settings.json",
+            "plugins/git-handover/hooks/hooks.json",
+        ),
+        (
+            "gemini",
+            ".gemini/settings.json",
+            "extensions/gemini/hooks/hooks.json",
+        ),
+        ("codex", ".codex/hooks.json", "extensions/codex/hooks.json"),
+    ] {
+        let run = env.handover(
+            &repo,
+            &["hook", "install", "--agent", agent, "--scope", "project"],
+        );
+        assert_eq!(run.code, 0, "{}", run.snapshot());
+        let installed = json(&repo.join(installed));
+        let packaged = json(&root().join(packaged));
+        assert_eq!(
+            packaged["hooks"]["SessionStart"], installed["hooks"]["SessionStart"],
+            "{agent}: the package's SessionStart hook drifted from `hook install`"
+        );
+    }
+    // The marketplace names the plugin where it is.
+    let market = json(&root().join(".claude-plugin/marketplace.json"));
+    let source = market["plugins"][0]["source"].as_str().unwrap();
+    assert!(
+        root()
+            .join(source)
+            .join(".claude-plugin/plugin.json")
+            .is_file()
+    );
+    assert_eq!(market["plugins"][0]["name"], "git-handover");
+}
