@@ -168,20 +168,20 @@ impl Repo {
         let mut reachable = reachable.into_iter();
         for (i, ((_, tip), r)) in queries.iter().zip(&resolved).enumerate() {
             let reached = matches!(r, Resolved::Commit(_)) && reachable.next() == Some(true);
-            let (state, full) = match r {
-                Resolved::Missing => (CommitState::Missing, None),
-                Resolved::Ambiguous => (CommitState::Ambiguous, None),
-                Resolved::NotACommit(id) => (CommitState::Unreachable, Some(id.to_string())),
-                Resolved::Commit(id) if reached => (CommitState::Ok, Some(id.to_string())),
+            let (found, full) = match r {
+                Resolved::Missing => (CommitFound::Missing, None),
+                Resolved::Ambiguous => (CommitFound::Ambiguous, None),
+                Resolved::NotACommit(id) => (CommitFound::Unreachable, Some(id.to_string())),
+                Resolved::Commit(id) if reached => (CommitFound::Reachable, Some(id.to_string())),
                 // The walk was stopped by the deadline before it knew.
-                Resolved::Commit(id) if !complete => (CommitState::Unchecked, Some(id.to_string())),
+                Resolved::Commit(id) if !complete => (CommitFound::Unknown, Some(id.to_string())),
                 Resolved::Commit(id) => {
                     to_search.entry(tip.0).or_default().push((i, *id));
-                    (CommitState::Unreachable, Some(id.to_string()))
+                    (CommitFound::Unreachable, Some(id.to_string()))
                 }
             };
             answers.push(CommitAnswer {
-                state,
+                found,
                 full,
                 rewritten: None,
             });
@@ -369,8 +369,6 @@ impl Repo {
                 {
                     q.own
                         .iter()
-                        .flat_map(|c| [c.full.as_deref(), c.rewritten.as_deref()])
-                        .flatten()
                         .filter_map(|e| ObjectId::from_hex(e.as_bytes()).ok())
                         .collect()
                 } else {

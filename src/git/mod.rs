@@ -9,7 +9,6 @@ use gix::ObjectId;
 use gix::bstr::ByteSlice;
 use jiff::Timestamp;
 
-use crate::model::verdict::CommitState;
 use crate::support::error::{Error, Result, msg};
 
 mod compact;
@@ -25,7 +24,7 @@ mod worktrees;
 use worktrees::target_commit;
 pub mod subprocess;
 
-pub use notes::NotesMerge;
+pub use notes::{NoteBlob, NoteChoice, NoteRules, NotesMerge};
 
 /// A commit id. Only this module makes them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -86,15 +85,30 @@ pub struct NewerCommits {
 pub struct NewerQuery<'a> {
     pub tip: CommitId,
     pub since: Timestamp,
-    /// The handover's own commits as checked: they (`full`) and their rewritten copies
-    /// do not count.
-    pub own: &'a [crate::model::verdict::CommitCheck],
+    /// Commits that do not count (the handover's own and their rewritten copies), as
+    /// full hex ids; decoded only where the tip has newer commits.
+    pub own: Vec<&'a str>,
+}
+
+/// What the history says of a recorded sha.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommitFound {
+    /// A commit reachable from the tip asked about.
+    Reachable,
+    /// An object that is not in that history (or not a commit).
+    Unreachable,
+    /// No such object.
+    Missing,
+    /// An abbreviated sha that matches several objects.
+    Ambiguous,
+    /// A commit the walk was stopped (by the deadline) before it knew about.
+    Unknown,
 }
 
 /// The answer for one recorded sha.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommitAnswer {
-    pub state: CommitState,
+    pub found: CommitFound,
     pub full: Option<String>,
     pub rewritten: Option<String>,
 }

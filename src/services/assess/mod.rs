@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use jiff::Timestamp;
 
-use crate::git::{CommitId, NewerCommits, NewerQuery, Repo, Worktree};
+use crate::git::{CommitFound, CommitId, NewerCommits, NewerQuery, Repo, Worktree};
 use crate::model::note::{Known, Note};
 use crate::model::state::{SessionStatus, State, View};
 use crate::model::verdict::{self, CommitCheck, Freshness, Presence, RegisteredWorktree};
@@ -348,7 +348,7 @@ pub fn check(
         queries
             .iter()
             .map(|_| crate::git::CommitAnswer {
-                state: crate::model::verdict::CommitState::Unchecked,
+                found: CommitFound::Unknown,
                 full: None,
                 rewritten: None,
             })
@@ -387,7 +387,7 @@ pub fn check(
         checks[pi][hi].push(CommitCheck {
             task_id,
             recorded: (*sha).to_owned(),
-            state: answer.state,
+            state: commit_state(answer.found),
             full: answer.full,
             rewritten: answer.rewritten,
         });
@@ -410,7 +410,11 @@ pub fn check(
             newer_queries.push(NewerQuery {
                 tip,
                 since: written,
-                own: &checks[pi][hi],
+                own: checks[pi][hi]
+                    .iter()
+                    .flat_map(|c| [c.full.as_deref(), c.rewritten.as_deref()])
+                    .flatten()
+                    .collect(),
             });
         }
     }
@@ -472,6 +476,17 @@ pub fn check(
         });
     }
     out
+}
+
+/// The verdict on a recorded commit from what the history found.
+fn commit_state(found: CommitFound) -> verdict::CommitState {
+    match found {
+        CommitFound::Reachable => verdict::CommitState::Ok,
+        CommitFound::Unreachable => verdict::CommitState::Unreachable,
+        CommitFound::Missing => verdict::CommitState::Missing,
+        CommitFound::Ambiguous => verdict::CommitState::Ambiguous,
+        CommitFound::Unknown => verdict::CommitState::Unchecked,
+    }
 }
 
 /// A table with an empty entry for every pending handover, by its place (`[pi][hi]`).
