@@ -82,8 +82,10 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
             msg(crate::k!("err.here_bare_hint"), &[]),
         ));
     }
+    // Every history question of the run is asked through one session.
+    let mut history = ctx.repo.history();
     let mut assessed = assess::assess(
-        &ctx.repo,
+        &mut history,
         &ctx.settings,
         ctx.now,
         &worktrees,
@@ -128,7 +130,7 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
             Vec::new()
         } else {
             assess::check(
-                &ctx.repo,
+                &mut history,
                 &ctx.settings,
                 ctx.now,
                 &worktrees,
@@ -143,7 +145,7 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
     };
     // Every history question is answered: what the walks read is not kept mapped
     // while the report is rendered.
-    ctx.repo.release_history();
+    drop(history);
     Ok(Report {
         now: ctx.now,
         here: args.here,

@@ -7,13 +7,39 @@ use super::walk::*;
 #[allow(clippy::wildcard_imports)]
 use super::*;
 
-impl Repo {
+use super::session::past;
+
+/// The answers of [`History::check_commits`], with what the session knows of them.
+#[derive(Debug)]
+pub struct Checked {
+    /// One answer per query, in order; `Err` when the history could not be read.
+    pub answers: Result<Vec<CommitAnswer>>,
+    /// The session was stopped by its deadline (now or before): what it did not reach
+    /// is [`CommitFound::Unknown`].
+    pub cut_short: bool,
+    /// Why the commit-graph was set aside this session (the answers were read from
+    /// the objects instead), if it was.
+    pub damaged: Option<String>,
+}
+
+/// One walk of [`History::check_commits`]: what each sha names, whether each commit is
+/// reachable (in the order of the commits), whether a negative verdict came of it, and
+/// whether it is whole.
+struct Walked {
+    resolved: Vec<Resolved>,
+    reachable: Vec<bool>,
+    negative: bool,
+    complete: bool,
+}
+
+impl History<'_> {
     /// The newest `n` commits from `tip`, newest first.
-    pub fn recent_commits(&self, tip: CommitId, n: usize) -> Result<Vec<CommitLine>> {
+    pub fn recent_commits(&mut self, tip: CommitId, n: usize) -> Result<Vec<CommitLine>> {
+        let repo = self.repo;
         Ok(self
             .newest_commits(tip.0, None, n)?
             .into_iter()
-            .map(|(_, id)| self.commit_line(id))
+            .map(|(_, id)| repo.commit_line(id))
             .collect())
     }
 
@@ -21,24 +47,25 @@ impl Repo {
     /// first), at most `limit` commits; with `since`, it stops at older commits. One
     /// walk through the run's shared commit-graph ([`Walk::newest_first`]).
     pub(super) fn newest_commits(
-        &self,
+        &mut self,
         tip: ObjectId,
         since: Option<i64>,
         limit: usize,
     ) -> Result<Vec<(i64, ObjectId)>> {
         let graph = self.graph();
-        let walk = Walk::new(self, graph.as_deref());
+        let walk = Walk::new(self.repo, graph.as_deref());
         let out = walk.newest_first(tip, since, limit).map_err(|id| {
             Error::git(
                 msg(crate::k!("git.walk"), &[]),
                 format!("commit {id} cannot be read"),
             )
         });
-        self.walked_without_graph
-            .set(self.walked_without_graph.get() + walk.parsed.get());
+        self.walked(walk.parsed.get());
         out
     }
+}
 
+impl Repo {
     pub(super) fn commit_line(&self, id: ObjectId) -> CommitLine {
         let kind = self.repo.object_hash();
         // What gix reads (where the packs read git's way did not have it) is not
@@ -88,13 +115,25 @@ impl Repo {
         let mut commit = self.repo.find_commit(id).ok()?;
         Some(std::mem::take(&mut commit.data))
     }
+}
 
+impl History<'_> {
     /// Check recorded shas: each `(sha, tip)` asks whether `sha` names a commit reachable
     /// from `tip`. All of them are answered by one history walk (per 64 distinct tips),
     /// ordered by commit-graph generation and stopped as soon as the answer is known.
     /// Unreachable commits are then looked for among the newest commits of their tip,
     /// as rewritten (amended or rebased) equivalents.
-    pub fn check_commits(&self, queries: &[(&str, CommitId)]) -> Result<Vec<CommitAnswer>> {
+    pub fn check_commits(&mut self, queries: &[(&str, CommitId)]) -> Checked {
+        let answers = self.answers(queries);
+        Checked {
+            answers,
+            cut_short: self.cut_short(),
+            damaged: self.damaged(),
+        }
+    }
+
+    /// [`History::check_commits`]'s answers.
+    fn answers(&mut self, queries: &[(&str, CommitId)]) -> Result<Vec<CommitAnswer>> {
         let shared = self.graph();
         let graph = shared.as_deref();
         // Each full id decoded once, for the graph lookups, `resolve` and the walk.
@@ -107,55 +146,21 @@ impl Repo {
                     .flatten()
             })
             .collect();
-        let walk_of = |graph: Option<&gix::commitgraph::Graph>| {
-            // Every full id looked up in the graph at once, in order.
-            let known = graph.map_or_else(IdMap::default, |g| {
-                let ids: Vec<ObjectId> = full.iter().flatten().copied().collect();
-                super::compact::positions(g, &ids)
-            });
-            // Without looking at the disk again (a miss would make the object store
-            // list the objects and pack directories, ~17 system calls each) ...
-            let mut resolved: Vec<Resolved> = queries
-                .iter()
-                .zip(&full)
-                .enumerate()
-                .map(|(i, ((sha, _), id))| {
-                    let r = self.resolve(sha, *id, graph, &known, false);
-                    if i == 0 {
-                        crate::support::testing::pause("resolve");
-                    }
-                    r
-                })
-                .collect();
-            // ... then the misses again, after one look at the disk: packs written
-            // while the run went on (a gc, a fetch) are seen, once a run, not per sha.
-            let mut looked = false;
-            for (((sha, _), id), r) in queries.iter().zip(&full).zip(resolved.iter_mut()) {
-                if matches!(r, Resolved::Missing) {
-                    let refresh = !std::mem::replace(&mut looked, true);
-                    *r = self.resolve(sha, *id, graph, &known, refresh);
-                }
-            }
-            let mut walk_queries: Vec<(ObjectId, ObjectId)> = Vec::new();
-            for ((_, tip), r) in queries.iter().zip(&resolved) {
-                if let Resolved::Commit(id) = r {
-                    walk_queries.push((*id, tip.0));
-                }
-            }
-            let (reachable, complete) = self.reachable_in(&walk_queries, graph, &known);
-            let negative = complete
-                && (reachable.iter().any(|r| !r)
-                    || resolved.iter().any(|r| !matches!(r, Resolved::Commit(_))));
-            (resolved, reachable, negative, complete)
-        };
-        let (mut resolved, mut reachable, negative, mut complete) = walk_of(graph);
+        let first = self.walk_of(queries, &full, graph);
+        let Walked {
+            mut resolved,
+            mut reachable,
+            negative,
+            mut complete,
+        } = first;
         // A negative verdict from the commit-graph is believed only when the graph holds
         // up; a damaged one is set aside and the answer read from the objects.
         if negative
             && let Some(graph) = graph
             && !self.graph_holds(graph)
         {
-            (resolved, reachable, _, complete) = walk_of(None);
+            let again = self.walk_of(queries, &full, None);
+            (resolved, reachable, complete) = (again.resolved, again.reachable, again.complete);
         }
         // When the check above hashed the graph, it let go of the run's mapping; this
         // last reference goes too, so the hashed pages do not stay resident through
@@ -197,6 +202,65 @@ impl Repo {
         Ok(answers)
     }
 
+    /// One walk for [`History::answers`], through `graph` or from the objects alone.
+    fn walk_of(
+        &mut self,
+        queries: &[(&str, CommitId)],
+        full: &[Option<ObjectId>],
+        graph: Option<&gix::commitgraph::Graph>,
+    ) -> Walked {
+        let repo = self.repo;
+        // Every full id looked up in the graph at once, in order.
+        let known = graph.map_or_else(IdMap::default, |g| {
+            let ids: Vec<ObjectId> = full.iter().flatten().copied().collect();
+            super::compact::positions(g, &ids)
+        });
+        // Without looking at the disk again (a miss would make the object store
+        // list the objects and pack directories, ~17 system calls each) ...
+        let mut resolved: Vec<Resolved> = queries
+            .iter()
+            .zip(full)
+            .enumerate()
+            .map(|(i, ((sha, _), id))| {
+                let r = repo.resolve(sha, *id, graph, &known, false);
+                if i == 0 {
+                    crate::support::testing::pause("resolve");
+                }
+                r
+            })
+            .collect();
+        // ... then the misses again, after one look at the disk: packs written
+        // while the run went on (a gc, a fetch) are seen, once a run, not per sha.
+        let mut looked = false;
+        for (((sha, _), id), r) in queries.iter().zip(full).zip(resolved.iter_mut()) {
+            if matches!(r, Resolved::Missing) {
+                let refresh = !std::mem::replace(&mut looked, true);
+                *r = repo.resolve(sha, *id, graph, &known, refresh);
+            }
+        }
+        let mut walk_queries: Vec<(ObjectId, ObjectId)> = Vec::new();
+        for ((_, tip), r) in queries.iter().zip(&resolved) {
+            if let Resolved::Commit(id) = r {
+                walk_queries.push((*id, tip.0));
+            }
+        }
+        let (reachable, complete) = self.reachable_in(&walk_queries, graph, &known);
+        if !complete {
+            self.stopped();
+        }
+        let negative = complete
+            && (reachable.iter().any(|r| !r)
+                || resolved.iter().any(|r| !matches!(r, Resolved::Commit(_))));
+        Walked {
+            resolved,
+            reachable,
+            negative,
+            complete,
+        }
+    }
+}
+
+impl Repo {
     /// What a recorded sha names. A commit in the commit-graph is answered from the
     /// graph alone: reading object headers from the pack for thousands of shas touches
     /// (and, with the kernel's fault-around, maps in) most of a large pack. With
@@ -263,7 +327,9 @@ impl Repo {
             Err(_) => Resolved::Missing,
         }
     }
+}
 
+impl History<'_> {
     /// Whether each `(candidate, tip)` pair is reachable (in the order asked), read
     /// through `graph` (or from the objects alone), and whether the answer is whole
     /// (the deadline did not stop it). One walk for up to 64 distinct tips, else one
@@ -284,7 +350,7 @@ impl Repo {
         }
     }
 
-    /// [`Repo::reachable_in`] with a bit per tip in an `M`: one walk per `M::BITS` tips.
+    /// [`History::reachable_in`] with a bit per tip in an `M`: one walk per `M::BITS` tips.
     fn reachable_by<M: Mask>(
         &self,
         queries: &[(ObjectId, ObjectId)],
@@ -306,11 +372,13 @@ impl Repo {
                     *needed.entry(*c).or_default() |= *bit;
                 }
             }
-            let walk = Walk::new(self, graph).knowing(known);
+            let walk = Walk::new(self.repo, graph)
+                .knowing(known)
+                .with_compact(self.compact.clone());
             // Stopped by the deadline: what was proven stays, the rest is unknown.
-            let (masks, complete) = walk.run(&bit_of, &needed, &|| self.out_of_time());
-            self.walked_without_graph
-                .set(self.walked_without_graph.get() + walk.parsed.get());
+            let deadline = self.deadline();
+            let (masks, complete) = walk.run(&bit_of, &needed, &|| past(deadline));
+            self.walked(walk.parsed.get());
             for ((c, t), reached) in queries.iter().zip(out.iter_mut()) {
                 if let (Some(bit), Some(mask)) = (bit_of.get(t), masks.get(c))
                     && !(*mask & *bit).is_empty()
@@ -328,7 +396,8 @@ impl Repo {
     /// For each query, the commits reachable from its tip that are newer than its
     /// `since` (by committer time) and not excluded. One walk per distinct tip, down to
     /// the oldest `since` asked of it.
-    pub fn newer_commits(&self, queries: &[NewerQuery<'_>]) -> Result<Vec<NewerCommits>> {
+    pub fn newer_commits(&mut self, queries: &[NewerQuery<'_>]) -> Result<Vec<NewerCommits>> {
+        let repo = self.repo;
         let mut oldest: HashMap<ObjectId, i64> = HashMap::new();
         for q in queries {
             let s = q.since.as_second();
@@ -352,7 +421,7 @@ impl Repo {
             let mut checked = 0;
             list.retain(|(_, id)| {
                 checked += 1;
-                checked > TOOL_COMMITS_LOOKED_AT || !self.is_tool_commit(*id)
+                checked > TOOL_COMMITS_LOOKED_AT || !repo.is_tool_commit(*id)
             });
             newer_by_tip.insert(tip, list);
         }
@@ -384,7 +453,7 @@ impl Repo {
                     }
                     result.count += 1;
                     if result.newest.len() < NEWEST_SHOWN {
-                        let line = lines.entry(*id).or_insert_with(|| self.commit_line(*id));
+                        let line = lines.entry(*id).or_insert_with(|| repo.commit_line(*id));
                         result.newest.push(line.clone());
                     }
                 }
@@ -392,7 +461,9 @@ impl Repo {
             })
             .collect())
     }
+}
 
+impl Repo {
     /// Whether `id` is a commit git-handover made itself (`continue` consuming a
     /// tracked note).
     pub(super) fn is_tool_commit(&self, id: ObjectId) -> bool {
