@@ -17,6 +17,7 @@ mod index;
 mod notes;
 mod notes_fetch;
 mod packed;
+mod resolve;
 mod rewritten;
 mod session;
 mod walk;

@@ -241,3 +241,14 @@ pub(super) fn presence_of(root: &str, worktrees: &[Worktree], roots: &Roots) -> 
     let root = roots.resolve(root, worktrees);
     verdict::presence(root.registered, root.is_dir)
 }
+
+/// The verdict on a recorded commit from what the history found.
+pub(super) fn commit_state(found: CommitFound) -> verdict::CommitState {
+    match found {
+        CommitFound::Reachable => verdict::CommitState::Ok,
+        CommitFound::Unreachable => verdict::CommitState::Unreachable,
+        CommitFound::Missing => verdict::CommitState::Missing,
+        CommitFound::Ambiguous => verdict::CommitState::Ambiguous,
+        CommitFound::Unknown => verdict::CommitState::Unchecked,
+    }
+}

@@ -391,7 +391,7 @@ pub fn check(
         checks[pi][hi].push(CommitCheck {
             task_id,
             recorded: (*sha).to_owned(),
-            state: commit_state(answer.found),
+            state: judge::commit_state(answer.found),
             full: answer.full,
             rewritten: answer.rewritten,
         });
@@ -479,17 +479,6 @@ pub fn check(
         });
     }
     out
-}
-
-/// The verdict on a recorded commit from what the history found.
-fn commit_state(found: CommitFound) -> verdict::CommitState {
-    match found {
-        CommitFound::Reachable => verdict::CommitState::Ok,
-        CommitFound::Unreachable => verdict::CommitState::Unreachable,
-        CommitFound::Missing => verdict::CommitState::Missing,
-        CommitFound::Ambiguous => verdict::CommitState::Ambiguous,
-        CommitFound::Unknown => verdict::CommitState::Unchecked,
-    }
 }
 
 /// A table with an empty entry for every pending handover, by its place (`[pi][hi]`).
