@@ -84,7 +84,7 @@ pub struct NewerCommits {
     pub newest: Vec<CommitLine>,
 }
 
-/// A question for [`Repo::newer_commits`].
+/// A question for [`History::newer_commits`].
 pub struct NewerQuery<'a> {
     pub tip: CommitId,
     pub since: Timestamp,
