@@ -22,6 +22,8 @@ pub struct Report {
     pub store_skipped: Vec<String>,
     /// Sessions written on two clones from one state (not with `--here`).
     pub diverged: Vec<Diverged>,
+    /// A hint to write a commit-graph, when the run read much history without one.
+    pub graph_hint: Option<String>,
 }
 
 /// A session that diverged: the key it has here (or in the store) and each side.
@@ -145,6 +147,7 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
     };
     // Every history question is answered: what the walks read is not kept mapped
     // while the report is rendered.
+    let graph_hint = history.commit_graph_hint();
     drop(history);
     Ok(Report {
         now: ctx.now,
@@ -155,6 +158,7 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
         stored,
         store_skipped,
         diverged,
+        graph_hint,
     })
 }
 

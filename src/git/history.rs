@@ -267,7 +267,7 @@ impl History<'_> {
     /// (the deadline did not stop it). One walk for up to 64 distinct tips, else one
     /// per 128: each commit carries a bit per tip that reaches it.
     pub(super) fn reachable_in(
-        &self,
+        &mut self,
         queries: &[(ObjectId, ObjectId)],
         graph: Option<&gix::commitgraph::Graph>,
         known: &IdMap<u32>,
@@ -284,7 +284,7 @@ impl History<'_> {
 
     /// [`History::reachable_in`] with a bit per tip in an `M`: one walk per `M::BITS` tips.
     fn reachable_by<M: Mask>(
-        &self,
+        &mut self,
         queries: &[(ObjectId, ObjectId)],
         tips: &[ObjectId],
         graph: Option<&gix::commitgraph::Graph>,

@@ -135,10 +135,6 @@ const TOOL_COMMITS_LOOKED_AT: usize = 16;
 /// owns ([`Repo::history`], [`History`]), which holds the run's state for them.
 pub struct Repo {
     repo: gix::Repository,
-    /// The run's tally of commits read from objects (not from a commit-graph) by its
-    /// history sessions, for the closing hint ([`Repo::commit_graph_hint`]): the one
-    /// count that outlives a session, as the hint is given after the command.
-    walked_without_graph: std::cell::Cell<usize>,
     /// When history questions stop being asked (the hook's time limit), for the
     /// sessions opened from now on ([`Repo::set_deadline`]).
     deadline: Option<std::time::Instant>,
@@ -190,7 +186,6 @@ pub fn discover_with(dir: &Path, overrides: &[String]) -> Result<Repo> {
     })?;
     Ok(Repo {
         repo,
-        walked_without_graph: std::cell::Cell::new(0),
         deadline: None,
         no_refresh: std::cell::OnceCell::new(),
         packs: std::cell::OnceCell::new(),
@@ -283,16 +278,6 @@ impl Repo {
         let id = self.repo.rev_parse_single(rev).ok()?;
         let commit = id.object().ok()?.peel_to_commit().ok()?;
         Some(CommitId(commit.id))
-    }
-
-    /// A hint to write a commit-graph, when this run walked much history without one.
-    pub fn commit_graph_hint(&self) -> Option<String> {
-        (self.walked_without_graph.get() > SLOW_WALK && !self.has_commit_graph()).then(|| {
-            format!(
-                "{} commits were read without a commit-graph; `git commit-graph write --reachable` makes this much faster",
-                self.walked_without_graph.get()
-            )
-        })
     }
 
     /// Whether a commit-graph is present and enabled (`core.commitGraph`).

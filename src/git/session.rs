@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::Instant;
 
-use super::Repo;
 use super::compact::Compact;
+use super::{Repo, SLOW_WALK};
 
 /// One run's history questions, asked of a [`Repo`] ([`Repo::history`]): the caller
 /// opens it once for a run, asks its batch questions through it
@@ -28,7 +28,9 @@ use super::compact::Compact;
 ///
 /// # What is NOT cached
 ///
-/// - Commits, subjects and reachability answers: every batch walks again.
+/// - Commits, subjects and reachability answers: every batch walks again. (The count
+///   of commits its walks read without a graph is kept, for
+///   [`History::commit_graph_hint`].)
 /// - Refs and branch tips: they are the caller's to read ([`Repo::branch_tip`]).
 /// - The packs read git's way and the object store that never refreshes: they belong
 ///   to the [`Repo`], not to a session.
@@ -63,6 +65,8 @@ pub struct History<'r> {
     deadline: Option<Instant>,
     /// Whether a history question was stopped by the deadline.
     cut_short: bool,
+    /// Commits read from objects (not from a commit-graph) by this session's walks.
+    walked_without_graph: usize,
 }
 
 impl Repo {
@@ -76,6 +80,7 @@ impl Repo {
             damaged: None,
             deadline: self.deadline,
             cut_short: false,
+            walked_without_graph: 0,
         }
     }
 
@@ -101,12 +106,20 @@ impl<'r> History<'r> {
         self.damaged.clone()
     }
 
-    /// Count `n` more commits read from their objects, in the run's tally
-    /// ([`Repo::commit_graph_hint`]).
-    pub(super) fn walked(&self, n: usize) {
-        self.repo
-            .walked_without_graph
-            .set(self.repo.walked_without_graph.get() + n);
+    /// Count `n` more commits read from their objects.
+    pub(super) fn walked(&mut self, n: usize) {
+        self.walked_without_graph += n;
+    }
+
+    /// A hint to write a commit-graph, when this session walked much history without
+    /// one.
+    pub fn commit_graph_hint(&self) -> Option<String> {
+        (self.walked_without_graph > SLOW_WALK && !self.repo.has_commit_graph()).then(|| {
+            format!(
+                "{} commits were read without a commit-graph; `git commit-graph write --reachable` makes this much faster",
+                self.walked_without_graph
+            )
+        })
     }
 
     /// Whether the deadline has passed; from then on the session is cut short.

@@ -175,6 +175,8 @@ pub struct Report {
     pub named: bool,
     /// Finished sessions of this worktree (not resumed; said when nothing else is).
     pub finished_here: Vec<String>,
+    /// A hint to write a commit-graph, when the run read much history without one.
+    pub graph_hint: Option<String>,
 }
 
 /// Whether `continue` may change anything.
@@ -210,7 +212,19 @@ impl Ask for Nobody {
 pub fn run(ctx: &Context, args: &ContinueArgs, mode: Mode, ask: &mut dyn Ask) -> Result<Report> {
     // Every history question of the run is asked through one session.
     let mut history = ctx.repo.history();
-    let history = &mut history;
+    let mut report = search_and_resume(ctx, &mut history, args, mode, ask)?;
+    report.graph_hint = history.commit_graph_hint();
+    Ok(report)
+}
+
+/// [`run`] with its history session.
+fn search_and_resume(
+    ctx: &Context,
+    history: &mut History<'_>,
+    args: &ContinueArgs,
+    mode: Mode,
+    ask: &mut dyn Ask,
+) -> Result<Report> {
     let current_path = ctx.repo.current_worktree();
     // First in this worktree alone, without listing the others (the hook's usual path):
     // the answer stands when every candidate is this worktree's own and records no
@@ -317,6 +331,7 @@ impl Report {
             skipped: Vec::new(),
             named: args.target.is_some(),
             finished_here: Vec::new(),
+            graph_hint: None,
         }
     }
 }
