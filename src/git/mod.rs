@@ -130,9 +130,10 @@ pub const TOOL_COMMIT_MARK: &str = "(briefed by git handover continue)";
 /// How many of the newest commits of a tip are looked at for the tool's own commits.
 const TOOL_COMMITS_LOOKED_AT: usize = 16;
 
-#[allow(clippy::struct_field_names)] // `repo.repo`: the gix repository inside ours.
 /// An open repository. Its history questions are asked through a session the caller
-/// owns ([`Repo::history`], [`History`]), which holds the run's state for them.
+/// owns ([`Repo::history`], [`History`]), which holds the run's state for them; the
+/// repository holds none.
+#[allow(clippy::struct_field_names)] // `repo.repo`: the gix repository inside ours.
 pub struct Repo {
     repo: gix::Repository,
     /// When history questions stop being asked (the hook's time limit), for the
