@@ -15,8 +15,8 @@ use super::{Repo, SLOW_WALK};
 /// # What is cached
 ///
 /// - The commit-graph, mapped when first needed and shared by every walk of the
-///   session (each opening maps the file again, and a run with 200 branch tips counted
-///   200 mappings in its resident size).
+///   session (each opening maps the file again, and a mapping per walk adds up in
+///   the resident size of a run with many branch tips).
 /// - The stamp of the graph files the graph was opened from (name, inode, size,
 ///   modification time), to know whether a verification is of those files.
 /// - A compact copy of the graph's records, read ahead on another thread
