@@ -23,7 +23,7 @@ pub(super) fn session_start(
     // The language before the repository's configuration is read (errors need one).
     let early = super::language(lang, None);
     let context = std::panic::catch_unwind(|| -> Result<Option<String>> {
-        let ctx = match super::context(dir.clone(), lang, overrides) {
+        let mut ctx = match super::context(dir.clone(), lang, overrides) {
             Ok(ctx) => ctx,
             Err(Error::NotARepository { .. }) => return Ok(None),
             Err(e) => return Err(e),

@@ -226,7 +226,6 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<ProcessOutput> {
                 &[("lock", &lock.display()), ("owner", &owner)],
             )
         }));
-    outcome.notices.hints.extend(ctx.repo.commit_graph_hint());
     Ok(outcome)
 }
 

@@ -22,6 +22,8 @@ pub struct Report {
     pub store_skipped: Vec<String>,
     /// Sessions written on two clones from one state (not with `--here`).
     pub diverged: Vec<Diverged>,
+    /// A hint to write a commit-graph, when the run read much history without one.
+    pub graph_hint: Option<String>,
 }
 
 /// A session that diverged: the key it has here (or in the store) and each side.
@@ -83,8 +85,10 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
             msg(crate::k!("err.here_bare_hint"), &[]),
         ));
     }
+    // Every history question of the run is asked through one session.
+    let mut history = ctx.repo.history();
     let mut assessed = assess::assess(
-        &ctx.repo,
+        &mut history,
         &ctx.settings,
         ctx.now,
         &worktrees,
@@ -129,7 +133,7 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
             Vec::new()
         } else {
             assess::check(
-                &ctx.repo,
+                &mut history,
                 &ctx.settings,
                 ctx.now,
                 &worktrees,
@@ -144,7 +148,8 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
     };
     // Every history question is answered: what the walks read is not kept mapped
     // while the report is rendered.
-    ctx.repo.release_history();
+    let graph_hint = history.commit_graph_hint();
+    drop(history);
     Ok(Report {
         now: ctx.now,
         here: args.here,
@@ -154,6 +159,7 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
         stored,
         store_skipped,
         diverged,
+        graph_hint,
     })
 }
 

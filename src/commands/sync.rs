@@ -3,10 +3,35 @@
 //! push is rejected because the remote moved, do it all again, a bounded number of times.
 
 use crate::cli::SyncArgs;
-use crate::git::NotesMerge;
 use crate::git::subprocess::{self as git_cli, Pushed};
+use crate::git::{NoteBlob, NoteChoice, NoteRules, NotesMerge};
+use crate::model::record::{self, Merged};
 use crate::services::context::Context;
 use crate::support::error::{Error, Result, msg};
+
+/// The notes of the store merged as the records say: `git notes merge -s
+/// cat_sort_uniq` ([`record::merge3`], [`record::cat_sort_uniq`]).
+struct RecordRules;
+
+impl NoteRules for RecordRules {
+    fn choose(
+        &self,
+        base: Option<&NoteBlob>,
+        local: Option<&NoteBlob>,
+        theirs: Option<&NoteBlob>,
+    ) -> NoteChoice {
+        match record::merge3(base, local, theirs) {
+            Merged::Local => NoteChoice::Keep,
+            Merged::Theirs(_) => NoteChoice::Take,
+            Merged::Remove => NoteChoice::Remove,
+            Merged::Combine => NoteChoice::Join,
+        }
+    }
+
+    fn join(&self, local: &[u8], theirs: &[u8]) -> Vec<u8> {
+        record::cat_sort_uniq(local, theirs)
+    }
+}
 
 /// Rounds of fetch, merge and push before giving up.
 pub const MAX_ROUNDS: usize = 5;
@@ -159,7 +184,7 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> Result<Report> {
             })?;
         if report.remote_had_notes {
             // What came from the remote is checked before any ref of the user's moves.
-            if let Some(why) = ctx.repo.notes_problem(&scratch)? {
+            if let Some(why) = ctx.repo.notes_problem(&scratch, record::MAX_NOTE_SIZE)? {
                 ctx.repo.delete_ref(&scratch)?;
                 return Err(Error::usage(msg(
                     crate::k!("err.remote_notes_bad"),
@@ -173,7 +198,7 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> Result<Report> {
             ctx.repo.move_ref(&scratch, &tracking)?;
         }
         let merged = if report.remote_had_notes {
-            ctx.repo.notes_merge(&notes_ref, &tracking)?
+            ctx.repo.notes_merge(&notes_ref, &tracking, &RecordRules)?
         } else {
             NotesMerge::NoOther
         };

@@ -51,10 +51,10 @@ impl Compact {
 }
 
 /// The graph files being read into a compact copy on another thread
-/// ([`super::Repo::read_graph_ahead`]).
+/// ([`super::History::read_graph_ahead`]).
 pub struct Ahead<'scope>(Option<std::thread::ScopedJoinHandle<'scope, Option<Vec<[u32; 3]>>>>);
 
-impl super::Repo {
+impl super::History<'_> {
     /// Start reading the commit-graph's records on another thread (in `scope`), for a
     /// long walk the caller expects to make once it has read what it is reading now
     /// (`status` parsing hundreds of state files: at 1,000 sessions the walk waited
@@ -62,7 +62,7 @@ impl super::Repo {
     /// records). Nothing is started for a graph too small to need a copy, or when no
     /// thread can be started.
     pub fn read_graph_ahead<'scope>(
-        &self,
+        &mut self,
         scope: &'scope std::thread::Scope<'scope, '_>,
     ) -> Ahead<'scope> {
         let Some(graph) = self.graph() else {
@@ -72,7 +72,7 @@ impl super::Repo {
         if total < long_walk() as usize {
             return Ahead(None);
         }
-        let info = self.repo.objects.store_ref().path().join("info");
+        let info = self.repo.repo.objects.store_ref().path().join("info");
         let hash = graph.object_hash();
         Ahead(
             std::thread::Builder::new()
@@ -81,17 +81,17 @@ impl super::Repo {
         )
     }
 
-    /// The copy read ahead, checked against the graph and kept for this run's walks.
+    /// The copy read ahead, checked against the graph and kept for the session's walks.
     /// A copy that could not be read, or does not say what gix says, is not kept: a
     /// walk that turns out long makes its own then, as it would have.
-    pub fn take_graph_ahead(&self, ahead: Ahead<'_>) {
+    pub fn take_graph_ahead(&mut self, ahead: Ahead<'_>) {
         let Some(read) = ahead.0.and_then(|t| t.join().ok()).flatten() else {
             return;
         };
         if let Some(graph) = self.graph()
             && agrees(&graph, &read)
         {
-            *self.compact.borrow_mut() = Some(std::rc::Rc::new(Compact(read)));
+            self.compact = Some(std::rc::Rc::new(Compact(read)));
         }
     }
 }
@@ -237,8 +237,8 @@ impl super::Repo {
     /// graph or the reading left it to gix.
     #[doc(hidden)]
     pub fn compact_reading_agrees(&self) -> Option<bool> {
-        let shared = self.graph()?;
-        let graph = &*shared;
+        let shared = self.repo.commit_graph_if_enabled().ok().flatten()?;
+        let graph = &shared;
         let info = self.repo.objects.store_ref().path().join("info");
         let read = read_files(&info, graph.object_hash(), graph.num_commits() as usize)?;
         Some(read == through_gix(graph))
@@ -249,8 +249,8 @@ impl super::Repo {
     /// the ids one off each of them (absent); `None` when there is no graph.
     #[doc(hidden)]
     pub fn graph_positions_agree(&self) -> Option<bool> {
-        let shared = self.graph()?;
-        let graph = &*shared;
+        let shared = self.repo.commit_graph_if_enabled().ok().flatten()?;
+        let graph = &shared;
         let ids: Vec<gix::ObjectId> = graph.iter_ids().map(ToOwned::to_owned).collect();
         let absent: Vec<gix::ObjectId> = ids
             .iter()

@@ -7,13 +7,40 @@ use super::walk::*;
 #[allow(clippy::wildcard_imports)]
 use super::*;
 
-impl Repo {
+use super::resolve::Resolved;
+use super::session::past;
+
+/// The answers of [`History::check_commits`], with what the session knows of them.
+#[derive(Debug)]
+pub struct Checked {
+    /// One answer per query, in order; `Err` when the history could not be read.
+    pub answers: Result<Vec<CommitAnswer>>,
+    /// The session was stopped by its deadline (now or before): what it did not reach
+    /// is [`CommitFound::Unknown`].
+    pub cut_short: bool,
+    /// Why the commit-graph was set aside this session (the answers were read from
+    /// the objects instead), if it was.
+    pub damaged: Option<String>,
+}
+
+/// One walk of [`History::check_commits`]: what each sha names, whether each commit is
+/// reachable (in the order of the commits), whether a negative verdict came of it, and
+/// whether it is whole.
+struct Walked {
+    resolved: Vec<Resolved>,
+    reachable: Vec<bool>,
+    negative: bool,
+    complete: bool,
+}
+
+impl History<'_> {
     /// The newest `n` commits from `tip`, newest first.
-    pub fn recent_commits(&self, tip: CommitId, n: usize) -> Result<Vec<CommitLine>> {
+    pub fn recent_commits(&mut self, tip: CommitId, n: usize) -> Result<Vec<CommitLine>> {
+        let repo = self.repo;
         Ok(self
             .newest_commits(tip.0, None, n)?
             .into_iter()
-            .map(|(_, id)| self.commit_line(id))
+            .map(|(_, id)| repo.commit_line(id))
             .collect())
     }
 
@@ -21,24 +48,25 @@ impl Repo {
     /// first), at most `limit` commits; with `since`, it stops at older commits. One
     /// walk through the run's shared commit-graph ([`Walk::newest_first`]).
     pub(super) fn newest_commits(
-        &self,
+        &mut self,
         tip: ObjectId,
         since: Option<i64>,
         limit: usize,
     ) -> Result<Vec<(i64, ObjectId)>> {
         let graph = self.graph();
-        let walk = Walk::new(self, graph.as_deref());
+        let walk = Walk::new(self.repo, graph.as_deref());
         let out = walk.newest_first(tip, since, limit).map_err(|id| {
             Error::git(
                 msg(crate::k!("git.walk"), &[]),
                 format!("commit {id} cannot be read"),
             )
         });
-        self.walked_without_graph
-            .set(self.walked_without_graph.get() + walk.parsed.get());
+        self.walked(walk.parsed.get());
         out
     }
+}
 
+impl Repo {
     pub(super) fn commit_line(&self, id: ObjectId) -> CommitLine {
         let kind = self.repo.object_hash();
         // What gix reads (where the packs read git's way did not have it) is not
@@ -88,13 +116,25 @@ impl Repo {
         let mut commit = self.repo.find_commit(id).ok()?;
         Some(std::mem::take(&mut commit.data))
     }
+}
 
+impl History<'_> {
     /// Check recorded shas: each `(sha, tip)` asks whether `sha` names a commit reachable
     /// from `tip`. All of them are answered by one history walk (per 64 distinct tips),
     /// ordered by commit-graph generation and stopped as soon as the answer is known.
     /// Unreachable commits are then looked for among the newest commits of their tip,
     /// as rewritten (amended or rebased) equivalents.
-    pub fn check_commits(&self, queries: &[(&str, CommitId)]) -> Result<Vec<CommitAnswer>> {
+    pub fn check_commits(&mut self, queries: &[(&str, CommitId)]) -> Checked {
+        let answers = self.answers(queries);
+        Checked {
+            answers,
+            cut_short: self.cut_short(),
+            damaged: self.damaged(),
+        }
+    }
+
+    /// [`History::check_commits`]'s answers.
+    fn answers(&mut self, queries: &[(&str, CommitId)]) -> Result<Vec<CommitAnswer>> {
         let shared = self.graph();
         let graph = shared.as_deref();
         // Each full id decoded once, for the graph lookups, `resolve` and the walk.
@@ -107,55 +147,21 @@ impl Repo {
                     .flatten()
             })
             .collect();
-        let walk_of = |graph: Option<&gix::commitgraph::Graph>| {
-            // Every full id looked up in the graph at once, in order.
-            let known = graph.map_or_else(IdMap::default, |g| {
-                let ids: Vec<ObjectId> = full.iter().flatten().copied().collect();
-                super::compact::positions(g, &ids)
-            });
-            // Without looking at the disk again (a miss would make the object store
-            // list the objects and pack directories, ~17 system calls each) ...
-            let mut resolved: Vec<Resolved> = queries
-                .iter()
-                .zip(&full)
-                .enumerate()
-                .map(|(i, ((sha, _), id))| {
-                    let r = self.resolve(sha, *id, graph, &known, false);
-                    if i == 0 {
-                        crate::support::testing::pause("resolve");
-                    }
-                    r
-                })
-                .collect();
-            // ... then the misses again, after one look at the disk: packs written
-            // while the run went on (a gc, a fetch) are seen, once a run, not per sha.
-            let mut looked = false;
-            for (((sha, _), id), r) in queries.iter().zip(&full).zip(resolved.iter_mut()) {
-                if matches!(r, Resolved::Missing) {
-                    let refresh = !std::mem::replace(&mut looked, true);
-                    *r = self.resolve(sha, *id, graph, &known, refresh);
-                }
-            }
-            let mut walk_queries: Vec<(ObjectId, ObjectId)> = Vec::new();
-            for ((_, tip), r) in queries.iter().zip(&resolved) {
-                if let Resolved::Commit(id) = r {
-                    walk_queries.push((*id, tip.0));
-                }
-            }
-            let (reachable, complete) = self.reachable_in(&walk_queries, graph, &known);
-            let negative = complete
-                && (reachable.iter().any(|r| !r)
-                    || resolved.iter().any(|r| !matches!(r, Resolved::Commit(_))));
-            (resolved, reachable, negative, complete)
-        };
-        let (mut resolved, mut reachable, negative, mut complete) = walk_of(graph);
+        let first = self.walk_of(queries, &full, graph);
+        let Walked {
+            mut resolved,
+            mut reachable,
+            negative,
+            mut complete,
+        } = first;
         // A negative verdict from the commit-graph is believed only when the graph holds
         // up; a damaged one is set aside and the answer read from the objects.
         if negative
             && let Some(graph) = graph
             && !self.graph_holds(graph)
         {
-            (resolved, reachable, _, complete) = walk_of(None);
+            let again = self.walk_of(queries, &full, None);
+            (resolved, reachable, complete) = (again.resolved, again.reachable, again.complete);
         }
         // When the check above hashed the graph, it let go of the run's mapping; this
         // last reference goes too, so the hashed pages do not stay resident through
@@ -168,20 +174,20 @@ impl Repo {
         let mut reachable = reachable.into_iter();
         for (i, ((_, tip), r)) in queries.iter().zip(&resolved).enumerate() {
             let reached = matches!(r, Resolved::Commit(_)) && reachable.next() == Some(true);
-            let (state, full) = match r {
-                Resolved::Missing => (CommitState::Missing, None),
-                Resolved::Ambiguous => (CommitState::Ambiguous, None),
-                Resolved::NotACommit(id) => (CommitState::Unreachable, Some(id.to_string())),
-                Resolved::Commit(id) if reached => (CommitState::Ok, Some(id.to_string())),
+            let (found, full) = match r {
+                Resolved::Missing => (CommitFound::Missing, None),
+                Resolved::Ambiguous => (CommitFound::Ambiguous, None),
+                Resolved::NotACommit(id) => (CommitFound::Unreachable, Some(id.to_string())),
+                Resolved::Commit(id) if reached => (CommitFound::Reachable, Some(id.to_string())),
                 // The walk was stopped by the deadline before it knew.
-                Resolved::Commit(id) if !complete => (CommitState::Unchecked, Some(id.to_string())),
+                Resolved::Commit(id) if !complete => (CommitFound::Unknown, Some(id.to_string())),
                 Resolved::Commit(id) => {
                     to_search.entry(tip.0).or_default().push((i, *id));
-                    (CommitState::Unreachable, Some(id.to_string()))
+                    (CommitFound::Unreachable, Some(id.to_string()))
                 }
             };
             answers.push(CommitAnswer {
-                state,
+                found,
                 full,
                 rewritten: None,
             });
@@ -197,79 +203,71 @@ impl Repo {
         Ok(answers)
     }
 
-    /// What a recorded sha names. A commit in the commit-graph is answered from the
-    /// graph alone: reading object headers from the pack for thousands of shas touches
-    /// (and, with the kernel's fault-around, maps in) most of a large pack. With
-    /// `refresh`, a sha not found makes the object store look at the disk again.
-    /// `full` is `sha` decoded, when it is a full id.
-    pub(super) fn resolve(
-        &self,
-        sha: &str,
-        full: Option<ObjectId>,
+    /// One walk for [`History::answers`], through `graph` or from the objects alone.
+    fn walk_of(
+        &mut self,
+        queries: &[(&str, CommitId)],
+        full: &[Option<ObjectId>],
         graph: Option<&gix::commitgraph::Graph>,
-        known: &IdMap<u32>,
-        refresh: bool,
-    ) -> Resolved {
-        let sha = sha.trim();
-        if sha.len() < 4 || sha.len() > 40 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Resolved::Missing;
+    ) -> Walked {
+        let repo = self.repo;
+        // Every full id looked up in the graph at once, in order.
+        let known = graph.map_or_else(IdMap::default, |g| {
+            let ids: Vec<ObjectId> = full.iter().flatten().copied().collect();
+            super::compact::positions(g, &ids)
+        });
+        // Without looking at the disk again (a miss would make the object store
+        // list the objects and pack directories, ~17 system calls each) ...
+        let mut resolved: Vec<Resolved> = queries
+            .iter()
+            .zip(full)
+            .enumerate()
+            .map(|(i, ((sha, _), id))| {
+                let r = repo.resolve(sha, *id, graph, &known, false);
+                if i == 0 {
+                    crate::support::testing::pause("resolve");
+                }
+                r
+            })
+            .collect();
+        // ... then the misses again, after one look at the disk: packs written
+        // while the run went on (a gc, a fetch) are seen, once a run, not per sha.
+        let mut looked = false;
+        for (((sha, _), id), r) in queries.iter().zip(full).zip(resolved.iter_mut()) {
+            if matches!(r, Resolved::Missing) {
+                let refresh = !std::mem::replace(&mut looked, true);
+                *r = repo.resolve(sha, *id, graph, &known, refresh);
+            }
         }
-        let found = match graph {
-            // A full id was looked up with the others: not among them, not in the graph.
-            Some(_) if sha.len() == 40 => full
-                .filter(|id| known.contains_key(id))
-                .map(Resolved::Commit),
-            Some(g) => in_graph(g, sha),
-            None => None,
-        };
-        if let Some(found) = found {
-            return found;
+        let mut walk_queries: Vec<(ObjectId, ObjectId)> = Vec::new();
+        for ((_, tip), r) in queries.iter().zip(&resolved) {
+            if let Resolved::Commit(id) = r {
+                walk_queries.push((*id, tip.0));
+            }
         }
-        let id = if let Some(id) = full {
-            // A commit, by the pack's entry headers read git's way: through gix,
-            // thousands of shas map in most of a large pack and its index. Anything
-            // else (a negative verdict, and rare) is left to gix to say.
-            if self.packs().kind(&id) == Some(gix::object::Kind::Commit) {
-                return Resolved::Commit(id);
-            }
-            let present = if refresh {
-                self.repo.has_object(id)
-            } else {
-                self.repo.objects.exists_without_refresh(&id)
-            };
-            if !present {
-                return Resolved::Missing;
-            }
-            id
-        } else {
-            let Ok(prefix) = gix::hash::Prefix::from_hex(sha) else {
-                return Resolved::Missing;
-            };
-            // A prefix lookup looks at the disk again unless its handle never does.
-            let objects = if refresh {
-                &self.repo.objects
-            } else {
-                &self.no_refresh().objects
-            };
-            match objects.lookup_prefix(prefix, None) {
-                Ok(Some(Ok(id))) => id,
-                Ok(Some(Err(()))) => return Resolved::Ambiguous,
-                Ok(None) | Err(_) => return Resolved::Missing,
-            }
-        };
-        match self.repo.find_header(id) {
-            Ok(h) if h.kind() == gix::object::Kind::Commit => Resolved::Commit(id),
-            Ok(_) => Resolved::NotACommit(id),
-            Err(_) => Resolved::Missing,
+        let (reachable, complete) = self.reachable_in(&walk_queries, graph, &known);
+        if !complete {
+            self.stopped();
+        }
+        let negative = complete
+            && (reachable.iter().any(|r| !r)
+                || resolved.iter().any(|r| !matches!(r, Resolved::Commit(_))));
+        Walked {
+            resolved,
+            reachable,
+            negative,
+            complete,
         }
     }
+}
 
+impl History<'_> {
     /// Whether each `(candidate, tip)` pair is reachable (in the order asked), read
     /// through `graph` (or from the objects alone), and whether the answer is whole
     /// (the deadline did not stop it). One walk for up to 64 distinct tips, else one
     /// per 128: each commit carries a bit per tip that reaches it.
     pub(super) fn reachable_in(
-        &self,
+        &mut self,
         queries: &[(ObjectId, ObjectId)],
         graph: Option<&gix::commitgraph::Graph>,
         known: &IdMap<u32>,
@@ -284,9 +282,9 @@ impl Repo {
         }
     }
 
-    /// [`Repo::reachable_in`] with a bit per tip in an `M`: one walk per `M::BITS` tips.
+    /// [`History::reachable_in`] with a bit per tip in an `M`: one walk per `M::BITS` tips.
     fn reachable_by<M: Mask>(
-        &self,
+        &mut self,
         queries: &[(ObjectId, ObjectId)],
         tips: &[ObjectId],
         graph: Option<&gix::commitgraph::Graph>,
@@ -306,11 +304,13 @@ impl Repo {
                     *needed.entry(*c).or_default() |= *bit;
                 }
             }
-            let walk = Walk::new(self, graph).knowing(known);
+            let walk = Walk::new(self.repo, graph)
+                .knowing(known)
+                .with_compact(self.compact.clone());
             // Stopped by the deadline: what was proven stays, the rest is unknown.
-            let (masks, complete) = walk.run(&bit_of, &needed, &|| self.out_of_time());
-            self.walked_without_graph
-                .set(self.walked_without_graph.get() + walk.parsed.get());
+            let deadline = self.deadline();
+            let (masks, complete) = walk.run(&bit_of, &needed, &|| past(deadline));
+            self.walked(walk.parsed.get());
             for ((c, t), reached) in queries.iter().zip(out.iter_mut()) {
                 if let (Some(bit), Some(mask)) = (bit_of.get(t), masks.get(c))
                     && !(*mask & *bit).is_empty()
@@ -328,7 +328,8 @@ impl Repo {
     /// For each query, the commits reachable from its tip that are newer than its
     /// `since` (by committer time) and not excluded. One walk per distinct tip, down to
     /// the oldest `since` asked of it.
-    pub fn newer_commits(&self, queries: &[NewerQuery<'_>]) -> Result<Vec<NewerCommits>> {
+    pub fn newer_commits(&mut self, queries: &[NewerQuery<'_>]) -> Result<Vec<NewerCommits>> {
+        let repo = self.repo;
         let mut oldest: HashMap<ObjectId, i64> = HashMap::new();
         for q in queries {
             let s = q.since.as_second();
@@ -352,7 +353,7 @@ impl Repo {
             let mut checked = 0;
             list.retain(|(_, id)| {
                 checked += 1;
-                checked > TOOL_COMMITS_LOOKED_AT || !self.is_tool_commit(*id)
+                checked > TOOL_COMMITS_LOOKED_AT || !repo.is_tool_commit(*id)
             });
             newer_by_tip.insert(tip, list);
         }
@@ -369,8 +370,6 @@ impl Repo {
                 {
                     q.own
                         .iter()
-                        .flat_map(|c| [c.full.as_deref(), c.rewritten.as_deref()])
-                        .flatten()
                         .filter_map(|e| ObjectId::from_hex(e.as_bytes()).ok())
                         .collect()
                 } else {
@@ -386,7 +385,7 @@ impl Repo {
                     }
                     result.count += 1;
                     if result.newest.len() < NEWEST_SHOWN {
-                        let line = lines.entry(*id).or_insert_with(|| self.commit_line(*id));
+                        let line = lines.entry(*id).or_insert_with(|| repo.commit_line(*id));
                         result.newest.push(line.clone());
                     }
                 }
@@ -394,7 +393,9 @@ impl Repo {
             })
             .collect())
     }
+}
 
+impl Repo {
     /// Whether `id` is a commit git-handover made itself (`continue` consuming a
     /// tracked note).
     pub(super) fn is_tool_commit(&self, id: ObjectId) -> bool {
@@ -408,42 +409,4 @@ impl Repo {
         let subject = subject_of(message.as_bytes());
         subject.starts_with("Consume ") && subject.ends_with(TOOL_COMMIT_MARK)
     }
-}
-
-/// Look an abbreviated sha up among the commit-graph's sorted ids (full ids are looked
-/// up all at once, [`super::compact::positions`]): `None` when no commit in the graph
-/// has it (the object database must be asked), `Ambiguous` when several commits share
-/// the prefix.
-pub(super) fn in_graph(graph: &gix::commitgraph::Graph, sha: &str) -> Option<Resolved> {
-    use std::cmp::Ordering;
-    let at = |pos: u32| graph.id_at(gix::commitgraph::Position(pos));
-    let n = graph.num_commits();
-    let matches_at =
-        |pos: u32, cmp: &dyn Fn(&gix::oid) -> Ordering| pos < n && cmp(at(pos)) == Ordering::Equal;
-    let prefix = gix::hash::Prefix::from_hex(sha).ok()?;
-    // `cmp_oid` orders the prefix against an id: Greater while the id is below it.
-    let cmp = |id: &gix::oid| prefix.cmp_oid(id);
-    let (mut lo, mut hi) = (0u32, n);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        if cmp(at(mid)) == Ordering::Greater {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    if !matches_at(lo, &cmp) {
-        return None;
-    }
-    if matches_at(lo + 1, &cmp) {
-        return Some(Resolved::Ambiguous);
-    }
-    Some(Resolved::Commit(at(lo).to_owned()))
-}
-
-pub(super) enum Resolved {
-    Commit(ObjectId),
-    NotACommit(ObjectId),
-    Missing,
-    Ambiguous,
 }

@@ -9,7 +9,6 @@ use gix::ObjectId;
 use gix::bstr::ByteSlice;
 use jiff::Timestamp;
 
-use crate::model::verdict::CommitState;
 use crate::support::error::{Error, Result, msg};
 
 mod compact;
@@ -18,14 +17,17 @@ mod index;
 mod notes;
 mod notes_fetch;
 mod packed;
+mod resolve;
 mod rewritten;
+mod session;
 mod walk;
 mod worktrees;
 
 use worktrees::target_commit;
 pub mod subprocess;
 
-pub use notes::NotesMerge;
+pub use notes::{NoteBlob, NoteChoice, NoteRules, NotesMerge};
+pub use session::History;
 
 /// A commit id. Only this module makes them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -82,19 +84,34 @@ pub struct NewerCommits {
     pub newest: Vec<CommitLine>,
 }
 
-/// A question for [`Repo::newer_commits`].
+/// A question for [`History::newer_commits`].
 pub struct NewerQuery<'a> {
     pub tip: CommitId,
     pub since: Timestamp,
-    /// The handover's own commits as checked: they (`full`) and their rewritten copies
-    /// do not count.
-    pub own: &'a [crate::model::verdict::CommitCheck],
+    /// Commits that do not count (the handover's own and their rewritten copies), as
+    /// full hex ids; decoded only where the tip has newer commits.
+    pub own: Vec<&'a str>,
+}
+
+/// What the history says of a recorded sha.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommitFound {
+    /// A commit reachable from the tip asked about.
+    Reachable,
+    /// An object that is not in that history (or not a commit).
+    Unreachable,
+    /// No such object.
+    Missing,
+    /// An abbreviated sha that matches several objects.
+    Ambiguous,
+    /// A commit the walk was stopped (by the deadline) before it knew about.
+    Unknown,
 }
 
 /// The answer for one recorded sha.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommitAnswer {
-    pub state: CommitState,
+    pub found: CommitFound,
     pub full: Option<String>,
     pub rewritten: Option<String>,
 }
@@ -113,31 +130,21 @@ pub const TOOL_COMMIT_MARK: &str = "(briefed by git handover continue)";
 /// How many of the newest commits of a tip are looked at for the tool's own commits.
 const TOOL_COMMITS_LOOKED_AT: usize = 16;
 
+/// An open repository. Its history questions are asked through a session the caller
+/// owns ([`Repo::history`], [`History`]), which holds the run's state for them; the
+/// repository holds none.
 #[allow(clippy::struct_field_names)] // `repo.repo`: the gix repository inside ours.
 pub struct Repo {
     repo: gix::Repository,
-    /// Commits read from objects (not from a commit-graph) by this run's walks.
-    walked_without_graph: std::cell::Cell<usize>,
-    /// Why the commit-graph is not used any more this run (it failed verification).
-    graph_damaged: std::cell::RefCell<Option<String>>,
-    /// The repository with an object store that never looks at the disk again on a
-    /// miss (made when first needed).
+    /// When history questions stop being asked (the hook's time limit), for the
+    /// sessions opened from now on ([`Repo::set_deadline`]).
+    deadline: Option<std::time::Instant>,
+    /// Object store handles opened when first needed, and kept for the run: the
+    /// repository with an object store that never looks at the disk again on a miss,
+    /// and the packs read git's way ([`packed`]), without gix's index opening. They
+    /// hold no answers, only what is on disk.
     no_refresh: std::cell::OnceCell<gix::Repository>,
-    /// When history questions stop being asked (the hook's time limit), and whether
-    /// one was stopped by it.
-    deadline: std::cell::Cell<Option<std::time::Instant>>,
-    cut_short: std::cell::Cell<bool>,
-    /// The commit-graph, opened when first needed ([`Repo::graph`]) and let go by
-    /// [`Repo::release_history`] (`None`: not opened; `Some(None)`: there is none).
-    #[allow(clippy::option_option)]
-    graph: std::cell::RefCell<Option<Option<std::rc::Rc<gix::commitgraph::Graph>>>>,
-    /// The graph files as they were when the graph was opened ([`Repo::graph_stamp`]).
-    graph_opened: std::cell::RefCell<Option<String>>,
-    /// The packs, for reading a few objects without gix's index opening ([`packed`]).
     packs: std::cell::OnceCell<packed::Packs>,
-    /// A compact copy of the commit-graph read ahead for this run's walks
-    /// ([`Repo::read_graph_ahead`]); let go with the graph.
-    compact: std::cell::RefCell<Option<std::rc::Rc<compact::Compact>>>,
 }
 
 /// Open the repository containing `dir`, honouring `GIT_DIR` and friends like git.
@@ -180,15 +187,9 @@ pub fn discover_with(dir: &Path, overrides: &[String]) -> Result<Repo> {
     })?;
     Ok(Repo {
         repo,
-        walked_without_graph: std::cell::Cell::new(0),
-        graph_damaged: std::cell::RefCell::new(None),
+        deadline: None,
         no_refresh: std::cell::OnceCell::new(),
-        deadline: std::cell::Cell::new(None),
-        cut_short: std::cell::Cell::new(false),
-        graph: std::cell::RefCell::new(None),
-        graph_opened: std::cell::RefCell::new(None),
         packs: std::cell::OnceCell::new(),
-        compact: std::cell::RefCell::new(None),
     })
 }
 
@@ -280,44 +281,15 @@ impl Repo {
         Some(CommitId(commit.id))
     }
 
-    /// A hint to write a commit-graph, when this run walked much history without one.
-    pub fn commit_graph_hint(&self) -> Option<String> {
-        (self.walked_without_graph.get() > SLOW_WALK && !self.has_commit_graph()).then(|| {
-            format!(
-                "{} commits were read without a commit-graph; `git commit-graph write --reachable` makes this much faster",
-                self.walked_without_graph.get()
-            )
-        })
-    }
-
     /// Whether a commit-graph is present and enabled (`core.commitGraph`).
     pub fn has_commit_graph(&self) -> bool {
         self.repo.commit_graph_if_enabled().ok().flatten().is_some()
     }
 
-    /// Stop walking history `after` from now: what is not known by then is said to be
-    /// unchecked ([`Repo::cut_short`]), never guessed.
-    pub fn set_deadline(&self, after: std::time::Duration) {
-        self.deadline.set(Some(std::time::Instant::now() + after));
-    }
-
-    /// Whether a history question was stopped by the deadline this run.
-    pub fn cut_short(&self) -> bool {
-        self.cut_short.get()
-    }
-
-    /// Whether the deadline has passed (and so, from now on, the run is cut short).
-    pub(super) fn out_of_time(&self) -> bool {
-        // A test makes history slow here, to see the real clock stop the hook.
-        crate::support::testing::pause("clock");
-        let over = self
-            .deadline
-            .get()
-            .is_some_and(|d| std::time::Instant::now() >= d);
-        if over {
-            self.cut_short.set(true);
-        }
-        over
+    /// Stop walking history `after` from now, in the sessions opened from now on: what
+    /// is not known by then is said to be unchecked (`cut_short`), never guessed.
+    pub fn set_deadline(&mut self, after: std::time::Duration) {
+        self.deadline = Some(std::time::Instant::now() + after);
     }
 
     /// [`Repo::no_refresh`]'s repository.
@@ -329,82 +301,9 @@ impl Repo {
         })
     }
 
-    /// The commit-graph, when present, enabled, and not found damaged this run: opened
-    /// once per run and shared by every walk (each opening maps the file again, and
-    /// a run with 200 branch tips counted 200 mappings in its resident size).
-    pub(super) fn graph(&self) -> Option<std::rc::Rc<gix::commitgraph::Graph>> {
-        if self.graph_damaged.borrow().is_some() {
-            return None;
-        }
-        self.graph
-            .borrow_mut()
-            .get_or_insert_with(|| {
-                *self.graph_opened.borrow_mut() = self.graph_stamp();
-                self.repo
-                    .commit_graph_if_enabled()
-                    .ok()
-                    .flatten()
-                    .map(std::rc::Rc::new)
-            })
-            .clone()
-    }
-
-    /// Let go of the commit-graph's mapping once the history questions are answered:
-    /// the pages a walk read stay resident while it is mapped (at 1,000 sessions, a
-    /// large part of the peak, reached while the report is rendered). Opened again if
-    /// asked for again.
-    pub fn release_history(&self) {
-        self.graph.borrow_mut().take();
-        self.compact.borrow_mut().take();
-    }
-
-    /// Before a negative verdict read from `graph`: whether the graph holds up (its
-    /// checksums and its own consistency). When it does not, it is not used again this
-    /// run, and [`Repo::graph_damage`] says why.
-    pub(super) fn graph_holds(&self, graph: &gix::commitgraph::Graph) -> bool {
-        // A graph verified before and not changed since (same files, sizes, times) is
-        // not hashed again: the stamp of the last good check is kept beside it.
-        let stamp = self.graph_stamp();
-        let kept = self
-            .repo
-            .common_dir()
-            .join("git-handover")
-            .join("graph-verified");
-        if stamp
-            .as_deref()
-            .is_some_and(|s| std::fs::read(&kept).ok().as_deref() == Some(s.as_bytes()))
-        {
-            return true;
-        }
-        // Hashing maps in every page of the graph. It is done through the run's own
-        // mapping, which is let go of right after (the next question maps the graph
-        // again), so those pages are not kept for the rest of the run. A second
-        // mapping of its own added its whole size to the pages the walk had touched in
-        // the first: the peak of a first run at 1,000 sessions. The stamp is kept only
-        // when the files are the ones `graph` was opened from.
-        let same_files = stamp.is_some() && *self.graph_opened.borrow() == stamp;
-        let verified = graph.verify_integrity(|_| Ok::<(), std::io::Error>(()));
-        self.release_history();
-        match verified {
-            Ok(_) => {
-                if same_files
-                    && let Some(stamp) = stamp
-                    && std::fs::create_dir_all(kept.parent().expect("a parent")).is_ok()
-                {
-                    let _ = crate::support::fsio::write_atomic(&kept, stamp.as_bytes());
-                }
-                true
-            }
-            Err(e) => {
-                *self.graph_damaged.borrow_mut() = Some(e.to_string());
-                false
-            }
-        }
-    }
-
     /// The commit-graph files as they are on disk (name, size, modification time), or
     /// `None` when they cannot be looked at.
-    fn graph_stamp(&self) -> Option<String> {
+    pub(super) fn graph_stamp(&self) -> Option<String> {
         use std::fmt::Write as _;
         use std::os::unix::fs::MetadataExt as _;
         let info = self.repo.objects.store_ref().path().join("info");
@@ -437,11 +336,6 @@ impl Repo {
             );
         }
         (!stamp.is_empty()).then_some(stamp)
-    }
-
-    /// Why the commit-graph was set aside this run, if it was.
-    pub fn graph_damage(&self) -> Option<String> {
-        self.graph_damaged.borrow().clone()
     }
 
     /// The commit a local branch points to, if the branch exists.

@@ -10,7 +10,6 @@ use gix::bstr::ByteSlice;
 use gix::refs::transaction::PreviousValue;
 
 use super::{CommitId, Repo};
-use crate::model::record::{self as notes, Merged};
 use crate::support::error::{Error, Result, msg};
 
 /// One note: the commit it annotates and its text.
@@ -31,6 +30,39 @@ pub enum NotesMerge {
     FastForward,
     /// A merge commit: `combined` notes were changed on both sides and joined.
     Merged { combined: usize },
+}
+
+/// A note's blob, as the sides of a notes merge hold it: two are equal when their
+/// texts are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoteBlob(ObjectId);
+
+/// What a notes merge does with one annotated object's note.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoteChoice {
+    /// Keep the local note as it is.
+    Keep,
+    /// Take the other side's note (none there: remove the local one).
+    Take,
+    /// Remove the local note.
+    Remove,
+    /// Join the two notes' texts ([`NoteRules::join`]); only when both sides have one.
+    Join,
+}
+
+/// The rules a notes merge follows, note by note: git walks the two refs and writes
+/// the result; what a change on either side means is the caller's to say.
+pub trait NoteRules {
+    /// The choice for one annotated object, from its note on the merge base, here and
+    /// on the other side (`None`: no note there).
+    fn choose(
+        &self,
+        base: Option<&NoteBlob>,
+        local: Option<&NoteBlob>,
+        theirs: Option<&NoteBlob>,
+    ) -> NoteChoice;
+    /// The text of two notes joined.
+    fn join(&self, local: &[u8], theirs: &[u8]) -> Vec<u8>;
 }
 
 const MESSAGE: &str = "Notes added by 'git handover'";
@@ -198,14 +230,15 @@ impl Repo {
         })
     }
 
-    /// Append `line` to the note of `commit` in `notes_ref`: read, append, write, and
-    /// swap the ref only if nobody moved it meanwhile; else start again, until
-    /// `timeout` has passed. Returns the number of attempts.
-    pub fn notes_append(
+    /// Change the note of `commit` in `notes_ref` to what `edit` makes of its text
+    /// (empty when there is none): read, edit, write, and swap the ref only if nobody
+    /// moved it meanwhile; else start again, until `timeout` has passed. Returns the
+    /// number of attempts.
+    pub fn notes_edit(
         &self,
         notes_ref: &str,
         commit: CommitId,
-        line: &str,
+        edit: &dyn Fn(&[u8]) -> Vec<u8>,
         timeout: Duration,
     ) -> Result<usize> {
         let started = Instant::now();
@@ -234,7 +267,7 @@ impl Repo {
                     .clone(),
                 None => Vec::new(),
             };
-            let text = notes::append_line(&old_text, line);
+            let text = edit(&old_text);
             let blob = self
                 .repo
                 .write_blob(&text)
@@ -262,10 +295,15 @@ impl Repo {
         }
     }
 
-    /// Merge `other_ref` into `local_ref` as `git notes merge -s cat_sort_uniq` would:
-    /// fast-forward when one contains the other, else a merge commit whose notes are
-    /// taken from the side that changed them, or joined when both did.
-    pub fn notes_merge(&self, local_ref: &str, other_ref: &str) -> Result<NotesMerge> {
+    /// Merge `other_ref` into `local_ref` as `git notes merge` would: fast-forward when
+    /// one contains the other, else a merge commit whose notes are what `rules` chooses
+    /// for each annotated object.
+    pub fn notes_merge(
+        &self,
+        local_ref: &str,
+        other_ref: &str,
+        rules: &dyn NoteRules,
+    ) -> Result<NotesMerge> {
         let Some(other) = self.ref_commit(other_ref)? else {
             return Ok(NotesMerge::NoOther);
         };
@@ -320,11 +358,12 @@ impl Repo {
                 local_notes.get(object),
                 other_notes.get(object),
             );
-            let change = match notes::merge3(b, l, t) {
-                Merged::Local => continue,
-                Merged::Theirs(t) => Some(t),
-                Merged::Remove => None,
-                Merged::Combine => {
+            let blob = |id: Option<&ObjectId>| id.copied().map(NoteBlob);
+            let change = match rules.choose(blob(b).as_ref(), blob(l).as_ref(), blob(t).as_ref()) {
+                NoteChoice::Keep => continue,
+                NoteChoice::Take => t.copied(),
+                NoteChoice::Remove => None,
+                NoteChoice::Join => {
                     let (l, t) = (l.expect("both sides"), t.expect("both sides"));
                     let read = |id: &ObjectId| -> Result<Vec<u8>> {
                         Ok(self
@@ -339,7 +378,7 @@ impl Repo {
                             .data
                             .clone())
                     };
-                    let joined = notes::cat_sort_uniq(&read(l)?, &read(t)?);
+                    let joined = rules.join(&read(l)?, &read(t)?);
                     combined += 1;
                     Some(
                         self.repo

@@ -6,15 +6,15 @@ use gix::bstr::ByteSlice;
 use gix::refs::transaction::PreviousValue;
 
 use super::Repo;
-use crate::model::record as notes;
 use crate::support::error::{Error, Result, msg};
 
 impl Repo {
     /// Why the object `name` points to is not a notes store, or `None` when it is one:
     /// a commit whose tree holds only notes (fan-out directories of hex names and blobs
     /// named by an object id) and whose every note is lines of JSON objects. Checked
-    /// before anything fetched is let near a ref of the user's.
-    pub fn notes_problem(&self, name: &str) -> Result<Option<String>> {
+    /// before anything fetched is let near a ref of the user's. A note over
+    /// `max_note_size` bytes is a problem too.
+    pub fn notes_problem(&self, name: &str, max_note_size: usize) -> Result<Option<String>> {
         let Some(id) = self.ref_commit_raw(name)? else {
             return Ok(Some(format!("{name} does not exist")));
         };
@@ -58,7 +58,7 @@ impl Repo {
                 let Ok(blob) = self.repo.find_blob(entry.oid) else {
                     return Ok(Some(format!("the note of {full} cannot be read")));
                 };
-                if blob.data.len() > notes::MAX_NOTE_SIZE {
+                if blob.data.len() > max_note_size {
                     return Ok(Some(format!("the note of {full} is over the size limit")));
                 }
                 for (i, line) in blob.data.split(|b| *b == b'\n').enumerate() {

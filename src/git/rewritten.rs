@@ -4,7 +4,7 @@
 #[allow(clippy::wildcard_imports)]
 use super::*;
 
-impl Repo {
+impl History<'_> {
     /// Look among the newest commits of `tip` for equivalents of `lost` commits.
     ///
     /// Amending and rebasing keep the author and the author date, so those are the
@@ -15,13 +15,14 @@ impl Repo {
     /// after `REWRITE_SEARCH_DEPTH` commits; trees are compared only for the few
     /// commits that pass the filter.
     pub(super) fn find_rewritten(
-        &self,
+        &mut self,
         tip: ObjectId,
         lost: &[(usize, ObjectId)],
     ) -> Result<Vec<(usize, ObjectId)>> {
+        let repo = self.repo;
         let keys: Vec<(usize, ObjectId, Ident)> = lost
             .iter()
-            .filter_map(|(i, id)| self.ident(*id).map(|k| (*i, *id, k)))
+            .filter_map(|(i, id)| repo.ident(*id).map(|k| (*i, *id, k)))
             .collect();
         let Some(oldest) = keys.iter().map(|(_, _, k)| k.committed).min() else {
             return Ok(Vec::new());
@@ -34,7 +35,7 @@ impl Repo {
             if self.out_of_time() {
                 break;
             }
-            let Some(key) = self.ident(id) else {
+            let Some(key) = repo.ident(id) else {
                 continue;
             };
             // This commit's change, worked out once whatever the number of lost commits
@@ -44,9 +45,9 @@ impl Repo {
                 if by_change[k].is_some() || key.author != lost_key.author {
                     continue;
                 }
-                let lost_change = lost_changes[k].get_or_insert_with(|| self.changes(*lost_id));
+                let lost_change = lost_changes[k].get_or_insert_with(|| repo.changes(*lost_id));
                 if !lost_change.is_empty()
-                    && *change.get_or_insert_with(|| self.changes(id)) == *lost_change
+                    && *change.get_or_insert_with(|| repo.changes(id)) == *lost_change
                 {
                     by_change[k] = Some(id);
                 } else if by_subject[k].is_none() && key.subject == lost_key.subject {
@@ -60,7 +61,9 @@ impl Repo {
             .filter_map(|(k, (i, _, _))| by_change[k].or(by_subject[k]).map(|id| (*i, id)))
             .collect())
     }
+}
 
+impl Repo {
     /// Author (name, e-mail, date as written), subject and commit time of a commit.
     pub(super) fn ident(&self, id: ObjectId) -> Option<Ident> {
         let data = self.commit_data(id)?;

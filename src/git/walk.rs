@@ -23,6 +23,8 @@ pub(super) struct Walk<'a> {
     /// Graph positions already looked up ([`super::compact::positions`]); any id not
     /// here is looked up in the graph.
     known: Option<&'a IdMap<u32>>,
+    /// The compact copy of the graph read ahead for the session, if it was.
+    ahead: Option<std::rc::Rc<Compact>>,
 }
 
 /// A commit in the walk: its position in the commit-graph, or its id when it is not
@@ -102,7 +104,14 @@ impl<'a> Walk<'a> {
             graph,
             parsed: std::cell::Cell::new(0),
             known: None,
+            ahead: None,
         }
+    }
+
+    /// The walk, given the compact copy read ahead (if there is one).
+    pub(super) fn with_compact(mut self, ahead: Option<std::rc::Rc<Compact>>) -> Self {
+        self.ahead = ahead;
+        self
     }
 
     /// The walk, told the graph positions of ids already looked up.
@@ -226,7 +235,7 @@ impl<'a> Walk<'a> {
         // records ([`Compact`]), made once it is known to be long.
         let compact: std::cell::OnceCell<std::rc::Rc<Compact>> = std::cell::OnceCell::new();
         if let Some(graph) = self.graph {
-            if let Some(ahead) = self.repo.compact.borrow().clone() {
+            if let Some(ahead) = self.ahead.clone() {
                 let _ = compact.set(ahead);
             } else if long_walk() == 0 {
                 let _ = compact.set(std::rc::Rc::new(Compact::of(

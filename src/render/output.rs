@@ -78,6 +78,7 @@ impl Output for status::Report {
         if self.tracked_any() {
             hints.push(p.t(crate::k!("status.tracked_hint")).to_owned());
         }
+        hints.extend(self.graph_hint.clone());
         Notices {
             errors,
             warnings: self.warnings(p.lang()),
@@ -140,6 +141,7 @@ impl Output for r#continue::Report {
                 }
                 .hint_in(p.lang())
                 .into_iter()
+                .chain(self.graph_hint.clone())
                 .collect(),
                 ..Notices::default()
             };
@@ -152,6 +154,7 @@ impl Output for r#continue::Report {
             n.errors.push(p.t(crate::k!("main.choose")).into());
             n.hints.push(p.t(crate::k!("main.choose_hint")).into());
         }
+        n.hints.extend(self.graph_hint.clone());
         n
     }
 }

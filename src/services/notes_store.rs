@@ -74,11 +74,12 @@ impl<'a> Store<'a> {
             return Ok(None);
         };
         crate::support::testing::pause("record");
+        let line = record.to_line();
         self.repo
-            .notes_append(
+            .notes_edit(
                 &self.settings.notes_ref,
                 head,
-                &record.to_line(),
+                &|old| crate::model::record::append_line(old, &line),
                 self.settings.lock_timeout,
             )
             .map_err(|e| Error::NotRecorded {

@@ -46,7 +46,8 @@ fn pack_index(repo: &std::path::Path) -> std::path::PathBuf {
 fn subjects(repo: &std::path::Path, n: usize) -> Vec<String> {
     let r = git_handover::api::discover(repo).unwrap();
     let head = r.resolve_commit("HEAD").unwrap();
-    r.recent_commits(head, n)
+    r.history()
+        .recent_commits(head, n)
         .unwrap()
         .into_iter()
         .map(|c| c.subject)
@@ -115,7 +116,7 @@ fn a_damaged_index_never_gives_another_commits_subject() {
 
     let r = git_handover::api::discover(&repo).unwrap();
     let head = r.resolve_commit("HEAD").unwrap();
-    let lines = r.recent_commits(head, 10).unwrap();
+    let lines = r.history().recent_commits(head, 10).unwrap();
     assert!(
         lines.iter().any(|l| l.id.to_string() == a.trim()),
         "the walk reaches a damaged entry"

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::cli::ContinueArgs;
-use crate::git::Worktree;
+use crate::git::{History, Worktree};
 use crate::services::assess::{self, Assessment, Kind};
 use crate::services::context::Context;
 use crate::services::scan::{self, Found};
@@ -31,6 +31,7 @@ pub(super) fn team_mode(args: &ContinueArgs) -> bool {
 /// READY sessions, legacy state and the continue-here note of the worktrees `indices`.
 pub(super) fn resumable(
     ctx: &Context,
+    history: &mut History<'_>,
     worktrees: &[Worktree],
     indices: &[usize],
     current_path: Option<&Path>,
@@ -47,7 +48,15 @@ pub(super) fn resumable(
             )
         })
         .collect();
-    let mut all = assessed(ctx, worktrees, found, current_path, current, report);
+    let mut all = assessed(
+        ctx,
+        history,
+        worktrees,
+        found,
+        current_path,
+        current,
+        report,
+    );
     // Finished sessions of this worktree are not resumed, but said, so that "nothing
     // to resume" does not read as "no sessions".
     for c in &all {
@@ -65,6 +74,7 @@ pub(super) fn resumable(
 /// Check what was found against git and make candidates of what could be read.
 pub(super) fn assessed(
     ctx: &Context,
+    history: &mut History<'_>,
     worktrees: &[Worktree],
     found: Vec<(usize, Vec<Found>)>,
     current_path: Option<&Path>,
@@ -72,7 +82,7 @@ pub(super) fn assessed(
     report: &mut Report,
 ) -> Vec<Candidate> {
     let checked = assess::check(
-        &ctx.repo,
+        history,
         &ctx.settings,
         ctx.now,
         worktrees,

@@ -12,7 +12,7 @@ use resume::resume;
 use std::path::{Path, PathBuf};
 
 use crate::cli::ContinueArgs;
-use crate::git::{CommitLine, Worktree};
+use crate::git::{CommitLine, History, Worktree};
 use crate::model::note::Note;
 use crate::model::state::Task;
 use crate::services::assess::{Handover, Kind};
@@ -175,6 +175,8 @@ pub struct Report {
     pub named: bool,
     /// Finished sessions of this worktree (not resumed; said when nothing else is).
     pub finished_here: Vec<String>,
+    /// A hint to write a commit-graph, when the run read much history without one.
+    pub graph_hint: Option<String>,
 }
 
 /// Whether `continue` may change anything.
@@ -208,6 +210,21 @@ impl Ask for Nobody {
 }
 
 pub fn run(ctx: &Context, args: &ContinueArgs, mode: Mode, ask: &mut dyn Ask) -> Result<Report> {
+    // Every history question of the run is asked through one session.
+    let mut history = ctx.repo.history();
+    let mut report = search_and_resume(ctx, &mut history, args, mode, ask)?;
+    report.graph_hint = history.commit_graph_hint();
+    Ok(report)
+}
+
+/// [`run`] with its history session.
+fn search_and_resume(
+    ctx: &Context,
+    history: &mut History<'_>,
+    args: &ContinueArgs,
+    mode: Mode,
+    ask: &mut dyn Ask,
+) -> Result<Report> {
     let current_path = ctx.repo.current_worktree();
     // First in this worktree alone, without listing the others (the hook's usual path):
     // the answer stands when every candidate is this worktree's own and records no
@@ -230,6 +247,7 @@ pub fn run(ctx: &Context, args: &ContinueArgs, mode: Mode, ask: &mut dyn Ask) ->
         let found = if default {
             Ok(resumable(
                 ctx,
+                history,
                 &one,
                 &[0],
                 current_path.as_deref(),
@@ -239,6 +257,7 @@ pub fn run(ctx: &Context, args: &ContinueArgs, mode: Mode, ask: &mut dyn Ask) ->
         } else {
             candidates(
                 ctx,
+                history,
                 args,
                 &one,
                 Some(0),
@@ -253,7 +272,7 @@ pub fn run(ctx: &Context, args: &ContinueArgs, mode: Mode, ask: &mut dyn Ask) ->
                     && report.announcements.is_empty()
                     && found.iter().all(|c| own(c, &one[0])) =>
             {
-                return finish(ctx, args, mode, ask, found, Some(&one[0]), report);
+                return finish(ctx, history, args, mode, ask, found, Some(&one[0]), report);
             }
             Ok(found) if default && found.is_empty() => nothing_here = Some(report),
             _ => {}
@@ -270,6 +289,7 @@ pub fn run(ctx: &Context, args: &ContinueArgs, mode: Mode, ask: &mut dyn Ask) ->
     };
     let found = candidates(
         ctx,
+        history,
         args,
         &worktrees,
         current,
@@ -279,6 +299,7 @@ pub fn run(ctx: &Context, args: &ContinueArgs, mode: Mode, ask: &mut dyn Ask) ->
     )?;
     finish(
         ctx,
+        history,
         args,
         mode,
         ask,
@@ -310,14 +331,17 @@ impl Report {
             skipped: Vec::new(),
             named: args.target.is_some(),
             finished_here: Vec::new(),
+            graph_hint: None,
         }
     }
 }
 
 /// The handovers that could be resumed, among `worktrees` (`current` the index of this
 /// one; `here_searched`: this one was searched already and holds nothing to resume).
+#[allow(clippy::too_many_arguments)] // the run's context, session and choices
 fn candidates(
     ctx: &Context,
+    history: &mut History<'_>,
     args: &ContinueArgs,
     worktrees: &[Worktree],
     current: Option<usize>,
@@ -329,6 +353,7 @@ fn candidates(
         let (wi, found) = explicit(ctx, worktrees, current, target)?;
         assessed(
             ctx,
+            history,
             worktrees,
             vec![(wi, vec![found])],
             current_path,
@@ -356,6 +381,7 @@ fn candidates(
             .collect();
         assessed(
             ctx,
+            history,
             worktrees,
             vec![(wi, found)],
             current_path,
@@ -364,12 +390,28 @@ fn candidates(
         )
     } else {
         let here: Vec<usize> = current.into_iter().filter(|_| !here_searched).collect();
-        let mut found = resumable(ctx, worktrees, &here, current_path, current, report);
+        let mut found = resumable(
+            ctx,
+            history,
+            worktrees,
+            &here,
+            current_path,
+            current,
+            report,
+        );
         if found.is_empty() {
             let others: Vec<usize> = (0..worktrees.len())
                 .filter(|i| Some(*i) != current)
                 .collect();
-            found = resumable(ctx, worktrees, &others, current_path, current, report);
+            found = resumable(
+                ctx,
+                history,
+                worktrees,
+                &others,
+                current_path,
+                current,
+                report,
+            );
             let mut by_worktree: Vec<(&Path, Vec<&str>)> = Vec::new();
             for c in &found {
                 match by_worktree.iter_mut().find(|(p, _)| *p == c.worktree.path) {
@@ -391,6 +433,7 @@ fn candidates(
                 let wi = current.unwrap_or(0);
                 found = assessed(
                     ctx,
+                    history,
                     worktrees,
                     vec![(wi, stored)],
                     current_path,
@@ -409,8 +452,10 @@ fn candidates(
 }
 
 /// Resume the one candidate (or the one chosen among several).
+#[allow(clippy::too_many_arguments)] // the run's context, session and choices
 fn finish(
     ctx: &Context,
+    history: &mut History<'_>,
     args: &ContinueArgs,
     mode: Mode,
     ask: &mut dyn Ask,
@@ -429,6 +474,15 @@ fn finish(
             }
         },
     };
-    report.outcome = resume(ctx, args, mode, ask, chosen, current, &mut report.effects)?;
+    report.outcome = resume(
+        ctx,
+        history,
+        args,
+        mode,
+        ask,
+        chosen,
+        current,
+        &mut report.effects,
+    )?;
     Ok(report)
 }

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::cli::ContinueArgs;
-use crate::git::Worktree;
+use crate::git::{History, Worktree};
 use crate::model::note::Note;
 use crate::model::state::{State, TaskStatus};
 use crate::services::assess::{self, Kind};
@@ -20,8 +20,10 @@ use crate::git::subprocess::Removal;
 use crate::support::fsio;
 
 /// Plan the side effects for the chosen handover, carry them out, and brief on it.
+#[allow(clippy::too_many_arguments)] // the run's context, session and choices
 pub(super) fn resume(
     ctx: &Context,
+    history: &mut History<'_>,
     args: &ContinueArgs,
     mode: Mode,
     ask: &mut dyn Ask,
@@ -93,7 +95,7 @@ pub(super) fn resume(
                     from: migrated.from.clone(),
                     key: migrated.session.key.clone(),
                 });
-                chosen = recheck(ctx, &migrated.session, chosen.worktree);
+                chosen = recheck(ctx, history, &migrated.session, chosen.worktree);
             }
             Step::Restore => {
                 let wt = current.ok_or_else(needs_worktree)?.clone();
@@ -105,7 +107,7 @@ pub(super) fn resume(
                     commit: stored.commit,
                     saved_as: stored.saved_as.clone(),
                 });
-                chosen = recheck(ctx, &session, wt);
+                chosen = recheck(ctx, history, &session, wt);
             }
             Step::Adopt => {
                 let wt = current.ok_or_else(needs_worktree)?.clone();
@@ -116,7 +118,7 @@ pub(super) fn resume(
                     key: session.key.clone(),
                     from,
                 });
-                chosen = recheck(ctx, &session, wt);
+                chosen = recheck(ctx, history, &session, wt);
             }
             Step::Render | Step::Clean | Step::Consume => {}
         }
@@ -130,7 +132,7 @@ pub(super) fn resume(
             key: session.key.clone(),
             hash: hash.get(..12).unwrap_or(&hash).to_owned(),
         });
-        chosen = recheck(ctx, &session, wt);
+        chosen = recheck(ctx, history, &session, wt);
     }
 
     // A write into this worktree keeps the handover roots out of commits.
@@ -161,7 +163,7 @@ pub(super) fn resume(
         .and_then(|b| ctx.repo.branch_tip(b))
         .or(briefing.candidate.worktree.head);
     if let Some(tip) = tip {
-        briefing.recent = ctx.repo.recent_commits(tip, 5)?;
+        briefing.recent = history.recent_commits(tip, 5)?;
     }
 
     // Then what follows from it.
@@ -226,7 +228,12 @@ fn adopt(ctx: &Context, wt: &Worktree, session: &SessionDir) -> Result<()> {
 }
 
 /// The candidate `session` now is, checked against git again.
-fn recheck(ctx: &Context, session: &SessionDir, worktree: Worktree) -> Candidate {
+fn recheck(
+    ctx: &Context,
+    history: &mut History<'_>,
+    session: &SessionDir,
+    worktree: Worktree,
+) -> Candidate {
     let found = Found::Session {
         root: ctx.settings.dir.clone(),
         key: session.key.clone(),
@@ -234,7 +241,7 @@ fn recheck(ctx: &Context, session: &SessionDir, worktree: Worktree) -> Candidate
     };
     let worktrees = [worktree];
     let mut rechecked = assess::check(
-        &ctx.repo,
+        history,
         &ctx.settings,
         ctx.now,
         &worktrees,

@@ -10,7 +10,7 @@ use super::{Parsed, Pending};
 use crate::facts::assessed::{
     Assessment, Handover, Kind, NoteBrief, Of, Reading, SessionFacts, StaleTask, TaskBrief,
 };
-use crate::git::{NewerCommits, Worktree};
+use crate::git::{CommitFound, NewerCommits, Worktree};
 use crate::model::note::Known;
 use crate::model::verdict::{self, CommitCheck, Presence, RegisteredWorktree};
 use crate::support::config::Settings;
@@ -252,4 +252,15 @@ pub(super) fn judge(
 pub(super) fn presence_of(root: &str, worktrees: &[Worktree], roots: &Roots) -> Presence {
     let root = roots.resolve(root, worktrees);
     verdict::presence(root.registered, root.is_dir)
+}
+
+/// The verdict on a recorded commit from what the history found.
+pub(super) fn commit_state(found: CommitFound) -> verdict::CommitState {
+    match found {
+        CommitFound::Reachable => verdict::CommitState::Ok,
+        CommitFound::Unreachable => verdict::CommitState::Unreachable,
+        CommitFound::Missing => verdict::CommitState::Missing,
+        CommitFound::Ambiguous => verdict::CommitState::Ambiguous,
+        CommitFound::Unknown => verdict::CommitState::Unchecked,
+    }
 }

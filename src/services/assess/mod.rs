@@ -5,7 +5,7 @@ use std::path::Path;
 
 use jiff::Timestamp;
 
-use crate::git::{CommitId, NewerCommits, NewerQuery, Repo, Worktree};
+use crate::git::{CommitFound, CommitId, History, NewerCommits, NewerQuery, Worktree};
 use crate::model::note::Note;
 use crate::model::state::View;
 use crate::model::verdict::CommitCheck;
@@ -42,9 +42,10 @@ pub(super) struct Pending {
     pub(super) written: Option<(Timestamp, bool)>,
 }
 
-/// Scan `worktrees` (those with `include` true) and check everything found against git.
+/// Scan `worktrees` (those with `include` true) and check everything found against git,
+/// through the run's history session.
 pub fn assess(
-    repo: &Repo,
+    history: &mut History<'_>,
     settings: &Settings,
     now: Timestamp,
     worktrees: &[Worktree],
@@ -64,23 +65,25 @@ pub fn assess(
             (wi, found)
         })
         .collect();
-    check(repo, settings, now, worktrees, found, current)
+    check(history, settings, now, worktrees, found, current)
 }
 
 /// Check the handovers `found` in the worktrees (by index into `worktrees`) against git:
-/// every recorded commit in one walk, newer commits in one walk per branch.
+/// every recorded commit in one walk, newer commits in one walk per branch, through the
+/// run's history session.
 pub fn check(
-    repo: &Repo,
+    history: &mut History<'_>,
     settings: &Settings,
     now: Timestamp,
     worktrees: &[Worktree],
     found: Vec<(usize, Vec<Found>)>,
     current: Option<&Path>,
 ) -> Vec<WorktreeHandovers> {
+    let repo = history.repo();
     let roots = scan::roots(&settings.dir);
     let mut tips = read::Tips::new(repo);
     let resolved = judge::Roots::default();
-    let parsed = read::parse_states(repo, &found);
+    let parsed = read::parse_states(history, &found);
     let pending_by_worktree: Vec<(usize, Vec<Pending>)> = found
         .into_iter()
         .zip(parsed)
@@ -130,18 +133,19 @@ pub fn check(
     // for each handover it touches, and everything else is still listed: commits are
     // unchecked, newer work unknown.
     let mut damaged: Option<String> = None;
-    let answers = repo.check_commits(&queries).unwrap_or_else(|e| {
+    let checked = history.check_commits(&queries);
+    let (cut_short, graph_damage) = (checked.cut_short, checked.damaged);
+    let answers = checked.answers.unwrap_or_else(|e| {
         damaged = Some(e.to_string());
         queries
             .iter()
             .map(|_| crate::git::CommitAnswer {
-                state: crate::model::verdict::CommitState::Unchecked,
+                found: CommitFound::Unknown,
                 full: None,
                 rewritten: None,
             })
             .collect()
     });
-    let graph_damage = repo.graph_damage();
     // A session with recorded commits and nothing to check them against: unchecked,
     // said, and needing attention (never silently skipped).
     let mut unchecked: Vec<((usize, usize), CommitCheck)> = Vec::new();
@@ -174,7 +178,7 @@ pub fn check(
         checks[pi][hi].push(CommitCheck {
             task_id,
             recorded: (*sha).to_owned(),
-            state: answer.state,
+            state: judge::commit_state(answer.found),
             full: answer.full,
             rewritten: answer.rewritten,
         });
@@ -197,11 +201,15 @@ pub fn check(
             newer_queries.push(NewerQuery {
                 tip,
                 since: written,
-                own: &checks[pi][hi],
+                own: checks[pi][hi]
+                    .iter()
+                    .flat_map(|c| [c.full.as_deref(), c.rewritten.as_deref()])
+                    .flatten()
+                    .collect(),
             });
         }
     }
-    let newer_answers = repo.newer_commits(&newer_queries).unwrap_or_else(|e| {
+    let newer_answers = history.newer_commits(&newer_queries).unwrap_or_else(|e| {
         damaged.get_or_insert(e.to_string());
         newer_queries
             .iter()
@@ -214,7 +222,6 @@ pub fn check(
         newer[pi][hi] = answer;
     }
 
-    let cut_short = repo.cut_short();
     let mut out = Vec::new();
     for (pi, (wi, pending)) in pending_by_worktree.into_iter().enumerate() {
         let wt = &worktrees[wi];

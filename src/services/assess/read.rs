@@ -9,7 +9,7 @@ use jiff::Timestamp;
 
 use super::{Parsed, Pending};
 use crate::facts::assessed::{Handover, Kind, Reading, Stored};
-use crate::git::{CommitId, Repo, Worktree};
+use crate::git::{CommitId, History, Repo, Worktree};
 use crate::model::note::Note;
 use crate::model::state::{State, View};
 use crate::services::scan::{self, Found};
@@ -119,10 +119,10 @@ fn state_files(found: &[(usize, Vec<Found>)]) -> impl Iterator<Item = (usize, us
 
 /// The state files among `found`, read and parsed ahead of [`read_found`], which takes
 /// each result from here: on several threads when there are many (1,000 sessions:
-/// reading and parsing was a third of `status`), in order. Meanwhile `repo` reads its
-/// commit-graph's records for the long walk that many recorded commits make.
+/// reading and parsing was a third of `status`), in order. Meanwhile `history` reads
+/// its commit-graph's records for the long walk that many recorded commits make.
 pub(super) fn parse_states(
-    repo: &Repo,
+    history: &mut History<'_>,
     found: &[(usize, Vec<Found>)],
 ) -> Vec<Vec<Option<Result<View>>>> {
     const MAX_THREADS: usize = 8;
@@ -163,7 +163,7 @@ pub(super) fn parse_states(
         keep(work());
     } else {
         std::thread::scope(|s| {
-            let ahead = repo.read_graph_ahead(s);
+            let ahead = history.read_graph_ahead(s);
             let others: Vec<_> = (1..threads)
                 .filter_map(|_| std::thread::Builder::new().spawn_scoped(s, work).ok())
                 .collect();
@@ -171,7 +171,7 @@ pub(super) fn parse_states(
             for t in others {
                 keep(t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
             }
-            repo.take_graph_ahead(ahead);
+            history.take_graph_ahead(ahead);
         });
     }
     let mut out: Vec<Vec<Option<Result<View>>>> = found
