@@ -6,7 +6,7 @@ use std::io::{IsTerminal as _, Write as _};
 use super::{ProcessOutput, Stdout};
 use crate::cli::{self, Command};
 use crate::commands::{
-    clean, r#continue, here, hook, log, migrate, render, save, status, sync, task,
+    agent_hook, clean, r#continue, here, log, migrate, render, save, status, sync, task,
 };
 use crate::render::Output;
 use crate::render::human::Painter;
@@ -57,9 +57,9 @@ pub(super) fn dispatch(
         )),
         Command::Hook(cli::HookCommand::Install(args)) => {
             let project = ctx.current_worktree()?.path;
-            let mut report = hook::install(Some(&project), &args, ctx.settings.lock_timeout)?;
+            let mut report = agent_hook::install(Some(&project), &args, ctx.settings.lock_timeout)?;
             // A local settings file stays out of commits, as Claude Code keeps its own.
-            if args.scope == cli::HookScope::Local {
+            if args.scope == cli::shared::HookScope::Local {
                 report.excluded =
                     crate::services::exclude::ensure_pattern(ctx, "/.claude/settings.local.json")?;
             }
@@ -67,7 +67,7 @@ pub(super) fn dispatch(
         }
         Command::Hook(cli::HookCommand::Uninstall(args)) => {
             let project = ctx.current_worktree()?.path;
-            let report = hook::uninstall(Some(&project), &args, ctx.settings.lock_timeout)?;
+            let report = agent_hook::uninstall(Some(&project), &args, ctx.settings.lock_timeout)?;
             Ok(emit(&report, json, painter))
         }
         Command::Status(args) if args.keys => Ok(emit(&status::keys(ctx, &args)?, false, painter)),
@@ -106,7 +106,10 @@ pub(super) fn dispatch(
         }
         Command::Save(args) => Ok(emit(&save::run(ctx, &args)?, json, painter)),
         Command::Task(args)
-            if matches!(args.op, cli::TaskOp::List { .. } | cli::TaskOp::Show { .. }) =>
+            if matches!(
+                args.op,
+                task::TaskOp::List { .. } | task::TaskOp::Show { .. }
+            ) =>
         {
             Ok(emit(&task::read(ctx, &args)?, json, painter))
         }

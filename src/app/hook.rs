@@ -8,7 +8,9 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 use super::ProcessOutput;
-use crate::cli::{self, ContinueArgs};
+use crate::cli;
+use crate::commands::agent_hook::SessionStartArgs;
+use crate::commands::r#continue::ContinueArgs;
 use crate::commands::r#continue::{self, Mode};
 use crate::support::error::{Error, Result};
 use crate::support::text;
@@ -17,7 +19,7 @@ pub(super) fn session_start(
     cwd: PathBuf,
     lang: Option<cli::LangArg>,
     overrides: &[(String, String)],
-    hook: &cli::SessionStartArgs,
+    hook: &SessionStartArgs,
 ) -> ProcessOutput {
     let (event, dir) = event_and_dir(cwd);
     // The language before the repository's configuration is read (errors need one).
@@ -31,7 +33,7 @@ pub(super) fn session_start(
         // A user-scope hook runs in every repository the user opens: it briefs only
         // where the repository opted in, so a cloned repository's files are not put
         // into every session unasked.
-        if hook.scope == Some(cli::HookScope::User) && !opted_in(&ctx) {
+        if hook.scope == Some(cli::shared::HookScope::User) && !opted_in(&ctx) {
             return Ok(None);
         }
         // Installed at two scopes (Codex runs both), the hook briefs once per start.
@@ -45,7 +47,7 @@ pub(super) fn session_start(
             adopt: false,
             take: None,
             full: false,
-            team: cli::TeamArgs::default(),
+            team: cli::shared::TeamArgs::default(),
         };
         // Well under the 10 s the hook is installed with: history questions still open
         // then are said to be unchecked, and the agent is briefed in time.
@@ -78,7 +80,10 @@ pub(super) fn reminder(
     let text = std::panic::catch_unwind(|| -> Option<String> {
         let ctx = super::context(dir, lang, overrides).ok()?;
         let wt = ctx.current_worktree().ok()?;
-        let session = ctx.ready_session(&wt, &cli::TeamArgs::default()).ok()?.0?;
+        let session = ctx
+            .ready_session(&wt, &cli::shared::TeamArgs::default())
+            .ok()?
+            .0?;
         let state = crate::model::state::View::read(&session.state_file()).ok()?;
         if !state.is_ready() {
             return None;

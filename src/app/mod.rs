@@ -10,7 +10,8 @@ use std::process::ExitCode;
 
 use clap::Parser as _;
 
-use crate::cli::{self, Cli, Command, StatusArgs};
+use crate::cli::{self, Cli, Command};
+use crate::commands::status::StatusArgs;
 use crate::render::{self, Notices};
 use crate::services::context::Context;
 use crate::support::config::{self, Settings};
@@ -169,16 +170,16 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<ProcessOutput> {
             return Ok(hook::reminder(cwd, cli.lang, &overrides));
         }
         Command::Completions(args) => {
-            let report = crate::commands::completions::run(args);
+            let report = crate::commands::completions::run(args, cli::command());
             return Ok(dispatch::emit(&report, false, &painter));
         }
         Command::Man(args) => {
-            let report = crate::commands::man::run(args, cli.quiet)?;
+            let report = crate::commands::man::run(args, cli.quiet, cli::command(), cli::EXAMPLES)?;
             return Ok(dispatch::emit(&report, false, &painter));
         }
         // The user's settings need no repository: outside one, the defaults apply.
         Command::Hook(cli::HookCommand::Install(args) | cli::HookCommand::Uninstall(args))
-            if args.scope == cli::HookScope::User =>
+            if args.scope == cli::shared::HookScope::User =>
         {
             let overrides = config::parse_overrides(&cli.config)?;
             let (timeout, run_lang) = match context(cwd.clone(), cli.lang, &overrides) {
@@ -189,9 +190,9 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<ProcessOutput> {
             *lang = run_lang;
             let painter = render::human::Painter::new(false, run_lang);
             let report = if matches!(command, Command::Hook(cli::HookCommand::Install(_))) {
-                crate::commands::hook::install(None, args, timeout)?
+                crate::commands::agent_hook::install(None, args, timeout)?
             } else {
-                crate::commands::hook::uninstall(None, args, timeout)?
+                crate::commands::agent_hook::uninstall(None, args, timeout)?
             };
             return Ok(dispatch::emit(&report, cli.json, &painter));
         }

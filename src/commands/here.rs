@@ -1,13 +1,25 @@
 //! `here`: write `CONTINUE_HERE.md` (SPEC section 3) with a stamped header.
 
+use clap::Args;
+
 use std::path::PathBuf;
 
-use crate::cli::HereArgs;
 use crate::services::context::Context;
 use crate::services::input::read_input;
 use crate::services::scan::NOTE_PLACES;
 use crate::support::error::{Error, Result, msg};
 use crate::support::fsio::{self, Lock};
+
+#[derive(Debug, Args)]
+pub struct HereArgs {
+    /// Read the note's sections from FILE instead of stdin.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<PathBuf>,
+
+    /// Replace a note that has not been consumed yet.
+    #[arg(long)]
+    pub force: bool,
+}
 
 pub struct Report {
     pub path: PathBuf,

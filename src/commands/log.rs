@@ -1,9 +1,20 @@
 //! `log [KEY]`: the records of the notes store, newest first (SPEC sections 5 and 8).
 
-use crate::cli::LogArgs;
+use clap::Args;
+
 use crate::services::context::Context;
 use crate::services::notes_store::StoredRecord;
 use crate::support::error::Result;
+
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// Only the records of this session key.
+    pub key: Option<String>,
+
+    /// Show at most N records.
+    #[arg(short = 'n', long = "max-count", value_name = "N")]
+    pub max_count: Option<usize>,
+}
 
 pub struct Report {
     pub notes_ref: String,

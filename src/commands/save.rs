@@ -1,14 +1,27 @@
 //! `save`: create or update the session of the current branch (or team/agent) from a
 //! full or partial state given as JSON.
 
+use crate::cli::shared::TeamArgs;
+use clap::Args;
+use std::path::PathBuf;
+
 use serde_json::Value;
 
-use crate::cli::SaveArgs;
 use crate::model::session;
 use crate::services::context::Context;
 use crate::services::input::read_input;
 use crate::services::sessions::{self, Written};
 use crate::support::error::{Error, Result};
+
+#[derive(Debug, Args)]
+pub struct SaveArgs {
+    /// Read the state from FILE instead of stdin.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub team: TeamArgs,
+}
 
 pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Written> {
     let (bytes, name) = read_input(args.from.as_deref())?;

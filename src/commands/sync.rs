@@ -2,11 +2,30 @@
 //! Fetch into `refs/notes/remotes/<remote>/<name>`, merge, push without force; when the
 //! push is rejected because the remote moved, do it all again, a bounded number of times.
 
-use crate::cli::SyncArgs;
+use clap::Args;
+
 use crate::git::NotesMerge;
 use crate::git::subprocess::{self as git_cli, Pushed};
 use crate::services::context::Context;
 use crate::support::error::{Error, Result, msg};
+
+#[derive(Debug, Args)]
+pub struct SyncArgs {
+    /// The remote to exchange with.
+    #[arg(default_value = "origin")]
+    pub remote: String,
+
+    /// Also add the notes ref to `notes.rewriteRef` in the repository's config, so that
+    /// `git rebase` and `git commit --amend` carry the notes to the new commits.
+    #[arg(long)]
+    pub rewrite_ref: bool,
+
+    /// Only record: append to the notes store a record of every session whose files
+    /// hold a state the store does not have as its newest (after a save that exited 5,
+    /// "files written, store not updated"). Nothing is fetched or pushed.
+    #[arg(long)]
+    pub record: bool,
+}
 
 /// Rounds of fetch, merge and push before giving up.
 pub const MAX_ROUNDS: usize = 5;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use jiff::Timestamp;
 
-use crate::cli::TeamArgs;
+use crate::cli::shared::TeamArgs;
 use crate::git::{Repo, Worktree};
 use crate::services::sessions::{self, Owner, SessionDir, TeamChoice};
 use crate::support::config::Settings;

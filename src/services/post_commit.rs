@@ -18,7 +18,8 @@ fn touches(path: &str, file: &str) -> bool {
 /// Update the session for HEAD's commit; returns whether anything was written.
 pub fn run(ctx: &Context) -> Result<bool> {
     let wt = ctx.current_worktree()?;
-    let (Some(session), _) = ctx.ready_session(&wt, &crate::cli::TeamArgs::default())? else {
+    let (Some(session), _) = ctx.ready_session(&wt, &crate::cli::shared::TeamArgs::default())?
+    else {
         return Ok(false);
     };
     let record = ctx
