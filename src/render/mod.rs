@@ -37,9 +37,8 @@ pub fn use_color(
         // As git decides `auto`: a terminal, or git's pager (GIT_PAGER_IN_USE, set when
         // git pages `git handover`), and a terminal type that can show colour.
         _ => {
-            let paged = env("GIT_PAGER_IN_USE").is_some_and(|v| {
-                matches!(v.to_ascii_lowercase().as_str(), "true" | "1" | "yes" | "on")
-            });
+            let paged = env("GIT_PAGER_IN_USE")
+                .is_some_and(|v| crate::support::config::parse_bool(&v) == Some(true));
             let term_ok = env("TERM").is_some_and(|t| !t.is_empty() && t != "dumb");
             (stdout_is_terminal || paged) && term_ok
         }

@@ -210,7 +210,7 @@ impl Output for task::Report {
     }
 }
 
-impl Output for crate::services::git_hooks::GitHookReport {
+impl Output for crate::commands::git_hook::GitHookReport {
     fn human(&self, p: &Painter) -> String {
         let key = match (self.install, self.changed, self.chained) {
             (true, true, false) => crate::k!("githook.added"),

@@ -40,3 +40,18 @@ pub struct ContinueArgs {
     #[command(flatten)]
     pub team: TeamArgs,
 }
+
+impl ContinueArgs {
+    /// What `hook session-start` briefs with: this branch's session, any note kept.
+    pub fn briefing() -> Self {
+        ContinueArgs {
+            target: None,
+            successor: false,
+            keep: true,
+            adopt: false,
+            take: None,
+            full: false,
+            team: TeamArgs::default(),
+        }
+    }
+}

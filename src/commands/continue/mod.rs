@@ -10,6 +10,8 @@ mod settle;
 use find::{assessed, explicit, needs_worktree, resumable, store_candidates, team_mode};
 use resume::resume;
 
+/// The sides of a diverged session, which [`Ask::side`] chooses between.
+pub use crate::services::notes_store::Side;
 pub use args::ContinueArgs;
 
 use std::path::{Path, PathBuf};

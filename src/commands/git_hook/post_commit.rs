@@ -22,10 +22,7 @@ pub fn run(ctx: &Context) -> Result<bool> {
     else {
         return Ok(false);
     };
-    let record = ctx
-        .repo
-        .config_string("handover.recordCommits")
-        .is_some_and(|v| matches!(v.to_ascii_lowercase().as_str(), "true" | "yes" | "on" | "1"));
+    let record = ctx.settings.record_commits;
     // Cheap looks first, before any object is read: most sessions name no files, and
     // most commits touch none of those they name.
     let state = crate::model::state::View::read(&session.state_file())?;
