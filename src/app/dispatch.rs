@@ -147,8 +147,8 @@ fn in_repository(
             let report = status::run(ctx, &args)?;
             let out = emit(&report, json, painter);
             // Hundreds of sessions' verdicts are tens of thousands of small allocations,
-            // and the process ends once this is printed: they are not freed one by one
-            // (3.5% of a status of 500 sessions). A report holds no lock or file.
+            // and the process ends once this is printed: they are not freed one by one.
+            // A report holds no lock or file.
             std::mem::forget(report);
             Ok(out)
         }

@@ -33,8 +33,10 @@ pub(super) fn session_start(inv: &mut Invocation, args: &SessionStartArgs) -> Pr
             }
             let briefing = ContinueArgs::briefing();
             let report = r#continue::run(&ctx, &briefing, Mode::ReadOnly, &mut r#continue::Nobody)?;
-            let budget = crate::render::hook::Budget::of(args.agent);
-            Ok(crate::render::hook::context(&report, ctx.lang, budget))
+            let budget = crate::render::agent_hook::Budget::of(args.agent);
+            Ok(crate::render::agent_hook::context(
+                &report, ctx.lang, budget,
+            ))
         },
     ));
     let text = match context {
@@ -46,7 +48,7 @@ pub(super) fn session_start(inv: &mut Invocation, args: &SessionStartArgs) -> Pr
             crate::support::i18n::text(early, crate::k!("hook.internal"))
         ),
     };
-    ProcessOutput::ok(crate::render::hook::hook_output(&text))
+    ProcessOutput::ok(crate::render::agent_hook::hook_output(&text))
 }
 
 /// `hook pre-compact` / `hook session-end`: a reminder to save the handover, as the

@@ -1,7 +1,7 @@
 //! Output: one human renderer (the only user of colour) and one JSON renderer with
 //! versioned output structs.
 
-pub mod hook;
+pub mod agent_hook;
 pub mod human;
 pub mod json;
 pub mod output;
