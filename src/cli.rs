@@ -8,26 +8,23 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::commands::agent_hook::{ReminderArgs, SessionStartArgs};
-use crate::commands::clean::CleanArgs;
-use crate::commands::completions::CompletionsArgs;
-use crate::commands::r#continue::ContinueArgs;
-use crate::commands::here::HereArgs;
-use crate::commands::log::LogArgs;
-use crate::commands::man::ManArgs;
-use crate::commands::render::RenderArgs;
-use crate::commands::save::SaveArgs;
-use crate::commands::status::StatusArgs;
-use crate::commands::sync::SyncArgs;
-use crate::commands::task::TaskArgs;
+use crate::commands::clean::{CLEAN_HELP, CleanArgs};
+use crate::commands::completions::{COMPLETIONS_HELP, CompletionsArgs};
+use crate::commands::r#continue::{CONTINUE_HELP, ContinueArgs};
+use crate::commands::here::{HERE_HELP, HereArgs};
+use crate::commands::log::{LOG_HELP, LogArgs};
+use crate::commands::man::{MAN_HELP, ManArgs};
+use crate::commands::render::{RENDER_HELP, RenderArgs};
+use crate::commands::save::{SAVE_HELP, SaveArgs};
+use crate::commands::status::{STATUS_HELP, StatusArgs};
+use crate::commands::sync::{SYNC_HELP, SyncArgs};
+use crate::commands::task::{TASK_HELP, TaskArgs};
 
 mod help;
 pub mod shared;
 
 pub use help::EXAMPLES;
-use help::{
-    AFTER_HELP, CLEAN_HELP, COMPLETIONS_HELP, CONTINUE_HELP, HERE_HELP, HOOK_HELP, LOG_HELP,
-    MAN_HELP, MIGRATE_HELP, RENDER_HELP, SAVE_HELP, STATUS_HELP, SYNC_HELP, TASK_HELP,
-};
+use help::{AFTER_HELP, HOOK_HELP, MIGRATE_HELP};
 pub use shared::{HookAgent, HookInstallArgs};
 
 /// Manage the handover state AI coding agents leave between sessions, in every

@@ -25,6 +25,16 @@ pub struct CleanArgs {
     pub team: Option<String>,
 }
 
+/// The long help of `clean`, after its options.
+pub const CLEAN_HELP: &str = "\
+Only ALL_COMPLETE sessions are removed, judged by generated_at; only the files the tool
+writes are removed, and a directory holding anything else is kept and named.
+
+Examples:
+  git handover clean --dry-run
+  git handover clean --older-than 36h
+  git handover clean --team alpha";
+
 /// `before_removing` is called with each path (and whether it is a dry run) before it
 /// is removed, so the caller can say so first.
 pub fn run(

@@ -17,6 +17,16 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
+/// The long help of `completions`, after its options.
+pub const COMPLETIONS_HELP: &str = "\
+The bash and zsh scripts also complete `git handover <TAB>` and git aliases of it through
+git's own completion, and session keys for continue, render and log.
+
+Examples:
+  git handover completions bash > ~/.local/share/bash-completion/completions/git-handover
+  git handover completions zsh > ~/.zfunc/_git-handover
+  git handover completions fish > ~/.config/fish/completions/git-handover.fish";
+
 pub struct Report {
     pub script: Vec<u8>,
 }

@@ -21,6 +21,16 @@ pub struct HereArgs {
     pub force: bool,
 }
 
+/// The long help of `here`, after its options.
+pub const HERE_HELP: &str = "\
+The input is the note's sections in Markdown (## Objective, ## Completed, ## In Progress,
+## Next Steps, ## Context); the tool adds the title, `Last updated:` and `Branch:`. A note
+that was not consumed yet is replaced only with --force.
+
+Examples:
+  git handover here --from notes.md
+  printf '## Objective\\nShip the parser\\n' | git handover here";
+
 pub struct Report {
     pub path: PathBuf,
     pub replaced: bool,

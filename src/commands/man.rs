@@ -18,6 +18,12 @@ pub struct ManArgs {
     pub dir: PathBuf,
 }
 
+/// The long help of `man`, after its options.
+pub const MAN_HELP: &str = "\
+Examples:
+  git handover man ~/.local/share/man/man1
+  git handover man \"$(dirname \"$(command -v git-handover)\")/../share/man/man1\"";
+
 pub struct Report {
     pub written: Vec<PathBuf>,
     /// `-q`: list nothing.

@@ -16,6 +16,13 @@ pub struct RenderArgs {
     pub team: TeamArgs,
 }
 
+/// The long help of `render`, after its options.
+pub const RENDER_HELP: &str = "\
+Examples:
+  git handover render
+  git handover render feature/x/20261129-080000
+  git handover render --team alpha --agent reviewer";
+
 pub struct Report {
     pub session: SessionDir,
     pub changed: bool,

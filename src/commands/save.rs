@@ -23,6 +23,19 @@ pub struct SaveArgs {
     pub team: TeamArgs,
 }
 
+/// The long help of `save`, after its options.
+pub const SAVE_HELP: &str = "\
+The input is a full or partial project-state.json. It is merged into the session: tasks
+with the same id are replaced and new ones appended; decisions are appended unless an
+identical one exists; architecture changes keep the newest 10; known issues are replaced
+when given; status, generated_at and session_hash are the tool's own. The READY session
+of this branch is reused, else a new <branch>/<YYYYMMDD-HHMMSS> directory is made. A save
+that changes nothing rewrites nothing.
+
+Examples:
+  echo '{\"active_tasks\":[{\"id\":\"T1\",\"description\":\"Parse\",\"status\":\"in_progress\"}]}' | git handover save
+  git handover save --from state.json --team alpha --agent reviewer";
+
 pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Written> {
     let (bytes, name) = read_input(args.from.as_deref())?;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);

@@ -33,6 +33,20 @@ pub struct StatusArgs {
     pub keys: bool,
 }
 
+/// The long help of `status`, after its options.
+pub const STATUS_HELP: &str = "\
+For each worktree (main first, then linked ones in `git worktree list` order) this shows
+its branch and HEAD, and each handover in it: structured sessions, legacy state and the
+continue-here note, with their task counts, the next task, freshness (fresh, stale,
+superseded), whether their worktree still exists (orphan, offline), the check of their
+recorded commits (ok, unreachable, missing, ambiguous, rewritten) and stale tasks.
+
+Examples:
+  git handover status
+  git handover status --here
+  git handover status --check || echo 'handovers need attention'
+  git handover status --json | jq '.worktrees[].handovers[].key'";
+
 pub struct Report {
     pub now: Timestamp,
     pub here: bool,

@@ -27,6 +27,19 @@ pub struct SyncArgs {
     pub record: bool,
 }
 
+/// The long help of `sync`, after its options.
+pub const SYNC_HELP: &str = "\
+Fetches the remote's notes ref into refs/notes/remotes/<REMOTE>/handover, merges it into
+the local one (each note joined line by line, as `git notes merge -s cat_sort_uniq`
+does; when reading, the newest record of each session wins), and pushes the result
+without force. If the push is rejected because the remote moved, it fetches, merges and
+pushes again, up to 5 times (then exit 4). Uses the git binary for fetch and push.
+
+Examples:
+  git handover sync
+  git handover sync upstream
+  git handover sync --rewrite-ref    # also make notes follow rebase and --amend";
+
 /// Rounds of fetch, merge and push before giving up.
 pub const MAX_ROUNDS: usize = 5;
 

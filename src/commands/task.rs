@@ -97,6 +97,21 @@ pub enum TaskOp {
     },
 }
 
+/// The long help of `task`, after its options.
+pub const TASK_HELP: &str = "\
+The session is this branch's READY session (or the team's with --team/--agent), or the one
+named with --session. `add` makes the session when the branch has none. Each edit sets the
+task's last_touched, recomputes the session's status (ALL_COMPLETE when every task is done)
+and regenerates handover.md, under the session's lock.
+
+Examples:
+  git handover task add T2 \"Write the docs\" --file README.md --next \"outline\"
+  git handover task start T2
+  git handover task done T1 --commit HEAD~1
+  git handover task block T2 --reason \"waiting for review\"
+  git handover task reopen T2
+  git handover task --session main/20261130-120000 done T3";
+
 pub struct Report {
     pub written: Written,
     pub task: String,

@@ -12,7 +12,7 @@ use resume::resume;
 
 /// The sides of a diverged session, which [`Ask::side`] chooses between.
 pub use crate::services::notes_store::Side;
-pub use args::ContinueArgs;
+pub use args::{CONTINUE_HELP, ContinueArgs};
 
 use std::path::{Path, PathBuf};
 
