@@ -1,7 +1,6 @@
 //! What the integration tests, the property tests and the fuzz targets reach inside the
 //! crate. Not a public interface: the binary is the product.
 
-pub use crate::commands::{completions::generate as completions, man::pages as man_pages};
 pub use crate::git::discover;
 pub use crate::model::markdown::render as render_markdown;
 pub use crate::model::record::{self as notes, Record, RecordKind};
@@ -18,4 +17,14 @@ pub fn parse_args(args: &[String]) -> Result<(), String> {
     )
     .map(|_| ())
     .map_err(|e| e.to_string())
+}
+
+/// The completion script for `shell`, as `completions` prints it.
+pub fn completions(shell: clap_complete::Shell) -> Vec<u8> {
+    crate::commands::completions::generate(shell, crate::cli::command())
+}
+
+/// Every man page as `(file name, roff)`, as `man` writes them.
+pub fn man_pages() -> crate::support::error::Result<Vec<(String, Vec<u8>)>> {
+    crate::commands::man::pages(crate::cli::command(), crate::cli::EXAMPLES)
 }

@@ -1,17 +1,31 @@
 //! The command line, defined once: it parses arguments and generates `--help`, the
-//! man pages under `man/` and the completions under `completions/`.
+//! man pages under `man/` and the completions under `completions/`. Each verb's
+//! arguments live with its command; this tree composes them, with the global options.
+//! What several verbs share is in [`shared`].
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::commands::agent_hook::{ReminderArgs, SessionStartArgs};
+use crate::commands::clean::{CLEAN_HELP, CleanArgs};
+use crate::commands::completions::{COMPLETIONS_HELP, CompletionsArgs};
+use crate::commands::r#continue::{CONTINUE_HELP, ContinueArgs};
+use crate::commands::here::{HERE_HELP, HereArgs};
+use crate::commands::log::{LOG_HELP, LogArgs};
+use crate::commands::man::{MAN_HELP, ManArgs};
+use crate::commands::render::{RENDER_HELP, RenderArgs};
+use crate::commands::save::{SAVE_HELP, SaveArgs};
+use crate::commands::status::{STATUS_HELP, StatusArgs};
+use crate::commands::sync::{SYNC_HELP, SyncArgs};
+use crate::commands::task::{TASK_HELP, TaskArgs};
 
 mod help;
+pub mod shared;
 
 pub use help::EXAMPLES;
-use help::{
-    AFTER_HELP, CLEAN_HELP, COMPLETIONS_HELP, CONTINUE_HELP, HERE_HELP, HOOK_HELP, LOG_HELP,
-    MAN_HELP, MIGRATE_HELP, RENDER_HELP, SAVE_HELP, STATUS_HELP, SYNC_HELP, TASK_HELP,
-};
+use help::{AFTER_HELP, HOOK_HELP, MIGRATE_HELP};
+pub use shared::{HookAgent, HookInstallArgs};
 
 /// Manage the handover state AI coding agents leave between sessions, in every
 /// worktree, checked against git.
@@ -111,239 +125,6 @@ pub enum Command {
     Man(ManArgs),
 }
 
-#[derive(Debug, Args, Default)]
-pub struct StatusArgs {
-    /// Only the current worktree.
-    #[arg(long)]
-    pub here: bool,
-
-    /// Exit with status 1 when anything needs attention, and list only what does.
-    #[arg(long)]
-    pub check: bool,
-
-    /// One line per handover, like `git status --short`: a flag (`!` needs attention,
-    /// `x` unreadable), the kind (`S` session, `N` note, `L` legacy state, `R` notes
-    /// store record), the worktree (`.` for this one), the key, the verdicts and the
-    /// next task.
-    #[arg(long, short = 's')]
-    pub short: bool,
-
-    /// Print only the session keys, one per line: the sessions of every worktree (this
-    /// one's with --here), then those only the notes store has. Nothing is checked
-    /// against git; shell completion uses this.
-    #[arg(long, conflicts_with = "check")]
-    pub keys: bool,
-}
-
-#[derive(Debug, Args)]
-pub struct ContinueArgs {
-    /// A session key, or a path to a session directory, a `project-state.json` or a
-    /// `CONTINUE_HERE.md`.
-    #[arg(value_name = "KEY | PATH")]
-    pub target: Option<String>,
-
-    /// Brief a successor agent: start at once instead of asking for approval.
-    #[arg(long)]
-    pub successor: bool,
-
-    /// Do not consume (remove) a continue-here note after briefing.
-    #[arg(long)]
-    pub keep: bool,
-
-    /// Make a copy of another worktree's session (one that arrived with a checkout or
-    /// a merge) this worktree's own: its workspace points here and it gets a new
-    /// session id.
-    #[arg(long)]
-    pub adopt: bool,
-
-    /// For a session written on two clones from one state (diverged): take the side
-    /// whose state hash starts with HASH (`status` lists the sides), set the others
-    /// aside in the notes store, and resume it.
-    #[arg(long, value_name = "HASH")]
-    pub take: Option<String>,
-
-    /// Print the whole briefing and change nothing: no note consumed, no handover.md
-    /// regenerated, nothing cleaned, restored or migrated. What the hook names when it
-    /// had to cut the briefing to the agent's context.
-    #[arg(long, conflicts_with_all = ["take", "adopt"])]
-    pub full: bool,
-
-    #[command(flatten)]
-    pub team: TeamArgs,
-}
-
-/// Which team session to use instead of the branch's.
-#[derive(Debug, Args, Default, Clone)]
-pub struct TeamArgs {
-    /// Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`).
-    #[arg(long, value_name = "TEAM")]
-    pub team: Option<String>,
-
-    /// The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`).
-    #[arg(long, value_name = "AGENT")]
-    pub agent: Option<String>,
-}
-
-#[derive(Debug, Args)]
-pub struct SaveArgs {
-    /// Read the state from FILE instead of stdin.
-    #[arg(long, value_name = "FILE")]
-    pub from: Option<PathBuf>,
-
-    #[command(flatten)]
-    pub team: TeamArgs,
-}
-
-#[derive(Debug, Args)]
-pub struct TaskArgs {
-    #[command(subcommand)]
-    pub op: TaskOp,
-
-    /// Edit the session with this key instead of this branch's ready session.
-    #[arg(long, value_name = "KEY", global = true)]
-    pub session: Option<String>,
-
-    #[command(flatten)]
-    pub team: TeamArgs,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum TaskOp {
-    /// Add a task (status `pending`).
-    Add {
-        /// The new task's id (unique in the session).
-        id: String,
-        /// What the task is.
-        description: String,
-        /// A file the task touches; repeatable.
-        #[arg(long = "file", value_name = "PATH")]
-        files: Vec<String>,
-        /// What to do next.
-        #[arg(long, value_name = "TEXT")]
-        next: Option<String>,
-    },
-    /// Mark a task in progress.
-    Start {
-        /// The task's id.
-        id: String,
-    },
-    /// Mark a task done, recording the commit that did it.
-    Done {
-        /// The task's id.
-        id: String,
-        /// The commit (any revision; default HEAD), stored as a full sha.
-        #[arg(long, value_name = "REV")]
-        commit: Option<String>,
-    },
-    /// Mark a task blocked.
-    Block {
-        /// The task's id.
-        id: String,
-        /// Why; repeatable.
-        #[arg(long = "reason", value_name = "TEXT", required = true)]
-        reasons: Vec<String>,
-    },
-    /// Put a done or blocked task back in progress, clearing its blockers.
-    Reopen {
-        /// The task's id.
-        id: String,
-    },
-    /// Change what a task says: its description, next action or files.
-    Edit {
-        /// The task's id.
-        id: String,
-        /// The new description.
-        #[arg(long, value_name = "TEXT")]
-        description: Option<String>,
-        /// The new next action.
-        #[arg(long, value_name = "TEXT")]
-        next: Option<String>,
-        /// The task's files (repeatable); given once or more, they replace the list.
-        #[arg(long = "file", value_name = "PATH")]
-        files: Vec<String>,
-    },
-    /// Remove a task from the session (it stays in the notes store's history).
-    Remove {
-        /// The task's id.
-        id: String,
-    },
-    /// List the session's tasks, one a line (read-only).
-    List {
-        /// Print only the task ids, one a line (shell completion uses this).
-        #[arg(long)]
-        ids: bool,
-    },
-    /// Show one task whole: description, next action, files, blockers, what was tried
-    /// (read-only).
-    Show {
-        /// The task's id.
-        id: String,
-    },
-}
-
-#[derive(Debug, Args)]
-pub struct RenderArgs {
-    /// The session key; this branch's ready session when left out.
-    pub key: Option<String>,
-
-    #[command(flatten)]
-    pub team: TeamArgs,
-}
-
-#[derive(Debug, Args)]
-pub struct HereArgs {
-    /// Read the note's sections from FILE instead of stdin.
-    #[arg(long, value_name = "FILE")]
-    pub from: Option<PathBuf>,
-
-    /// Replace a note that has not been consumed yet.
-    #[arg(long)]
-    pub force: bool,
-}
-
-#[derive(Debug, Args)]
-pub struct CleanArgs {
-    /// Remove finished sessions older than this (default handover.cleanAfter, 7d).
-    #[arg(long, value_name = "DURATION")]
-    pub older_than: Option<String>,
-
-    /// Say what would be removed, and remove nothing.
-    #[arg(long)]
-    pub dry_run: bool,
-
-    /// Remove the directory of this team, when all its sessions are finished.
-    #[arg(long, value_name = "TEAM")]
-    pub team: Option<String>,
-}
-
-#[derive(Debug, Args)]
-pub struct LogArgs {
-    /// Only the records of this session key.
-    pub key: Option<String>,
-
-    /// Show at most N records.
-    #[arg(short = 'n', long = "max-count", value_name = "N")]
-    pub max_count: Option<usize>,
-}
-
-#[derive(Debug, Args)]
-pub struct SyncArgs {
-    /// The remote to exchange with.
-    #[arg(default_value = "origin")]
-    pub remote: String,
-
-    /// Also add the notes ref to `notes.rewriteRef` in the repository's config, so that
-    /// `git rebase` and `git commit --amend` carry the notes to the new commits.
-    #[arg(long)]
-    pub rewrite_ref: bool,
-
-    /// Only record: append to the notes store a record of every session whose files
-    /// hold a state the store does not have as its newest (after a save that exited 5,
-    /// "files written, store not updated"). Nothing is fetched or pushed.
-    #[arg(long)]
-    pub record: bool,
-}
-
 #[derive(Debug, Subcommand)]
 pub enum HookCommand {
     /// Print the handover of the agent's worktree as `SessionStart` context (read-only).
@@ -366,91 +147,6 @@ pub enum HookCommand {
     Install(HookInstallArgs),
     /// Remove what `hook install` added.
     Uninstall(HookInstallArgs),
-}
-
-#[derive(Debug, Args, Default, Clone)]
-pub struct SessionStartArgs {
-    /// The agent that runs the hook: its context budget (Claude Code and Gemini CLI
-    /// 10,000 characters, Codex about 2,500 tokens, counted as tokens).
-    #[arg(long, value_enum)]
-    pub agent: Option<HookAgent>,
-
-    /// Where the hook is registered. A user-scope hook briefs only in repositories
-    /// that opted in (a project-scope hook of git-handover, or handover.hook=true).
-    #[arg(long, value_enum)]
-    pub scope: Option<HookScope>,
-}
-
-#[derive(Debug, Args, Default, Clone)]
-pub struct ReminderArgs {
-    /// The agent that runs the hook (its output format).
-    #[arg(long, value_enum)]
-    pub agent: Option<HookAgent>,
-}
-
-#[derive(Debug, Args)]
-pub struct HookInstallArgs {
-    /// The agent whose settings to change.
-    #[arg(long, value_enum, default_value_t = HookAgent::Claude)]
-    pub agent: HookAgent,
-
-    /// Which settings file: the project's (committed), local (not committed), or the user's.
-    #[arg(long, value_enum, default_value_t = HookScope::Project)]
-    pub scope: HookScope,
-
-    /// Also add (or remove) a short "Session continuity" section in CLAUDE.md (Codex:
-    /// AGENTS.md, Gemini: GEMINI.md).
-    #[arg(long)]
-    pub instructions: bool,
-
-    /// Install (or remove) a git hook instead of an agent's: `post-commit` runs
-    /// `git-handover hook post-commit` after each commit, in the hooks directory git
-    /// uses (`core.hooksPath`, else the repository's `hooks/`), before whatever the
-    /// hook already does (an existing hook is kept, never overwritten).
-    #[arg(long, value_enum, value_name = "HOOK", conflicts_with = "instructions")]
-    pub git: Option<GitHook>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum GitHook {
-    PostCommit,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum HookAgent {
-    Claude,
-    Codex,
-    Gemini,
-}
-
-impl HookAgent {
-    pub fn name(self) -> &'static str {
-        match self {
-            HookAgent::Claude => "Claude Code",
-            HookAgent::Codex => "Codex CLI",
-            HookAgent::Gemini => "Gemini CLI",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum HookScope {
-    Project,
-    Local,
-    User,
-}
-
-#[derive(Debug, Args)]
-pub struct CompletionsArgs {
-    /// The shell to complete for.
-    #[arg(value_enum)]
-    pub shell: clap_complete::Shell,
-}
-
-#[derive(Debug, Args)]
-pub struct ManArgs {
-    /// The directory to write `git-handover.1` and one page per subcommand into.
-    pub dir: PathBuf,
 }
 
 /// The clap command, for generators.

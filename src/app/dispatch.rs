@@ -1,18 +1,20 @@
-//! Run a command that works on a repository and turn its report into an [`ProcessOutput`]:
-//! one generic call, whatever the command.
+//! The one dispatch: every verb, the hooks included, goes to its command here, and its
+//! report becomes a [`ProcessOutput`], one generic call whatever the command.
 
 use std::io::{IsTerminal as _, Write as _};
 
-use super::{ProcessOutput, Stdout};
-use crate::cli::{self, Command};
+use super::invocation::Invocation;
+use super::{ProcessOutput, Stdout, never_fail};
+use crate::cli::shared::{HookInstallArgs, HookScope};
+use crate::cli::{self, Command, HookCommand};
 use crate::commands::{
-    clean, r#continue, here, hook, log, migrate, render, save, status, sync, task,
+    Context, agent_hook, clean, completions, r#continue, git_hook, here, log, man, migrate, render,
+    save, status, sync, task,
 };
 use crate::render::Output;
 use crate::render::human::Painter;
-use crate::services::context::Context;
-use crate::support::error::Result;
-use crate::support::text;
+use crate::support::error::{Error, Result};
+use crate::support::{fsio, text};
 
 /// The report rendered for stdout, its notices and its exit status.
 pub(super) fn emit<R: Output>(report: &R, json: bool, painter: &Painter) -> ProcessOutput {
@@ -28,7 +30,73 @@ pub(super) fn emit<R: Output>(report: &R, json: bool, painter: &Painter) -> Proc
     }
 }
 
-pub(super) fn dispatch(
+pub(super) fn dispatch(inv: &mut Invocation, command: Command) -> Result<ProcessOutput> {
+    match command {
+        // The generators need no repository.
+        Command::Completions(args) => {
+            let report = completions::run(&args, cli::command());
+            Ok(emit(&report, false, &inv.painter(false)))
+        }
+        Command::Man(args) => {
+            let report = man::run(&args, inv.quiet, cli::command(), cli::EXAMPLES)?;
+            Ok(emit(&report, false, &inv.painter(false)))
+        }
+        Command::Hook(HookCommand::SessionStart(args)) => Ok(never_fail::session_start(inv, &args)),
+        Command::Hook(HookCommand::PreCompact(_) | HookCommand::SessionEnd(_)) => {
+            Ok(never_fail::reminder(inv))
+        }
+        Command::Hook(HookCommand::PostCommit) => Ok(never_fail::post_commit(inv)),
+        // The user's settings need no repository: outside one, the defaults apply.
+        Command::Hook(HookCommand::Install(args)) if args.scope == HookScope::User => {
+            user_settings(inv, &args, true)
+        }
+        Command::Hook(HookCommand::Uninstall(args)) if args.scope == HookScope::User => {
+            user_settings(inv, &args, false)
+        }
+        command => {
+            let ctx = inv.open(inv.cwd.clone())?;
+            let painter = inv.painter(inv.color(ctx.settings.color));
+            let result = in_repository(&ctx, command, inv.json, &painter);
+            let taken_over = fsio::take_over_notices();
+            let mut outcome = result?;
+            outcome
+                .notices
+                .warnings
+                .extend(taken_over.into_iter().map(|(lock, owner)| {
+                    let owner =
+                        crate::support::error::LockOwner::describe(owner.as_ref(), ctx.lang);
+                    painter.f(
+                        crate::k!("main.stale_lock"),
+                        &[("lock", &lock.display()), ("owner", &owner)],
+                    )
+                }));
+            Ok(outcome)
+        }
+    }
+}
+
+/// `hook install|uninstall --scope user`: in a repository, its settings apply;
+/// outside one, the defaults.
+fn user_settings(
+    inv: &mut Invocation,
+    args: &HookInstallArgs,
+    install: bool,
+) -> Result<ProcessOutput> {
+    let ctx = match inv.open(inv.cwd.clone()) {
+        Ok(ctx) => Some(ctx),
+        Err(Error::NotARepository { .. }) => None,
+        Err(e) => return Err(e),
+    };
+    let report = if install {
+        agent_hook::install(ctx.as_ref(), args)?
+    } else {
+        agent_hook::uninstall(ctx.as_ref(), args)?
+    };
+    Ok(emit(&report, inv.json, &inv.painter(false)))
+}
+
+/// A command that works on the repository of `ctx`.
+fn in_repository(
     ctx: &Context,
     command: Command,
     json: bool,
@@ -38,38 +106,27 @@ pub(super) fn dispatch(
         Command::Completions(_)
         | Command::Man(_)
         | Command::Hook(
-            cli::HookCommand::SessionStart(_)
-            | cli::HookCommand::PreCompact(_)
-            | cli::HookCommand::SessionEnd(_)
-            | cli::HookCommand::PostCommit,
+            HookCommand::SessionStart(_)
+            | HookCommand::PreCompact(_)
+            | HookCommand::SessionEnd(_)
+            | HookCommand::PostCommit,
         ) => {
-            unreachable!("handled before the repository is opened")
+            unreachable!("dispatched before the repository is opened")
         }
-        Command::Hook(cli::HookCommand::Install(args)) if args.git.is_some() => Ok(emit(
-            &crate::services::git_hooks::install(ctx)?,
+        Command::Hook(HookCommand::Install(args)) if args.git.is_some() => {
+            Ok(emit(&git_hook::install(ctx)?, json, painter))
+        }
+        Command::Hook(HookCommand::Uninstall(args)) if args.git.is_some() => {
+            Ok(emit(&git_hook::uninstall(ctx)?, json, painter))
+        }
+        Command::Hook(HookCommand::Install(args)) => {
+            Ok(emit(&agent_hook::install(Some(ctx), &args)?, json, painter))
+        }
+        Command::Hook(HookCommand::Uninstall(args)) => Ok(emit(
+            &agent_hook::uninstall(Some(ctx), &args)?,
             json,
             painter,
         )),
-        Command::Hook(cli::HookCommand::Uninstall(args)) if args.git.is_some() => Ok(emit(
-            &crate::services::git_hooks::uninstall(ctx)?,
-            json,
-            painter,
-        )),
-        Command::Hook(cli::HookCommand::Install(args)) => {
-            let project = ctx.current_worktree()?.path;
-            let mut report = hook::install(Some(&project), &args, ctx.settings.lock_timeout)?;
-            // A local settings file stays out of commits, as Claude Code keeps its own.
-            if args.scope == cli::HookScope::Local {
-                report.excluded =
-                    crate::services::exclude::ensure_pattern(ctx, "/.claude/settings.local.json")?;
-            }
-            Ok(emit(&report, json, painter))
-        }
-        Command::Hook(cli::HookCommand::Uninstall(args)) => {
-            let project = ctx.current_worktree()?.path;
-            let report = hook::uninstall(Some(&project), &args, ctx.settings.lock_timeout)?;
-            Ok(emit(&report, json, painter))
-        }
         Command::Status(args) if args.keys => Ok(emit(&status::keys(ctx, &args)?, false, painter)),
         Command::Status(args) if json => {
             let report = status::run(ctx, &args)?;
@@ -89,8 +146,8 @@ pub(super) fn dispatch(
             let report = status::run(ctx, &args)?;
             let out = emit(&report, json, painter);
             // Hundreds of sessions' verdicts are tens of thousands of small allocations,
-            // and the process ends once this is printed: they are not freed one by one
-            // (3.5% of a status of 500 sessions). A report holds no lock or file.
+            // and the process ends once this is printed: they are not freed one by one.
+            // A report holds no lock or file.
             std::mem::forget(report);
             Ok(out)
         }
@@ -106,7 +163,10 @@ pub(super) fn dispatch(
         }
         Command::Save(args) => Ok(emit(&save::run(ctx, &args)?, json, painter)),
         Command::Task(args)
-            if matches!(args.op, cli::TaskOp::List { .. } | cli::TaskOp::Show { .. }) =>
+            if matches!(
+                args.op,
+                task::TaskOp::List { .. } | task::TaskOp::Show { .. }
+            ) =>
         {
             Ok(emit(&task::read(ctx, &args)?, json, painter))
         }
@@ -161,7 +221,7 @@ impl r#continue::Ask for OnTerminal<'_> {
         )
     }
 
-    fn side(&mut self, key: &str, sides: &[crate::facts::side::SideFacts]) -> Option<usize> {
+    fn side(&mut self, key: &str, sides: &[r#continue::SideFacts]) -> Option<usize> {
         if !self.can_ask() {
             return None;
         }

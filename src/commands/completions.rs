@@ -4,28 +4,46 @@
 //! git's completion runs `complete -C "git-handover …"`), and session keys for
 //! `continue`, `render` and `log`, listed by `git handover status --keys`.
 
+use clap::Args;
+
 use std::fmt::Write as _;
 
 use clap_complete::Shell;
 
-use crate::cli::CompletionsArgs;
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// The long help of `completions`, after its options.
+pub const COMPLETIONS_HELP: &str = "\
+The bash and zsh scripts also complete `git handover <TAB>` and git aliases of it through
+git's own completion, and session keys for continue, render and log.
+
+Examples:
+  git handover completions bash > ~/.local/share/bash-completion/completions/git-handover
+  git handover completions zsh > ~/.zfunc/_git-handover
+  git handover completions fish > ~/.config/fish/completions/git-handover.fish";
 
 pub struct Report {
     pub script: Vec<u8>,
 }
 
-pub fn run(args: &CompletionsArgs) -> Report {
+/// `tree` is the whole command line, which the shell composes.
+pub fn run(args: &CompletionsArgs, tree: clap::Command) -> Report {
     Report {
-        script: generate(args.shell),
+        script: generate(args.shell, tree),
     }
 }
 
 /// The subcommands whose positional argument is a session key.
 const KEYED: [&str; 3] = ["continue", "render", "log"];
 
-/// The completion script for `shell`.
-pub fn generate(shell: Shell) -> Vec<u8> {
-    let mut cmd = crate::cli::command();
+/// The completion script of `tree` for `shell`.
+pub fn generate(shell: Shell, tree: clap::Command) -> Vec<u8> {
+    let mut cmd = tree;
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut cmd, "git-handover", &mut out);
     let script = String::from_utf8(out).expect("clap writes UTF-8");

@@ -1,13 +1,35 @@
 //! `here`: write `CONTINUE_HERE.md` (SPEC section 3) with a stamped header.
 
+use clap::Args;
+
 use std::path::PathBuf;
 
-use crate::cli::HereArgs;
 use crate::services::context::Context;
 use crate::services::input::read_input;
 use crate::services::scan::NOTE_PLACES;
 use crate::support::error::{Error, Result, msg};
 use crate::support::fsio::{self, Lock};
+
+#[derive(Debug, Args)]
+pub struct HereArgs {
+    /// Read the note's sections from FILE instead of stdin.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<PathBuf>,
+
+    /// Replace a note that has not been consumed yet.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// The long help of `here`, after its options.
+pub const HERE_HELP: &str = "\
+The input is the note's sections in Markdown (## Objective, ## Completed, ## In Progress,
+## Next Steps, ## Context); the tool adds the title, `Last updated:` and `Branch:`. A note
+that was not consumed yet is replaced only with --force.
+
+Examples:
+  git handover here --from notes.md
+  printf '## Objective\\nShip the parser\\n' | git handover here";
 
 pub struct Report {
     pub path: PathBuf,

@@ -1,9 +1,32 @@
 //! `log [KEY]`: the records of the notes store, newest first (SPEC sections 5 and 8).
 
-use crate::cli::LogArgs;
+use clap::Args;
+
 use crate::services::context::Context;
 use crate::services::notes_store::StoredRecord;
 use crate::support::error::Result;
+
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// Only the records of this session key.
+    pub key: Option<String>,
+
+    /// Show at most N records.
+    #[arg(short = 'n', long = "max-count", value_name = "N")]
+    pub max_count: Option<usize>,
+}
+
+/// The long help of `log`, after its options.
+pub const LOG_HELP: &str = "\
+The notes store (handover.store = notes or both) keeps a record of every save, task
+change and consumed continue-here note on the commit that was HEAD at that moment, in
+handover.notesRef (refs/notes/handover). Each note is one JSON record per line; this
+lists them all, newest first. Records that cannot be read are named on stderr.
+
+Examples:
+  git handover log
+  git handover log main/20261130-120000
+  git notes --ref=handover show HEAD";
 
 pub struct Report {
     pub notes_ref: String,

@@ -5,11 +5,24 @@
 //! details and examples, exit status, configuration, files, environment and see-also,
 //! all taken from the help texts in `cli.rs`.
 
+use clap::Args;
+
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use crate::cli::ManArgs;
 use crate::support::error::{Error, Result};
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The directory to write `git-handover.1` and one page per subcommand into.
+    pub dir: PathBuf,
+}
+
+/// The long help of `man`, after its options.
+pub const MAN_HELP: &str = "\
+Examples:
+  git handover man ~/.local/share/man/man1
+  git handover man \"$(dirname \"$(command -v git-handover)\")/../share/man/man1\"";
 
 pub struct Report {
     pub written: Vec<PathBuf>,
@@ -17,10 +30,12 @@ pub struct Report {
     pub quiet: bool,
 }
 
-pub fn run(args: &ManArgs, quiet: bool) -> Result<Report> {
+/// `tree` is the whole command line (with `examples`, the top page's), which the shell
+/// composes: a command does not reach up to it.
+pub fn run(args: &ManArgs, quiet: bool, tree: clap::Command, examples: &str) -> Result<Report> {
     std::fs::create_dir_all(&args.dir).map_err(|e| Error::io(&args.dir, "create", e))?;
     let mut written = Vec::new();
-    for (name, page) in pages()? {
+    for (name, page) in pages(tree, examples)? {
         let path = args.dir.join(name);
         std::fs::write(&path, page).map_err(|e| Error::io(&path, "write", e))?;
         written.push(path);
@@ -28,15 +43,15 @@ pub fn run(args: &ManArgs, quiet: bool) -> Result<Report> {
     Ok(Report { written, quiet })
 }
 
-/// Every page as `(file name, roff)`.
-pub fn pages() -> Result<Vec<(String, Vec<u8>)>> {
-    let mut cmd = crate::cli::command();
+/// Every page of `tree` as `(file name, roff)`.
+pub fn pages(tree: clap::Command, examples: &str) -> Result<Vec<(String, Vec<u8>)>> {
+    let mut cmd = tree;
     // Building propagates the global options into every subcommand, so that each
     // page lists them.
     cmd.build();
     let mut out = vec![(
         "git-handover.1".to_owned(),
-        page(&cmd, "git-handover", "git handover", None)?,
+        page(&cmd, "git-handover", "git handover", None, examples)?,
     )];
     for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
         let name = format!("git-handover-{}", sub.get_name());
@@ -45,6 +60,7 @@ pub fn pages() -> Result<Vec<(String, Vec<u8>)>> {
             &name,
             &format!("git handover {}", sub.get_name()),
             Some(&cmd),
+            examples,
         )?;
         out.push((format!("{name}.1"), page));
     }
@@ -58,11 +74,10 @@ fn page(
     name: &str,
     bin: &str,
     parent: Option<&clap::Command>,
+    top_examples: &str,
 ) -> Result<Vec<u8>> {
-    let version = crate::cli::command()
-        .get_version()
-        .unwrap_or_default()
-        .to_owned();
+    let root = parent.unwrap_or(cmd);
+    let version = root.get_version().unwrap_or_default().to_owned();
     let renamed = cmd
         .clone()
         .name(name.to_owned())
@@ -111,7 +126,7 @@ fn page(
         None => (after.trim().to_owned(), String::new()),
     };
     if parent.is_none() {
-        section(&mut text, "EXAMPLES", crate::cli::EXAMPLES);
+        section(&mut text, "EXAMPLES", top_examples);
     } else {
         if !details.is_empty() {
             section(&mut text, "DETAILS", &details);
@@ -122,7 +137,6 @@ fn page(
     }
     // The shared blocks (exit status, configuration, files, environment) live in the
     // top-level help; every page carries them.
-    let root = crate::cli::command();
     let shared = root
         .get_after_long_help()
         .map(ToString::to_string)

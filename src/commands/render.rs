@@ -1,9 +1,27 @@
 //! `render [KEY]`: regenerate a session's `handover.md` from its state.
 
-use crate::cli::RenderArgs;
+use crate::cli::shared::TeamArgs;
+use clap::Args;
+
 use crate::services::context::Context;
 use crate::services::sessions::{self, SessionDir};
 use crate::support::error::{Error, Result, msg};
+
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// The session key; this branch's ready session when left out.
+    pub key: Option<String>,
+
+    #[command(flatten)]
+    pub team: TeamArgs,
+}
+
+/// The long help of `render`, after its options.
+pub const RENDER_HELP: &str = "\
+Examples:
+  git handover render
+  git handover render feature/x/20261129-080000
+  git handover render --team alpha --agent reviewer";
 
 pub struct Report {
     pub session: SessionDir,

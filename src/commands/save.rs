@@ -1,15 +1,41 @@
 //! `save`: create or update the session of the current branch (or team/agent) from a
 //! full or partial state given as JSON.
 
+use crate::cli::shared::TeamArgs;
+use clap::Args;
+use std::path::PathBuf;
+
 use serde_json::Value;
 
-use crate::cli::SaveArgs;
 use crate::facts::written::Saved;
 use crate::model::session;
 use crate::services::context::Context;
 use crate::services::input::read_input;
 use crate::services::sessions;
 use crate::support::error::{Error, Result};
+
+#[derive(Debug, Args)]
+pub struct SaveArgs {
+    /// Read the state from FILE instead of stdin.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub team: TeamArgs,
+}
+
+/// The long help of `save`, after its options.
+pub const SAVE_HELP: &str = "\
+The input is a full or partial project-state.json. It is merged into the session: tasks
+with the same id are replaced and new ones appended; decisions are appended unless an
+identical one exists; architecture changes keep the newest 10; known issues are replaced
+when given; status, generated_at and session_hash are the tool's own. The READY session
+of this branch is reused, else a new <branch>/<YYYYMMDD-HHMMSS> directory is made. A save
+that changes nothing rewrites nothing.
+
+Examples:
+  echo '{\"active_tasks\":[{\"id\":\"T1\",\"description\":\"Parse\",\"status\":\"in_progress\"}]}' | git handover save
+  git handover save --from state.json --team alpha --agent reviewer";
 
 pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Saved> {
     let (bytes, name) = read_input(args.from.as_deref())?;

@@ -1,12 +1,51 @@
 //! `status`: every worktree and every handover in it, checked against git.
 
+use clap::Args;
+
 use jiff::Timestamp;
 
-use crate::cli::StatusArgs;
 use crate::services::assess::{self, Handover, Kind, WorktreeHandovers};
 use crate::services::context::Context;
 use crate::services::notes_store;
 use crate::support::error::{Error, Result, msg};
+
+#[derive(Debug, Args, Default)]
+pub struct StatusArgs {
+    /// Only the current worktree.
+    #[arg(long)]
+    pub here: bool,
+
+    /// Exit with status 1 when anything needs attention, and list only what does.
+    #[arg(long)]
+    pub check: bool,
+
+    /// One line per handover, like `git status --short`: a flag (`!` needs attention,
+    /// `x` unreadable), the kind (`S` session, `N` note, `L` legacy state, `R` notes
+    /// store record), the worktree (`.` for this one), the key, the verdicts and the
+    /// next task.
+    #[arg(long, short = 's')]
+    pub short: bool,
+
+    /// Print only the session keys, one per line: the sessions of every worktree (this
+    /// one's with --here), then those only the notes store has. Nothing is checked
+    /// against git; shell completion uses this.
+    #[arg(long, conflicts_with = "check")]
+    pub keys: bool,
+}
+
+/// The long help of `status`, after its options.
+pub const STATUS_HELP: &str = "\
+For each worktree (main first, then linked ones in `git worktree list` order) this shows
+its branch and HEAD, and each handover in it: structured sessions, legacy state and the
+continue-here note, with their task counts, the next task, freshness (fresh, stale,
+superseded), whether their worktree still exists (orphan, offline), the check of their
+recorded commits (ok, unreachable, missing, ambiguous, rewritten) and stale tasks.
+
+Examples:
+  git handover status
+  git handover status --here
+  git handover status --check || echo 'handovers need attention'
+  git handover status --json | jq '.worktrees[].handovers[].key'";
 
 pub struct Report {
     pub now: Timestamp,

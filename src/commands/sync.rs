@@ -2,7 +2,8 @@
 //! Fetch into `refs/notes/remotes/<remote>/<name>`, merge, push without force; when the
 //! push is rejected because the remote moved, do it all again, a bounded number of times.
 
-use crate::cli::SyncArgs;
+use clap::Args;
+
 use crate::git::subprocess::{self as git_cli, Pushed};
 use crate::git::{NoteBlob, NoteChoice, NoteRules, NotesMerge};
 use crate::model::record::{self, Merged};
@@ -32,6 +33,37 @@ impl NoteRules for RecordRules {
         record::cat_sort_uniq(local, theirs)
     }
 }
+
+#[derive(Debug, Args)]
+pub struct SyncArgs {
+    /// The remote to exchange with.
+    #[arg(default_value = "origin")]
+    pub remote: String,
+
+    /// Also add the notes ref to `notes.rewriteRef` in the repository's config, so that
+    /// `git rebase` and `git commit --amend` carry the notes to the new commits.
+    #[arg(long)]
+    pub rewrite_ref: bool,
+
+    /// Only record: append to the notes store a record of every session whose files
+    /// hold a state the store does not have as its newest (after a save that exited 5,
+    /// "files written, store not updated"). Nothing is fetched or pushed.
+    #[arg(long)]
+    pub record: bool,
+}
+
+/// The long help of `sync`, after its options.
+pub const SYNC_HELP: &str = "\
+Fetches the remote's notes ref into refs/notes/remotes/<REMOTE>/handover, merges it into
+the local one (each note joined line by line, as `git notes merge -s cat_sort_uniq`
+does; when reading, the newest record of each session wins), and pushes the result
+without force. If the push is rejected because the remote moved, it fetches, merges and
+pushes again, up to 5 times (then exit 4). Uses the git binary for fetch and push.
+
+Examples:
+  git handover sync
+  git handover sync upstream
+  git handover sync --rewrite-ref    # also make notes follow rebase and --amend";
 
 /// Rounds of fetch, merge and push before giving up.
 pub const MAX_ROUNDS: usize = 5;

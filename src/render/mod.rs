@@ -1,7 +1,7 @@
 //! Output: one human renderer (the only user of colour) and one JSON renderer with
 //! versioned output structs.
 
-pub mod hook;
+pub mod agent_hook;
 pub mod human;
 pub mod json;
 pub mod output;
@@ -37,9 +37,8 @@ pub fn use_color(
         // As git decides `auto`: a terminal, or git's pager (GIT_PAGER_IN_USE, set when
         // git pages `git handover`), and a terminal type that can show colour.
         _ => {
-            let paged = env("GIT_PAGER_IN_USE").is_some_and(|v| {
-                matches!(v.to_ascii_lowercase().as_str(), "true" | "1" | "yes" | "on")
-            });
+            let paged = env("GIT_PAGER_IN_USE")
+                .is_some_and(|v| crate::support::config::parse_bool(&v) == Some(true));
             let term_ok = env("TERM").is_some_and(|t| !t.is_empty() && t != "dumb");
             (stdout_is_terminal || paged) && term_ok
         }

@@ -3,7 +3,7 @@
 //! the command.
 
 use crate::commands::{
-    clean, completions, r#continue, here, hook, log, man, migrate, render, status, sync, task,
+    agent_hook, clean, completions, r#continue, here, log, man, migrate, render, status, sync, task,
 };
 use crate::facts::written::Saved;
 use crate::render::human::{self, Painter};
@@ -345,7 +345,7 @@ impl Output for clean::Report {
     }
 }
 
-impl Output for hook::InstallReport {
+impl Output for agent_hook::InstallReport {
     fn human(&self, p: &Painter) -> String {
         human::hook(self, p)
     }

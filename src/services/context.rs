@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use jiff::Timestamp;
 
-use crate::cli::TeamArgs;
+use crate::cli::shared::TeamArgs;
 use crate::git::{Repo, Worktree};
 use crate::services::notes_store::Store;
 use crate::services::sessions::{self, Owner, SessionDir, TeamChoice};

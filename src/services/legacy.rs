@@ -28,7 +28,7 @@ pub fn migrate_in(ctx: &Context, wt: &Worktree) -> Result<Report> {
     }
     let _old_lock = Lock::acquire(&legacy, ctx.settings.lock_timeout)?;
     let state = State::read(&legacy)?;
-    let Owner::Branch(branch) = ctx.owner(&crate::cli::TeamArgs::default(), wt)? else {
+    let Owner::Branch(branch) = ctx.owner(&crate::cli::shared::TeamArgs::default(), wt)? else {
         unreachable!("no team was asked for");
     };
     let tx = sessions::Transaction::recorded(ctx, wt)?;

@@ -52,6 +52,13 @@ pub struct Settings {
     /// `None` when `handover.language` is unset: the locale decides.
     pub language: Option<Lang>,
     pub color: ColorChoice,
+    /// `handover.hook`: whether a user-scope agent hook briefs here; `None` when unset
+    /// (the project's agent settings decide). A value that is not a boolean is false:
+    /// a hook must never fail on it.
+    pub hook: Option<bool>,
+    /// `handover.recordCommits`: the post-commit hook adds each commit to
+    /// `architecture_changes`. A value that is not a boolean is false, as for `hook`.
+    pub record_commits: bool,
 }
 
 /// The `name=value` pairs git passes to a subcommand for `git -c name=value …`, from
@@ -208,6 +215,9 @@ impl Settings {
             lock_timeout: duration("handover.lockTimeout", Duration::from_secs(5))?,
             language,
             color,
+            hook: get("handover.hook").map(|v| parse_bool(&v) == Some(true)),
+            record_commits: get("handover.recordCommits")
+                .is_some_and(|v| parse_bool(&v) == Some(true)),
         })
     }
 
@@ -230,6 +240,13 @@ fn invalid(key: &str, value: &str, expected: Msg) -> Error {
     }
 }
 
+/// The output language: `--lang`, else `handover.language`, else the locale. Before the
+/// configuration is read (or outside a repository), `configured` is `None`.
+pub fn language(flag: Option<Lang>, configured: Option<Lang>) -> Lang {
+    flag.or(configured)
+        .unwrap_or_else(|| crate::support::i18n::lang_from_locale(|k| std::env::var(k).ok()))
+}
+
 /// Parse a duration like `36h`, `7d`, `90m`, `1w`, `2 days` or `P7D`.
 /// Days are 24 hours; calendar units (months, years) are refused, as their length varies.
 pub fn parse_duration(s: &str) -> std::result::Result<Duration, Msg> {
@@ -244,7 +261,9 @@ pub fn parse_duration(s: &str) -> std::result::Result<Duration, Msg> {
     Duration::try_from(signed).map_err(|_| msg(crate::k!("cfg.not_negative"), &[]))
 }
 
-fn parse_bool(v: &str) -> Option<bool> {
+/// A boolean as git spells it (`true`/`yes`/`on`/`1`, `false`/`no`/`off`/`0`/empty, any
+/// case); `None` for anything else. The one parser of the crate's booleans.
+pub fn parse_bool(v: &str) -> Option<bool> {
     match v.to_ascii_lowercase().as_str() {
         "true" | "yes" | "on" | "1" => Some(true),
         "false" | "no" | "off" | "0" | "" => Some(false),
@@ -291,6 +310,23 @@ mod tests {
         );
         assert_eq!(parse_config_parameters("'unterminated"), []);
         assert!(parse_overrides(&["novalue".into()]).is_err());
+    }
+
+    #[test]
+    fn hook_settings_read_git_booleans_and_never_fail() {
+        let with = |k: &'static str, v: &'static str| {
+            Settings::from_lookup(move |key| (key == k).then(|| v.to_owned())).unwrap()
+        };
+        assert_eq!(Settings::defaults().hook, None);
+        assert!(!Settings::defaults().record_commits);
+        assert_eq!(with("handover.hook", "Yes").hook, Some(true));
+        assert_eq!(with("handover.hook", "off").hook, Some(false));
+        assert_eq!(with("handover.hook", "maybe").hook, Some(false));
+        assert!(with("handover.recordCommits", "ON").record_commits);
+        assert!(!with("handover.recordCommits", "2").record_commits);
+        assert_eq!(parse_bool(""), Some(false));
+        assert_eq!(parse_bool("1"), Some(true));
+        assert_eq!(parse_bool("nope"), None);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::cli::ContinueArgs;
+use super::ContinueArgs;
 use crate::git::{History, Worktree};
 use crate::services::assess::{self, Assessment, Kind};
 use crate::services::context::Context;

@@ -1,6 +1,7 @@
 //! `continue [KEY | PATH]`: find the handover to resume, from any worktree, and brief on
 //! it (SPEC section 5).
 
+mod args;
 mod find;
 mod plan;
 mod resume;
@@ -9,9 +10,12 @@ mod settle;
 use find::{assessed, explicit, needs_worktree, resumable, store_candidates, team_mode};
 use resume::resume;
 
+/// The sides of a diverged session, which [`Ask::side`] chooses between.
+pub use crate::facts::side::SideFacts;
+pub use args::{CONTINUE_HELP, ContinueArgs};
+
 use std::path::{Path, PathBuf};
 
-use crate::cli::ContinueArgs;
 use crate::git::{CommitLine, History, Worktree};
 use crate::model::note::Note;
 use crate::model::state::Task;

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::cli::ContinueArgs;
+use super::ContinueArgs;
 use crate::git::{History, Worktree};
 use crate::model::note::Note;
 use crate::model::state::{State, TaskStatus};

@@ -1,7 +1,7 @@
 //! A diverged session (written on two clones from one state, SPEC section 8): finding
 //! its sides, and settling it on the side the user took.
 
-use crate::cli::ContinueArgs;
+use super::ContinueArgs;
 use crate::git::Worktree;
 use crate::services::context::Context;
 use crate::services::notes_store::Side;

@@ -106,7 +106,7 @@ pub fn clean(r: &crate::commands::clean::Report, p: &Painter) -> String {
     kept.concat() + &summary + "\n"
 }
 
-pub fn hook(r: &crate::commands::hook::InstallReport, p: &Painter) -> String {
+pub fn hook(r: &crate::commands::agent_hook::InstallReport, p: &Painter) -> String {
     let install = r.install;
     let path = escape(&r.settings.display().to_string());
     let key = match (install, r.changed) {

@@ -170,7 +170,7 @@ pub struct InstructionsV1 {
     pub changed: bool,
 }
 
-pub fn hook(r: &crate::commands::hook::InstallReport) -> HookV1 {
+pub fn hook(r: &crate::commands::agent_hook::InstallReport) -> HookV1 {
     HookV1 {
         schema: "git-handover/hook/1",
         agent: match r.agent {

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use crate::cli::{HookAgent, HookInstallArgs, HookScope};
+use crate::cli::shared::{HookAgent, HookInstallArgs, HookScope};
 use crate::support::error::{Error, Result, msg};
 use crate::support::fsio;
 

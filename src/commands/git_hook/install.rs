@@ -18,7 +18,7 @@ const LINE: &str = "command -v git-handover >/dev/null 2>&1 && git-handover hook
 
 /// The directory git runs hooks from: `core.hooksPath` (relative to the worktree's
 /// top, as git reads it), else `<common dir>/hooks`.
-pub fn hooks_dir(ctx: &Context) -> Result<PathBuf> {
+fn hooks_dir(ctx: &Context) -> Result<PathBuf> {
     if let Some(path) = ctx.repo.config_string("core.hooksPath") {
         let path = PathBuf::from(path);
         if path.is_absolute() {

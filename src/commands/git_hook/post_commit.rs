@@ -18,13 +18,11 @@ fn touches(path: &str, file: &str) -> bool {
 /// Update the session for HEAD's commit; returns whether anything was written.
 pub fn run(ctx: &Context) -> Result<bool> {
     let wt = ctx.current_worktree()?;
-    let (Some(session), _) = ctx.ready_session(&wt, &crate::cli::TeamArgs::default())? else {
+    let (Some(session), _) = ctx.ready_session(&wt, &crate::cli::shared::TeamArgs::default())?
+    else {
         return Ok(false);
     };
-    let record = ctx
-        .repo
-        .config_string("handover.recordCommits")
-        .is_some_and(|v| matches!(v.to_ascii_lowercase().as_str(), "true" | "yes" | "on" | "1"));
+    let record = ctx.settings.record_commits;
     // Cheap looks first, before any object is read: most sessions name no files, and
     // most commits touch none of those they name.
     let state = crate::model::state::View::read(&session.state_file())?;

@@ -1,0 +1,98 @@
+//! The hooks that must never fail: the agent hooks (`hook session-start`,
+//! `hook pre-compact`, `hook session-end`) and git's (`hook post-commit`). Each runs
+//! its command, and whatever the command does, an error or a panic included, becomes
+//! silence or one line, with exit status 0: a hook must not fail the agent's start or
+//! make a commit look failed.
+
+use crate::commands::agent_hook::{self, Event, Reminder, SessionStartArgs};
+use crate::commands::r#continue::{self, ContinueArgs, Mode};
+use crate::commands::git_hook;
+use crate::render::human::Painter;
+use crate::support::error::{Error, Result};
+use crate::support::text;
+
+use super::ProcessOutput;
+use super::invocation::Invocation;
+
+/// `hook session-start`: the briefing of the agent's worktree as `SessionStart`
+/// context. Nothing to resume prints nothing; an error becomes a one-line note in the
+/// context.
+pub(super) fn session_start(inv: &mut Invocation, args: &SessionStartArgs) -> ProcessOutput {
+    let event = Event::read(&inv.cwd);
+    // The language before the repository's configuration is read (errors need one).
+    let early = inv.lang;
+    let context = std::panic::catch_unwind(std::panic::AssertUnwindSafe(
+        || -> Result<Option<String>> {
+            let mut ctx = match inv.open(event.dir().to_owned()) {
+                Ok(ctx) => ctx,
+                Err(Error::NotARepository { .. }) => return Ok(None),
+                Err(e) => return Err(e),
+            };
+            if !agent_hook::session_start(&mut ctx, &event, args) {
+                return Ok(None);
+            }
+            let briefing = ContinueArgs::briefing();
+            let report = r#continue::run(&ctx, &briefing, Mode::ReadOnly, &mut r#continue::Nobody)?;
+            let budget = crate::render::agent_hook::Budget::of(args.agent);
+            Ok(crate::render::agent_hook::context(
+                &report, ctx.lang, budget,
+            ))
+        },
+    ));
+    let text = match context {
+        Ok(Ok(Some(text))) => text,
+        Ok(Ok(None)) => return ProcessOutput::ok(Vec::new()),
+        Ok(Err(e)) => format!("git-handover: {}\n", text::escape(&e.message(early))),
+        Err(_) => format!(
+            "git-handover: {}\n",
+            crate::support::i18n::text(early, crate::k!("hook.internal"))
+        ),
+    };
+    ProcessOutput::ok(crate::render::agent_hook::hook_output(&text))
+}
+
+/// `hook pre-compact` / `hook session-end`: a reminder to save the handover, as the
+/// `systemMessage` agents show the user (Claude Code, Gemini CLI). Nothing to say, or
+/// any error, prints nothing.
+pub(super) fn reminder(inv: &mut Invocation) -> ProcessOutput {
+    let event = Event::read(&inv.cwd);
+    let text = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> Option<String> {
+        let ctx = inv.open(event.dir().to_owned()).ok()?;
+        let reminder = agent_hook::reminder(&ctx, &event).ok()??;
+        Some(reminder_text(&reminder, &inv.painter(false)))
+    }));
+    match text {
+        Ok(Some(text)) => {
+            let v = serde_json::json!({ "systemMessage": text });
+            ProcessOutput::ok(format!("{v}\n").into_bytes())
+        }
+        _ => ProcessOutput::ok(Vec::new()),
+    }
+}
+
+fn reminder_text(reminder: &Reminder, p: &Painter) -> String {
+    let key = text::escape(&reminder.key);
+    if reminder.unsaved.is_empty() {
+        p.f(crate::k!("remind.saved"), &[("key", &key)])
+    } else {
+        let tasks: Vec<String> = reminder
+            .unsaved
+            .iter()
+            .map(|id| format!("[{}]", text::escape(id)))
+            .collect();
+        p.f(
+            crate::k!("remind.unsaved"),
+            &[("key", &key), ("tasks", &tasks.join(", "))],
+        )
+    }
+}
+
+/// `hook post-commit`: update this worktree's session for HEAD's commit. Whatever
+/// happens, nothing is printed and the exit status is 0 (the commit is made already).
+pub(super) fn post_commit(inv: &mut Invocation) -> ProcessOutput {
+    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let ctx = inv.open(inv.cwd.clone()).ok()?;
+        git_hook::post_commit(&ctx).ok()
+    }));
+    ProcessOutput::ok(Vec::new())
+}

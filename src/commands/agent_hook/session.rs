@@ -1,0 +1,109 @@
+//! What the agent hooks decide: whether `hook session-start` briefs, and what
+//! `hook pre-compact` / `hook session-end` remind of. The briefing itself is
+//! `continue`'s, read-only; the shell runs it when [`session_start`] says so.
+
+use super::args::SessionStartArgs;
+use super::event::Event;
+use super::starts::{agent_started, already_briefed};
+use crate::cli::shared::{HookScope, TeamArgs};
+use crate::model::state::{TaskStatus, View};
+use crate::services::context::Context;
+use crate::support::error::Result;
+
+/// The agent settings files a project-scope hook of git-handover is registered in.
+const PROJECT_SETTINGS: [&str; 4] = [
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".codex/hooks.json",
+    ".gemini/settings.json",
+];
+
+/// `hook session-start`: whether to brief on this start. A user-scope hook briefs only
+/// where the repository opted in; a hook installed at two scopes (Codex runs both)
+/// briefs once per start. When it briefs, history questions get the hook's deadline.
+pub fn session_start(ctx: &mut Context, event: &Event, args: &SessionStartArgs) -> bool {
+    // A user-scope hook runs in every repository the user opens: it briefs only
+    // where the repository opted in, so a cloned repository's files are not put
+    // into every session unasked.
+    if args.scope == Some(HookScope::User) && !opted_in(ctx) {
+        return false;
+    }
+    if already_briefed(&ctx.repo.common_dir(), event) {
+        return false;
+    }
+    // Well under the 10 s the hook is installed with: history questions still open
+    // then are said to be unchecked, and the agent is briefed in time.
+    ctx.repo.set_deadline(hook_deadline());
+    true
+}
+
+/// What `hook pre-compact` / `hook session-end` remind of: this worktree's ready
+/// session, and the tasks in progress not updated since this agent session started.
+pub struct Reminder {
+    pub key: String,
+    /// The ids of the tasks in progress not saved since the start, in the session's order.
+    pub unsaved: Vec<String>,
+}
+
+/// `hook pre-compact` / `hook session-end`: `None` when there is no ready session.
+pub fn reminder(ctx: &Context, event: &Event) -> Result<Option<Reminder>> {
+    let wt = ctx.current_worktree()?;
+    let Some(session) = ctx.ready_session(&wt, &TeamArgs::default())?.0 else {
+        return Ok(None);
+    };
+    let state = View::read(&session.state_file())?;
+    if !state.is_ready() {
+        return Ok(None);
+    }
+    let started = agent_started(&ctx.repo.common_dir(), event);
+    let unsaved = state
+        .tasks
+        .iter()
+        .filter(|t| t.status == TaskStatus::InProgress)
+        .filter(|t| match (started, &t.last_touched) {
+            // Times in files are to the second: compare seconds.
+            (Some(start), Some(touched)) => touched.at.as_second() < start.as_second(),
+            // Never touched, or no start known for this agent session: every task
+            // in progress is named.
+            (Some(_), None) | (None, _) => true,
+        })
+        .map(|t| t.id.clone())
+        .collect();
+    Ok(Some(Reminder {
+        key: session.key.clone(),
+        unsaved,
+    }))
+}
+
+/// Whether this repository opted in to briefings from a user-scope hook: a
+/// project-scope hook of git-handover is registered for some agent, or
+/// `handover.hook` is true.
+fn opted_in(ctx: &Context) -> bool {
+    if let Some(on) = ctx.settings.hook {
+        return on;
+    }
+    let Ok(wt) = ctx.current_worktree() else {
+        return false;
+    };
+    PROJECT_SETTINGS.iter().any(|f| {
+        crate::support::fsio::read_regular(&wt.path.join(f), 4 << 20)
+            .ok()
+            .is_some_and(|b| {
+                let text = String::from_utf8_lossy(&b);
+                text.contains("hook session-start")
+                    && (text.contains("git-handover") || text.contains("git handover"))
+            })
+    })
+}
+
+/// How long the session-start hook spends on history: 3 s (a test may shorten it with
+/// `GIT_HANDOVER_TEST_DEADLINE_MS`, to see what a cut-short briefing says).
+fn hook_deadline() -> std::time::Duration {
+    std::env::var("GIT_HANDOVER_TEST_DEADLINE_MS")
+        .ok()
+        .and_then(|ms| ms.parse().ok())
+        .map_or(
+            std::time::Duration::from_secs(3),
+            std::time::Duration::from_millis,
+        )
+}
