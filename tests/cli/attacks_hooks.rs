@@ -1,0 +1,2 @@
+//! The second round of attacks (issue 31) on the hooks room: each test tries to break one
+//! promise and failed before its fix. docs/SECURITY.md lists them.
