@@ -30,8 +30,7 @@ pub(super) struct Compact(pub(super) Vec<[u32; 3]>);
 pub(super) fn long_walk() -> u32 {
     static AFTER: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
     *AFTER.get_or_init(|| {
-        std::env::var("GIT_HANDOVER_TEST_LONG_WALK")
-            .ok()
+        crate::support::testing::knob("GIT_HANDOVER_TEST_LONG_WALK")
             .and_then(|v| v.parse().ok())
             .unwrap_or(16_384)
     })

@@ -5,10 +5,10 @@
 //! event noted appends its name to that file, a line each, so a test asserts on what
 //! happened (the walk looked at the clock once, the lock was waited for) rather than on
 //! how long it took. Unset (always, outside tests), each costs one lookup a process.
-
-use std::path::PathBuf;
-use std::sync::OnceLock;
-use std::time::Duration;
+//!
+//! All of it exists only in builds with debug assertions (the test builds): in a
+//! release build (`cargo install`) every point is empty and every knob unset, so no
+//! environment variable can make an installed binary sleep or lift a deadline.
 
 /// The variable that names a pause point and its length in milliseconds.
 pub const PAUSE_ENV: &str = "GIT_HANDOVER_TEST_PAUSE";
@@ -16,37 +16,68 @@ pub const PAUSE_ENV: &str = "GIT_HANDOVER_TEST_PAUSE";
 /// The variable that names the file test points and events are appended to.
 pub const LOG_ENV: &str = "GIT_HANDOVER_TEST_LOG";
 
-/// Sleep here when the test asked for a pause at `point` (and note that it was reached).
-pub fn pause(point: &str) {
-    // Read once a process: some points are passed once per commit of a walk.
-    static SPEC: OnceLock<Option<String>> = OnceLock::new();
-    note(point);
-    let Some(spec) = SPEC.get_or_init(|| std::env::var(PAUSE_ENV).ok()) else {
-        return;
-    };
-    for item in spec.split(',') {
-        if let Some((name, ms)) = item.split_once(':')
-            && name == point
-            && let Ok(ms) = ms.parse::<u64>()
-        {
-            std::thread::sleep(Duration::from_millis(ms));
-        }
+/// The value of a test knob (`GIT_HANDOVER_TEST_…`), in test builds only.
+pub fn knob(name: &str) -> Option<String> {
+    if cfg!(debug_assertions) {
+        std::env::var(name).ok()
+    } else {
+        None
     }
 }
 
-/// Append `event` to the test log, when a test asked for one. One `write` of one line
-/// in append mode: processes that share the log never interleave within a line.
-pub fn note(event: &str) {
-    use std::io::Write as _;
-    static LOG: OnceLock<Option<PathBuf>> = OnceLock::new();
-    let Some(path) = LOG.get_or_init(|| std::env::var_os(LOG_ENV).map(PathBuf::from)) else {
-        return;
-    };
-    if let Ok(mut file) = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-    {
-        let _ = file.write_all(format!("{event}\n").as_bytes());
+/// Sleep here when the test asked for a pause at `point` (and note that it was reached).
+#[cfg(not(debug_assertions))]
+#[inline]
+pub fn pause(_point: &str) {}
+
+/// Append `event` to the test log, when a test asked for one.
+#[cfg(not(debug_assertions))]
+#[inline]
+pub fn note(_event: &str) {}
+
+#[cfg(debug_assertions)]
+pub use live::{note, pause};
+
+#[cfg(debug_assertions)]
+mod live {
+    use std::path::PathBuf;
+    use std::sync::OnceLock;
+    use std::time::Duration;
+
+    use super::{LOG_ENV, PAUSE_ENV, knob};
+
+    /// Sleep here when the test asked for a pause at `point` (and note that it was reached).
+    pub fn pause(point: &str) {
+        // Read once a process: some points are passed once per commit of a walk.
+        static SPEC: OnceLock<Option<String>> = OnceLock::new();
+        note(point);
+        let Some(spec) = SPEC.get_or_init(|| knob(PAUSE_ENV)) else {
+            return;
+        };
+        for item in spec.split(',') {
+            if let Some((name, ms)) = item.split_once(':')
+                && name == point
+                && let Ok(ms) = ms.parse::<u64>()
+            {
+                std::thread::sleep(Duration::from_millis(ms));
+            }
+        }
+    }
+
+    /// Append `event` to the test log, when a test asked for one. One `write` of one line
+    /// in append mode: processes that share the log never interleave within a line.
+    pub fn note(event: &str) {
+        use std::io::Write as _;
+        static LOG: OnceLock<Option<PathBuf>> = OnceLock::new();
+        let Some(path) = LOG.get_or_init(|| std::env::var_os(LOG_ENV).map(PathBuf::from)) else {
+            return;
+        };
+        if let Ok(mut file) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
+            let _ = file.write_all(format!("{event}\n").as_bytes());
+        }
     }
 }

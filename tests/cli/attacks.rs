@@ -123,3 +123,46 @@ offer __git_wrap__git_main "git handover task list --session "
     assert!(lines[2].contains("|x$(touch${IFS}pwned3)/1|"), "{got}");
     assert!(lines[3].contains("|x$(touch${IFS}pwned3)/1|"), "{got}");
 }
+
+/// Item 4: the test knobs (pause points, the event log, a shortened hook deadline, the
+/// long-walk threshold) exist only in test builds. The release binary — what `cargo
+/// install` makes — ignores them: no pause point is even reached. `.ci/run` builds it
+/// before the tests; elsewhere the test needs `cargo build --release` first.
+#[test]
+fn the_release_binary_has_no_test_knobs() {
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("target"),
+        std::path::PathBuf::from,
+    );
+    let release = target.join("release/git-handover");
+    if !release.is_file() {
+        common::unavailable(&format!(
+            "no release binary at {} (cargo build --release --locked)",
+            release.display()
+        ));
+        return;
+    }
+    let env = TestEnv::new();
+    let repo = env.init("repo");
+    env.commit(&repo, "a.txt", "a\n", "first", "2026-11-30T10:00:00Z");
+    let log = env.root().join("events.log");
+    let run = |bin: &Path| {
+        env.command(bin)
+            .args(["status", "--json"])
+            .current_dir(&repo)
+            .env("GIT_HANDOVER_TEST_PAUSE", "exit:1")
+            .env("GIT_HANDOVER_TEST_LOG", &log)
+            .env("GIT_HANDOVER_TEST_DEADLINE_MS", "0")
+            .output()
+            .unwrap()
+    };
+    // The test build honours them (the log names the exit point) ...
+    assert!(run(Path::new(env!("CARGO_BIN_EXE_git-handover"))).status.success());
+    let seen = std::fs::read_to_string(&log).unwrap();
+    assert!(seen.lines().any(|l| l == "exit"), "{seen}");
+    std::fs::remove_file(&log).unwrap();
+    // ... the release build does not: nothing is logged, nothing paused.
+    let out = run(&release);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!log.exists(), "the release binary wrote the test log");
+}

@@ -99,8 +99,7 @@ fn opted_in(ctx: &Context) -> bool {
 /// How long the session-start hook spends on history: 3 s (a test may shorten it with
 /// `GIT_HANDOVER_TEST_DEADLINE_MS`, to see what a cut-short briefing says).
 fn hook_deadline() -> std::time::Duration {
-    std::env::var("GIT_HANDOVER_TEST_DEADLINE_MS")
-        .ok()
+    crate::support::testing::knob("GIT_HANDOVER_TEST_DEADLINE_MS")
         .and_then(|ms| ms.parse().ok())
         .map_or(
             std::time::Duration::from_secs(3),
