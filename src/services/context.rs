@@ -24,6 +24,28 @@ pub struct Context {
 }
 
 impl Context {
+    /// The context of a run in `dir`: the repository, its settings, the clock, the
+    /// language (`lang`, the `--lang` flag, else `handover.language`, else the locale).
+    /// `overrides` (`git -c`, then our own `-c`) are applied to the repository as git
+    /// applies `-c`.
+    pub fn open(
+        dir: PathBuf,
+        overrides: &[(String, String)],
+        lang: Option<Lang>,
+    ) -> Result<Context> {
+        let all: Vec<String> = overrides.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let repo = crate::git::discover_with(&dir, &all)?;
+        let settings = Settings::from_lookup(|k| repo.config_string(k))?;
+        let lang = crate::support::config::language(lang, settings.language);
+        Ok(Context {
+            repo,
+            settings,
+            now: crate::support::clock::now(),
+            lang,
+            cwd: dir,
+        })
+    }
+
     /// The notes store of this run: where writes are recorded, and what it holds.
     pub fn store(&self) -> Store<'_> {
         Store::new(&self.repo, &self.settings, self.lang)

@@ -157,12 +157,20 @@ fn the_release_binary_has_no_test_knobs() {
             .unwrap()
     };
     // The test build honours them (the log names the exit point) ...
-    assert!(run(Path::new(env!("CARGO_BIN_EXE_git-handover"))).status.success());
+    assert!(
+        run(Path::new(env!("CARGO_BIN_EXE_git-handover")))
+            .status
+            .success()
+    );
     let seen = std::fs::read_to_string(&log).unwrap();
     assert!(seen.lines().any(|l| l == "exit"), "{seen}");
     std::fs::remove_file(&log).unwrap();
     // ... the release build does not: nothing is logged, nothing paused.
     let out = run(&release);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(!log.exists(), "the release binary wrote the test log");
 }
