@@ -11,9 +11,11 @@
 //! environment variable can make an installed binary sleep or lift a deadline.
 
 /// The variable that names a pause point and its length in milliseconds.
+#[cfg(debug_assertions)]
 pub const PAUSE_ENV: &str = "GIT_HANDOVER_TEST_PAUSE";
 
 /// The variable that names the file test points and events are appended to.
+#[cfg(debug_assertions)]
 pub const LOG_ENV: &str = "GIT_HANDOVER_TEST_LOG";
 
 /// The value of a test knob (`GIT_HANDOVER_TEST_…`), in test builds only.
