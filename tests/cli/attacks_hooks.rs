@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::common::TestEnv;
 
@@ -94,4 +94,58 @@ fn the_session_start_hook_never_sweeps_through_a_linked_directory() {
         1,
         "no marker there"
     );
+}
+
+/// Item 8: `hook install` takes out only the exact line the tool writes; the user's own
+/// commands that run the hook among other things stay, and `uninstall` gives the file
+/// back as it was (its `hooks`, and a group the user left empty, included).
+#[test]
+fn install_and_uninstall_leave_the_users_own_session_start_commands() {
+    let env = TestEnv::new();
+    let repo = ready(&env);
+    let settings = repo.join(".claude/settings.json");
+    let original = json!({"hooks": {"SessionStart": [
+        {"matcher": "startup", "hooks": [
+            {"type": "command", "command": "./scripts/setup-env.sh && git-handover hook session-start"}]},
+        {"matcher": "resume", "hooks": [
+            {"type": "command", "command": "timeout 5 git-handover hook session-start --agent claude"}]},
+        {"matcher": "clear", "hooks": []}]}});
+    env.write(&settings, &serde_json::to_string_pretty(&original).unwrap());
+    let run = env.handover(&repo, &["hook", "install"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let after: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    let groups = after["hooks"]["SessionStart"].as_array().unwrap();
+    assert_eq!(groups.len(), 4, "theirs kept, ours added: {after:#}");
+    assert_eq!(
+        groups[..3],
+        original["hooks"]["SessionStart"].as_array().unwrap()[..]
+    );
+    let run = env.handover(&repo, &["hook", "uninstall"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let back: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert_eq!(
+        back, original,
+        "uninstall takes out only what install added"
+    );
+}
+
+/// Item 42 (second half): a settings file with a key given twice is refused by name,
+/// exit 3, and not rewritten (one of the values would be lost).
+#[test]
+fn a_settings_file_with_a_duplicate_key_is_refused_by_name() {
+    let env = TestEnv::new();
+    let repo = ready(&env);
+    let settings = repo.join(".claude/settings.json");
+    let text = "{\n  \"model\": \"opus\",\n  \"permissions\": {\"allow\": []},\n  \"model\": \"sonnet\"\n}\n";
+    env.write(&settings, text);
+    let run = env.handover(&repo, &["hook", "install"]);
+    assert_eq!(run.code, 3, "{}", run.snapshot());
+    assert!(
+        run.stderr.contains("[ROOT]/repo/.claude/settings.json")
+            && run.stderr.contains("model")
+            && run.stderr.contains("twice"),
+        "{}",
+        run.snapshot()
+    );
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), text);
 }

@@ -252,6 +252,8 @@ pub(super) const CATALOG: &[Entry] = &[
     e("hook.present", "{path} already has the SessionStart hook", "{path} にはすでに SessionStart フックがあります"),
     e("hook.removed", "removed the SessionStart hook from {path}", "{path} から SessionStart フックを削除しました"),
     e("hook.absent", "{path} has no SessionStart hook of git-handover", "{path} に git-handover の SessionStart フックはありません"),
+    e("err.settings_duplicate", "refusing to edit {file}: the key {key} is given twice (again on line {line}); rewriting the file would keep only one of its values", "{file} を編集しません: キー {key} が二度書かれています（{line} 行目で再び）。ファイルを書き直すと値の一方しか残りません"),
+    e("err.settings_duplicate_hint", "keep one of the two by hand, then run the command again; nothing was written", "手でどちらか一方を残してから、もう一度コマンドを実行してください。何も書き込んでいません"),
     e("hook.instr_added", "added a Session continuity section to {path}", "{path} に Session continuity の節を追加しました"),
     e("hook.instr_present", "{path} already has a Session continuity section", "{path} にはすでに Session continuity の節があります"),
     e("hook.instr_removed", "removed the Session continuity section from {path}", "{path} から Session continuity の節を削除しました"),
