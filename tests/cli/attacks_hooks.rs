@@ -149,3 +149,140 @@ fn a_settings_file_with_a_duplicate_key_is_refused_by_name() {
     );
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), text);
 }
+
+/// A post-commit hook of the user's in `repo`, holding `text`, with `mode`.
+fn hook_file(repo: &Path, text: &[u8], mode: u32) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt as _;
+    let hook = repo.join(".git/hooks/post-commit");
+    std::fs::create_dir_all(hook.parent().unwrap()).unwrap();
+    std::fs::write(&hook, text).unwrap();
+    std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(mode)).unwrap();
+    hook
+}
+
+fn mode_of(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
+}
+
+/// Item 18: a hook whose interpreter merely has "sh" somewhere in its line is not a
+/// shell script, and is not edited; a shell behind `env` (also `env -S`) is one.
+#[test]
+fn only_a_shell_interpreter_gets_shell_lines() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    for line in [
+        "#!/home/u/.pyenv/shims/python3",
+        "#!/bin/csh",
+        "#!/usr/bin/env -S deno run --allow-all # sh",
+        "#!/usr/bin/fish",
+    ] {
+        let text = format!("{line}\nprint('x')\n");
+        let hook = hook_file(&repo, text.as_bytes(), 0o755);
+        let run = env.handover(&repo, &["hook", "install", "--git", "post-commit"]);
+        assert_eq!(run.code, 3, "{line}: {}", run.snapshot());
+        assert_eq!(std::fs::read_to_string(&hook).unwrap(), text, "{line}");
+    }
+    for line in [
+        "#!/usr/bin/env bash",
+        "#!/usr/bin/env -S bash -e",
+        "#!/bin/dash -e",
+    ] {
+        let hook = hook_file(&repo, format!("{line}\necho x\n").as_bytes(), 0o755);
+        let run = env.handover(&repo, &["hook", "install", "--git", "post-commit"]);
+        assert_eq!(run.code, 0, "{line}: {}", run.snapshot());
+        assert!(
+            std::fs::read_to_string(&hook)
+                .unwrap()
+                .contains("hook post-commit")
+        );
+    }
+}
+
+/// Item 19: `core.hooksPath='~/hooks'` is the hooks directory in the home directory,
+/// as git reads it, not a directory named `~` in the worktree.
+#[test]
+fn a_hooks_path_with_a_tilde_is_in_the_home_directory() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    env.git(&repo, &["config", "core.hooksPath", "~/hooks"]);
+    let run = env.handover(&repo, &["hook", "install", "--git", "post-commit"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(
+        run.stdout.contains("[ROOT]/home/hooks/post-commit"),
+        "{}",
+        run.snapshot()
+    );
+    assert!(env.root().join("home/hooks/post-commit").is_file());
+    assert!(!repo.join("~").exists(), "no ./~ in the worktree");
+}
+
+/// Item 30: over a hook that is not executable (git does not run it), install says so
+/// plainly and does not make it executable behind the user's back.
+#[test]
+fn install_over_a_disabled_hook_says_git_does_not_run_it() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let hook = hook_file(&repo, b"#!/bin/sh\necho mine\n", 0o644);
+    let run = env.handover(&repo, &["hook", "install", "--git", "post-commit"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(
+        run.stderr
+            .contains("is not executable, so git does not run it")
+            && run.stderr.contains("chmod +x"),
+        "{}",
+        run.snapshot()
+    );
+    assert_eq!(mode_of(&hook), 0o644);
+}
+
+/// Item 31: install then uninstall gives a user's hook back byte for byte, with its
+/// mode, even one that is only `#!/bin/sh` (with or without its newline).
+#[test]
+fn install_then_uninstall_gives_a_bare_hook_back_byte_for_byte() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    for text in [
+        &b"#!/bin/sh"[..],
+        b"#!/bin/sh\n",
+        b"#!/bin/sh\n\n",
+        b"#!/bin/bash\n# mine\n",
+    ] {
+        let hook = hook_file(&repo, text, 0o750);
+        env.handover(&repo, &["hook", "install", "--git", "post-commit"])
+            .assert_ok();
+        assert!(
+            std::fs::read_to_string(&hook)
+                .unwrap()
+                .contains("hook post-commit")
+        );
+        env.handover(&repo, &["hook", "uninstall", "--git", "post-commit"])
+            .assert_ok();
+        assert_eq!(
+            std::fs::read(&hook).unwrap(),
+            text,
+            "{:?}",
+            String::from_utf8_lossy(text)
+        );
+        assert_eq!(mode_of(&hook), 0o750);
+    }
+    // A hook the tool made itself goes whole.
+    std::fs::remove_file(repo.join(".git/hooks/post-commit")).unwrap();
+    env.handover(&repo, &["hook", "install", "--git", "post-commit"])
+        .assert_ok();
+    env.handover(&repo, &["hook", "uninstall", "--git", "post-commit"])
+        .assert_ok();
+    assert!(!repo.join(".git/hooks/post-commit").exists());
+    // ... and one the user added to keeps their lines, without the tool's.
+    env.handover(&repo, &["hook", "install", "--git", "post-commit"])
+        .assert_ok();
+    let hook = repo.join(".git/hooks/post-commit");
+    let made = std::fs::read_to_string(&hook).unwrap();
+    std::fs::write(&hook, format!("{made}echo mine\n")).unwrap();
+    env.handover(&repo, &["hook", "uninstall", "--git", "post-commit"])
+        .assert_ok();
+    assert_eq!(
+        std::fs::read_to_string(&hook).unwrap(),
+        "#!/bin/sh\necho mine\n"
+    );
+}
