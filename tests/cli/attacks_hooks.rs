@@ -286,3 +286,123 @@ fn install_then_uninstall_gives_a_bare_hook_back_byte_for_byte() {
         "#!/bin/sh\necho mine\n"
     );
 }
+
+/// `git-handover` with `args`, started in a directory removed before it runs, with
+/// `input` on stdin.
+fn from_a_removed_dir(env: &TestEnv, args: &[&str], input: &[u8]) -> crate::common::Run {
+    let gone = env.root().join("gone");
+    std::fs::create_dir_all(&gone).unwrap();
+    let out = crate::common::fed(
+        env.command("sh")
+            .arg("-c")
+            .arg("rmdir \"$PWD\" && exec \"$0\" \"$@\"")
+            .arg(env!("CARGO_BIN_EXE_git-handover"))
+            .args(args)
+            .current_dir(&gone),
+        input,
+    );
+    crate::common::Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: env.redact(&String::from_utf8_lossy(&out.stdout)),
+        stderr: env.redact(&String::from_utf8_lossy(&out.stderr)),
+    }
+}
+
+/// Item 12: hooks started from a removed directory work from the directory the event
+/// or `-C` names; from nowhere, the never-fail hooks say one line and exit 0.
+#[test]
+fn hooks_started_from_a_removed_directory_work_where_they_are_told() {
+    let env = TestEnv::new();
+    let repo = ready(&env);
+    let run = from_a_removed_dir(&env, &["hook", "session-start"], &start_event(&repo));
+    assert!(run.hook_context().contains("lexer"), "{}", run.snapshot());
+    let event = json!({"session_id": "abc", "cwd": repo.display().to_string()}).to_string();
+    let run = from_a_removed_dir(&env, &["hook", "pre-compact"], event.as_bytes());
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(run.stdout.contains("systemMessage"), "{}", run.snapshot());
+    let abs = repo.display().to_string();
+    let run = from_a_removed_dir(&env, &["-C", &abs, "status"], b"");
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(run.stdout.contains("main"), "{}", run.snapshot());
+    env.commit(&repo, "src/lex.rs", "x\n", "lex", "2026-11-30T11:30:00Z");
+    let run = from_a_removed_dir(&env, &["-C", &abs, "hook", "post-commit"], b"");
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let state = crate::common::read_json(
+        &repo.join(".claude/handover/main/20261130-110000/project-state.json"),
+    );
+    assert_eq!(
+        state["active_tasks"][0]["last_touched"],
+        "2026-11-30T11:30:00+00:00"
+    );
+    // Nowhere at all: one line, exit 0.
+    for hook in ["session-start", "pre-compact", "post-commit"] {
+        let run = from_a_removed_dir(&env, &["hook", hook], b"{}");
+        assert_eq!(run.code, 0, "{hook}: {}", run.snapshot());
+        let said = format!("{}{}", run.stdout, run.stderr);
+        assert!(
+            said.contains("no longer exists"),
+            "{hook}: {}",
+            run.snapshot()
+        );
+        assert_eq!(run.stderr.lines().count() + run.stdout.lines().count(), 1);
+    }
+}
+
+/// Item 11 (hook half): while another writer really holds the session's lock, the
+/// post-commit hook does not wait for it (the commit would be held for the whole lock
+/// timeout): it says in one line that it skipped, and writes nothing.
+#[test]
+fn the_post_commit_hook_never_waits_for_a_held_session_lock() {
+    let env = TestEnv::new();
+    let repo = ready(&env);
+    env.git(&repo, &["config", "handover.lockTimeout", "2s"]);
+    env.commit(&repo, "src/lex.rs", "x\n", "lex", "2026-11-30T11:30:00Z");
+    let file = repo.join(".claude/handover/main/20261130-110000/project-state.json");
+    let before = std::fs::read(&file).unwrap();
+    // Held by a live process on this host: this test's own.
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    let lock = file.with_file_name("project-state.json.lock");
+    std::fs::write(&lock, format!("{} {}\n", std::process::id(), host.trim())).unwrap();
+    let log = env.event_log("post-commit");
+    let run = env.handover_with(&repo, &["hook", "post-commit"], |c| {
+        c.env("GIT_HANDOVER_TEST_LOG", log.path());
+    });
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert_eq!(log.count("lock-wait"), 0, "the hook waited for the lock");
+    assert_eq!(run.stdout, "");
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.snapshot());
+    assert!(
+        run.stderr.contains("main/20261130-110000") && run.stderr.contains("does not wait"),
+        "{}",
+        run.snapshot()
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+    assert!(lock.exists(), "the other writer's lock is left alone");
+}
+
+/// Item 23: with `handover.recordCommits`, `architecture_changes` keeps the newest ten,
+/// as `save` does, however many commits are made.
+#[test]
+fn recorded_commits_keep_the_newest_ten_as_save_does() {
+    let env = TestEnv::new();
+    let repo = ready(&env);
+    env.git(&repo, &["config", "handover.recordCommits", "true"]);
+    let mut last = String::new();
+    for i in 0..12 {
+        last = env.commit(
+            &repo,
+            &format!("f{i}.txt"),
+            "x\n",
+            &format!("c{i}"),
+            "2026-11-30T11:30:00Z",
+        );
+        env.handover(&repo, &["hook", "post-commit"]).assert_ok();
+    }
+    let state = crate::common::read_json(
+        &repo.join(".claude/handover/main/20261130-110000/project-state.json"),
+    );
+    let changes = state["architecture_changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 10, "{changes:#?}");
+    assert_eq!(changes[0]["summary"], "c2");
+    assert_eq!(changes[9]["commit_sha"], last.as_str());
+}

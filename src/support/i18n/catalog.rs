@@ -331,6 +331,8 @@ pub(super) const CATALOG: &[Entry] = &[
     e("githook.absent", "the post-commit hook {path} does not run git-handover", "post-commit フック {path} は git-handover を実行していません"),
     e("githook.disabled", "{path} is not executable, so git does not run it, nor git-handover in it; if it is disabled on purpose leave it so, else make it executable: chmod +x {path}", "{path} は実行可能ではないため、git はこれを（その中の git-handover も）実行しません。意図して無効にしているならそのままに、そうでなければ実行可能にしてください: chmod +x {path}"),
     e("err.githook_no_home", "a path whose ~ names a known home directory (as git expands it)", "~ が既知のホームディレクトリを指すパス（git の展開と同じ）"),
+    e("githook.skipped_locked", "the session {key} is being written by {owner}: this commit was not added to it (the post-commit hook does not wait)", "セッション {key} は {owner} が書き込み中です: このコミットは追加しませんでした（post-commit フックは待ちません）"),
+    e("hook.nowhere", "the directory this hook was started in no longer exists, and no other was named (the agent's event cwd, -C): nothing was done", "このフックを開始したディレクトリはもうありません。ほかのディレクトリ（エージェントのイベントの cwd、-C）も指定されていません: 何もしませんでした"),
     e("err.ref_locked", "cannot update {reference}: its lock {lock} is stale (there for {age}, through every retry)", "{reference} を更新できません: ロック {lock} が古いまま残っています（{age} 前から、再試行の間ずっと）"),
     e("err.hint_ref_locked", "if no git process is running, remove it: rm {lock}", "git のプロセスが動いていなければ削除してください: rm {lock}"),
     e("err.not_recorded", "the files of {key} were written, but the notes store {notes_ref} was not updated: {why}", "{key} のファイルは書き込みましたが、ノートストア {notes_ref} は更新されていません: {why}"),
