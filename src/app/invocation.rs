@@ -46,12 +46,19 @@ impl Invocation {
     /// only for commands that read configuration, and a missing directory is refused
     /// first for commands that need one.
     pub fn resolve(cli: Cli, lang: Lang) -> Result<(Invocation, Command)> {
-        let cwd =
-            std::env::current_dir().map_err(|e| Error::io(".", "read the current directory", e))?;
-        let cwd = cli.dir.iter().fold(cwd, |at, dir| at.join(dir));
         let command = cli
             .command
             .unwrap_or(Command::Status(StatusArgs::default()));
+        // A current directory removed under the run is no directory at all (empty):
+        // an absolute `-C`, or a hook's event, may still name one that exists.
+        let cwd = match std::env::current_dir() {
+            Ok(cwd) => cwd,
+            Err(_) if !needs_dir(&command) || cli.dir.iter().any(|d| d.is_absolute()) => {
+                PathBuf::new()
+            }
+            Err(e) => return Err(Error::io(".", "read the current directory", e)),
+        };
+        let cwd = cli.dir.iter().fold(cwd, |at, dir| at.join(dir));
         if needs_dir(&command) && !cwd.is_dir() {
             return Err(Error::usage(crate::support::error::msg(
                 crate::k!("err.no_dir"),
@@ -81,6 +88,15 @@ impl Invocation {
 
     /// The context of a run in `dir`; the run's language is then the repository's.
     pub fn open(&mut self, dir: PathBuf) -> Result<Context> {
+        // No directory (the current one was removed): in no repository.
+        if dir.as_os_str().is_empty() {
+            return Err(Error::NotARepository { dir });
+        }
+        // The current directory was removed (git's library asks for it): the run
+        // works from the directory it was told, so it moves there.
+        if std::env::current_dir().is_err() && dir.is_absolute() {
+            std::env::set_current_dir(&dir).map_err(|e| Error::io(&dir, "change to", e))?;
+        }
         let ctx = commands::open(dir, &self.overrides, self.lang_flag)?;
         self.lang = ctx.lang;
         Ok(ctx)

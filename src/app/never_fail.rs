@@ -21,6 +21,10 @@ pub(super) fn session_start(inv: &mut Invocation, args: &SessionStartArgs) -> Pr
     let event = Event::read(&inv.cwd);
     // The language before the repository's configuration is read (errors need one).
     let early = inv.lang;
+    if nowhere(event.dir()) {
+        let line = format!("git-handover: {}\n", nowhere_line(early));
+        return ProcessOutput::ok(crate::render::agent_hook::hook_output(&line));
+    }
     let context = std::panic::catch_unwind(std::panic::AssertUnwindSafe(
         || -> Result<Option<String>> {
             let mut ctx = match inv.open(event.dir().to_owned()) {
@@ -56,6 +60,9 @@ pub(super) fn session_start(inv: &mut Invocation, args: &SessionStartArgs) -> Pr
 /// any error, prints nothing.
 pub(super) fn reminder(inv: &mut Invocation) -> ProcessOutput {
     let event = Event::read(&inv.cwd);
+    if nowhere(event.dir()) {
+        return said(nowhere_line(inv.lang));
+    }
     let text = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> Option<String> {
         let ctx = inv.open(event.dir().to_owned()).ok()?;
         let reminder = agent_hook::reminder(&ctx, &event).ok()??;
@@ -88,11 +95,46 @@ fn reminder_text(reminder: &Reminder, p: &Painter) -> String {
 }
 
 /// `hook post-commit`: update this worktree's session for HEAD's commit. Whatever
-/// happens, nothing is printed and the exit status is 0 (the commit is made already).
+/// happens, the exit status is 0 (the commit is made already), and nothing is printed
+/// but one line when the session's lock was held (the hook never waits for it) or
+/// there is no directory to work in.
 pub(super) fn post_commit(inv: &mut Invocation) -> ProcessOutput {
-    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+    if nowhere(&inv.cwd) {
+        return said(nowhere_line(inv.lang));
+    }
+    let skipped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let ctx = inv.open(inv.cwd.clone()).ok()?;
-        git_hook::post_commit(&ctx).ok()
+        match git_hook::post_commit(&ctx).ok()? {
+            git_hook::PostCommit::Skipped { key, owner } => {
+                let owner = crate::support::error::LockOwner::describe(owner.as_ref(), ctx.lang);
+                Some(crate::support::i18n::fill(
+                    ctx.lang,
+                    crate::k!("githook.skipped_locked"),
+                    &[("key", &text::escape(&key)), ("owner", &owner)],
+                ))
+            }
+            git_hook::PostCommit::Unchanged | git_hook::PostCommit::Written => None,
+        }
     }));
-    ProcessOutput::ok(Vec::new())
+    match skipped {
+        Ok(Some(line)) => said(line),
+        _ => ProcessOutput::ok(Vec::new()),
+    }
+}
+
+/// Whether the hook has no directory to work in: the one it was started in was
+/// removed, and neither `-C` nor the agent's event named another that exists.
+fn nowhere(dir: &std::path::Path) -> bool {
+    dir.as_os_str().is_empty()
+}
+
+fn nowhere_line(lang: crate::support::i18n::Lang) -> String {
+    crate::support::i18n::text(lang, crate::k!("hook.nowhere")).to_owned()
+}
+
+/// Exit status 0, nothing on stdout (an agent reads it as JSON), and `line` on stderr.
+fn said(line: String) -> ProcessOutput {
+    let mut out = ProcessOutput::ok(Vec::new());
+    out.notices.infos.push(line);
+    out
 }

@@ -10,4 +10,6 @@ pub struct GitHookReport {
     pub changed: bool,
     /// The hook was there before: ours runs first, then it, as before.
     pub chained: bool,
+    /// The hook is not executable: git does not run it (nor the tool's line in it).
+    pub disabled: bool,
 }

@@ -235,6 +235,15 @@ impl Output for crate::facts::git_hook::GitHookReport {
             "chained": self.chained,
         }))
     }
+    fn notices(&self, p: &Painter) -> Notices {
+        let mut n = Notices::default();
+        if self.disabled {
+            let path = text::escape(&self.path.display().to_string());
+            n.warnings
+                .push(p.f(crate::k!("githook.disabled"), &[("path", &path)]));
+        }
+        n
+    }
 }
 
 impl Output for task::Listing {

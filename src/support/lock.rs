@@ -167,7 +167,10 @@ fn is_stale(lock: &Path, timeout: Duration) -> bool {
         (Some(pid), Some(host)) => host == hostname() && !owner_alive(pid, written),
         // Killed between writing its pid and its host: the pid is ours to check.
         (Some(pid), None) => !owner_alive(pid, written),
-        (None, _) => true,
+        // Nameless: its writer died while making it, or is about to write its name. A
+        // caller that does not wait looks at once, and would take a lock being made:
+        // it leaves the lock to those that wait.
+        (None, _) => !timeout.is_zero(),
     }
 }
 

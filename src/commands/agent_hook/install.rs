@@ -163,15 +163,25 @@ fn timeout(agent: HookAgent) -> u64 {
     }
 }
 
-/// Whether a registered hook runs `hook session-start` of git-handover, however it is
-/// spelled (`git handover …`, `git-handover …`, an absolute path, a wrapper).
+/// Whether a registered hook is one `install` wrote: its command exactly a line this
+/// tool writes or wrote (for any agent and scope). A command of the user's own that
+/// runs the hook among other things (`./setup.sh && git-handover hook session-start`,
+/// `timeout 5 git-handover …`, an absolute path) is theirs, and is left alone.
 fn is_ours(hook: &Value) -> bool {
-    hook.get("command")
-        .and_then(Value::as_str)
-        .is_some_and(|c| {
-            c.contains("hook session-start")
-                && (c.contains("git-handover") || c.contains("git handover"))
-        })
+    // What earlier versions wrote: without the agent, and before that through `git`.
+    const EARLIER: [&str; 2] = [
+        "git handover hook session-start",
+        "git-handover hook session-start 2>/dev/null || true",
+    ];
+    let Some(c) = hook.get("command").and_then(Value::as_str) else {
+        return false;
+    };
+    let c = c.trim();
+    EARLIER.contains(&c)
+        || [HookAgent::Claude, HookAgent::Codex, HookAgent::Gemini]
+            .into_iter()
+            .flat_map(|a| [command(a, HookScope::Project), command(a, HookScope::User)])
+            .any(|ours| ours == c)
 }
 
 /// The session sources a matcher covers for `agent`, of those it documents.
@@ -221,21 +231,18 @@ fn installed(agent: HookAgent, scope: HookScope, groups: &[Value]) -> bool {
             == covered(agent, None).len()
 }
 
-/// Remove our hook from every group, dropping groups it leaves empty. Returns whether
-/// anything was removed.
+/// Remove our hook from every group, dropping the groups that held nothing else (a
+/// group the user left empty stays). Returns whether anything was removed.
 fn remove_ours(groups: &mut Vec<Value>) -> bool {
     let mut changed = false;
-    for group in groups.iter_mut() {
-        if let Some(Value::Array(hs)) = group.get_mut("hooks") {
-            let before = hs.len();
-            hs.retain(|h| !is_ours(h));
-            changed |= hs.len() != before;
-        }
-    }
-    groups.retain(|g| {
-        g.get("hooks")
-            .and_then(Value::as_array)
-            .is_none_or(|hs| !hs.is_empty())
+    groups.retain_mut(|group| {
+        let Some(Value::Array(hs)) = group.get_mut("hooks") else {
+            return true;
+        };
+        let had = hs.len();
+        hs.retain(|h| !is_ours(h));
+        changed |= hs.len() != had;
+        !(hs.is_empty() && had > 0)
     });
     changed
 }
@@ -251,7 +258,16 @@ fn read_settings(path: &Path) -> Result<Map<String, Value>> {
         return Ok(Map::new());
     }
     match serde_json::from_slice(&bytes) {
-        Ok(Value::Object(map)) => Ok(map),
+        Ok(Value::Object(map)) => match super::duplicates::first_duplicate(&bytes) {
+            None => Ok(map),
+            Some((key, line)) => Err(Error::Unedited {
+                message: msg(
+                    crate::k!("err.settings_duplicate"),
+                    &[("file", &path.display()), ("key", &key), ("line", &line)],
+                ),
+                hint: msg(crate::k!("err.settings_duplicate_hint"), &[]),
+            }),
+        },
         Ok(_) => Err(Error::InvalidField {
             file: path.to_owned(),
             field: "(root)".into(),
@@ -417,7 +433,7 @@ fn other_scope(project: Option<&Path>, args: &HookInstallArgs) -> Option<PathBuf
 }
 
 /// Remove what `install` added: its hook entry (and a matcher group, `SessionStart` or
-/// `hooks` it left empty), and with `--instructions` the section it wrote.
+/// `hooks` that held nothing but it), and with `--instructions` the section it wrote.
 pub fn uninstall(
     project: Option<&Path>,
     args: &HookInstallArgs,
@@ -429,10 +445,13 @@ pub fn uninstall(
     if std::fs::symlink_metadata(&real).is_ok() {
         let _lock = fsio::Lock::acquire(&real, lock_timeout)?;
         let mut settings = read_settings(&real)?;
+        // A container goes only when taking ours out emptied it: one the user left
+        // empty (`"SessionStart": []`, `"hooks": {}`) stays as it was.
         if let Some(Value::Object(hooks)) = settings.get_mut("hooks") {
             if let Some(Value::Array(groups)) = hooks.get_mut("SessionStart") {
+                let had = groups.len();
                 changed = remove_ours(groups);
-                if groups.is_empty() {
+                if groups.is_empty() && had > 0 {
                     hooks.remove("SessionStart");
                 }
             }

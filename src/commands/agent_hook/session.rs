@@ -28,7 +28,7 @@ pub fn session_start(ctx: &mut Context, event: &Event, args: &SessionStartArgs) 
     if args.scope == Some(HookScope::User) && !opted_in(ctx) {
         return false;
     }
-    if already_briefed(&ctx.repo.common_dir(), event) {
+    if already_briefed(&ctx.repo.tool_dir().hook_starts(), event) {
         return false;
     }
     // Well under the 10 s the hook is installed with: history questions still open
@@ -55,7 +55,7 @@ pub fn reminder(ctx: &Context, event: &Event) -> Result<Option<Reminder>> {
     if !state.is_ready() {
         return Ok(None);
     }
-    let started = agent_started(&ctx.repo.common_dir(), event);
+    let started = agent_started(&ctx.repo.tool_dir().hook_starts(), event);
     let unsaved = state
         .tasks
         .iter()

@@ -1,9 +1,15 @@
-//! The marks of agent session starts, under `<common dir>/git-handover/hook-starts`:
-//! one file per session start (`<session_id>-<source>`), left by `hook session-start`.
-//! They let a hook installed at two scopes brief once per start, and tell the reminder
-//! when this agent session began. Markers older than a day are swept.
+//! The marks of agent session starts, in the tool's directory's `hook-starts`
+//! (`ToolDir::hook_starts` in `git/session.rs`): one file per session start
+//! (`<session_id>-<source>`), left by `hook session-start`. They let a hook installed
+//! at two scopes brief once per start, and tell the reminder when this agent session
+//! began. Markers older than a day are swept.
+//!
+//! Every file here is made with `O_EXCL` or opened with `O_NOFOLLOW` and never
+//! truncated: the directory is in the repository's git directory, and a link planted
+//! there must not make the hook of a read-only briefing write through it.
 
-use std::path::{Path, PathBuf};
+use std::os::unix::fs::OpenOptionsExt as _;
+use std::path::Path;
 
 use super::event::Event;
 
@@ -11,18 +17,14 @@ use super::event::Event;
 /// and source within it stays silent.
 const SAME_START: std::time::Duration = std::time::Duration::from_secs(30);
 
-fn starts_dir(common_dir: &Path) -> PathBuf {
-    common_dir.join("git-handover").join("hook-starts")
-}
-
 /// When this agent session started: the first `hook session-start` marker of its
-/// `session_id` (left by [`already_briefed`]).
-pub(super) fn agent_started(common_dir: &Path, event: &Event) -> Option<jiff::Timestamp> {
+/// `session_id` in `dir` (left by [`already_briefed`]).
+pub(super) fn agent_started(dir: &Path, event: &Event) -> Option<jiff::Timestamp> {
     let session = event.clean("session_id");
     if session.is_empty() {
         return None;
     }
-    std::fs::read_dir(starts_dir(common_dir))
+    std::fs::read_dir(dir)
         .ok()?
         .flatten()
         .filter(|e| {
@@ -37,15 +39,14 @@ pub(super) fn agent_started(common_dir: &Path, event: &Event) -> Option<jiff::Ti
 
 /// Whether this session start (the event's `session_id` and `source`) was briefed a
 /// moment ago by another run of the hook (one per scope the hook is installed at).
-/// The first run leaves a marker in the common git directory; old markers go.
-pub(super) fn already_briefed(common_dir: &Path, event: &Event) -> bool {
+/// The first run leaves a marker in `dir`; old markers go.
+pub(super) fn already_briefed(dir: &Path, event: &Event) -> bool {
     let session = event.clean("session_id");
     if session.is_empty() {
         return false;
     }
     let source = event.clean("source");
-    let dir = starts_dir(common_dir);
-    if std::fs::create_dir_all(&dir).is_err() {
+    if std::fs::create_dir_all(dir).is_err() || !own_dir(dir) {
         return false;
     }
     let now = std::time::SystemTime::now();
@@ -59,8 +60,8 @@ pub(super) fn already_briefed(common_dir: &Path, event: &Event) -> bool {
     // every marker: a day of agents starting leaves hundreds).
     let swept = dir.join(".swept");
     if age(&swept).is_none_or(|a| a > std::time::Duration::from_secs(3_600)) {
-        let _ = std::fs::File::create(&swept);
-        if let Ok(entries) = std::fs::read_dir(&dir) {
+        touch(&swept);
+        if let Ok(entries) = std::fs::read_dir(dir) {
             for e in entries.flatten() {
                 if age(&e.path()).is_some_and(|a| a > std::time::Duration::from_secs(86_400)) {
                     let _ = std::fs::remove_file(e.path());
@@ -80,9 +81,36 @@ pub(super) fn already_briefed(common_dir: &Path, event: &Event) -> bool {
             }
             // An old marker of a new start with the same ids: this run briefs.
             let _ = std::fs::remove_file(&marker);
-            let _ = std::fs::File::create(&marker);
+            let _ = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&marker);
             false
         }
         Ok(_) | Err(_) => false,
+    }
+}
+
+/// Whether `dir` and the tool's directory holding it are directories of their own, not
+/// links: the sweep removes old files, and through a link it would remove somebody
+/// else's.
+fn own_dir(dir: &Path) -> bool {
+    let real = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir());
+    real(dir) && dir.parent().is_none_or(real)
+}
+
+/// Mark `path` as written now: made when missing, never truncated, never followed (a
+/// link or a FIFO there is left as it is, and so is what a link points to).
+fn touch(path: &Path) {
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path);
+    if let Ok(file) = file
+        && file.metadata().is_ok_and(|m| m.is_file())
+    {
+        let _ = file.set_modified(std::time::SystemTime::now());
     }
 }

@@ -16,11 +16,18 @@ const BEGIN: &str =
 const END: &str = "# git-handover: end";
 const LINE: &str = "command -v git-handover >/dev/null 2>&1 && git-handover hook post-commit >/dev/null 2>&1 || true";
 
-/// The directory git runs hooks from: `core.hooksPath` (relative to the worktree's
-/// top, as git reads it), else `<common dir>/hooks`.
+/// The line after the interpreter line of a hook the tool made itself (there was no
+/// hook): `uninstall` removes such a file whole, and only such a file. A hook that was
+/// there before gets its own text back, byte for byte, whatever it held.
+const MADE: &str =
+    "# git-handover: made this file (git handover hook uninstall --git post-commit removes it)";
+
+/// The directory git runs hooks from: `core.hooksPath`, read as git reads a path (a
+/// leading `~/` or `~user/` is that home directory; a relative path is relative to the
+/// worktree's top, where git runs hooks), else `<common dir>/hooks`.
 fn hooks_dir(ctx: &Context) -> Result<PathBuf> {
-    if let Some(path) = ctx.repo.config_string("core.hooksPath") {
-        let path = PathBuf::from(path);
+    if let Some(value) = ctx.repo.config_string("core.hooksPath") {
+        let path = expand_home(&value)?;
         if path.is_absolute() {
             return Ok(path);
         }
@@ -28,6 +35,94 @@ fn hooks_dir(ctx: &Context) -> Result<PathBuf> {
         return Ok(top.join(path));
     }
     Ok(ctx.repo.common_dir().join("hooks"))
+}
+
+/// `value` with a leading `~` (`$HOME`) or `~user` (that user's home, from
+/// `/etc/passwd`) expanded, as git expands a path in its configuration; an error, as in
+/// git, when the home is unknown.
+fn expand_home(value: &str) -> Result<PathBuf> {
+    let Some(rest) = value.strip_prefix('~') else {
+        return Ok(PathBuf::from(value));
+    };
+    let (user, tail) = rest.split_once('/').unwrap_or((rest, ""));
+    let home = if user.is_empty() {
+        std::env::var_os("HOME")
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from)
+    } else {
+        home_of(user)
+    };
+    let Some(home) = home else {
+        return Err(Error::InvalidConfig {
+            key: "core.hooksPath".into(),
+            value: value.to_owned(),
+            expected: msg(crate::k!("err.githook_no_home"), &[]),
+        });
+    };
+    Ok(if tail.is_empty() {
+        home
+    } else {
+        home.join(tail)
+    })
+}
+
+/// The home directory of `user` in `/etc/passwd`.
+fn home_of(user: &str) -> Option<PathBuf> {
+    let passwd = fsio::read_regular(Path::new("/etc/passwd"), 16 << 20).ok()?;
+    String::from_utf8_lossy(&passwd).lines().find_map(|l| {
+        let fields: Vec<&str> = l.split(':').collect();
+        (fields.len() >= 7 && fields[0] == user && !fields[5].is_empty())
+            .then(|| PathBuf::from(fields[5]))
+    })
+}
+
+/// Whether `line` (a hook's first line) runs a shell: the interpreter's own name is
+/// `sh`, `bash`, `dash`, `zsh` or `ksh`, also behind `env` (its options and
+/// `NAME=value` words skipped, `-S` split). Anything else (`python3` under a `shims`
+/// directory, `csh`, `env -S deno … # sh`) is not.
+fn runs_a_shell(line: &str) -> bool {
+    const SHELLS: [&str; 5] = ["sh", "bash", "dash", "zsh", "ksh"];
+    let Some(rest) = line.strip_prefix("#!") else {
+        return false;
+    };
+    let name = |w: &str| w.rsplit('/').next().unwrap_or(w).to_owned();
+    let mut words = rest.split_whitespace();
+    let Some(first) = words.next() else {
+        return false;
+    };
+    let mut interpreter = name(first);
+    if interpreter == "env" {
+        // `env -S 'bash -e'`: the split string's words come first.
+        let words: Vec<&str> = words
+            .flat_map(|w| match w.strip_prefix("-S") {
+                Some(joined) if !joined.is_empty() => vec!["-S", joined],
+                _ => vec![w],
+            })
+            .collect();
+        let mut i = 0;
+        while i < words.len() {
+            let w = words[i];
+            match w {
+                // Options that take a value as the next word.
+                "-u" | "--unset" | "-C" | "--chdir" => i += 2,
+                w if w.starts_with('-') || w.contains('=') => i += 1,
+                w => {
+                    interpreter = name(w);
+                    break;
+                }
+            }
+        }
+        if interpreter == "env" {
+            return false;
+        }
+    }
+    SHELLS.contains(&interpreter.as_str())
+}
+
+/// Whether git would run the file at `path`: executable by its owner, group or others.
+fn executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
 }
 
 fn block() -> String {
@@ -42,7 +137,7 @@ pub fn install(ctx: &Context) -> Result<GitHookReport> {
     let _lock = fsio::Lock::acquire(&real, ctx.settings.lock_timeout)?;
     let existing = fsio::read_if_exists(&real, fsio::MAX_FILE_SIZE)?;
     let Some(bytes) = existing else {
-        let text = format!("#!/bin/sh\n{}", block());
+        let text = format!("#!/bin/sh\n{MADE}\n{}", block());
         fsio::write_atomic(&real, text.as_bytes())?;
         make_executable(&real)?;
         return Ok(GitHookReport {
@@ -50,22 +145,25 @@ pub fn install(ctx: &Context) -> Result<GitHookReport> {
             path,
             changed: true,
             chained: false,
+            disabled: false,
         });
     };
     let text = String::from_utf8(bytes).map_err(|_| Error::NotText { path: real.clone() })?;
+    // A hook that is not executable is one git does not run (disabled, perhaps on
+    // purpose): it is not made executable behind the user's back, and the report says so.
+    let disabled = !executable(&real);
     if text.contains(BEGIN) {
         return Ok(GitHookReport {
             install: true,
             path,
             changed: false,
             chained: true,
+            disabled,
         });
     }
     // Ours goes right after the interpreter line: it runs first and can never stop
     // what follows (its failures are swallowed), whatever the script does later.
-    let Some(first) = text.lines().next().filter(|l| {
-        l.starts_with("#!") && (l.contains("sh") || l.contains("bash") || l.contains("zsh"))
-    }) else {
+    let Some(first) = text.lines().next().filter(|l| runs_a_shell(l)) else {
         return Err(Error::Unedited {
             message: msg(
                 crate::k!("err.githook_not_shell"),
@@ -74,18 +172,26 @@ pub fn install(ctx: &Context) -> Result<GitHookReport> {
             hint: msg(crate::k!("err.githook_hint"), &[("line", &LINE)]),
         });
     };
+    // The interpreter line ends with its newline, or the file with it (`#!/bin/sh`
+    // alone): uninstall puts back exactly what was there.
     let rest = &text[first.len()..];
-    let new = format!(
-        "{first}\n{}{}",
-        block(),
-        rest.strip_prefix('\n').unwrap_or(rest)
-    );
+    let (newline, rest) = match rest.strip_prefix('\n') {
+        Some(after) => ("\n", after),
+        None => ("", rest),
+    };
+    let marker = if newline.is_empty() {
+        format!("{BEGIN} (no newline)")
+    } else {
+        BEGIN.to_owned()
+    };
+    let new = format!("{first}\n{marker}\n{LINE}\n{END}\n{rest}");
     fsio::write_atomic(&real, new.as_bytes())?;
     Ok(GitHookReport {
         install: true,
         path,
         changed: true,
         chained: true,
+        disabled,
     })
 }
 
@@ -98,6 +204,7 @@ pub fn uninstall(ctx: &Context) -> Result<GitHookReport> {
         path: path.clone(),
         changed: false,
         chained: false,
+        disabled: false,
     };
     if std::fs::symlink_metadata(&real).is_err() {
         return Ok(report);
@@ -118,11 +225,23 @@ pub fn uninstall(ctx: &Context) -> Result<GitHookReport> {
     } else {
         end
     };
-    let rest = format!("{}{}", &text[..start], &text[end..]);
-    // A hook that was only ours goes; one that had more keeps the rest.
-    if rest.trim() == "#!/bin/sh" {
+    let mut before = &text[..start];
+    // An interpreter line that had no newline of its own gets none back.
+    if text[start..].starts_with(&format!("{BEGIN} (no newline)")) {
+        before = before.strip_suffix('\n').unwrap_or(before);
+    }
+    let rest = format!("{before}{}", &text[end..]);
+    // A hook the tool made goes; one the user added to after keeps their lines (and
+    // loses the tool's mark). Any other keeps the rest, which is what was there before
+    // install.
+    let made = format!("#!/bin/sh\n{MADE}\n");
+    if rest == made {
         std::fs::remove_file(&real).map_err(|e| Error::io(&real, "remove", e))?;
     } else {
+        let rest = match rest.strip_prefix(&made) {
+            Some(theirs) => format!("#!/bin/sh\n{theirs}"),
+            None => rest,
+        };
         fsio::write_atomic(&real, rest.as_bytes())?;
         report.chained = true;
     }

@@ -6,4 +6,4 @@ mod install;
 mod post_commit;
 
 pub use install::{install, uninstall};
-pub use post_commit::run as post_commit;
+pub use post_commit::{PostCommit, run as post_commit};

@@ -4,9 +4,24 @@
 
 use serde_json::Value;
 
+use crate::model::session::KEEP_ARCHITECTURE_CHANGES;
 use crate::services::context::Context;
 use crate::services::sessions;
-use crate::support::error::Result;
+use crate::support::error::{Error, LockOwner, Result};
+
+/// What the hook did for a commit.
+#[derive(Debug)]
+pub enum PostCommit {
+    /// Nothing to do, or nothing changed.
+    Unchanged,
+    Written,
+    /// Another writer held the session's lock: the hook did not wait (a commit is never
+    /// held for it) and wrote nothing.
+    Skipped {
+        key: String,
+        owner: Option<LockOwner>,
+    },
+}
 
 /// Whether `path` (changed by the commit) is `file` or lies below it (a task may name
 /// a directory).
@@ -15,12 +30,12 @@ fn touches(path: &str, file: &str) -> bool {
     !file.is_empty() && (path == file || path.starts_with(&format!("{file}/")))
 }
 
-/// Update the session for HEAD's commit; returns whether anything was written.
-pub fn run(ctx: &Context) -> Result<bool> {
+/// Update the session for HEAD's commit.
+pub fn run(ctx: &Context) -> Result<PostCommit> {
     let wt = ctx.current_worktree()?;
     let (Some(session), _) = ctx.ready_session(&wt, &crate::cli::shared::TeamArgs::default())?
     else {
-        return Ok(false);
+        return Ok(PostCommit::Unchanged);
     };
     let record = ctx.settings.record_commits;
     // Cheap looks first, before any object is read: most sessions name no files, and
@@ -34,21 +49,22 @@ pub fn run(ctx: &Context) -> Result<bool> {
             .flat_map(|t| &t.file_paths)
     };
     if open_files().next().is_none() && !record {
-        return Ok(false);
+        return Ok(PostCommit::Unchanged);
     }
     let Some((commit, time, subject, paths)) = ctx.repo.head_changes() else {
-        return Ok(false);
+        return Ok(PostCommit::Unchanged);
     };
     let relevant = open_files().any(|f| paths.iter().any(|p| touches(p, f)));
     if !relevant && !record {
-        return Ok(false);
+        return Ok(PostCommit::Unchanged);
     }
     let stamp = jiff::Timestamp::from_second(time).map_or_else(
         |_| crate::model::session::format_time(ctx.now),
         crate::model::session::format_time,
     );
     let sha = commit.to_string();
-    let tx = sessions::Transaction::recorded(ctx, &wt)?;
+    // The lock is tried, never waited for: an agent's write may hold it for a while.
+    let tx = sessions::Transaction::recorded(ctx, &wt)?.without_waiting();
     let written = tx.update(&session, |current| {
         let mut doc = current.into_document();
         if let Some(Value::Array(tasks)) = doc.get_mut("active_tasks") {
@@ -78,11 +94,23 @@ pub fn run(ctx: &Context) -> Result<bool> {
                     .any(|c| c.get("commit_sha").and_then(Value::as_str) == Some(sha.as_str()))
             {
                 list.push(serde_json::json!({"commit_sha": sha, "summary": subject}));
+                // The newest ten, as `save` keeps: one entry per commit would grow the
+                // state until it could not be written any more.
+                let excess = list.len().saturating_sub(KEEP_ARCHITECTURE_CHANGES);
+                list.drain(..excess);
             }
         }
         Ok(doc)
-    })?;
-    Ok(written.changed)
+    });
+    match written {
+        Ok(w) if w.changed => Ok(PostCommit::Written),
+        Ok(_) => Ok(PostCommit::Unchanged),
+        Err(Error::Locked { owner, .. }) => Ok(PostCommit::Skipped {
+            key: session.key.clone(),
+            owner,
+        }),
+        Err(e) => Err(e),
+    }
 }
 
 #[cfg(test)]

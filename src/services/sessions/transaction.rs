@@ -40,6 +40,8 @@ pub struct Transaction<'a> {
     /// The record's parent and the states it sets aside, for a write that settles a
     /// divergence.
     settles: Option<(String, Vec<String>)>,
+    /// Whether the session's lock is waited for (else tried once).
+    wait: bool,
 }
 
 impl<'a> Transaction<'a> {
@@ -51,6 +53,7 @@ impl<'a> Transaction<'a> {
             floor: 0,
             exclude: false,
             settles: None,
+            wait: true,
         }
     }
 
@@ -95,6 +98,15 @@ impl<'a> Transaction<'a> {
         self
     }
 
+    /// The session's lock is tried once and never waited for: held by another writer,
+    /// the write is [`crate::support::error::Error::Locked`] at once (git's post-commit
+    /// hook must not hold a commit). The notes store's lock is waited for as usual.
+    #[must_use]
+    pub fn without_waiting(mut self) -> Transaction<'a> {
+        self.wait = false;
+        self
+    }
+
     /// Read-modify-write `session` (made when it has no state yet): `change` gets what
     /// the file holds under the lock and returns the new document, or an error, and
     /// then nothing is written.
@@ -104,14 +116,18 @@ impl<'a> Transaction<'a> {
         change: impl FnOnce(Current) -> Result<Map<String, Value>>,
     ) -> Result<Written> {
         let ctx = self.ctx;
-        let (mut written, lock) = write::update(
-            session,
-            &ctx.settings,
-            ctx.lang,
-            ctx.now,
-            self.floor,
-            change,
-        )?;
+        let tried;
+        let settings = if self.wait {
+            &ctx.settings
+        } else {
+            tried = crate::support::config::Settings {
+                lock_timeout: std::time::Duration::ZERO,
+                ..ctx.settings.clone()
+            };
+            &tried
+        };
+        let (mut written, lock) =
+            write::update(session, settings, ctx.lang, ctx.now, self.floor, change)?;
         self.finish(&mut written)?;
         drop(lock);
         Ok(written)
