@@ -1,5 +1,5 @@
 //! The worktree listing, read from git's admin files directly (issue 16: a listing of
-//! fifty worktrees through gix's proxies cost 2.5 ms of a 9 ms hook), against `git
+//! many worktrees through gix's proxies was a large share of the hook), against `git
 //! worktree list --porcelain` in every shape git makes: packed and loose branches, a
 //! detached HEAD, an unborn branch, a locked worktree with a reason, a removed
 //! (prunable) one, a relative `gitdir`, a worktree reached through a linked directory.
