@@ -135,7 +135,7 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
         current.as_deref(),
     );
     // The states as read are kept for a briefing; a status says only the verdicts
-    // (1,000 sessions' views are ~10 MB of the peak).
+    // (with many sessions, the views are a large part of the peak).
     for h in assessed.iter_mut().flat_map(|w| &mut w.handovers) {
         h.view = None;
     }

@@ -48,8 +48,8 @@ impl Output for status::Report {
     fn json(&self) -> String {
         json::to_string(&json::status(self))
     }
-    /// Written as it is rendered: at 1,000 sessions the document is 4.3 MB, which held
-    /// whole was a thousand pages faulted in and copied once more to be printed.
+    /// Written as it is rendered: with many sessions the document is large, and held
+    /// whole it was pages faulted in and copied once more to be printed.
     fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         json::write_status(out, self)
     }

@@ -1,6 +1,6 @@
 //! Commit subjects read without gix's pack index opening (issue 16: gix reads a whole
-//! index's offset table before its first lookup, two thirds of a session-start hook on
-//! a 1.8 M-object pack). Read git's way instead, they must be what git reads: from a
+//! index's offset table before its first lookup, most of a session-start hook on a
+//! large pack). Read git's way instead, they must be what git reads: from a
 //! pack whose commits are deltas, from loose objects, and never another commit's
 //! subject when the index is damaged.
 

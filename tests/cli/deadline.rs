@@ -1,6 +1,6 @@
 //! Lost commits by the hundred, and the hook's time limit (issue 16): 300 recorded
 //! commits that a rebase left behind, all by the one author of the history, made the
-//! rewritten-commit search diff trees for every pair (14 s for `status`, 12.6 s for the
+//! rewritten-commit search diff trees for every pair (seconds for `status` and for the
 //! hook, past the agent's timeout). Each commit's change is now worked out once, and
 //! the session-start hook stops asking history questions at its deadline: what it did
 //! not reach is said to be unchecked, never guessed.

@@ -64,13 +64,22 @@ fn two_clones_sync_through_a_bare_remote_and_a_session_both_wrote_diverges() {
     });
     assert_eq!(run.code, 0, "{}", run.snapshot());
 
-    let first = sync(&env, &a);
+    sync_both_ways(&env, &a, &b, &key_a, &key_b);
+    let b_side = diverge_one_session(&env, &a, &b, &key_a);
+    take_refuses_an_unrecorded_state(&env, &a, &key_a, &b_side);
+    take_a_side(&env, &a, &b, &key_a, &b_side);
+    only_fast_forwards(&env, &remote);
+}
+
+/// a pushes first, b merges as git would, a fast-forwards: both clones hold both sessions.
+fn sync_both_ways(env: &TestEnv, a: &Path, b: &Path, key_a: &str, key_b: &str) {
+    let first = sync(env, a);
     assert_eq!(first["remote_had_notes"], false);
     assert_eq!(first["pushed"], true);
 
     // What git's own merge makes of the same two refs, for comparison.
     env.git(
-        &b,
+        b,
         &[
             "fetch",
             "-q",
@@ -78,9 +87,9 @@ fn two_clones_sync_through_a_bare_remote_and_a_session_both_wrote_diverges() {
             "refs/notes/handover:refs/notes/from-origin",
         ],
     );
-    env.git(&b, &["update-ref", "refs/notes/by-git", NOTES]);
+    env.git(b, &["update-ref", "refs/notes/by-git", NOTES]);
     env.git(
-        &b,
+        b,
         &[
             "notes",
             "--ref=refs/notes/by-git",
@@ -91,65 +100,69 @@ fn two_clones_sync_through_a_bare_remote_and_a_session_both_wrote_diverges() {
             "refs/notes/from-origin",
         ],
     );
-    let second = sync(&env, &b);
+    let second = sync(env, b);
     assert_eq!(second["merges"], json!(["merged"]));
     assert_eq!(second["pushed"], true);
     assert_eq!(
-        notes_by_git(&env, &b, "handover"),
-        notes_by_git(&env, &b, "refs/notes/by-git"),
+        notes_by_git(env, b, "handover"),
+        notes_by_git(env, b, "refs/notes/by-git"),
         "sync merges as `git notes merge -s cat_sort_uniq` does"
     );
-    let third = sync(&env, &a);
+    let third = sync(env, a);
     assert_eq!(third["merges"], json!(["fast-forward"]));
     assert_eq!(third["pushed"], false, "nothing new to push");
 
-    let in_a = newest(&env, &a);
-    let in_b = newest(&env, &b);
-    assert_eq!(in_a.keys().collect::<Vec<_>>(), [&key_a, &key_b]);
+    let in_a = newest(env, a);
+    let in_b = newest(env, b);
+    assert_eq!(in_a.keys().collect::<Vec<_>>(), [key_a, key_b]);
     assert_eq!(in_a, in_b, "both clones hold both sessions");
+}
 
+/// Both clones change one session from the same state: it diverges in both, and
+/// `continue` says so. Returns the hash of b's side.
+fn diverge_one_session(env: &TestEnv, a: &Path, b: &Path, key_a: &str) -> String {
     // b restores a's session from the store and both change it; b's change is newer.
-    let run = env.handover_with(&b, &["continue", &key_a, "--successor"], |c| {
+    let run = env.handover_with(b, &["continue", key_a, "--successor"], |c| {
         c.env("GIT_HANDOVER_NOW", "2026-11-30T12:10:00Z");
     });
     assert_eq!(run.code, 0, "{}", run.snapshot());
     assert!(
         b.join(".claude/handover")
-            .join(&key_a)
+            .join(key_a)
             .join("project-state.json")
             .is_file()
     );
     let run = env.handover_with(
-        &a,
-        &["task", "--session", &key_a, "add", "FROM-A", "a's change"],
+        a,
+        &["task", "--session", key_a, "add", "FROM-A", "a's change"],
         |c| {
             c.env("GIT_HANDOVER_NOW", "2026-11-30T12:20:00Z");
         },
     );
     assert_eq!(run.code, 0, "{}", run.snapshot());
     let run = env.handover_with(
-        &b,
-        &["task", "--session", &key_a, "add", "FROM-B", "b's change"],
+        b,
+        &["task", "--session", key_a, "add", "FROM-B", "b's change"],
         |c| {
             c.env("GIT_HANDOVER_NOW", "2026-11-30T12:30:00Z");
         },
     );
     assert_eq!(run.code, 0, "{}", run.snapshot());
-    sync(&env, &a);
-    sync(&env, &b);
-    sync(&env, &a);
+    sync(env, a);
+    sync(env, b);
+    sync(env, a);
     assert_eq!(
-        env.git(&a, &["rev-parse", NOTES]),
-        env.git(&b, &["rev-parse", NOTES])
+        env.git(a, &["rev-parse", NOTES]),
+        env.git(b, &["rev-parse", NOTES])
     );
     // Both wrote the session from the same state: it diverged, and nothing is picked
     // for the user (SPEC section 8), in either clone.
     let mut b_side = String::new();
-    for dir in [&a, &b] {
+    for dir in [a, b] {
         let status = env.json(dir, &["--json", "status"]);
         let diverged = status["diverged"].as_array().unwrap();
         assert_eq!(diverged.len(), 1, "{status}");
-        assert_eq!(diverged[0]["key"], key_a.as_str());
+        assert_eq!(diverged[0]["key"], key_a);
         let nexts: Vec<&str> = diverged[0]["sides"]
             .as_array()
             .unwrap()
@@ -159,27 +172,30 @@ fn two_clones_sync_through_a_bare_remote_and_a_session_both_wrote_diverges() {
         assert_eq!(nexts.len(), 2);
         for side in diverged[0]["sides"].as_array().unwrap() {
             if side["worktree"] == "[ROOT]/b" {
-                b_side = side["hash"].as_str().unwrap()[..12].to_owned();
+                side["hash"].as_str().unwrap()[..12].clone_into(&mut b_side);
             }
         }
         let check = env.handover(dir, &["status", "--check"]);
         assert_eq!(check.code, 1, "a divergence needs attention");
     }
-    let run = env.handover(&a, &["continue", &key_a]);
+    let run = env.handover(a, &["continue", key_a]);
     assert_eq!(run.code, 2, "{}", run.snapshot());
     assert!(run.stdout.contains("diverged"), "{}", run.snapshot());
     assert!(run.stdout.contains("--take"), "{}", run.snapshot());
+    b_side
+}
 
+fn take_refuses_an_unrecorded_state(env: &TestEnv, a: &Path, key_a: &str, b_side: &str) {
     // A state written here with the store off is in no record: taking a side would
     // lose it, so --take refuses until `sync --record` has recorded it.
     let run = env.handover_with(
-        &a,
+        a,
         &[
             "-c",
             "handover.store=files",
             "task",
             "--session",
-            &key_a,
+            key_a,
             "add",
             "LOCAL",
             "unrecorded",
@@ -189,7 +205,7 @@ fn two_clones_sync_through_a_bare_remote_and_a_session_both_wrote_diverges() {
         },
     );
     assert_eq!(run.code, 0, "{}", run.snapshot());
-    let refused = env.handover(&a, &["continue", &key_a, "--take", &b_side]);
+    let refused = env.handover(a, &["continue", key_a, "--take", b_side]);
     assert_eq!(refused.code, 2, "{}", refused.snapshot());
     assert!(
         refused
@@ -198,23 +214,25 @@ fn two_clones_sync_through_a_bare_remote_and_a_session_both_wrote_diverges() {
         "{}",
         refused.snapshot()
     );
-    let local_file = read_state(&a.join(".claude/handover").join(&key_a));
+    let local_file = read_state(&a.join(".claude/handover").join(key_a));
     assert!(
         local_file.to_string().contains("LOCAL"),
         "nothing was replaced"
     );
-    let run = env.handover(&a, &["sync", "--record"]);
+    let run = env.handover(a, &["sync", "--record"]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
+}
 
+fn take_a_side(env: &TestEnv, a: &Path, b: &Path, key_a: &str, b_side: &str) {
     // a takes b's side: a's files get it, the store sets a's side aside.
-    let run = env.handover_with(&a, &["continue", &key_a, "--take", &b_side], |c| {
+    let run = env.handover_with(a, &["continue", key_a, "--take", b_side], |c| {
         c.env("GIT_HANDOVER_NOW", "2026-11-30T12:40:00Z");
     });
     assert_eq!(run.code, 0, "{}", run.snapshot());
     assert!(run.stdout.contains("took side"), "{}", run.snapshot());
-    sync(&env, &a);
-    sync(&env, &b);
-    for dir in [&a, &b] {
+    sync(env, a);
+    sync(env, b);
+    for dir in [a, b] {
         let status = env.json(dir, &["--json", "status"]);
         assert_eq!(
             status["diverged"],
@@ -223,7 +241,7 @@ fn two_clones_sync_through_a_bare_remote_and_a_session_both_wrote_diverges() {
             dir.display()
         );
     }
-    let file = read_state(&a.join(".claude/handover").join(&key_a));
+    let file = read_state(&a.join(".claude/handover").join(key_a));
     let ids: Vec<&str> = file["active_tasks"]
         .as_array()
         .unwrap()
@@ -231,13 +249,15 @@ fn two_clones_sync_through_a_bare_remote_and_a_session_both_wrote_diverges() {
         .map(|t| t["id"].as_str().unwrap())
         .collect();
     assert_eq!(ids, ["A1", "FROM-B"], "a's files hold the side it took");
-    let newest_a = &newest(&env, &a)[&key_a];
+    let newest_a = &newest(env, a)[key_a];
     assert_eq!(newest_a["session_hash"], file["session_hash"]);
     assert_eq!(
-        env.git(&a, &["rev-parse", NOTES]),
-        env.git(&b, &["rev-parse", NOTES])
+        env.git(a, &["rev-parse", NOTES]),
+        env.git(b, &["rev-parse", NOTES])
     );
+}
 
+fn only_fast_forwards(env: &TestEnv, remote: &Path) {
     // Nothing was ever force-pushed: every update of the remote's ref moved it forward.
     let reflog = std::fs::read_to_string(remote.join("logs/refs/notes/handover")).unwrap();
     let moves: Vec<(&str, &str)> = reflog
@@ -254,7 +274,7 @@ fn two_clones_sync_through_a_bare_remote_and_a_session_both_wrote_diverges() {
         }
         let out = env
             .command("git")
-            .current_dir(&remote)
+            .current_dir(remote)
             .args(["merge-base", "--is-ancestor", old, new])
             .output()
             .unwrap();

@@ -158,9 +158,9 @@ enum Tasks<'a, 'v> {
 }
 
 /// The most JSON values (objects, arrays, strings, numbers, literals) a state may hold.
-/// A parsed value costs up to ~300 bytes (an order-keeping map each, numbers kept as
-/// text), so this bounds what any one state costs to read and rewrite to ~45 MB,
-/// whatever its shape; a real handover holds a few thousand values.
+/// A parsed value's cost has a ceiling (an order-keeping map each, numbers kept as
+/// text), so this bounds what any one state costs to read and rewrite, whatever its
+/// shape, inside the memory budget; a real handover holds a few thousand values.
 pub const MAX_VALUES: usize = 150_000;
 
 /// Whether `bytes` (JSON) hold more than `limit` values, counted in one pass over the
@@ -345,8 +345,8 @@ impl View {
         };
         let tasks = match tasks {
             // Collected into a vector of the exact size: a `Result` collect cannot know
-            // it, and grew 20 tasks to 32 slots of 200 bytes (at 1,000 sessions, 2.5 MB
-            // of fresh pages, each faulted in).
+            // it, and grew the vector past its need (with many sessions, fresh pages,
+            // each faulted in).
             Tasks::Typed(items) => {
                 let mut tasks = Vec::with_capacity(items.len());
                 for (i, item) in items.iter_mut().enumerate() {

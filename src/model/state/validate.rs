@@ -1,8 +1,14 @@
 //! Validation of a state document: every error names the file and the field path
 //! (`active_tasks[2].status`).
 
-#[allow(clippy::wildcard_imports)]
-use super::*;
+use std::borrow::Cow;
+use std::path::Path;
+
+use jiff::Timestamp;
+use serde_json::Value;
+
+use super::{Stamp, Task, TaskStatus};
+use crate::support::error::{Error, Result};
 
 pub(super) fn field_error(file: &Path, field: &str, message: &str) -> Error {
     Error::InvalidField {

@@ -263,8 +263,7 @@ fn briefing(v: &mut ContinueV1, b: &crate::commands::r#continue::Briefing) {
             subject: c.subject.clone(),
         })
         .collect();
-    // Sets and an index by id: a state of 20,000 tasks made lists' lookups
-    // quadratic.
+    // Sets and an index by id: a state of many tasks made lists' lookups quadratic.
     let stale: std::collections::HashSet<&str> = b
         .candidate
         .handover

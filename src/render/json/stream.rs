@@ -8,7 +8,7 @@ use crate::commands::status;
 
 /// [`to_string`] written to `out` as it is made, through a buffer of its own: serde's
 /// many small writes then go to a `Vec` the compiler sees, not through `out`'s vtable
-/// one token at a time (a third of writing 1,000 sessions' 4.3 MB report).
+/// one token at a time (a large share of writing a large report).
 fn to_writer(out: &mut dyn std::io::Write, v: &impl Serialize) -> std::io::Result<()> {
     let mut chunked = Chunked {
         buf: Vec::with_capacity(Chunked::SIZE + 4096),
@@ -187,8 +187,8 @@ impl serde_json::ser::Formatter for Pretty {
 }
 
 /// From this many handovers, the status document's worktrees are rendered on two
-/// threads: at 1,000 sessions writing the 4.3 MB document was a tenth of `status`, with
-/// the second core idle.
+/// threads: with many sessions writing the document was a visible share of `status`,
+/// with the second core idle.
 const SPLIT_FROM: usize = 256;
 
 /// The status document of `report`, written to `out` as it is rendered: the same bytes

@@ -11,9 +11,11 @@ use crate::facts::assessed::{
     Assessment, Handover, Kind, NoteBrief, Of, Reading, SessionFacts, StaleTask, TaskBrief,
 };
 use crate::git::{CommitFound, NewerCommits, Worktree};
-use crate::model::note::Known;
+use crate::model::note::{Known, Note};
+use crate::model::state::View;
 use crate::model::verdict::{self, CommitCheck, Presence, RegisteredWorktree};
 use crate::support::config::Settings;
+use crate::support::error::Msg;
 
 /// Recorded worktree roots resolved once per run: a worktree's sessions all name it,
 /// and resolving a path reads every link on its way. What the verdicts need of a root
@@ -149,74 +151,19 @@ pub(super) fn judge(
                     handover.copy_of = Some(root.path.clone());
                 }
             }
-            let stale_tasks = state
-                .tasks
-                .iter()
-                .filter(|t| verdict::is_stale_task(t, now, settings.stale_after))
-                .map(|t| StaleTask {
-                    id: t.id.clone(),
-                    untouched_for: verdict::age(
-                        t.last_touched.as_ref().expect("stale has a time").at,
-                        now,
-                    ),
-                })
-                .collect();
-            let next = state.next_task().map(|t| TaskBrief {
-                id: t.id.clone(),
-                description: t.description.clone(),
-                status: t.status.clone(),
-            });
             (
                 branch,
                 presence,
                 tip_ref.clone(),
                 renamed_to,
                 state.warnings.clone(),
-                Of::Session(SessionFacts {
-                    status: state.status,
-                    session_id: state.session_id.clone(),
-                    team: handover.kind == Kind::Session && !state.is_branch_session(),
-                    workspace_root: state.workspace.root.clone(),
-                    done: state.done_count(),
-                    total: state.tasks.len(),
-                    next,
-                    stale_tasks,
-                }),
+                Of::Session(session_facts(&state, handover.kind, settings, now)),
             )
         }
         Parsed::Note(note) => {
-            let branch = note.branch.clone();
-            let mut missing_header = Vec::new();
-            if note.updated_raw.is_none() {
-                missing_header.push("Last updated");
-            }
-            if note.branch.is_none() {
-                missing_header.push("Branch");
-            }
-            let brief = NoteBrief {
-                objective: note
-                    .section(Known::Objective)
-                    .map(crate::model::note::Section::text)
-                    .filter(|s| !s.is_empty()),
-                in_progress: note.in_progress_items(),
-                next_steps: note.next_steps(),
-                user_items: note.user_items(),
-                missing_sections: note
-                    .missing_sections()
-                    .into_iter()
-                    .map(Known::title)
-                    .collect(),
-                missing_header,
-            };
-            let mut warnings = Vec::new();
-            if let (Some(raw), None) = (&note.updated_raw, note.updated_at) {
-                warnings.push(crate::support::error::msg(
-                    crate::k!("warn.not_a_timestamp"),
-                    &[("file", &handover.file.display()), ("raw", raw)],
-                ));
-            }
+            let (brief, warnings) = note_facts(&note, &handover.file);
             (
-                branch,
+                note.branch.clone(),
                 Presence::Present,
                 None,
                 None,
@@ -263,4 +210,66 @@ pub(super) fn commit_state(found: CommitFound) -> verdict::CommitState {
         CommitFound::Ambiguous => verdict::CommitState::Ambiguous,
         CommitFound::Unknown => verdict::CommitState::Unchecked,
     }
+}
+
+/// What a session's reading adds to its assessment: its progress and its stale tasks.
+fn session_facts(state: &View, kind: Kind, settings: &Settings, now: Timestamp) -> SessionFacts {
+    let stale_tasks = state
+        .tasks
+        .iter()
+        .filter(|t| verdict::is_stale_task(t, now, settings.stale_after))
+        .map(|t| StaleTask {
+            id: t.id.clone(),
+            untouched_for: verdict::age(t.last_touched.as_ref().expect("stale has a time").at, now),
+        })
+        .collect();
+    let next = state.next_task().map(|t| TaskBrief {
+        id: t.id.clone(),
+        description: t.description.clone(),
+        status: t.status.clone(),
+    });
+    SessionFacts {
+        status: state.status,
+        session_id: state.session_id.clone(),
+        team: kind == Kind::Session && !state.is_branch_session(),
+        workspace_root: state.workspace.root.clone(),
+        done: state.done_count(),
+        total: state.tasks.len(),
+        next,
+        stale_tasks,
+    }
+}
+
+/// What a note's reading adds to its assessment (its brief), and the warnings it earns.
+fn note_facts(note: &Note, file: &Path) -> (NoteBrief, Vec<Msg>) {
+    let mut missing_header = Vec::new();
+    if note.updated_raw.is_none() {
+        missing_header.push("Last updated");
+    }
+    if note.branch.is_none() {
+        missing_header.push("Branch");
+    }
+    let brief = NoteBrief {
+        objective: note
+            .section(Known::Objective)
+            .map(crate::model::note::Section::text)
+            .filter(|s| !s.is_empty()),
+        in_progress: note.in_progress_items(),
+        next_steps: note.next_steps(),
+        user_items: note.user_items(),
+        missing_sections: note
+            .missing_sections()
+            .into_iter()
+            .map(Known::title)
+            .collect(),
+        missing_header,
+    };
+    let mut warnings = Vec::new();
+    if let (Some(raw), None) = (&note.updated_raw, note.updated_at) {
+        warnings.push(crate::support::error::msg(
+            crate::k!("warn.not_a_timestamp"),
+            &[("file", &file.display()), ("raw", raw)],
+        ));
+    }
+    (brief, warnings)
 }

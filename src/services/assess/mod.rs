@@ -68,6 +68,48 @@ pub fn assess(
     check(history, settings, now, worktrees, found, current)
 }
 
+/// The handovers waiting for git's answers, by worktree (an index into the worktree
+/// list) and then by handover: a handover's place is `[pi][hi]`.
+type PendingByWorktree = Vec<(usize, Vec<Pending>)>;
+
+/// What the history session said about itself while answering; said on every handover
+/// whose commits it was asked about.
+#[derive(Default)]
+struct HistoryNotes {
+    /// The session was stopped by its deadline.
+    cut_short: bool,
+    /// Why the commit-graph was set aside, if it was.
+    graph_damage: Option<String>,
+    /// Why the history could not be read, if it could not.
+    unreadable: Option<String>,
+}
+
+impl HistoryNotes {
+    fn warn(&self, reading: &mut Reading) {
+        if let (true, Reading::Read(a)) = (self.cut_short, &mut *reading) {
+            a.history_cut_short = true;
+            a.warnings.push(crate::support::error::msg(
+                crate::k!("warn.history_cut_short"),
+                &[],
+            ));
+        }
+        if let (Some(why), Reading::Read(a)) = (&self.graph_damage, &mut *reading) {
+            a.warnings.push(crate::support::error::msg(
+                crate::k!("warn.graph_damaged"),
+                &[("why", why)],
+            ));
+        }
+        if let (Some(why), Reading::Read(a)) = (&self.unreadable, &mut *reading) {
+            a.history_unreadable = true;
+            a.freshness = None;
+            a.warnings.push(crate::support::error::msg(
+                crate::k!("warn.history_unreadable"),
+                &[("why", why)],
+            ));
+        }
+    }
+}
+
 /// Check the handovers `found` in the worktrees (by index into `worktrees`) against git:
 /// every recorded commit in one walk, newer commits in one walk per branch, through the
 /// run's history session.
@@ -79,12 +121,51 @@ pub fn check(
     found: Vec<(usize, Vec<Found>)>,
     current: Option<&Path>,
 ) -> Vec<WorktreeHandovers> {
+    let resolved = judge::Roots::default();
+    let pending_by_worktree = read_pending(history, settings, worktrees, found);
+    let mut notes = HistoryNotes::default();
+    let mut checks = check_recorded(history, &pending_by_worktree, &mut notes);
+    let mut newer = newer_commits(history, &pending_by_worktree, &checks, &mut notes);
+
+    let mut out = Vec::new();
+    for (pi, (wi, pending)) in pending_by_worktree.into_iter().enumerate() {
+        let wt = &worktrees[wi];
+        let handovers = pending
+            .into_iter()
+            .enumerate()
+            .map(|(hi, p)| {
+                let commits = std::mem::take(&mut checks[pi][hi]);
+                let newer = std::mem::take(&mut newer[pi][hi]);
+                let touched = p.tip.is_some();
+                let mut h = judge(p, wt, worktrees, &resolved, settings, now, commits, newer);
+                if touched {
+                    notes.warn(&mut h.reading);
+                }
+                h
+            })
+            .collect();
+        out.push(WorktreeHandovers {
+            worktree: wt.clone(),
+            current: current.is_some_and(|c| c == wt.path),
+            handovers,
+        });
+    }
+    out
+}
+
+/// Read every handover `found` (the states through the history session), with where its
+/// commits are checked and whether its file is tracked.
+fn read_pending(
+    history: &mut History<'_>,
+    settings: &Settings,
+    worktrees: &[Worktree],
+    found: Vec<(usize, Vec<Found>)>,
+) -> PendingByWorktree {
     let repo = history.repo();
     let roots = scan::roots(&settings.dir);
     let mut tips = read::Tips::new(repo);
-    let resolved = judge::Roots::default();
     let parsed = read::parse_states(history, &found);
-    let pending_by_worktree: Vec<(usize, Vec<Pending>)> = found
+    found
         .into_iter()
         .zip(parsed)
         .map(|((wi, items), parsed)| {
@@ -111,9 +192,16 @@ pub fn check(
                 .collect();
             (wi, pending)
         })
-        .collect();
+        .collect()
+}
 
-    // One walk for every recorded commit of every handover.
+/// Every recorded commit of every handover checked in one walk: each handover's checks,
+/// by its place (`checks[pi][hi]`).
+fn check_recorded(
+    history: &mut History<'_>,
+    pending_by_worktree: &PendingByWorktree,
+    notes: &mut HistoryNotes,
+) -> Vec<Vec<Vec<CommitCheck>>> {
     let mut queries: Vec<(&str, CommitId)> = Vec::new();
     let mut query_owner: Vec<(usize, usize, String)> = Vec::new();
     for (pi, (_, pending)) in pending_by_worktree.iter().enumerate() {
@@ -132,11 +220,10 @@ pub fn check(
     // A repository whose history cannot be read (a damaged pack, commit-graph) is said
     // for each handover it touches, and everything else is still listed: commits are
     // unchecked, newer work unknown.
-    let mut damaged: Option<String> = None;
     let checked = history.check_commits(&queries);
-    let (cut_short, graph_damage) = (checked.cut_short, checked.damaged);
+    (notes.cut_short, notes.graph_damage) = (checked.cut_short, checked.damaged);
     let answers = checked.answers.unwrap_or_else(|e| {
-        damaged = Some(e.to_string());
+        notes.unreadable = Some(e.to_string());
         queries
             .iter()
             .map(|_| crate::git::CommitAnswer {
@@ -170,8 +257,7 @@ pub fn check(
             }
         }
     }
-    // Each handover's checks, by its place: `checks[pi][hi]`.
-    let mut checks: Vec<Vec<Vec<CommitCheck>>> = by_place(&pending_by_worktree);
+    let mut checks: Vec<Vec<Vec<CommitCheck>>> = by_place(pending_by_worktree);
     for (((pi, hi, task_id), (sha, _)), answer) in
         query_owner.into_iter().zip(&queries).zip(answers)
     {
@@ -187,9 +273,17 @@ pub fn check(
     for ((pi, hi), c) in unchecked {
         checks[pi][hi].push(c);
     }
+    checks
+}
 
-    // Newer commits, one walk per branch. The handover's own commits, and their
-    // rewritten copies, are not newer work.
+/// Newer commits, one walk per branch, by each handover's place. The handover's own
+/// commits, and their rewritten copies, are not newer work.
+fn newer_commits(
+    history: &mut History<'_>,
+    pending_by_worktree: &PendingByWorktree,
+    checks: &[Vec<Vec<CommitCheck>>],
+    notes: &mut HistoryNotes,
+) -> Vec<Vec<NewerCommits>> {
     let mut newer_index: Vec<(usize, usize)> = Vec::new();
     let mut newer_queries: Vec<NewerQuery<'_>> = Vec::new();
     for (pi, (_, pending)) in pending_by_worktree.iter().enumerate() {
@@ -210,62 +304,18 @@ pub fn check(
         }
     }
     let newer_answers = history.newer_commits(&newer_queries).unwrap_or_else(|e| {
-        damaged.get_or_insert(e.to_string());
+        notes.unreadable.get_or_insert(e.to_string());
         newer_queries
             .iter()
             .map(|_| NewerCommits::default())
             .collect()
     });
     drop(newer_queries);
-    let mut newer: Vec<Vec<NewerCommits>> = by_place(&pending_by_worktree);
+    let mut newer: Vec<Vec<NewerCommits>> = by_place(pending_by_worktree);
     for ((pi, hi), answer) in newer_index.into_iter().zip(newer_answers) {
         newer[pi][hi] = answer;
     }
-
-    let mut out = Vec::new();
-    for (pi, (wi, pending)) in pending_by_worktree.into_iter().enumerate() {
-        let wt = &worktrees[wi];
-        let handovers = pending
-            .into_iter()
-            .enumerate()
-            .map(|(hi, p)| {
-                let commits = std::mem::take(&mut checks[pi][hi]);
-                let newer = std::mem::take(&mut newer[pi][hi]);
-                let touched = p.tip.is_some();
-                let mut h = judge(p, wt, worktrees, &resolved, settings, now, commits, newer);
-                if let (true, true, Reading::Read(a)) = (cut_short, touched, &mut h.reading) {
-                    a.history_cut_short = true;
-                    a.warnings.push(crate::support::error::msg(
-                        crate::k!("warn.history_cut_short"),
-                        &[],
-                    ));
-                }
-                if let (Some(why), true, Reading::Read(a)) =
-                    (&graph_damage, touched, &mut h.reading)
-                {
-                    a.warnings.push(crate::support::error::msg(
-                        crate::k!("warn.graph_damaged"),
-                        &[("why", why)],
-                    ));
-                }
-                if let (Some(why), true, Reading::Read(a)) = (&damaged, touched, &mut h.reading) {
-                    a.history_unreadable = true;
-                    a.freshness = None;
-                    a.warnings.push(crate::support::error::msg(
-                        crate::k!("warn.history_unreadable"),
-                        &[("why", why)],
-                    ));
-                }
-                h
-            })
-            .collect();
-        out.push(WorktreeHandovers {
-            worktree: wt.clone(),
-            current: current.is_some_and(|c| c == wt.path),
-            handovers,
-        });
-    }
-    out
+    newer
 }
 
 /// A table with an empty entry for every pending handover, by its place (`[pi][hi]`).

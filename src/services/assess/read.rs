@@ -118,8 +118,8 @@ fn state_files(found: &[(usize, Vec<Found>)]) -> impl Iterator<Item = (usize, us
 }
 
 /// The state files among `found`, read and parsed ahead of [`read_found`], which takes
-/// each result from here: on several threads when there are many (1,000 sessions:
-/// reading and parsing was a third of `status`), in order. Meanwhile `history` reads
+/// each result from here: on several threads when there are many (with many sessions,
+/// reading and parsing is a large share of `status`), in order. Meanwhile `history` reads
 /// its commit-graph's records for the long walk that many recorded commits make.
 pub(super) fn parse_states(
     history: &mut History<'_>,

@@ -20,6 +20,17 @@ pub struct Fixture {
 
 pub fn fixture() -> Fixture {
     let env = TestEnv::new();
+    let main = main_worktree(&env);
+    let wt_x = feature_worktree(&env, &main);
+    vanished_worktrees(&env, &main);
+    std::fs::create_dir_all(main.join("sub/dir")).unwrap();
+    std::fs::create_dir_all(wt_x.join("sub/dir")).unwrap();
+    Fixture { env, main, wt_x }
+}
+
+/// The main worktree: a legacy v2 state and a continue-here note, then a commit after the
+/// note (so the note is superseded) but before the legacy state.
+fn main_worktree(env: &TestEnv) -> PathBuf {
     let main = env.init("repo");
     let c1 = env.commit(
         &main,
@@ -28,11 +39,8 @@ pub fn fixture() -> Fixture {
         "initial commit",
         "2026-11-20T10:00:00Z",
     );
-
-    // The main worktree: a legacy v2 state and a continue-here note, then a commit
-    // after the note (so the note is superseded) but before the legacy state.
     write_state(
-        &env,
+        env,
         &main.join(".claude/project-state.json"),
         &json!({
             "version": 2,
@@ -56,12 +64,16 @@ pub fn fixture() -> Fixture {
         "add code after the note",
         "2026-11-25T10:00:00Z",
     );
+    main
+}
 
-    // A linked worktree on feature/x with a session whose done tasks point at a
-    // reachable commit, an amended-away commit and a sha that does not exist.
+/// A linked worktree on feature/x with a session whose done tasks point at a reachable
+/// commit, an amended-away commit and a sha that does not exist, newer work after it, and
+/// a team session beside it.
+fn feature_worktree(env: &TestEnv, main: &Path) -> PathBuf {
     let wt_x = env.root().join("wt-x");
     env.git(
-        &main,
+        main,
         &[
             "worktree",
             "add",
@@ -92,7 +104,7 @@ pub fn fixture() -> Fixture {
     );
     let session = wt_x.join(".claude/handover/feature/x/20261129-080000/project-state.json");
     write_state(
-        &env,
+        env,
         &session,
         &json!({
             "version": 3,
@@ -125,7 +137,7 @@ pub fn fixture() -> Fixture {
     );
     // A team session lives in the same worktree.
     write_state(
-        &env,
+        env,
         &wt_x.join(".claude/handover/alpha-team/reviewer/project-state.json"),
         &json!({
             "version": 3,
@@ -134,11 +146,16 @@ pub fn fixture() -> Fixture {
             "active_tasks": [{"id": "R1", "description": "Review the parser", "status": "pending"}]
         }),
     );
+    wt_x
+}
 
+/// Worktrees that are no longer where their sessions say: one deleted with rm -rf, one
+/// locked and moved away.
+fn vanished_worktrees(env: &TestEnv, main: &Path) {
     // A linked worktree deleted with rm -rf; its session is recorded in main.
     let gone = env.root().join("wt-gone");
     env.git(
-        &main,
+        main,
         &[
             "worktree",
             "add",
@@ -150,7 +167,7 @@ pub fn fixture() -> Fixture {
     );
     std::fs::remove_dir_all(&gone).unwrap();
     write_state(
-        &env,
+        env,
         &main.join(".claude/handover/gone/20261128-120000/project-state.json"),
         &json!({
             "version": 3,
@@ -165,7 +182,7 @@ pub fn fixture() -> Fixture {
     // A locked worktree whose directory was moved away (an unplugged disk).
     let locked = env.root().join("wt-locked");
     env.git(
-        &main,
+        main,
         &[
             "worktree",
             "add",
@@ -176,7 +193,7 @@ pub fn fixture() -> Fixture {
         ],
     );
     env.git(
-        &main,
+        main,
         &[
             "worktree",
             "lock",
@@ -187,7 +204,7 @@ pub fn fixture() -> Fixture {
     );
     std::fs::rename(&locked, env.root().join("moved-away")).unwrap();
     write_state(
-        &env,
+        env,
         &main.join(".claude/handover/usb/20261129-090000/project-state.json"),
         &json!({
             "version": 3,
@@ -197,7 +214,4 @@ pub fn fixture() -> Fixture {
             "active_tasks": [{"id": "U1", "description": "Copy files", "status": "done"}]
         }),
     );
-    std::fs::create_dir_all(main.join("sub/dir")).unwrap();
-    std::fs::create_dir_all(wt_x.join("sub/dir")).unwrap();
-    Fixture { env, main, wt_x }
 }
