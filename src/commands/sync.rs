@@ -190,6 +190,14 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> Result<Report> {
             .config_string(&format!("remote.{remote}.url"))
             .is_none()
     {
+        // `--rewrite-ref` alone (the remote left at its default) is a change of the
+        // local configuration: no remote is needed for it.
+        if args.rewrite_ref && remote == "origin" {
+            let notes_ref = &ctx.settings.notes_ref;
+            let mut report = Report::new(remote, notes_ref, String::new());
+            report.rewrite_ref = Some(ctx.repo.add_rewrite_ref(notes_ref)?);
+            return Ok(report);
+        }
         return Err(Error::usage(msg(
             crate::k!("err.no_remote"),
             &[("remote", &remote)],

@@ -1,2 +1,210 @@
 //! The second round of attacks (issue 31) on the git room: each test tries to break one
 //! promise and failed before its fix. docs/SECURITY.md lists them.
+
+use std::path::Path;
+
+use crate::common::{self, TestEnv};
+
+const ONE_TASK: &str =
+    r#"{"active_tasks": [{"id": "T1", "status": "in_progress", "description": "work"}]}"#;
+
+fn save(env: &TestEnv, dir: &Path, args: &[&str], state: &str) -> common::Run {
+    let input = env.root().join("input.json");
+    env.write(&input, state);
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["save", "--from", input.to_str().unwrap()]);
+    env.handover(dir, &all)
+}
+
+/// The uid and gid of every file under `dir` become `uid`.
+fn chown_all(dir: &Path, uid: u32) {
+    let ok = std::process::Command::new("chown")
+        .args(["-R", &format!("{uid}:{uid}")])
+        .arg(dir)
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "chown {}", dir.display());
+}
+
+/// Item 2: a repository of another user is refused as git refuses it (CVE-2022-24765):
+/// `status` and `save` exit 128 naming the directory with git's own fix, nothing is
+/// written into it, and the session-start hook briefs nothing, saying why in one line.
+/// A `safe.directory` entry lets it through.
+#[test]
+fn a_repository_of_another_user_is_refused_unless_safe_directory_says_so() {
+    if !common::is_root() {
+        common::unavailable("needs root to give the repository to another user");
+        return;
+    }
+    let env = TestEnv::new();
+    let repo = env.init("repo");
+    env.commit(&repo, "a.txt", "a\n", "first", "2026-11-30T10:00:00Z");
+    let saved = save(&env, &repo, &[], ONE_TASK);
+    assert_eq!(saved.code, 0, "{}", saved.snapshot());
+    chown_all(&repo, 65534);
+    // git itself refuses it.
+    let git = env
+        .command("git")
+        .current_dir(&repo)
+        .arg("status")
+        .output()
+        .unwrap();
+    assert!(!git.status.success());
+    assert!(String::from_utf8_lossy(&git.stderr).contains("dubious ownership"));
+
+    let status = env.handover(&repo, &["status"]);
+    assert_eq!(status.code, 128, "{}", status.snapshot());
+    assert!(
+        status.stderr.contains("dubious ownership"),
+        "{}",
+        status.snapshot()
+    );
+    assert!(
+        status
+            .stderr
+            .contains("git config --global --add safe.directory [ROOT]/repo"),
+        "{}",
+        status.snapshot()
+    );
+    let json = env.handover(&repo, &["--json", "status"]);
+    assert_eq!(
+        json.json()["error"]["kind"],
+        "dubious_ownership",
+        "{}",
+        json.snapshot()
+    );
+
+    let before = common::sessions_under(&repo.join(".claude/handover"));
+    let written = save(&env, &repo, &[], ONE_TASK);
+    assert_eq!(written.code, 128, "{}", written.snapshot());
+    assert_eq!(
+        common::sessions_under(&repo.join(".claude/handover")),
+        before
+    );
+    let mut mine = Vec::new();
+    owned_by(&repo, 0, &mut mine);
+    assert!(mine.is_empty(), "files of the caller in it: {mine:?}");
+
+    let event = format!(r#"{{"cwd": "{}"}}"#, repo.display());
+    let hook = env.handover_fed(&repo, &["hook", "session-start"], event.as_bytes(), |_| {});
+    let context = hook.hook_context();
+    assert_eq!(context.lines().count(), 1, "{context}");
+    assert!(context.contains("dubious ownership"), "{context}");
+    assert!(!context.contains("T1"), "{context}");
+
+    // The user's exception lets it through, as it lets git through.
+    env.git(
+        env.root(),
+        &[
+            "config",
+            "--global",
+            "--add",
+            "safe.directory",
+            repo.to_str().unwrap(),
+        ],
+    );
+    let trusted = env.handover(&repo, &["status"]);
+    assert_eq!(trusted.code, 0, "{}", trusted.snapshot());
+}
+
+fn owned_by(dir: &Path, uid: u32, out: &mut Vec<std::path::PathBuf>) {
+    use std::os::unix::fs::MetadataExt as _;
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let meta = std::fs::symlink_metadata(e.path()).unwrap();
+        if meta.uid() == uid {
+            out.push(e.path());
+        }
+        if meta.is_dir() {
+            owned_by(&e.path(), uid, out);
+        }
+    }
+}
+
+/// Item 35: where `GIT_CEILING_DIRECTORIES` leaves the directory outside every
+/// repository, the tool says what git says: not a git repository (exit 128).
+#[test]
+fn a_ceiling_above_the_directory_makes_it_no_repository() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let sub = repo.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    let run = env.handover_with(&sub, &["status"], |cmd| {
+        cmd.env("GIT_CEILING_DIRECTORIES", &repo);
+    });
+    assert_eq!(run.code, 128, "{}", run.snapshot());
+    assert!(
+        run.stderr.contains("not a git repository"),
+        "{}",
+        run.snapshot()
+    );
+    assert!(!run.stderr.contains("cannot be read"), "{}", run.snapshot());
+}
+
+/// Item 14: a reftable repository is refused by name (gix reads refs from files only),
+/// never read as an unborn one.
+#[test]
+fn a_reftable_repository_is_refused_by_name() {
+    let probe = TestEnv::new();
+    let dir = probe.root().join("probe");
+    let ok = probe
+        .command("git")
+        .args(["init", "-q", "--ref-format=reftable"])
+        .arg(&dir)
+        .status()
+        .unwrap()
+        .success();
+    if !ok {
+        common::unavailable("git cannot make reftable repositories (git >= 2.45)");
+        return;
+    }
+    let env = TestEnv::new();
+    let repo = env.root().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    env.git(
+        &repo,
+        &["init", "-q", "-b", "main", "--ref-format=reftable"],
+    );
+    env.commit(&repo, "a.txt", "a\n", "first", "2026-11-30T10:00:00Z");
+    for args in [&["status"][..], &["continue"]] {
+        let run = env.handover(&repo, args);
+        assert_eq!(run.code, 128, "{}", run.snapshot());
+        assert!(
+            run.stderr.contains("extensions.refStorage=reftable"),
+            "{}",
+            run.snapshot()
+        );
+    }
+    let saved = save(&env, &repo, &[], ONE_TASK);
+    assert_eq!(saved.code, 128, "{}", saved.snapshot());
+    let event = format!(r#"{{"cwd": "{}"}}"#, repo.display());
+    let hook = env.handover_fed(&repo, &["hook", "session-start"], event.as_bytes(), |_| {});
+    assert!(
+        hook.hook_context().contains("reftable"),
+        "{}",
+        hook.snapshot()
+    );
+}
+
+/// Item 36: `sync --rewrite-ref` is a local configuration change: without a remote
+/// named origin it changes the configuration and succeeds.
+#[test]
+fn sync_rewrite_ref_needs_no_remote() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let run = env.handover(&repo, &["sync", "--rewrite-ref"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(
+        run.stdout.contains("notes.rewriteRef"),
+        "{}",
+        run.snapshot()
+    );
+    let value = env.git(&repo, &["config", "--get-all", "notes.rewriteRef"]);
+    assert_eq!(value, "refs/notes/handover");
+    let again = env.handover(&repo, &["sync", "--rewrite-ref"]);
+    assert_eq!(again.code, 0, "{}", again.snapshot());
+    assert!(again.stdout.contains("already"), "{}", again.snapshot());
+    // Without --rewrite-ref, a missing origin is still named.
+    let plain = env.handover(&repo, &["sync"]);
+    assert_eq!(plain.code, 2, "{}", plain.snapshot());
+}

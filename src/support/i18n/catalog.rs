@@ -292,6 +292,12 @@ pub(super) const CATALOG: &[Entry] = &[
     e("err.unreadable_repo", "the repository at {git_dir} cannot be read: {why}", "{git_dir} のリポジトリを読めません: {why}"),
     e("err.hint_unreadable_repo", "run `git status` there: git names what is wrong (often a line of the configuration)", "そこで `git status` を実行してください。何が悪いか（多くは設定の一行）を git が示します"),
     e("err.sha256", "the repository at {git_dir} uses SHA-256 object names, which git-handover does not support yet", "{git_dir} のリポジトリは SHA-256 のオブジェクト名を使っています。git-handover はまだ対応していません"),
+    // issue 31, git room: repositories git refuses or that this build cannot read.
+    e("err.dubious_ownership", "detected dubious ownership in repository at {dir}: it belongs to another user, so git refuses it and so does git-handover", "{dir} のリポジトリの所有者が疑わしいです: 別のユーザーのものなので、git と同じく git-handover も扱いません"),
+    e("err.hint_dubious_ownership", "if you trust it, add an exception as git says: git config --global --add safe.directory {dir}", "信頼できるなら、git の示すとおり例外を追加してください: git config --global --add safe.directory {dir}"),
+    e("err.reftable", "the repository at {git_dir} keeps its refs in reftable (extensions.refStorage=reftable), which git-handover does not support yet", "{git_dir} のリポジトリは参照を reftable に保存しています（extensions.refStorage=reftable）。git-handover はまだ対応していません"),
+    e("err.hint_reftable", "git can convert it back to files: git refs migrate --ref-format=files", "git でファイル形式に戻せます: git refs migrate --ref-format=files"),
+    e("sync.rewrite_present", "{notes_ref} is already in notes.rewriteRef", "{notes_ref} はすでに notes.rewriteRef にあります"),
     e("err.not_text", "refusing to edit {path}: it is not UTF-8 text", "{path} を編集しません: UTF-8 のテキストではありません"),
     e("err.hint_not_text", "{path} was left as it is; convert it to UTF-8, or add the section by hand", "{path} はそのままです。UTF-8 に変換するか、手で節を追加してください"),
     e("file.link", "a symbolic link", "シンボリックリンク"),
