@@ -208,3 +208,87 @@ fn sync_rewrite_ref_needs_no_remote() {
     let plain = env.handover(&repo, &["sync"]);
     assert_eq!(plain.code, 2, "{}", plain.snapshot());
 }
+
+/// The peak resident size (bytes) of the tool run in `dir`, read from `/proc` while it
+/// waits at its exit (as tests/cli/memory.rs reads it), with its exit status and stderr.
+fn peak_of(env: &TestEnv, dir: &Path, args: &[&str]) -> Option<(i32, String, u64)> {
+    if !Path::new("/proc/self/status").exists() {
+        common::unavailable("no /proc to read a process's peak memory from");
+        return None;
+    }
+    let err_file = env.root().join(format!("stderr-{}", args.join("-")));
+    let mut child = env
+        .command(env!("CARGO_BIN_EXE_git-handover"))
+        .current_dir(dir)
+        .args(args)
+        .env("GIT_HANDOVER_TEST_PAUSE", "exit:400")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&err_file).unwrap())
+        .spawn()
+        .unwrap();
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut high = 0u64;
+    let status = loop {
+        if let Ok(text) = std::fs::read_to_string(&status_file)
+            && let Some(kb) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        {
+            high = high.max(kb * 1024);
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    let stderr = env.redact(&std::fs::read_to_string(&err_file).unwrap_or_default());
+    Some((status.code().unwrap_or(-1), stderr, high))
+}
+
+/// Item 10: a note far over the size limit (80 MiB of zeros, a few hundred kilobytes
+/// in the object store) is refused from its object's header, never inflated: `status`
+/// and `log` name it and stay small, and `sync` refuses a remote that holds one.
+#[test]
+fn a_note_over_the_size_limit_is_never_inflated() {
+    const MIB: u64 = 1 << 20;
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let saved = save(&env, &repo, &[], ONE_TASK);
+    assert_eq!(saved.code, 0, "{}", saved.snapshot());
+    let big = env.root().join("big");
+    let file = std::fs::File::create(&big).unwrap();
+    file.set_len(80 * MIB).unwrap();
+    let blob = env.git(&repo, &["hash-object", "-w", big.to_str().unwrap()]);
+    std::fs::remove_file(&big).unwrap();
+    env.commit(&repo, "b.txt", "b\n", "second", "2026-11-30T11:00:00Z");
+    env.git(
+        &repo,
+        &["notes", "--ref", "handover", "add", "-C", &blob, "HEAD"],
+    );
+    for args in [&["status"][..], &["log"]] {
+        let Some((code, stderr, high)) = peak_of(&env, &repo, args) else {
+            return;
+        };
+        assert!(code == 0 || code == 3, "{args:?}: exit {code}\n{stderr}");
+        assert!(stderr.contains("over the limit"), "{args:?}: {stderr}");
+        assert!(high < 48 * MIB, "{args:?} peaked at {} MiB", high / MIB);
+    }
+    // A remote whose store holds it: sync refuses it before any ref of ours moves.
+    let clone = env.root().join("clone");
+    env.git(
+        env.root(),
+        &[
+            "clone",
+            "-q",
+            repo.to_str().unwrap(),
+            clone.to_str().unwrap(),
+        ],
+    );
+    let Some((code, stderr, high)) = peak_of(&env, &clone, &["sync"]) else {
+        return;
+    };
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("over the size limit"), "{stderr}");
+    assert!(high < 48 * MIB, "sync peaked at {} MiB", high / MIB);
+}
