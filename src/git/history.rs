@@ -21,6 +21,9 @@ pub struct Checked {
     /// Why the commit-graph was set aside this session (the answers were read from
     /// the objects instead), if it was.
     pub damaged: Option<String>,
+    /// Recorded commits a shallow clone does not have: unchecked (they may lie beyond
+    /// its boundary), not missing.
+    pub shallow: usize,
 }
 
 /// One walk of [`History::check_commits`]: what each sha names, whether each commit is
@@ -125,11 +128,25 @@ impl History<'_> {
     /// Unreachable commits are then looked for among the newest commits of their tip,
     /// as rewritten (amended or rebased) equivalents.
     pub fn check_commits(&mut self, queries: &[(&str, CommitId)]) -> Checked {
-        let answers = self.answers(queries);
+        let mut answers = self.answers(queries);
+        let mut shallow = 0;
+        if let Ok(answers) = &mut answers
+            && answers.iter().any(|a| a.found == CommitFound::Missing)
+            && self.repo.is_shallow()
+        {
+            for a in answers
+                .iter_mut()
+                .filter(|a| a.found == CommitFound::Missing)
+            {
+                a.found = CommitFound::Unknown;
+                shallow += 1;
+            }
+        }
         Checked {
             answers,
             cut_short: self.cut_short(),
             damaged: self.damaged(),
+            shallow,
         }
     }
 

@@ -145,6 +145,10 @@ pub struct Repo {
     /// hold no answers, only what is on disk.
     no_refresh: std::cell::OnceCell<gix::Repository>,
     packs: std::cell::OnceCell<packed::Packs>,
+    /// The boundary commits of a shallow clone (`.git/shallow`), read when a walk first
+    /// decodes a commit: their parents are absent by design, and git reads them as
+    /// having none.
+    shallow: std::cell::OnceCell<HashSet<ObjectId>>,
 }
 
 /// Open the repository containing `dir`, honouring `GIT_DIR` and friends like git.
@@ -226,6 +230,7 @@ pub fn discover_with(dir: &Path, overrides: &[String]) -> Result<Repo> {
         deadline: None,
         no_refresh: std::cell::OnceCell::new(),
         packs: std::cell::OnceCell::new(),
+        shallow: std::cell::OnceCell::new(),
     })
 }
 
@@ -366,6 +371,24 @@ impl Repo {
             repo.objects.refresh_never();
             repo
         })
+    }
+
+    /// Whether `id` is a boundary commit of a shallow clone: a commit whose parents
+    /// the clone does not have.
+    pub(super) fn is_shallow_boundary(&self, id: &ObjectId) -> bool {
+        self.shallow
+            .get_or_init(|| {
+                let commits = self.repo.shallow_commits().ok().flatten();
+                commits
+                    .map(|c| c.iter().copied().collect())
+                    .unwrap_or_default()
+            })
+            .contains(id)
+    }
+
+    /// Whether the repository is a shallow clone (`.git/shallow` lists commits).
+    pub fn is_shallow(&self) -> bool {
+        self.repo.is_shallow().unwrap_or(false)
     }
 
     /// The commit-graph files as they are on disk (name, size, modification time), or

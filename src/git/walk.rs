@@ -197,6 +197,10 @@ impl<'a> Walk<'a> {
             }
         }
         let time = time?;
+        if self.repo.is_shallow_boundary(&id) {
+            // The end of a shallow clone's history, as git reads it.
+            parents.clear();
+        }
         decoded.insert(id, (time, parents.clone()));
         Some((time, parents))
     }

@@ -292,3 +292,52 @@ fn a_note_over_the_size_limit_is_never_inflated() {
     assert!(stderr.contains("over the size limit"), "{stderr}");
     assert!(high < 48 * MIB, "sync peaked at {} MiB", high / MIB);
 }
+
+/// Item 13: a shallow clone resumes. The walk ends at the clone's boundary (its
+/// parents are absent by design, as git reads them), `continue` briefs, the hook's
+/// briefing is the handover, and a recorded commit beyond the boundary is unchecked
+/// (shallow clone), never called missing or the history damaged.
+#[test]
+fn a_shallow_clone_resumes_and_says_what_it_could_not_check() {
+    let env = TestEnv::new();
+    let origin = env.repo();
+    let old = env.git(&origin, &["rev-parse", "HEAD"]);
+    env.commit(&origin, "b.txt", "b\n", "second", "2026-11-30T10:30:00Z");
+    env.commit(&origin, "c.txt", "c\n", "third", "2026-11-30T11:00:00Z");
+    let clone = env.root().join("clone");
+    let url = format!("file://{}", origin.display());
+    env.git(
+        env.root(),
+        &["clone", "-q", "--depth", "1", &url, clone.to_str().unwrap()],
+    );
+    assert!(clone.join(".git/shallow").is_file());
+    // An agent's handover that records a commit from before the boundary.
+    let state = format!(
+        r#"{{"active_tasks": [{{"id": "T1", "status": "in_progress", "description": "work", "commit_sha": "{old}"}}]}}"#
+    );
+    let saved = save(&env, &clone, &[], &state);
+    assert_eq!(saved.code, 0, "{}", saved.snapshot());
+
+    let resumed = env.handover(&clone, &["continue"]);
+    assert_eq!(resumed.code, 0, "{}", resumed.snapshot());
+    assert!(resumed.stdout.contains("[T1]"), "{}", resumed.snapshot());
+    assert!(
+        !resumed.stderr.contains("cannot walk history"),
+        "{}",
+        resumed.snapshot()
+    );
+
+    let status = env.handover(&clone, &["status"]);
+    assert_eq!(status.code, 0, "{}", status.snapshot());
+    let all = format!("{}{}", status.stdout, status.stderr);
+    assert!(all.contains("1 unchecked"), "{all}");
+    assert!(all.contains("shallow clone"), "{all}");
+    assert!(!all.contains("missing"), "{all}");
+    assert!(!all.contains("could not be read"), "{all}");
+
+    let event = format!(r#"{{"cwd": "{}"}}"#, clone.display());
+    let hook = env.handover_fed(&clone, &["hook", "session-start"], event.as_bytes(), |_| {});
+    let context = hook.hook_context();
+    assert!(context.contains("[T1]"), "{context}");
+    assert!(!context.contains("cannot walk history"), "{context}");
+}

@@ -135,6 +135,7 @@ pub fn check(
     let mut damaged: Option<String> = None;
     let checked = history.check_commits(&queries);
     let (cut_short, graph_damage) = (checked.cut_short, checked.damaged);
+    let shallow = checked.shallow;
     let answers = checked.answers.unwrap_or_else(|e| {
         damaged = Some(e.to_string());
         queries
@@ -237,6 +238,17 @@ pub fn check(
                     a.history_cut_short = true;
                     a.warnings.push(crate::support::error::msg(
                         crate::k!("warn.history_cut_short"),
+                        &[],
+                    ));
+                }
+                if let (true, Reading::Read(a)) = (shallow > 0, &mut h.reading)
+                    && a.commits
+                        .iter()
+                        .any(|c| c.state == crate::model::verdict::CommitState::Unchecked)
+                {
+                    a.history_shallow = true;
+                    a.warnings.push(crate::support::error::msg(
+                        crate::k!("warn.history_shallow"),
                         &[],
                     ));
                 }
