@@ -341,3 +341,38 @@ fn a_shallow_clone_resumes_and_says_what_it_could_not_check() {
     assert!(context.contains("[T1]"), "{context}");
     assert!(!context.contains("cannot walk history"), "{context}");
 }
+
+/// Item 20: two syncs at once each fetch into a ref of their own: the one that waits
+/// after its fetch while the other runs whole still finds what it fetched, and both
+/// succeed; no scratch ref is left behind.
+#[test]
+fn two_syncs_at_once_do_not_take_each_others_fetch() {
+    use crate::notes_store::{enable_store, save as save_at, tasks};
+    let env = TestEnv::new();
+    let seed = env.init("seed");
+    env.commit(&seed, "a", "a\n", "first", "2026-11-30T10:00:00Z");
+    let remote = env.root().join("remote.git");
+    env.git(
+        env.root(),
+        &["clone", "-q", "--bare", "seed", remote.to_str().unwrap()],
+    );
+    let clone = |name: &str| {
+        env.git(env.root(), &["clone", "-q", remote.to_str().unwrap(), name]);
+        let dir = env.root().join(name);
+        enable_store(&env, &dir);
+        dir
+    };
+    let a = clone("a");
+    save_at(&env, &a, "2026-11-30T12:00:00Z", &tasks(&["A1"]));
+    assert_eq!(env.handover(&a, &["sync"]).code, 0);
+    let b = clone("b");
+    save_at(&env, &b, "2026-11-30T12:05:00Z", &tasks(&["B1"]));
+
+    let waiting = env.spawn_at_pause(&b, &["sync"], "sync_fetched:1500");
+    let other = env.handover(&b, &["sync"]);
+    assert_eq!(other.code, 0, "{}", other.snapshot());
+    let (code, stdout, stderr) = common::finish(waiting);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let left = env.git(&b, &["for-each-ref", "refs/handover-incoming/"]);
+    assert_eq!(left, "", "scratch refs left behind");
+}
