@@ -1,11 +1,17 @@
 //! History questions: recent commits, which recorded commits are reachable, and
 //! which commits are newer than a handover.
 
-// The repository types and helpers of the parent module.
-#[allow(clippy::wildcard_imports)]
-use super::walk::*;
-#[allow(clippy::wildcard_imports)]
-use super::*;
+use std::collections::{HashMap, HashSet};
+
+use gix::ObjectId;
+use gix::bstr::ByteSlice;
+
+use super::walk::{IdMap, Mask, Walk};
+use super::{
+    CommitAnswer, CommitFound, CommitId, CommitLine, History, NEWEST_SHOWN, NewerCommits,
+    NewerQuery, Repo, TOOL_COMMIT_MARK, TOOL_COMMITS_LOOKED_AT, subject_of,
+};
+use crate::support::error::{Error, Result, msg};
 
 use super::resolve::Resolved;
 use super::session::past;

@@ -1,7 +1,7 @@
 //! All repository access, through gix. No gix type leaves this module: callers see
 //! paths, strings and [`CommitId`].
 
-use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
+use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -9,7 +9,7 @@ use gix::ObjectId;
 use gix::bstr::ByteSlice;
 use jiff::Timestamp;
 
-use crate::support::error::{Error, Result, msg};
+use crate::support::error::{Error, Result};
 
 mod compact;
 mod history;

@@ -1,8 +1,10 @@
 //! The reachability walk over the commit-graph (or decoded commits without one).
 
-// The repository types and helpers of the parent module.
-#[allow(clippy::wildcard_imports)]
-use super::*;
+use std::collections::{BTreeMap, BinaryHeap, HashSet};
+
+use gix::ObjectId;
+
+use super::Repo;
 
 use super::compact::{Compact, MANY, NONE, long_walk, two_parents};
 
