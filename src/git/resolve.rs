@@ -4,7 +4,6 @@
 use gix::ObjectId;
 
 use super::Repo;
-
 use super::walk::IdMap;
 
 impl Repo {
