@@ -190,6 +190,14 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> Result<Report> {
             .config_string(&format!("remote.{remote}.url"))
             .is_none()
     {
+        // `--rewrite-ref` alone (the remote left at its default) is a change of the
+        // local configuration: no remote is needed for it.
+        if args.rewrite_ref && remote == "origin" {
+            let notes_ref = &ctx.settings.notes_ref;
+            let mut report = Report::new(remote, notes_ref, String::new());
+            report.rewrite_ref = Some(ctx.repo.add_rewrite_ref(notes_ref)?);
+            return Ok(report);
+        }
         return Err(Error::usage(msg(
             crate::k!("err.no_remote"),
             &[("remote", &remote)],
@@ -198,15 +206,35 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> Result<Report> {
     let notes_ref = ctx.settings.notes_ref.clone();
     let name = notes_ref.trim_start_matches("refs/notes/");
     let tracking = format!("refs/notes/remotes/{remote}/{name}");
-    let scratch = format!("refs/handover-incoming/{remote}/{name}");
-    let git_dir = ctx.repo.common_dir();
-    let mut report = Report::new(remote, &notes_ref, tracking.clone());
+    // Each sync fetches into a ref of its own (two at once never take each other's),
+    // removed whatever happens.
+    let own = crate::support::id::random_uuid();
+    let scratch = format!(
+        "refs/handover-incoming/{}-{}/{remote}/{name}",
+        std::process::id(),
+        &own[..8]
+    );
+    let mut report = Report::new(remote, &notes_ref, tracking);
     if args.rewrite_ref {
         report.rewrite_ref = Some(ctx.repo.add_rewrite_ref(&notes_ref)?);
     }
+    let result = rounds(ctx, &mut report, &scratch);
+    let _ = ctx.repo.delete_ref(&scratch);
+    result.map(|()| report)
+}
+
+/// Fetch, merge and push until the remote takes ours, through the ref `scratch`.
+fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
+    let (remote, notes_ref, tracking) = (
+        report.remote.clone(),
+        report.notes_ref.clone(),
+        report.tracking.clone(),
+    );
+    let (remote, notes_ref, tracking) = (remote.as_str(), notes_ref.as_str(), tracking.as_str());
+    let git_dir = ctx.repo.common_dir();
     for _ in 0..MAX_ROUNDS {
         report.rounds += 1;
-        report.remote_had_notes = git_cli::fetch_notes(&git_dir, remote, &notes_ref, &scratch)
+        report.remote_had_notes = git_cli::fetch_notes(&git_dir, remote, notes_ref, scratch)
             .map_err(|e| match e {
                 Error::Git { message, .. } => Error::Unreachable {
                     remote: remote.to_owned(),
@@ -214,10 +242,11 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> Result<Report> {
                 },
                 other => other,
             })?;
+        crate::support::testing::pause("sync_fetched");
         if report.remote_had_notes {
             // What came from the remote is checked before any ref of the user's moves.
-            if let Some(why) = ctx.repo.notes_problem(&scratch, record::MAX_NOTE_SIZE)? {
-                ctx.repo.delete_ref(&scratch)?;
+            if let Some(why) = ctx.repo.notes_problem(scratch, record::MAX_NOTE_SIZE)? {
+                ctx.repo.delete_ref(scratch)?;
                 return Err(Error::usage(msg(
                     crate::k!("err.remote_notes_bad"),
                     &[
@@ -227,27 +256,27 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> Result<Report> {
                     ],
                 )));
             }
-            ctx.repo.move_ref(&scratch, &tracking)?;
+            ctx.repo.move_ref(scratch, tracking)?;
         }
         let merged = if report.remote_had_notes {
-            ctx.repo.notes_merge(&notes_ref, &tracking, &RecordRules)?
+            ctx.repo.notes_merge(notes_ref, tracking, &RecordRules)?
         } else {
             NotesMerge::NoOther
         };
         report.merges.push(merged);
-        report.local = ctx.repo.ref_target(&notes_ref)?;
+        report.local = ctx.repo.ref_target(notes_ref)?;
         let remote_tip = if report.remote_had_notes {
-            ctx.repo.ref_target(&tracking)?
+            ctx.repo.ref_target(tracking)?
         } else {
             None
         };
         if report.local.is_none() || report.local == remote_tip {
-            return Ok(report);
+            return Ok(());
         }
-        match git_cli::push_notes(&git_dir, remote, &notes_ref)? {
+        match git_cli::push_notes(&git_dir, remote, notes_ref)? {
             Pushed::Done => {
                 report.pushed = true;
-                return Ok(report);
+                return Ok(());
             }
             Pushed::Rejected => {}
         }

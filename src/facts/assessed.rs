@@ -151,6 +151,9 @@ pub struct Assessment {
     /// The history check stopped at the hook's deadline: commits the walk had not
     /// reached are unchecked, and rewritten copies may not all be known.
     pub history_cut_short: bool,
+    /// A shallow clone: recorded commits it does not have are unchecked, its history
+    /// ending before them.
+    pub history_shallow: bool,
     pub warnings: Vec<crate::support::error::Msg>,
     pub of: Of,
 }

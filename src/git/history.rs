@@ -1,11 +1,17 @@
 //! History questions: recent commits, which recorded commits are reachable, and
 //! which commits are newer than a handover.
 
-// The repository types and helpers of the parent module.
-#[allow(clippy::wildcard_imports)]
-use super::walk::*;
-#[allow(clippy::wildcard_imports)]
-use super::*;
+use std::collections::{HashMap, HashSet};
+
+use gix::ObjectId;
+use gix::bstr::ByteSlice;
+
+use super::walk::{IdMap, Mask, Walk};
+use super::{
+    CommitAnswer, CommitFound, CommitId, CommitLine, History, NEWEST_SHOWN, NewerCommits,
+    NewerQuery, Repo, TOOL_COMMIT_MARK, TOOL_COMMITS_LOOKED_AT, subject_of,
+};
+use crate::support::error::{Error, Result, msg};
 
 use super::resolve::Resolved;
 use super::session::past;
@@ -21,6 +27,9 @@ pub struct Checked {
     /// Why the commit-graph was set aside this session (the answers were read from
     /// the objects instead), if it was.
     pub damaged: Option<String>,
+    /// Recorded commits a shallow clone does not have: unchecked (they may lie beyond
+    /// its boundary), not missing.
+    pub shallow: usize,
 }
 
 /// One walk of [`History::check_commits`]: what each sha names, whether each commit is
@@ -125,11 +134,25 @@ impl History<'_> {
     /// Unreachable commits are then looked for among the newest commits of their tip,
     /// as rewritten (amended or rebased) equivalents.
     pub fn check_commits(&mut self, queries: &[(&str, CommitId)]) -> Checked {
-        let answers = self.answers(queries);
+        let mut answers = self.answers(queries);
+        let mut shallow = 0;
+        if let Ok(answers) = &mut answers
+            && answers.iter().any(|a| a.found == CommitFound::Missing)
+            && self.repo.is_shallow()
+        {
+            for a in answers
+                .iter_mut()
+                .filter(|a| a.found == CommitFound::Missing)
+            {
+                a.found = CommitFound::Unknown;
+                shallow += 1;
+            }
+        }
         Checked {
             answers,
             cut_short: self.cut_short(),
             damaged: self.damaged(),
+            shallow,
         }
     }
 

@@ -1,9 +1,11 @@
 //! What git's index and exclude rules say of the handover roots: whether files under
 //! them are tracked (they would travel with every checkout), whether a root is ignored.
 
-// The repository types and helpers of the parent module.
-#[allow(clippy::wildcard_imports)]
-use super::*;
+use std::path::Path;
+
+use gix::bstr::ByteSlice;
+
+use super::Repo;
 
 impl Repo {
     /// The paths tracked in the index of the worktree whose git directory is

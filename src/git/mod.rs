@@ -1,7 +1,7 @@
 //! All repository access, through gix. No gix type leaves this module: callers see
 //! paths, strings and [`CommitId`].
 
-use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
+use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -9,7 +9,7 @@ use gix::ObjectId;
 use gix::bstr::ByteSlice;
 use jiff::Timestamp;
 
-use crate::support::error::{Error, Result, msg};
+use crate::support::error::{Error, Result};
 
 mod compact;
 mod history;
@@ -145,6 +145,10 @@ pub struct Repo {
     /// hold no answers, only what is on disk.
     no_refresh: std::cell::OnceCell<gix::Repository>,
     packs: std::cell::OnceCell<packed::Packs>,
+    /// The boundary commits of a shallow clone (`.git/shallow`), read when a walk first
+    /// decodes a commit: their parents are absent by design, and git reads them as
+    /// having none.
+    shallow: std::cell::OnceCell<HashSet<ObjectId>>,
 }
 
 /// Open the repository containing `dir`, honouring `GIT_DIR` and friends like git.
@@ -163,16 +167,37 @@ pub fn discover_with(dir: &Path, overrides: &[String]) -> Result<Repo> {
     trust.reduced = trust
         .reduced
         .cli_overrides(overrides.iter().map(String::as_str));
-    let opened = gix::ThreadSafeRepository::discover_with_environment_overrides_opts(
-        dir,
-        gix::discover::upwards::Options::default(),
-        trust,
-    )
-    .map(gix::Repository::from);
+    // A repository of another user is refused as git refuses it (CVE-2022-24765),
+    // unless `safe.directory` lets it through: gix checks that on the ownership it
+    // already looked at, at no extra cost.
+    trust.full = trust.full.bail_if_untrusted(true);
+    trust.reduced = trust.reduced.bail_if_untrusted(true);
+    // A ceiling that does not lie above `dir` is ignored, as git ignores it.
+    let upwards = gix::discover::upwards::Options {
+        match_ceiling_dir_or_error: false,
+        ..Default::default()
+    };
+    let opened =
+        gix::ThreadSafeRepository::discover_with_environment_overrides_opts(dir, upwards, trust)
+            .map(gix::Repository::from);
     let repo = opened.map_err(|e| {
         // gix could not open one: tell a repository git cannot read (broken config,
-        // SHA-256 objects) apart from no repository at all.
-        match git_dir_above(dir) {
+        // SHA-256 objects) apart from no repository at all, and from one of another user.
+        if e.is_permission_denied() {
+            return Error::DubiousOwnership {
+                dir: dubious_dir(dir),
+            };
+        }
+        // None within the ceiling (`GIT_CEILING_DIRECTORIES`) is none, as git says.
+        let not_found = matches!(
+            e.downcast_any_ref::<gix::discover::upwards::Error>(),
+            Some(
+                gix::discover::upwards::Error::NoGitRepository { .. }
+                    | gix::discover::upwards::Error::NoGitRepositoryWithinCeiling { .. }
+                    | gix::discover::upwards::Error::NoGitRepositoryWithinFs { .. }
+            )
+        );
+        match git_dir_above(dir).filter(|_| !not_found) {
             None => Error::NotARepository {
                 dir: dir.to_owned(),
             },
@@ -185,11 +210,27 @@ pub fn discover_with(dir: &Path, overrides: &[String]) -> Result<Repo> {
             },
         }
     })?;
+    if found_at_ceiling(dir, &repo) {
+        return Err(Error::NotARepository {
+            dir: dir.to_owned(),
+        });
+    }
+    // gix reads refs from files only: a reftable repository would read as unborn.
+    if repo
+        .config_snapshot()
+        .string("extensions.refStorage")
+        .is_some_and(|v| v.eq_ignore_ascii_case(b"reftable"))
+    {
+        return Err(Error::ReftableUnsupported {
+            git_dir: repo.common_dir().to_owned(),
+        });
+    }
     Ok(Repo {
         repo,
         deadline: None,
         no_refresh: std::cell::OnceCell::new(),
         packs: std::cell::OnceCell::new(),
+        shallow: std::cell::OnceCell::new(),
     })
 }
 
@@ -211,6 +252,37 @@ fn git_dir_above(dir: &Path) -> Option<PathBuf> {
         at = p.parent();
     }
     None
+}
+
+/// Whether `repo` was found in a directory of `GIT_CEILING_DIRECTORIES` above `dir`.
+/// git looks only below a ceiling (at `dir` itself always); gix looks at the ceiling
+/// too. Only a run with the variable set pays for this.
+fn found_at_ceiling(dir: &Path, repo: &gix::Repository) -> bool {
+    let Some(ceilings) = std::env::var_os("GIT_CEILING_DIRECTORIES") else {
+        return false;
+    };
+    if std::env::var_os("GIT_DIR").is_some() {
+        return false;
+    }
+    let found = normalize(repo.workdir().unwrap_or_else(|| repo.git_dir()));
+    let dir = normalize(dir);
+    found != dir
+        && std::env::split_paths(&ceilings)
+            .filter(|c| c.is_absolute())
+            .any(|c| normalize(&c) == found && dir.starts_with(&found))
+}
+
+/// The directory git names when it refuses a repository of another user: the
+/// worktree, or the git directory of a bare repository (as `safe.directory` takes it).
+fn dubious_dir(dir: &Path) -> PathBuf {
+    let Some(git_dir) = git_dir_above(dir) else {
+        return dir.to_owned();
+    };
+    let git_dir = normalize(&git_dir);
+    match git_dir.file_name() {
+        Some(name) if name == ".git" => git_dir.parent().map_or(git_dir.clone(), Path::to_owned),
+        _ => git_dir,
+    }
 }
 
 /// `extensions.objectFormat` of the repository at `git_dir`, read from its `config`
@@ -299,6 +371,24 @@ impl Repo {
             repo.objects.refresh_never();
             repo
         })
+    }
+
+    /// Whether `id` is a boundary commit of a shallow clone: a commit whose parents
+    /// the clone does not have.
+    pub(super) fn is_shallow_boundary(&self, id: &ObjectId) -> bool {
+        self.shallow
+            .get_or_init(|| {
+                let commits = self.repo.shallow_commits().ok().flatten();
+                commits
+                    .map(|c| c.iter().copied().collect())
+                    .unwrap_or_default()
+            })
+            .contains(id)
+    }
+
+    /// Whether the repository is a shallow clone (`.git/shallow` lists commits).
+    pub fn is_shallow(&self) -> bool {
+        self.repo.is_shallow().unwrap_or(false)
     }
 
     /// The commit-graph files as they are on disk (name, size, modification time), or

@@ -16,7 +16,24 @@ use crate::support::error::{Error, Result, msg};
 #[derive(Debug, Clone)]
 pub struct StoredNote {
     pub commit: CommitId,
+    /// Empty for a note over the size limit, which is never read.
     pub text: Vec<u8>,
+    /// The size of a note over the size limit ([`crate::model::record::MAX_NOTE_SIZE`]),
+    /// from its object's header: a note of a gigabyte costs nothing to pass over.
+    pub oversize: Option<u64>,
+}
+
+impl StoredNote {
+    /// Why the note is not read, when it is over the size limit (as the records'
+    /// reader says it of a text over the limit).
+    pub fn oversize_problem(&self) -> Option<String> {
+        self.oversize.map(|size| {
+            format!(
+                "the note is {size} bytes, over the limit of {}",
+                crate::model::record::MAX_NOTE_SIZE
+            )
+        })
+    }
 }
 
 /// What merging another notes ref into ours did.
@@ -117,15 +134,27 @@ impl Repo {
         let tree = self.tree_of(Some(commit))?;
         let mut out = Vec::new();
         for (annotated, blob) in self.note_entries(tree)? {
-            let blob = self.repo.find_blob(blob).map_err(|e| {
+            let unreadable = |e: gix::Error| {
                 Error::git(
                     msg(crate::k!("git.read_note_of"), &[("object", &annotated)]),
                     e,
                 )
-            })?;
+            };
+            // The size from the object's header first: nothing over the limit is inflated.
+            let size = self.repo.find_header(blob).map_err(unreadable)?.size();
+            if usize::try_from(size).map_or(true, |n| n > crate::model::record::MAX_NOTE_SIZE) {
+                out.push(StoredNote {
+                    commit: CommitId(annotated),
+                    text: Vec::new(),
+                    oversize: Some(size),
+                });
+                continue;
+            }
+            let mut blob = self.repo.find_blob(blob).map_err(unreadable)?;
             out.push(StoredNote {
                 commit: CommitId(annotated),
-                text: blob.data.clone(),
+                text: blob.take_data(),
+                oversize: None,
             });
         }
         Ok(out)

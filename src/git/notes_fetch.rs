@@ -55,12 +55,16 @@ impl Repo {
                         entry.filename.to_string()
                     )));
                 }
+                // The size from the object's header: nothing over the limit is inflated.
+                let Ok(header) = self.repo.find_header(entry.oid) else {
+                    return Ok(Some(format!("the note of {full} cannot be read")));
+                };
+                if usize::try_from(header.size()).map_or(true, |n| n > max_note_size) {
+                    return Ok(Some(format!("the note of {full} is over the size limit")));
+                }
                 let Ok(blob) = self.repo.find_blob(entry.oid) else {
                     return Ok(Some(format!("the note of {full} cannot be read")));
                 };
-                if blob.data.len() > max_note_size {
-                    return Ok(Some(format!("the note of {full} is over the size limit")));
-                }
                 for (i, line) in blob.data.split(|b| *b == b'\n').enumerate() {
                     if line.iter().all(u8::is_ascii_whitespace) {
                         continue;

@@ -1,10 +1,9 @@
 //! What a recorded sha names: looked up in the commit-graph, the packs read git's way,
 //! or gix's object store.
 
-// The repository types and helpers of the parent module.
-#[allow(clippy::wildcard_imports)]
-use super::*;
+use gix::ObjectId;
 
+use super::Repo;
 use super::walk::IdMap;
 
 impl Repo {

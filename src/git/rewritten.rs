@@ -1,8 +1,10 @@
 //! Finding the rewritten equivalent of a commit a rebase or amend left behind.
 
-// The repository types and helpers of the parent module.
-#[allow(clippy::wildcard_imports)]
-use super::*;
+use gix::ObjectId;
+use gix::bstr::ByteSlice;
+
+use super::{CommitId, History, REWRITE_SEARCH_DEPTH, Repo, subject_of};
+use crate::support::error::Result;
 
 impl History<'_> {
     /// Look among the newest commits of `tip` for equivalents of `lost` commits.

@@ -1,10 +1,14 @@
 //! The reachability walk over the commit-graph (or decoded commits without one).
 
-// The repository types and helpers of the parent module.
-#[allow(clippy::wildcard_imports)]
-use super::*;
+use std::collections::{BinaryHeap, HashSet};
 
+use gix::ObjectId;
+
+use super::Repo;
 use super::compact::{Compact, MANY, NONE, long_walk, two_parents};
+
+mod run;
+use run::Run;
 
 /// The reachability walk: a priority queue by generation (commits not in the
 /// commit-graph first, by commit time), propagating a bitmask of the tips that reach
@@ -197,6 +201,10 @@ impl<'a> Walk<'a> {
             }
         }
         let time = time?;
+        if self.repo.is_shallow_boundary(&id) {
+            // The end of a shallow clone's history, as git reads it.
+            parents.clear();
+        }
         decoded.insert(id, (time, parents.clone()));
         Some((time, parents))
     }
@@ -220,202 +228,14 @@ impl<'a> Walk<'a> {
         needed: &IdMap<M>,
         out_of_time: &dyn Fn() -> bool,
     ) -> (IdMap<M>, bool) {
-        let graph_len = self.graph.map_or(0, |g| g.num_commits() as usize);
-        // Commits outside the graph (few: newer than it), by id.
-        let mut bits: IdMap<State<M>> = IdMap::default();
-        let mut decoded = Decoded::default();
-        let mut parents = Vec::new();
-        let mut outside: BinaryHeap<Entry> = BinaryHeap::new();
-        let mut inside: BinaryHeap<(u64, M, u32, u32)> = BinaryHeap::new();
-        // A queue entry: the key `(generation << 32 | position)`, the tips' mask, and
-        // the commit's parents as read with its generation, so that its record (a
-        // cache miss: positions are ordered by object id) is read once per push and
-        // not again when it comes out. `MANY` marks an octopus merge, read again then.
-        // A long walk reads generation and parents from a compact copy of the graph's
-        // records ([`Compact`]), made once it is known to be long.
-        let compact: std::cell::OnceCell<std::rc::Rc<Compact>> = std::cell::OnceCell::new();
-        if let Some(graph) = self.graph {
-            if let Some(ahead) = self.ahead.clone() {
-                let _ = compact.set(ahead);
-            } else if long_walk() == 0 {
-                let _ = compact.set(std::rc::Rc::new(Compact::of(
-                    graph,
-                    &self.repo.repo.objects.store_ref().path().join("info"),
-                )));
-            }
-        }
-        let generation_of = |p: u32| match (compact.get(), self.graph) {
-            (Some(c), _) => c.0.get(p as usize).map_or(NO_GENERATION, |e| e[0]),
-            (None, Some(g)) => g.commit_at(gix::commitgraph::Position(p)).generation(),
-            (None, None) => NO_GENERATION,
-        };
-        let entry_of = |p: u32, mask: M| -> (u64, M, u32, u32) {
-            let Some(graph) = self.graph else {
-                return (u64::from(p), mask, NONE, NONE);
-            };
-            if let Some(c) = compact.get()
-                && let Some(&[generation, p1, p2]) = c.0.get(p as usize)
-            {
-                return ((u64::from(generation) << 32) | u64::from(p), mask, p1, p2);
-            }
-            let c = graph.commit_at(gix::commitgraph::Position(p));
-            let (p1, p2) = two_parents(c);
-            (
-                (u64::from(c.generation()) << 32) | u64::from(p),
-                mask,
-                p1,
-                p2,
-            )
-        };
-        // Candidates in the graph, by position: a bit per position says whether to
-        // look one up.
-        let mut in_graph: Vec<(u32, ObjectId)> = Vec::with_capacity(needed.len());
-        let mut flagged = vec![0u64; graph_len.div_ceil(64)];
-        let mut open_generations: BTreeMap<u32, usize> = BTreeMap::new();
-        let mut out: IdMap<M> = IdMap::default();
-        out.reserve(needed.len());
-        let mut open = 0usize;
-        for (id, wanted) in needed {
-            out.insert(*id, M::default());
-            open += 1;
-            match (self.node_of(*id), self.graph) {
-                (Node::Pos(p), Some(_)) => {
-                    in_graph.push((p, *id));
-                    flagged[p as usize / 64] |= 1 << (p % 64);
-                    *open_generations.entry(generation_of(p)).or_default() += 1;
-                }
-                _ => bits.entry(*id).or_default().waiting = *wanted,
-            }
-        }
-        in_graph.sort_unstable_by_key(|(p, _)| *p);
-        let push = |node: Node,
-                    mask: M,
-                    bits: &mut IdMap<State<M>>,
-                    decoded: &mut Decoded,
-                    outside: &mut BinaryHeap<Entry>,
-                    inside: &mut BinaryHeap<(u64, M, u32, u32)>| {
-            match (node, self.graph) {
-                (Node::Pos(p), Some(_)) => inside.push(entry_of(p, mask)),
-                (Node::Pos(_), None) => {}
-                (Node::Id(id), _) => {
-                    let pm = &mut bits.entry(id).or_default().mask;
-                    if !(mask & !*pm).is_empty() {
-                        *pm |= mask;
-                        if let Some(entry) = self.key(node, decoded) {
-                            outside.push(entry);
-                        }
-                    }
-                }
-            }
-        };
+        let mut run = Run::new(self);
+        run.ask(needed);
         for (tip, bit) in bit_of {
-            let node = self.node_of(*tip);
-            push(
-                node,
-                *bit,
-                &mut bits,
-                &mut decoded,
-                &mut outside,
-                &mut inside,
-            );
+            run.push(self.node_of(*tip), *bit);
         }
-        // Outside the graph: a commit may be passed on again when more bits reach it.
-        let mut steps = 0u32;
-        let mut complete = true;
-        while open > 0
-            && let Some(entry) = outside.pop()
-        {
-            steps = steps.wrapping_add(1);
-            if steps.is_multiple_of(1024) && out_of_time() {
-                complete = false;
-                break;
-            }
-            let node = entry.node;
-            let Node::Id(id) = node else { continue };
-            let slot = bits.entry(id).or_default();
-            let state = *slot;
-            let m = state.mask;
-            if (m & !state.done).is_empty() {
-                continue;
-            }
-            slot.done = m;
-            if !state.waiting.is_empty() && (state.waiting & !m).is_empty() {
-                slot.waiting = M::default();
-                open -= 1;
-            }
-            self.parents_into(node, &mut decoded, &mut parents);
-            // Its parents are not asked for again unless more tips reach it (then it
-            // is read again): kept, they would hold every commit of a walk without a
-            // commit-graph in memory.
-            decoded.remove(&id);
-            for &p in &parents {
-                push(p, m, &mut bits, &mut decoded, &mut outside, &mut inside);
-            }
-        }
-        for id in needed.keys() {
-            if let Some(state) = bits.get(id) {
-                out.insert(*id, state.mask);
-            }
-        }
-        // The graph, by generation.
-        while open > 0
-            && let Some((top, mut m, p1, p2)) = inside.pop()
-        {
-            steps = steps.wrapping_add(1);
-            if !complete || (steps.is_multiple_of(4096) && out_of_time()) {
-                complete = false;
-                break;
-            }
-            if steps >= long_walk()
-                && compact.get().is_none()
-                && let Some(graph) = self.graph
-            {
-                let _ = compact.set(std::rc::Rc::new(Compact::of(
-                    graph,
-                    &self.repo.repo.objects.store_ref().path().join("info"),
-                )));
-            }
-            let generation = (top >> 32) as u32;
-            if open_generations
-                .keys()
-                .next()
-                .is_none_or(|lowest| generation < *lowest)
-            {
-                break;
-            }
-            while let Some(&(next, more, _, _)) = inside.peek()
-                && next == top
-            {
-                m |= more;
-                inside.pop();
-            }
-            #[allow(clippy::cast_possible_truncation)]
-            let p = top as u32;
-            if flagged[p as usize / 64] & (1 << (p % 64)) != 0
-                && let Ok(at) = in_graph.binary_search_by_key(&p, |(q, _)| *q)
-            {
-                out.insert(in_graph[at].1, m);
-                open -= 1;
-                if let Some(n) = open_generations.get_mut(&generation) {
-                    *n -= 1;
-                    if *n == 0 {
-                        open_generations.remove(&generation);
-                    }
-                }
-            }
-            if p2 == MANY {
-                self.parents_into(Node::Pos(p), &mut decoded, &mut parents);
-            } else {
-                parents.clear();
-                parents.extend([p1, p2].into_iter().filter(|q| *q != NONE).map(Node::Pos));
-            }
-            for &parent in &parents {
-                if let Node::Pos(q) = parent {
-                    inside.push(entry_of(q, m));
-                }
-            }
-        }
-        (out, complete)
+        run.walk_outside(needed, out_of_time);
+        run.walk_inside(out_of_time);
+        (run.out, run.complete)
     }
 
     /// Commits reachable from `tip`, newest first by commit time (of equal times, a

@@ -1,8 +1,13 @@
 //! Worktrees as `git worktree list` shows them: main first, linked by path.
 
-// The repository types and helpers of the parent module.
-#[allow(clippy::wildcard_imports)]
-use super::*;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use gix::ObjectId;
+use gix::bstr::ByteSlice;
+
+use super::{CommitId, Repo, Worktree, normalize};
+use crate::support::error::{Error, Result, msg};
 
 impl Repo {
     /// Every worktree: the main one first, then linked ones ordered by path, as

@@ -171,6 +171,14 @@ impl<'a> Store<'a> {
                     .collect(),
             })
             .collect();
+        // Notes over the size limit were never read: said in their place, as the reader
+        // says it of a text over the limit.
+        let mut skipped = skipped;
+        skipped.extend(
+            (notes.iter().enumerate())
+                .filter_map(|(ni, n)| n.oversize_problem().map(|why| (ni, 1, why))),
+        );
+        skipped.sort_by_key(|(ni, _, _)| *ni);
         let skipped = skipped
             .into_iter()
             .map(|(ni, line, why)| self.unreadable_record(&notes[ni].commit, line, &why))
@@ -184,6 +192,9 @@ impl<'a> Store<'a> {
         let mut records = Vec::new();
         let mut skipped = Vec::new();
         for note in self.repo.notes_all(&self.settings.notes_ref)? {
+            if let Some(why) = note.oversize_problem() {
+                skipped.push(self.unreadable_record(&note.commit, 1, &why));
+            }
             for parsed in crate::model::record::parse_note(&note.text) {
                 match parsed.record {
                     Ok(record) => records.push(StoredRecord {

@@ -377,6 +377,9 @@ pub(super) fn commits(out: &mut String, a: &Assessment, p: &Painter) {
             CommitState::Unchecked if a.history_cut_short => {
                 "commit.line_unchecked_deadline".to_owned()
             }
+            CommitState::Unchecked if a.history_shallow => {
+                "commit.line_unchecked_shallow".to_owned()
+            }
             s => format!("commit.line_{}", s.as_str()),
         };
         let mut line = p.f(&key, &[("task", &escape(&c.task_id)), ("sha", &sha)]);

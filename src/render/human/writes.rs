@@ -277,6 +277,16 @@ pub fn sync(r: &crate::commands::sync::Report, p: &Painter) -> String {
             &[("notes_ref", &notes_ref)],
         ));
     }
+    if r.rounds == 0 {
+        // `sync --rewrite-ref` without a remote: the configuration was all it did.
+        if r.rewrite_ref == Some(false) {
+            line(p.f(
+                crate::k!("sync.rewrite_present"),
+                &[("notes_ref", &notes_ref)],
+            ));
+        }
+        return out;
+    }
     if !r.remote_had_notes {
         line(p.f(
             crate::k!("sync.remote_empty"),

@@ -188,6 +188,7 @@ pub(super) fn judge(
         renamed_to,
         history_unreadable: false,
         history_cut_short: false,
+        history_shallow: false,
         warnings,
         of,
     };

@@ -78,6 +78,8 @@ type PendingByWorktree = Vec<(usize, Vec<Pending>)>;
 struct HistoryNotes {
     /// The session was stopped by its deadline.
     cut_short: bool,
+    /// The repository is a shallow clone: commits beyond its boundary are unchecked.
+    shallow: bool,
     /// Why the commit-graph was set aside, if it was.
     graph_damage: Option<String>,
     /// Why the history could not be read, if it could not.
@@ -90,6 +92,17 @@ impl HistoryNotes {
             a.history_cut_short = true;
             a.warnings.push(crate::support::error::msg(
                 crate::k!("warn.history_cut_short"),
+                &[],
+            ));
+        }
+        if let (true, Reading::Read(a)) = (self.shallow, &mut *reading)
+            && a.commits
+                .iter()
+                .any(|c| c.state == crate::model::verdict::CommitState::Unchecked)
+        {
+            a.history_shallow = true;
+            a.warnings.push(crate::support::error::msg(
+                crate::k!("warn.history_shallow"),
                 &[],
             ));
         }
@@ -222,6 +235,7 @@ fn check_recorded(
     // unchecked, newer work unknown.
     let checked = history.check_commits(&queries);
     (notes.cut_short, notes.graph_damage) = (checked.cut_short, checked.damaged);
+    notes.shallow = checked.shallow > 0;
     let answers = checked.answers.unwrap_or_else(|e| {
         notes.unreadable = Some(e.to_string());
         queries

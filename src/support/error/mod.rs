@@ -98,6 +98,10 @@ pub enum Error {
     UnreadableRepository { git_dir: PathBuf, why: String },
     /// A repository with SHA-256 object names, which this build cannot read yet.
     Sha256Unsupported { git_dir: PathBuf },
+    /// A repository of another user, not listed in `safe.directory` (git refuses it).
+    DubiousOwnership { dir: PathBuf },
+    /// A repository whose refs are in reftable (`extensions.refStorage=reftable`).
+    ReftableUnsupported { git_dir: PathBuf },
     /// A handover file is not valid JSON (with position) or too large.
     InvalidJson {
         file: PathBuf,
@@ -239,6 +243,8 @@ impl Error {
             Error::NotARepository { .. } => "not_a_repository",
             Error::UnreadableRepository { .. } => "unreadable_repository",
             Error::Sha256Unsupported { .. } => "sha256_unsupported",
+            Error::DubiousOwnership { .. } => "dubious_ownership",
+            Error::ReftableUnsupported { .. } => "reftable_unsupported",
             Error::InvalidJson { .. } => "invalid_json",
             Error::InvalidField { .. } => "invalid_field",
             Error::TooManyValues { .. } => "too_many_values",
@@ -264,10 +270,10 @@ impl Error {
     /// The file the error is about, when it is about one.
     pub fn file(&self) -> Option<&std::path::Path> {
         match self {
-            Error::NotARepository { dir } => Some(dir),
-            Error::UnreadableRepository { git_dir, .. } | Error::Sha256Unsupported { git_dir } => {
-                Some(git_dir)
-            }
+            Error::NotARepository { dir } | Error::DubiousOwnership { dir } => Some(dir),
+            Error::UnreadableRepository { git_dir, .. }
+            | Error::Sha256Unsupported { git_dir }
+            | Error::ReftableUnsupported { git_dir } => Some(git_dir),
             Error::InvalidJson { file, .. }
             | Error::InvalidField { file, .. }
             | Error::TooManyValues { file, .. }
@@ -312,7 +318,9 @@ impl Error {
         match self {
             Error::NotARepository { .. }
             | Error::UnreadableRepository { .. }
-            | Error::Sha256Unsupported { .. } => exit::NOT_A_REPOSITORY,
+            | Error::Sha256Unsupported { .. }
+            | Error::DubiousOwnership { .. }
+            | Error::ReftableUnsupported { .. } => exit::NOT_A_REPOSITORY,
             Error::InvalidJson { .. }
             | Error::InvalidField { .. }
             | Error::TooLarge { .. }

@@ -21,6 +21,11 @@ impl Error {
             Error::UnreadableRepository { .. } => {
                 Some(f(crate::k!("err.hint_unreadable_repo"), &[]))
             }
+            Error::DubiousOwnership { dir } => Some(f(
+                crate::k!("err.hint_dubious_ownership"),
+                &[("dir", &dir.display())],
+            )),
+            Error::ReftableUnsupported { .. } => Some(f(crate::k!("err.hint_reftable"), &[])),
             Error::InvalidJson { file, .. } | Error::InvalidField { file, .. } => Some(f(
                 crate::k!("err.hint_fix_file"),
                 &[("file", &file.display())],
@@ -88,6 +93,14 @@ impl Error {
             Error::Sha256Unsupported { git_dir } => {
                 f(crate::k!("err.sha256"), &[("git_dir", &git_dir.display())])
             }
+            Error::DubiousOwnership { dir } => f(
+                crate::k!("err.dubious_ownership"),
+                &[("dir", &dir.display())],
+            ),
+            Error::ReftableUnsupported { git_dir } => f(
+                crate::k!("err.reftable"),
+                &[("git_dir", &git_dir.display())],
+            ),
             Error::InvalidJson { .. }
             | Error::InvalidField { .. }
             | Error::NotText { .. }
