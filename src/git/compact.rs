@@ -3,9 +3,9 @@
 //!
 //! The graph's records sit at positions ordered by object id, so a long walk reads them
 //! at random, a cache (and TLB) miss each: most of the time of a walk over 300,000
-//! commits. The copy (12 bytes a commit, 3.6 MB there) stays in cache. It is read from
-//! the graph files with `pread` in file order rather than through gix's mapping, so
-//! that the 11 MB of records are not all made resident for the rest of the run; a few
+//! commits. The copy (12 bytes a commit) stays in cache. It is read from the graph
+//! files with `pread` in file order rather than through gix's mapping, so that the
+//! graph's records are not all made resident for the rest of the run; a few
 //! positions are then checked against gix's reading, and on any disagreement (a layout
 //! this reading does not know) the copy is made through gix instead.
 
@@ -56,9 +56,9 @@ pub struct Ahead<'scope>(Option<std::thread::ScopedJoinHandle<'scope, Option<Vec
 impl super::History<'_> {
     /// Start reading the commit-graph's records on another thread (in `scope`), for a
     /// long walk the caller expects to make once it has read what it is reading now
-    /// (`status` parsing hundreds of state files: at 1,000 sessions the walk waited
-    /// 3.6 ms for its copy, and its first 16,384 steps read the graph's scattered
-    /// records). Nothing is started for a graph too small to need a copy, or when no
+    /// (`status` parsing hundreds of state files: otherwise the walk waits for its
+    /// copy, or reads the graph's scattered records for its first steps). Nothing is
+    /// started for a graph too small to need a copy, or when no
     /// thread can be started.
     pub fn read_graph_ahead<'scope>(
         &mut self,

@@ -113,7 +113,7 @@ impl Repo {
     /// The bytes of commit `id`, for the walks and searches that read many commits:
     /// from the packs read git's way first, hashed (gix's store maps every pack and
     /// index it reads, and a walk without a commit-graph reads all of them: the whole
-    /// pack and index resident, 170 MB on the benchmark's repository), then through
+    /// pack and index would stay resident), then through
     /// gix (loose objects, an index only gix reads). `None` when it is not a commit or
     /// cannot be read.
     pub(super) fn commit_data(&self, id: ObjectId) -> Option<Vec<u8>> {

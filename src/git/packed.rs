@@ -1,10 +1,9 @@
 //! Reading objects from packs without opening their indexes gix's way.
 //!
-//! gix checks a pack index on opening by reading its whole offset table (on the
-//! benchmark's 1.8 M-object pack: 7 MB, ~1,700 page faults and 10 M instructions, two
-//! thirds of a session-start hook) before the first lookup, and then keeps the index
-//! and the pack mapped: every page a long walk touched stays resident (a walk without
-//! a commit-graph touched the whole pack and index, 170 MB). Git itself checks only
+//! gix checks a pack index on opening by reading its whole offset table before the
+//! first lookup (most of a session-start hook on a large pack), and then keeps the
+//! index and the pack mapped: every page a long walk touched stays resident (a walk
+//! without a commit-graph touches the whole pack and index). Git itself checks only
 //! the index's size when opening it, and each large offset when it is used. This
 //! module looks ids up git's way, with `pread` (an interpolation search: ids are
 //! spread evenly, so one read of [`WINDOW`] ids nearly always holds the one looked
@@ -56,8 +55,8 @@ struct Pack {
 
 /// A long walk without a commit-graph reads every commit of the history from the
 /// pack; each page of a mapping it touches (and, through the kernel's fault-around,
-/// its neighbours) stays resident while the mapping lives: the whole pack, 122 MB on
-/// the benchmark's repository. Mapped again after this many reads, the walk keeps
+/// its neighbours) stays resident while the mapping lives: the whole pack. Mapped
+/// again after this many reads, the walk keeps
 /// only a window of it resident, for an `mmap` every few hundred commits.
 const REMAP_EVERY: u32 = 256;
 

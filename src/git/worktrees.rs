@@ -21,8 +21,8 @@ impl Repo {
 
         // Linked worktrees, read from their admin directories like `git worktree list`
         // does: each file once (gix's proxies read `gitdir` three times and look every
-        // ref up through the store, which stats `packed-refs` each time: ~40 system
-        // calls a worktree, 2.5 ms for 50), and `packed-refs` parsed once for all.
+        // ref up through the store, which stats `packed-refs` each time: dozens of
+        // system calls a worktree), and `packed-refs` parsed once for all.
         let admin = main.common_dir().join("worktrees");
         let mut ids: Vec<std::ffi::OsString> = match std::fs::read_dir(&admin) {
             Ok(entries) => entries
