@@ -1,2 +1,156 @@
 //! The second round of attacks (issue 31) on the sessions room: each test tries to break one
 //! promise and failed before its fix. docs/SECURITY.md lists them.
+
+use crate::common::{TestEnv, read_json, sessions_under};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+fn one_task(env: &TestEnv) -> (PathBuf, String) {
+    let repo = env.repo();
+    let key = env.saved(
+        &repo,
+        &json!({"active_tasks": [{"id": "T1", "status": "pending", "description": "d"}]}),
+    );
+    (repo, key)
+}
+
+fn state_of(repo: &Path, key: &str) -> Value {
+    read_json(&crate::common::state_path(repo, key))
+}
+
+/// Item 42: the same id twice in a hand-edited file; `task done` edits every copy, so
+/// the session can be finished with the CLI.
+#[test]
+fn a_duplicated_task_id_is_edited_everywhere_and_the_session_finishes() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    env.write_session(
+        &repo,
+        "main/20261130-110000",
+        &json!({"version": 4, "status": "READY", "session_id": "s-1",
+            "workspace": {"branch": "main"}, "active_tasks": [
+            {"id": "T1", "status": "pending", "description": "a"},
+            {"id": "T1", "status": "blocked", "description": "b", "blockers": ["x"]}]}),
+    );
+    env.handover(&repo, &["task", "done", "T1"]).assert_ok();
+    let state = state_of(&repo, "main/20261130-110000");
+    assert_eq!(state["status"], "ALL_COMPLETE", "{state}");
+    let statuses: Vec<&str> = state["active_tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["done", "done"]);
+    env.handover(&repo, &["task", "reopen", "T1"]).assert_ok();
+    env.handover(&repo, &["task", "remove", "T1"]).assert_ok();
+    let state = state_of(&repo, "main/20261130-110000");
+    assert_eq!(state["active_tasks"], json!([]), "{state}");
+}
+
+/// Issue 31 item 1: ids are offered by shell completion; `task add` refuses one the
+/// shell would act on, naming it, and writes nothing.
+#[test]
+fn task_add_refuses_an_id_the_shell_would_expand() {
+    let env = TestEnv::new();
+    let (repo, key) = one_task(&env);
+    let before = std::fs::read(crate::common::state_path(&repo, &key)).unwrap();
+    for id in [
+        "T1$(touch${IFS}pwned)",
+        "T`id`",
+        "T'1",
+        "T\"1",
+        "T 1",
+        "T\t1",
+        "T\u{1b}1",
+    ] {
+        let run = env.handover(&repo, &["task", "add", id, "desc"]);
+        assert_eq!(run.code, 2, "{id:?}: {}", run.snapshot());
+        assert!(run.stderr.contains("task id"), "{id:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(&format!("{id:?}")),
+            "{id:?}: {}",
+            run.stderr
+        );
+    }
+    assert_eq!(
+        std::fs::read(crate::common::state_path(&repo, &key)).unwrap(),
+        before
+    );
+    env.handover(&repo, &["task", "add", "T-2.x_y/z", "fine"])
+        .assert_ok();
+}
+
+/// Item 27: `task reopen` after the last `task done` finished the session reopens it.
+#[test]
+fn reopen_after_the_session_finished_reopens_it() {
+    let env = TestEnv::new();
+    let (repo, key) = one_task(&env);
+    env.handover(&repo, &["task", "done", "T1"]).assert_ok();
+    assert_eq!(state_of(&repo, &key)["status"], "ALL_COMPLETE");
+    let run = env.handover(&repo, &["task", "reopen", "T1"]);
+    run.assert_ok();
+    let state = state_of(&repo, &key);
+    assert_eq!(state["status"], "READY", "{state}");
+    assert_eq!(state["active_tasks"][0]["status"], "in_progress");
+    assert_eq!(
+        sessions_under(&repo).len(),
+        1,
+        "{:?}",
+        sessions_under(&repo)
+    );
+}
+
+/// Items 28 and 41: the branch's only session cannot be read (invalid JSON, over the
+/// size limit). `task` and `save` name the file and the problem, exit 3, and never make
+/// a parallel session beside it.
+#[test]
+fn an_unreadable_session_is_named_and_no_parallel_session_is_made() {
+    let big = format!(
+        "{{\"version\": 4, \"x\": \"{}\"}}",
+        "a".repeat(16 * 1024 * 1024 + 10)
+    );
+    for content in ["{not json", big.as_str()] {
+        let env = TestEnv::new();
+        let (repo, key) = one_task(&env);
+        let file = crate::common::state_path(&repo, &key);
+        std::fs::write(&file, content).unwrap();
+        for args in [
+            &["task", "done", "T1"][..],
+            &["task", "start", "T1"],
+            &["task", "add", "T2", "d"],
+        ] {
+            let run = env.handover(&repo, args);
+            assert_eq!(run.code, 3, "{args:?}: {}", run.snapshot());
+            assert!(run.stderr.contains("project-state.json"), "{}", run.stderr);
+            assert!(!run.stderr.contains("no ready session"), "{}", run.stderr);
+        }
+        let run = env.save(&repo, &json!({"active_tasks": []}), &[]);
+        assert_eq!(run.code, 3, "{}", run.snapshot());
+        assert_eq!(
+            sessions_under(&repo).len(),
+            1,
+            "{:?}",
+            sessions_under(&repo)
+        );
+        assert_eq!(std::fs::read(&file).unwrap(), content.as_bytes());
+    }
+}
+
+/// Items 28 and 41, the other side: a bad file beside a readable READY session stops
+/// nothing; the write goes to the readable one and the bad one is named.
+#[test]
+fn an_unreadable_session_beside_a_ready_one_is_named_and_passed_over() {
+    let env = TestEnv::new();
+    let (repo, key) = one_task(&env);
+    let bad = repo.join(".claude/handover/main/20261130-090000/project-state.json");
+    env.write(&bad, "{not json");
+    let run = env.handover(&repo, &["task", "done", "T1"]);
+    run.assert_ok();
+    assert!(
+        run.stderr.contains("20261130-090000/project-state.json"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(state_of(&repo, &key)["status"], "ALL_COMPLETE");
+}
