@@ -128,7 +128,7 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
     let owner = chosen.as_ref().map(|(_, o)| o);
     let mut written = write(ctx, &wt, &target, owner, &id, edit)?;
     if let Some((c, _)) = chosen {
-        written.skipped = c.skipped;
+        written.skipped.splice(0..0, c.skipped);
         written.others = c.others;
     }
     Ok(Report {

@@ -154,3 +154,76 @@ fn an_unreadable_session_beside_a_ready_one_is_named_and_passed_over() {
     );
     assert_eq!(state_of(&repo, &key)["status"], "ALL_COMPLETE");
 }
+
+/// Item 16: whatever is wrong with `info/exclude`, `save` and `task` complete, the
+/// write is recorded in the notes store (`store=both`), and one warning names the file.
+#[test]
+fn a_broken_info_exclude_warns_and_the_write_is_recorded() {
+    type Breaker = fn(&Path);
+    let cases: &[(&str, Breaker)] = &[
+        ("no info dir", |info| std::fs::remove_dir_all(info).unwrap()),
+        ("latin-1", |info| {
+            std::fs::write(info.join("exclude"), b"caf\xe9\n").unwrap();
+        }),
+        ("over 1 MiB", |info| {
+            std::fs::write(info.join("exclude"), "#".repeat(2 << 20)).unwrap();
+        }),
+        ("symlink", |info| {
+            std::fs::remove_file(info.join("exclude")).ok();
+            std::os::unix::fs::symlink("/etc/hostname", info.join("exclude")).unwrap();
+        }),
+        ("fifo", |info| {
+            std::fs::remove_file(info.join("exclude")).ok();
+            let path = info.join("exclude");
+            let ok = std::process::Command::new("mkfifo")
+                .arg(&path)
+                .status()
+                .unwrap();
+            assert!(ok.success());
+        }),
+        ("read-only dir", |info| {
+            use std::os::unix::fs::PermissionsExt as _;
+            std::fs::set_permissions(info, std::fs::Permissions::from_mode(0o555)).unwrap();
+        }),
+    ];
+    for (name, breaker) in cases {
+        if *name == "read-only dir" && crate::common::is_root() {
+            continue;
+        }
+        let env = TestEnv::new();
+        let repo = env.repo();
+        env.git(&repo, &["config", "handover.store", "both"]);
+        let info = repo.join(".git/info");
+        breaker(&info);
+        let run = env.save(
+            &repo,
+            &json!({"active_tasks": [{"id": "T1", "status": "pending", "description": "d"}]}),
+            &[],
+        );
+        assert_eq!(run.code, 0, "{name}: {}", run.snapshot());
+        let warnings: Vec<&str> = run
+            .stderr
+            .lines()
+            .filter(|l| l.contains("warning"))
+            .collect();
+        if *name == "no info dir" {
+            assert!(warnings.is_empty(), "{name}: {}", run.stderr);
+        } else {
+            assert_eq!(warnings.len(), 1, "{name}: {}", run.stderr);
+            assert!(warnings[0].contains(".git/info"), "{name}: {}", run.stderr);
+        }
+        let run = env.handover(&repo, &["task", "done", "T1"]);
+        assert_eq!(run.code, 0, "{name}: {}", run.snapshot());
+        let records = env.handover_notes(&repo).concat();
+        assert_eq!(
+            records.lines().count(),
+            2,
+            "{name}: both writes recorded: {records}"
+        );
+        if *name == "no info dir" {
+            let text = std::fs::read_to_string(info.join("exclude")).unwrap();
+            assert!(text.contains("/.claude/handover/"), "{text}");
+        }
+        std::fs::set_permissions(&info, std::os::unix::fs::PermissionsExt::from_mode(0o755)).ok();
+    }
+}
