@@ -227,3 +227,78 @@ fn a_broken_info_exclude_warns_and_the_write_is_recorded() {
         std::fs::set_permissions(&info, std::os::unix::fs::PermissionsExt::from_mode(0o755)).ok();
     }
 }
+
+/// Item 39: a note's path is literal when its removal is committed: a note at
+/// `:(icase)a/CONTINUE_HERE.md` never removes `A/CONTINUE_HERE.md`.
+#[test]
+fn a_consumed_note_path_is_never_a_pathspec() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let note = "# Continue Here\n\n## Objective\nship it\n";
+    env.commit(
+        &repo,
+        "A/CONTINUE_HERE.md",
+        note,
+        "other",
+        "2026-11-30T10:05:00Z",
+    );
+    env.write(&repo.join(":(icase)a/CONTINUE_HERE.md"), note);
+    env.git(
+        &repo,
+        &["--literal-pathspecs", "add", ":(icase)a/CONTINUE_HERE.md"],
+    );
+    env.git(&repo, &["commit", "-q", "-m", "note"]);
+    let run = env.handover(&repo, &["continue", ":(icase)a/CONTINUE_HERE.md"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(
+        repo.join("A/CONTINUE_HERE.md").exists(),
+        "{}",
+        run.snapshot()
+    );
+    let tracked = env.git(&repo, &["ls-files"]);
+    assert!(
+        tracked.lines().any(|l| l == "A/CONTINUE_HERE.md"),
+        "{tracked}"
+    );
+    assert!(!tracked.contains(":(icase)"), "{tracked}");
+    assert!(!repo.join(":(icase)a/CONTINUE_HERE.md").exists());
+}
+
+/// Item 40: a tracked note whose index version is neither HEAD's nor the file's is
+/// kept, with why: consuming it would lose the staged edits.
+#[test]
+fn a_tracked_note_with_staged_only_edits_is_kept() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let v1 = "# Continue Here\n\n## Objective\nv1\n";
+    env.commit(
+        &repo,
+        "CONTINUE_HERE.md",
+        v1,
+        "note",
+        "2026-11-30T10:10:00Z",
+    );
+    let note = repo.join("CONTINUE_HERE.md");
+    env.write(&note, "# Continue Here\n\n## Objective\nv2 staged\n");
+    env.git(&repo, &["add", "CONTINUE_HERE.md"]);
+    env.write(&note, "# Continue Here\n\n## Objective\nv3 in the file\n");
+    let head = env.git(&repo, &["rev-parse", "HEAD"]);
+    let run = env.handover(&repo, &["continue"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(run.stdout.contains("staged"), "{}", run.snapshot());
+    assert_eq!(
+        env.git(&repo, &["show", ":CONTINUE_HERE.md"]),
+        "# Continue Here\n\n## Objective\nv2 staged"
+    );
+    assert!(
+        std::fs::read_to_string(&note)
+            .unwrap()
+            .contains("v3 in the file")
+    );
+    assert_eq!(env.git(&repo, &["rev-parse", "HEAD"]), head);
+    // Staged and in the file alike: nothing is lost, the note is consumed.
+    env.git(&repo, &["add", "CONTINUE_HERE.md"]);
+    let run = env.handover(&repo, &["continue"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(!note.exists(), "{}", run.snapshot());
+}

@@ -243,6 +243,7 @@ pub(super) const CATALOG: &[Entry] = &[
     e("consume.kept_bisect", "a bisect is in progress; the removal will not be committed now", "bisect の途中です。今は削除をコミットしません"),
     e("consume.kept_unborn", "the branch has no commit yet to commit the removal on", "削除をコミットする先のコミットがまだありません"),
     e("consume.kept_commit_failed", "committing its removal failed; the index and the note are as they were", "削除のコミットに失敗しました。インデックスとノートは元のままです"),
+    e("consume.kept_staged", "its staged version differs from both HEAD's and the file's; removing it would lose those staged edits (commit or unstage them, then run `git handover continue` again)", "ステージされた版が HEAD の版ともファイルとも違います。削除するとステージした編集が失われます（コミットするかステージを外してから、もう一度 `git handover continue` を実行してください）"),
     e("effect.consumed", "consumed {path} (a copy is in {copy})", "{path} を消費しました（コピーは {copy}）"),
     e("effect.consumed_committed", "consumed {path} (a copy is in {copy}; its removal was committed)", "{path} を消費しました（コピーは {copy}、削除はコミット済み）"),
     e("effect.restored_as", " (saved as {old}, a key another session has here)", "（保存時のキー {old} はここでは別のセッションのものです）"),
