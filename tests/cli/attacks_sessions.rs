@@ -302,3 +302,53 @@ fn a_tracked_note_with_staged_only_edits_is_kept() {
     assert_eq!(run.code, 0, "{}", run.snapshot());
     assert!(!note.exists(), "{}", run.snapshot());
 }
+
+/// Item 22: `log --json` carries what docs/json.md documents: `session_id`, `seq`,
+/// `parent`, `set_aside`, and `saved_at` with its sub-second digits.
+#[test]
+fn log_json_carries_the_documented_record_fields() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    env.git(&repo, &["config", "handover.store", "both"]);
+    let key = env.saved(
+        &repo,
+        &json!({"active_tasks": [{"id": "T1", "status": "pending"}]}),
+    );
+    env.handover(&repo, &["task", "done", "T1"]).assert_ok();
+    let line = json!({"key": "main/old", "session_id": "s-9", "seq": 7, "parent": "abc",
+        "set_aside": ["def"], "worktree": null, "branch": "main",
+        "saved_at": "2026-11-30T09:00:00.123456Z", "kind": "session",
+        "state": {"version": 4, "status": "READY", "active_tasks": []}});
+    let head = env.git(&repo, &["rev-parse", "HEAD"]);
+    env.git(
+        &repo,
+        &[
+            "notes",
+            "--ref=handover",
+            "append",
+            "-m",
+            &line.to_string(),
+            &head,
+        ],
+    );
+    let log = env.json(&repo, &["--json", "log"]);
+    let records = log["records"].as_array().unwrap();
+    assert_eq!(records.len(), 3, "{log}");
+    let newest = &records[0];
+    assert_eq!(newest["key"], key.as_str());
+    assert!(newest["session_id"].is_string(), "{newest}");
+    assert_eq!(newest["seq"], 2, "{newest}");
+    assert!(newest["parent"].is_string(), "{newest}");
+    assert_eq!(newest["set_aside"], json!([]));
+    assert_eq!(
+        records[1]["parent"],
+        Value::Null,
+        "a new session has no parent"
+    );
+    let old = &records[2];
+    assert_eq!(old["session_id"], "s-9");
+    assert_eq!(old["seq"], 7);
+    assert_eq!(old["parent"], "abc");
+    assert_eq!(old["set_aside"], json!(["def"]));
+    assert_eq!(old["saved_at"], "2026-11-30T09:00:00.123456Z");
+}
