@@ -352,3 +352,44 @@ fn log_json_carries_the_documented_record_fields() {
     assert_eq!(old["set_aside"], json!(["def"]));
     assert_eq!(old["saved_at"], "2026-11-30T09:00:00.123456Z");
 }
+
+/// Item 21: under `--json`, command-line errors are the documented error document on
+/// stdout, wherever `--json` is; `status --json --keys` is one of them.
+#[test]
+fn command_line_errors_under_json_are_error_documents() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    for args in [
+        &["--json", "task", "done"][..],
+        &["task", "add", "--json"],
+        &["--json", "status", "--agent", "nope"],
+        &["--json", "log", "-n", "x"],
+        &["status", "--bogus", "--json"],
+        &["--json", "--color=sometimes", "status"],
+        &["--lang=fr", "--json"],
+        &["status", "--json", "--keys"],
+    ] {
+        let run = env.handover(&repo, args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.snapshot());
+        let doc: Value = serde_json::from_str(&run.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", run.snapshot()));
+        assert_eq!(doc["schema"], "git-handover/error/1", "{args:?}");
+        assert_eq!(doc["error"]["kind"], "usage", "{args:?}");
+        assert_eq!(doc["error"]["exit"], 2, "{args:?}");
+        assert!(
+            !doc["error"]["message"].as_str().unwrap().is_empty(),
+            "{args:?}"
+        );
+        assert!(
+            run.stderr.contains("error"),
+            "{args:?}: clap still says it on stderr"
+        );
+    }
+    let run = env.handover(&repo, &["--json", "task", "add"]);
+    assert!(run.stdout.contains("<ID>"), "{}", run.stdout);
+    // Without --json nothing changes: stdout stays empty, keys stay plain lines.
+    let run = env.handover(&repo, &["task", "done"]);
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""));
+    let run = env.handover(&repo, &["status", "--keys"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+}

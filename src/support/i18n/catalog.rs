@@ -376,6 +376,7 @@ pub(super) const CATALOG: &[Entry] = &[
     e("err.c_no_value", "-c {item}: expected name=value", "-c {item}: 名前=値 の形にしてください"),
     e("err.c_example", "for example: -c handover.freshFor=36h", "例: -c handover.freshFor=36h"),
     e("err.no_dir", "cannot change to {dir}: no such directory", "{dir} に移動できません: そのディレクトリはありません"),
+    e("err.command_line", "{text}", "{text}"),
     e("err.agent_no_team", "agent {agent} is in no team under ~/.claude/teams", "エージェント {agent} は ~/.claude/teams のどのチームにも属していません"),
     e("err.name_team", "name the team with --team or GIT_HANDOVER_TEAM", "--team か GIT_HANDOVER_TEAM でチームを指定してください"),
     e("err.no_branch", "this worktree has no branch or commit to name a session after", "このワークツリーにはセッション名にできるブランチもコミットもありません"),
