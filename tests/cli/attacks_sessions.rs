@@ -393,3 +393,50 @@ fn command_line_errors_under_json_are_error_documents() {
     let run = env.handover(&repo, &["status", "--keys"]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
 }
+
+/// Item 25: a recorded worktree path that now holds another repository, or a link to
+/// elsewhere, is not present; a link to the worktree itself is.
+#[test]
+fn presence_means_a_registered_worktree_of_this_repository() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let wt = env.worktree(&repo, "wt", "feature");
+    let other = env.init("other");
+    let link_elsewhere = env.root().join("link-elsewhere");
+    std::os::unix::fs::symlink(&other, &link_elsewhere).unwrap();
+    let link_here = env.root().join("link-here");
+    std::os::unix::fs::symlink(&wt, &link_here).unwrap();
+    let replaced = env.worktree(&repo, "replaced", "gone");
+    std::fs::remove_dir_all(&replaced).unwrap();
+    env.init("replaced");
+    let cases = [
+        ("other", other.clone(), "orphan"),
+        ("link-elsewhere", link_elsewhere, "orphan"),
+        ("link-here", link_here, "present"),
+        ("replaced", replaced, "orphan"),
+        ("wt", wt.clone(), "present"),
+    ];
+    for (name, root, _) in &cases {
+        env.write_session(
+            &repo,
+            &format!("team-{name}/a"),
+            &json!({"version": 4, "status": "READY", "session_id": name,
+                "workspace": {"root": root.display().to_string()},
+                "active_tasks": [{"id": "T1", "status": "pending"}]}),
+        );
+    }
+    let status = env.handover(&repo, &["--json", "status"]).json();
+    let handovers: Vec<&Value> = status["worktrees"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|w| w["handovers"].as_array().unwrap())
+        .collect();
+    for (name, _, want) in &cases {
+        let h = handovers
+            .iter()
+            .find(|h| h["key"] == format!("team-{name}/a"))
+            .unwrap_or_else(|| panic!("{name}: {status}"));
+        assert_eq!(h["presence"], *want, "{name}: {h}");
+    }
+}
