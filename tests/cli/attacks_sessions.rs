@@ -440,3 +440,30 @@ fn presence_means_a_registered_worktree_of_this_repository() {
         assert_eq!(h["presence"], *want, "{name}: {h}");
     }
 }
+
+/// Item 37: `here --force` never writes a note found behind a `docs/` link that leads
+/// out of the worktree: refused by name, the file outside unchanged.
+#[test]
+fn here_refuses_a_note_behind_a_link_out_of_the_worktree() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let outside = env.root().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let victim = outside.join("CONTINUE_HERE.md");
+    std::fs::write(&victim, "precious\n").unwrap();
+    std::os::unix::fs::symlink(&outside, repo.join("docs")).unwrap();
+    let body = env.root().join("body.md");
+    env.write(&body, "## Objective\nship it\n");
+    let run = env.handover(
+        &repo,
+        &["here", "--force", "--from", body.to_str().unwrap()],
+    );
+    assert_eq!(run.code, 2, "{}", run.snapshot());
+    assert!(
+        run.stderr.contains("docs/CONTINUE_HERE.md"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    assert!(!repo.join("CONTINUE_HERE.md").exists());
+}

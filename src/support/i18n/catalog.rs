@@ -400,6 +400,7 @@ pub(super) const CATALOG: &[Entry] = &[
     e("err.resume_it", "resume it with `git handover continue {key}`", "`git handover continue {key}` で再開してください"),
     e("err.copy_unreadable", "the copy {path} does not read back; the note is kept", "コピー {path} を読み戻せません。メモは残します"),
     e("err.not_regular", "refusing to write {path}: not a regular file", "{path} に書き込みません: 通常のファイルではありません"),
+    e("err.note_behind_link", "refusing to write {path}: a symbolic link is on its way below {top}, and a note is never written through one", "{path} に書き込みません: {top} の下の途中にシンボリックリンクがあり、ノートはリンクを通して書き込みません"),
     e("err.note_unconsumed", "{path} exists and has not been consumed", "{path} があり、まだ消費されていません"),
     e("err.note_unconsumed_hint", "brief on it with `git handover continue`, or replace it with --force", "`git handover continue` で確認するか、--force で置き換えてください"),
     e("err.no_home", "HOME is not set, so the user's settings cannot be found", "HOME が設定されていないため、ユーザーの設定ファイルが見つかりません"),
