@@ -324,7 +324,19 @@ pub fn read(ctx: &Context, args: &TaskArgs) -> Result<Listing> {
     } else {
         match ctx.ready_session(&wt, &args.team)? {
             (Some(s), _) => s,
-            (None, Owner::Branch(branch)) => return Err(no_session(&branch)),
+            (None, Owner::Branch(branch)) => {
+                // A session that cannot be read is named, not called missing.
+                let c = sessions::choose(
+                    &ctx.write_root(&wt),
+                    &ctx.other_roots(&wt),
+                    &Owner::Branch(branch.clone()),
+                    &wt.path,
+                    ctx.now,
+                    false,
+                    &ctx.settings,
+                )?;
+                return Err(c.unreadable.unwrap_or_else(|| no_session(&branch)));
+            }
             (None, Owner::Team { team, agent }) => {
                 return Err(no_session(&format!("{team}/{agent}")));
             }

@@ -119,6 +119,8 @@ fn an_unreadable_session_is_named_and_no_parallel_session_is_made() {
             &["task", "done", "T1"][..],
             &["task", "start", "T1"],
             &["task", "add", "T2", "d"],
+            &["task", "list"],
+            &["task", "show", "T1"],
         ] {
             let run = env.handover(&repo, args);
             assert_eq!(run.code, 3, "{args:?}: {}", run.snapshot());
