@@ -48,6 +48,10 @@ pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
+            if e.use_stderr() && json_asked() {
+                // A program reading stdout gets the usage error as a document too.
+                let _ = writeln!(std::io::stdout().lock(), "{}", usage_document(&e));
+            }
             let _ = e.print();
             return ExitCode::from(if e.use_stderr() {
                 exit::USAGE
@@ -85,6 +89,46 @@ pub fn main() -> ExitCode {
     // The memory tests read the process's peak here, when all its work is done.
     crate::support::testing::pause("exit");
     code
+}
+
+/// Whether `--json` is on the command line (before or after the command, up to `--`):
+/// read from the raw arguments, since clap could not parse them.
+fn json_asked() -> bool {
+    std::env::args_os()
+        .skip(1)
+        .take_while(|a| a != "--")
+        .any(|a| a == "--json")
+}
+
+/// A usage error of clap as the documented error document (`git-handover/error/1`):
+/// its first line the message, its tips the hint.
+fn usage_document(e: &clap::Error) -> serde_json::Value {
+    use crate::support::error::{Error, msg};
+    let rendered = e.render().to_string();
+    // Paragraphs of one line each: the first is the error (what is missing included),
+    // then tips, the usage line and the pointer to --help.
+    let paragraphs: Vec<String> = rendered
+        .split("\n\n")
+        .map(|p| p.lines().map(str::trim).collect::<Vec<_>>().join(" "))
+        .filter(|p| !p.is_empty())
+        .collect();
+    let first = paragraphs.first().map_or("", String::as_str);
+    let message = first.strip_prefix("error: ").unwrap_or(first).to_owned();
+    let tips: Vec<&str> = paragraphs
+        .iter()
+        .skip(1)
+        .filter_map(|p| p.strip_prefix("tip: "))
+        .collect();
+    let message = msg(crate::k!("err.command_line"), &[("text", &message)]);
+    let err = if tips.is_empty() {
+        Error::usage(message)
+    } else {
+        Error::usage_hint(
+            message,
+            msg(crate::k!("err.command_line"), &[("text", &tips.join("; "))]),
+        )
+    };
+    err.to_json()
 }
 
 fn print(outcome: ProcessOutput, quiet: bool, lang: Lang) -> ExitCode {

@@ -63,6 +63,14 @@ pub fn run(ctx: &Context, args: &HereArgs) -> Result<Report> {
         .map(|p| wt.path.join(p))
         .find(|p| std::fs::symlink_metadata(p).is_ok())
         .unwrap_or_else(|| wt.path.join(NOTE_PLACES[0]));
+    // Confined to the worktree after resolving links: a note found behind a `docs/`
+    // link that leads elsewhere is refused by name, never written through.
+    if !crate::support::paths::plain_below(&wt.path, &path) {
+        return Err(Error::usage(msg(
+            crate::k!("err.note_behind_link"),
+            &[("path", &path.display()), ("top", &wt.path.display())],
+        )));
+    }
     if std::fs::symlink_metadata(&path).is_ok_and(|m| !m.is_file()) {
         return Err(Error::usage(msg(
             crate::k!("err.not_regular"),

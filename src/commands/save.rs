@@ -101,7 +101,7 @@ pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Saved> {
             return Err(e);
         }
     };
-    written.skipped = chosen.skipped;
+    written.skipped.splice(0..0, chosen.skipped);
     written.others = chosen.others;
     Ok(written.into_saved())
 }

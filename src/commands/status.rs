@@ -29,7 +29,8 @@ pub struct StatusArgs {
     /// Print only the session keys, one per line: the sessions of every worktree (this
     /// one's with --here), then those only the notes store has. Nothing is checked
     /// against git; shell completion uses this.
-    #[arg(long, conflicts_with = "check")]
+    // Plain lines, never a document: with --json it is a usage error.
+    #[arg(long, conflicts_with_all = ["check", "json"])]
     pub keys: bool,
 }
 

@@ -120,7 +120,26 @@ pub struct Report {
 
 pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
     let wt = ctx.current_worktree()?;
-    let (id, edit) = match &args.op {
+    let (id, edit) = edit_of(ctx, &args.op)?;
+    check_id(&id, &edit)?;
+    let is_add = matches!(edit, TaskEdit::Add { .. });
+    let reopen = edit == TaskEdit::Reopen;
+    let (target, chosen) = target(ctx, args, &wt, is_add, reopen)?;
+    let owner = chosen.as_ref().map(|(_, o)| o);
+    let mut written = write(ctx, &wt, &target, owner, &id, edit)?;
+    if let Some((c, _)) = chosen {
+        written.skipped.splice(0..0, c.skipped);
+        written.others = c.others;
+    }
+    Ok(Report {
+        written: written.into_saved(),
+        task: id,
+    })
+}
+
+/// The task id and the edit `op` asks for (`--commit` resolved to a full sha).
+fn edit_of(ctx: &Context, op: &TaskOp) -> Result<(String, TaskEdit)> {
+    Ok(match op {
         TaskOp::Add {
             id,
             description,
@@ -177,48 +196,99 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
         }
         TaskOp::Remove { id } => (id.clone(), TaskEdit::Remove),
         TaskOp::List { .. } | TaskOp::Show { .. } => unreachable!("read by `read`"),
-    };
+    })
+}
+
+/// Refuse an empty id, and a new id the shell would act on: ids are offered by shell
+/// completion, so `$`, backquotes, quotes, whitespace and control characters are
+/// refused where an id is made.
+fn check_id(id: &str, edit: &TaskEdit) -> Result<()> {
     if id.is_empty() {
         return Err(Error::usage(msg(crate::k!("err.empty_task_id"), &[])));
     }
-    let is_add = matches!(edit, TaskEdit::Add { .. });
-    let mut chosen = None;
-    let (target, owner) = if let Some(key) = &args.session {
-        (ctx.session_by_key(&wt, key)?, None)
-    } else {
-        let owner = ctx.owner(&args.team, &wt)?;
-        let root = ctx.write_root(&wt);
-        let c = sessions::choose(
-            &root,
-            &ctx.other_roots(&wt),
-            &owner,
-            &wt.path,
-            ctx.now,
-            is_add,
-            &ctx.settings,
-        )?;
-        let target = match (c.session.clone(), &owner) {
-            (Some(s), Owner::Team { .. }) if !s.exists() && !is_add => {
-                return Err(no_session(&s.key));
+    if !matches!(edit, TaskEdit::Add { .. }) {
+        return Ok(());
+    }
+    let what = id.chars().find_map(|c| match c {
+        '$' => Some(crate::k!("task_id.dollar")),
+        '`' => Some(crate::k!("task_id.backquote")),
+        '"' | '\'' => Some(crate::k!("task_id.quote")),
+        c if c.is_control() => Some(crate::k!("task_id.control")),
+        c if c.is_whitespace() => Some(crate::k!("task_id.space")),
+        _ => None,
+    });
+    match what {
+        None => Ok(()),
+        Some(what) => Err(Error::usage(
+            msg(crate::k!("err.bad_task_id"), &[("id", &format!("{id:?}"))]).word("what", what),
+        )),
+    }
+}
+
+/// The session the edit goes to: the one named with `--session`, or the one `choose`
+/// picks (kept with the owner: it holds the branch's lock until the write is done).
+fn target(
+    ctx: &Context,
+    args: &TaskArgs,
+    wt: &crate::git::Worktree,
+    is_add: bool,
+    reopen: bool,
+) -> Result<(sessions::SessionDir, Option<(sessions::Chosen, Owner)>)> {
+    if let Some(key) = &args.session {
+        return Ok((ctx.session_by_key(wt, key)?, None));
+    }
+    let owner = ctx.owner(&args.team, wt)?;
+    let root = ctx.write_root(wt);
+    let mut c = sessions::choose(
+        &root,
+        &ctx.other_roots(wt),
+        &owner,
+        &wt.path,
+        ctx.now,
+        is_add,
+        &ctx.settings,
+    )?;
+    let target = match (c.session.clone(), &owner) {
+        (Some(s), Owner::Team { .. }) if !s.exists() && !is_add => {
+            return Err(no_session(&s.key));
+        }
+        (Some(s), _) => s,
+        (None, Owner::Branch(branch)) => {
+            // Reopening a task of a finished session reopens the branch's newest one.
+            let newest = reopen
+                .then(|| sessions::newest_session(&root, &ctx.other_roots(wt), branch, &wt.path))
+                .flatten();
+            match (newest, c.unreadable.take()) {
+                (Some(s), _) => s,
+                (None, Some(e)) => return Err(e),
+                (None, None) => return Err(no_session(branch)),
             }
-            (Some(s), _) => s,
-            (None, Owner::Branch(branch)) => return Err(no_session(branch)),
-            (None, Owner::Team { .. }) => unreachable!("a team always has a session directory"),
-        };
-        chosen = Some(c);
-        (target, Some(owner))
+        }
+        (None, Owner::Team { .. }) => unreachable!("a team always has a session directory"),
     };
+    Ok((target, Some((c, owner))))
+}
+
+/// Apply `edit` to task `id` of `target` in one transaction.
+fn write(
+    ctx: &Context,
+    wt: &crate::git::Worktree,
+    target: &sessions::SessionDir,
+    owner: Option<&Owner>,
+    id: &str,
+    edit: TaskEdit,
+) -> Result<sessions::Written> {
     let now = session::format_time(ctx.now);
     let key = target.key.clone();
-    let tx = sessions::Transaction::recorded(ctx, &wt)?.excluding();
-    let mut written = tx.update(&target, |current| {
+    let tx = sessions::Transaction::recorded(ctx, wt)?.excluding();
+    tx.update(target, |current| {
         let mut doc = current.into_document();
-        if let Some(owner) = &owner
+        if let Some(owner) = owner
             && !doc.contains_key("workspace")
         {
-            session::merge(&mut doc, &sessions::workspace(&wt, owner));
+            session::merge(&mut doc, &sessions::workspace(wt, owner));
         }
-        task_edit::edit_task(&mut doc, &id, edit, &now).map_err(|e| match e {
+        task_edit::edit_task(&mut doc, id, edit, &now).map_err(|e| match e {
             TaskError::NoSuchTask => Error::usage_hint(
                 msg(
                     crate::k!("err.no_task"),
@@ -232,14 +302,6 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
             )),
         })?;
         Ok(doc)
-    })?;
-    if let Some(c) = chosen {
-        written.skipped = c.skipped;
-        written.others = c.others;
-    }
-    Ok(Report {
-        written: written.into_saved(),
-        task: id,
     })
 }
 
@@ -262,7 +324,19 @@ pub fn read(ctx: &Context, args: &TaskArgs) -> Result<Listing> {
     } else {
         match ctx.ready_session(&wt, &args.team)? {
             (Some(s), _) => s,
-            (None, Owner::Branch(branch)) => return Err(no_session(&branch)),
+            (None, Owner::Branch(branch)) => {
+                // A session that cannot be read is named, not called missing.
+                let c = sessions::choose(
+                    &ctx.write_root(&wt),
+                    &ctx.other_roots(&wt),
+                    &Owner::Branch(branch.clone()),
+                    &wt.path,
+                    ctx.now,
+                    false,
+                    &ctx.settings,
+                )?;
+                return Err(c.unreadable.unwrap_or_else(|| no_session(&branch)));
+            }
             (None, Owner::Team { team, agent }) => {
                 return Err(no_session(&format!("{team}/{agent}")));
             }

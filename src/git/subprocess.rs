@@ -21,7 +21,10 @@ fn git(git_dir: &Path, worktree: &Path) -> Command {
         .env_remove("GIT_WORK_TREE")
         .env_remove("GIT_INDEX_FILE")
         .env("LC_ALL", "C")
-        .env("GIT_TERMINAL_PROMPT", "0");
+        .env("GIT_TERMINAL_PROMPT", "0")
+        // A note's path is a file name, never a pathspec: `:(icase)a/CONTINUE_HERE.md`
+        // must not reach another file.
+        .env("GIT_LITERAL_PATHSPECS", "1");
     cmd
 }
 
@@ -52,6 +55,26 @@ pub enum Removal {
     /// Left exactly as it was, index included: `why` is a catalog key, `detail` what
     /// git said (possibly empty).
     Kept { why: &'static str, detail: String },
+}
+
+/// Whether the index holds a version of `rel` that is neither HEAD's nor the
+/// worktree's: removing the note would lose those staged-only edits (the kept copy is
+/// the worktree's bytes).
+fn staged_only(git_dir: &Path, worktree: &Path, rel: &Path) -> Result<bool> {
+    let differs = |cached: bool| -> Result<bool> {
+        let mut diff = git(git_dir, worktree);
+        diff.args(["diff", "--quiet", "--no-ext-diff", "--no-textconv"]);
+        if cached {
+            diff.arg("--cached");
+        }
+        diff.arg("--").arg(rel);
+        let status = diff
+            .output()
+            .map_err(|e| Error::git(msg(crate::k!("git.run"), &[("command", &"git diff")]), e))?
+            .status;
+        Ok(status.code() != Some(0))
+    };
+    Ok(differs(true)? && differs(false)?)
 }
 
 /// An operation in progress in `git_dir` that a commit of ours must not land in.
@@ -117,6 +140,12 @@ pub fn remove_tracked(
     {
         return Ok(Removal::Kept {
             why: crate::k!("consume.kept_unborn"),
+            detail: String::new(),
+        });
+    }
+    if staged_only(git_dir, worktree, rel)? {
+        return Ok(Removal::Kept {
+            why: crate::k!("consume.kept_staged"),
             detail: String::new(),
         });
     }

@@ -45,16 +45,19 @@ pub fn edit_task(
     now: &str,
 ) -> Result<(), TaskError> {
     let tasks = array_mut(doc, "active_tasks");
-    let position = tasks
+    let positions: Vec<usize> = tasks
         .iter()
-        .position(|t| t.get("id").and_then(Value::as_str) == Some(id));
+        .enumerate()
+        .filter(|(_, t)| t.get("id").and_then(Value::as_str) == Some(id))
+        .map(|(i, _)| i)
+        .collect();
     if let TaskEdit::Add {
         description,
         files,
         next,
     } = edit
     {
-        if position.is_some() {
+        if !positions.is_empty() {
             return Err(TaskError::AlreadyExists);
         }
         let mut task = Map::new();
@@ -69,15 +72,30 @@ pub fn edit_task(
         tasks.push(Value::Object(task));
         return Ok(());
     }
+    if positions.is_empty() {
+        return Err(TaskError::NoSuchTask);
+    }
     if edit == TaskEdit::Remove {
-        let i = position.ok_or(TaskError::NoSuchTask)?;
-        tasks.remove(i);
+        // Every copy of a duplicated id goes: one left behind would keep the session
+        // from ever being finished.
+        for i in positions.into_iter().rev() {
+            tasks.remove(i);
+        }
         return Ok(());
     }
-    let Some(Value::Object(task)) = position.map(|i| &mut tasks[i]) else {
-        return Err(TaskError::NoSuchTask);
-    };
-    match edit {
+    // A hand-edited file may hold the same id twice: every copy is edited, so the
+    // session can still be finished with the CLI.
+    for i in positions {
+        if let Value::Object(task) = &mut tasks[i] {
+            apply(task, &edit, now);
+        }
+    }
+    Ok(())
+}
+
+/// Apply a change of status or text to one task.
+fn apply(task: &mut Map<String, Value>, edit: &TaskEdit, now: &str) {
+    match edit.clone() {
         TaskEdit::Add { .. } | TaskEdit::Remove => unreachable!("handled above"),
         TaskEdit::Edit {
             description,
@@ -128,7 +146,6 @@ pub fn edit_task(
         }
     }
     task.insert("last_touched".into(), Value::from(now));
-    Ok(())
 }
 
 #[cfg(test)]

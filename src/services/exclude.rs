@@ -57,6 +57,7 @@ pub fn ensure(ctx: &Context, wt: &Worktree) -> Result<Exclusion> {
     if pending.is_empty() {
         return Ok(out);
     }
+    make_info_dir(&file)?;
     let _lock = Lock::acquire(&file, ctx.settings.lock_timeout)?;
     // Read again under the lock: another writer may have added them meanwhile.
     let mut text = read(&file)?;
@@ -97,9 +98,6 @@ pub fn ensure(ctx: &Context, wt: &Worktree) -> Result<Exclusion> {
         text.push_str(&line);
         text.push('\n');
     }
-    if let Some(dir) = file.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create", e))?;
-    }
     fsio::write_atomic(&file, text.as_bytes())?;
     Ok(out)
 }
@@ -113,6 +111,7 @@ pub fn ensure_pattern(ctx: &Context, pattern: &str) -> Result<Option<PathBuf>> {
     if known(&read(&file)?) {
         return Ok(None);
     }
+    make_info_dir(&file)?;
     let _lock = Lock::acquire(&file, ctx.settings.lock_timeout)?;
     let mut text = read(&file)?;
     if known(&text) || ctx.repo.is_ignored_file(pattern.trim_start_matches('/')) == Some(true) {
@@ -123,11 +122,16 @@ pub fn ensure_pattern(ctx: &Context, pattern: &str) -> Result<Option<PathBuf>> {
     }
     text.push_str(pattern);
     text.push('\n');
-    if let Some(dir) = file.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create", e))?;
-    }
     fsio::write_atomic(&file, text.as_bytes())?;
     Ok(Some(file))
+}
+
+/// Make `info/` (a repository may have none) before its lock is taken in it.
+fn make_info_dir(file: &Path) -> Result<()> {
+    match file.parent() {
+        Some(dir) => std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create", e)),
+        None => Ok(()),
+    }
 }
 
 /// `info/exclude` as text; empty when there is none. A file that cannot be read is an

@@ -162,17 +162,22 @@ fn bad_input_is_refused_and_nothing_is_written() {
     let dir = repo.join(".claude/handover/main/20261130-100000");
     let corrupt = "{\"version\": 3, \"status\": \"READY\",\n \"active_tasks\": [\n";
     env.write(&dir.join("project-state.json"), corrupt);
-    // The bad session is named and left alone; the agent's write goes on in a session
-    // of its own (issue 14, item 8: one bad file must not stop every save).
+    // The bad session is named and left alone. It is the branch's newest, so the write
+    // stops on it (issue 31, items 28 and 41): a session of its own beside it would hide
+    // it. A bad file beside a readable READY session still stops nothing (issue 14,
+    // item 8): the write goes to the readable one with a warning.
     let run = env.handover(&repo, &["task", "add", "T1", "x"]);
     insta::assert_snapshot!(run.snapshot(), @r"
-    exit: 0
+    exit: 3
     --- stdout
-    [T1] pending in main/20261130-120000 (READY)
     --- stderr
-    git-handover: added /.claude/handover/ /.agents/handover/ to [ROOT]/repo/.git/info/exclude: handover state stays out of commits (handover.exclude=false turns this off)
-    git-handover: warning: invalid json in [ROOT]/repo/.claude/handover/main/20261130-100000/project-state.json at line 3, column 0: EOF while parsing a list
+    git-handover: invalid json in [ROOT]/repo/.claude/handover/main/20261130-100000/project-state.json at line 3, column 0: EOF while parsing a list
+    hint: fix or remove [ROOT]/repo/.claude/handover/main/20261130-100000/project-state.json by hand; git-handover never rewrites a file it cannot read
     ");
+    assert_eq!(
+        sessions_under(&repo.join(".claude/handover")),
+        ["main/20261130-100000"]
+    );
     assert_eq!(
         std::fs::read_to_string(dir.join("project-state.json")).unwrap(),
         corrupt

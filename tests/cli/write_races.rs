@@ -142,17 +142,31 @@ fn sixteen_racing_first_saves_make_one_session() {
     assert_eq!(state["recent_decisions"].as_array().unwrap().len(), 16);
 }
 
-// 8. One bad session does not stop saving.
+// 8. One bad session does not stop saving into a readable one beside it; when it is
+//    the branch's only session, the save names it (exit 3) and never makes a new
+//    session beside it, which would hide it (issue 31, item 28).
 #[test]
 fn an_invalid_session_beside_does_not_block_save() {
     let env = TestEnv::new();
     let repo = env.repo();
     let bad = repo.join(".claude/handover/main/20261130-110000/project-state.json");
     env.write(&bad, "{ not json");
-    let key = env.saved(
-        &repo,
-        &json!({"active_tasks": [{"id": "T1", "status": "in_progress"}]}),
+    let input = json!({"active_tasks": [{"id": "T1", "status": "in_progress"}]});
+    let run = env.save(&repo, &input, &[]);
+    assert_eq!(run.code, 3, "{}", run.snapshot());
+    assert!(
+        run.stderr.contains("20261130-110000/project-state.json"),
+        "{}",
+        run.stderr
     );
-    assert_ne!(key, "main/20261130-110000");
+    assert_eq!(std::fs::read_to_string(&bad).unwrap(), "{ not json");
+    env.write_session(
+        &repo,
+        "main/20261130-120000",
+        &json!({"version": 4, "status": "READY", "workspace": {"branch": "main"},
+            "active_tasks": []}),
+    );
+    let key = env.saved(&repo, &input);
+    assert_eq!(key, "main/20261130-120000");
     assert_eq!(std::fs::read_to_string(&bad).unwrap(), "{ not json");
 }

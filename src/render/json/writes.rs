@@ -204,8 +204,16 @@ pub struct RecordV1 {
     pub commit: String,
     pub key: String,
     pub kind: &'static str,
+    /// The session and its write count (null in records written before ids).
+    pub session_id: Option<String>,
+    pub seq: Option<u64>,
+    /// `session_hash` of the state this write replaced (null for a new session).
+    pub parent: Option<String>,
+    /// The sides a settle set aside (empty for every other write).
+    pub set_aside: Vec<String>,
     pub worktree: Option<String>,
     pub branch: Option<String>,
+    /// UTC with the sub-second digits of the write, as the record holds it.
     pub saved_at: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub state: Option<crate::model::record::StateText>,
@@ -224,9 +232,13 @@ pub fn log(r: &crate::commands::log::Report) -> LogV1 {
                 commit: s.commit.to_string(),
                 key: s.record.key.clone(),
                 kind: s.record.kind.as_str(),
+                session_id: s.record.session_id.clone(),
+                seq: s.record.seq,
+                parent: s.record.parent.clone(),
+                set_aside: s.record.set_aside.clone(),
                 worktree: s.record.worktree.clone(),
                 branch: s.record.branch.clone(),
-                saved_at: super::time(s.record.saved_at),
+                saved_at: s.record.saved_at.to_string(),
                 state: s.record.state.clone(),
                 text: s.record.text.clone(),
             })

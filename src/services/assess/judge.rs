@@ -27,7 +27,6 @@ pub(super) struct Roots(std::cell::RefCell<HashMap<String, std::rc::Rc<Root>>>);
 pub(super) struct Root {
     /// Made canonical.
     path: PathBuf,
-    is_dir: bool,
     /// The registered worktree at that path, if any.
     registered: Option<RegisteredWorktree>,
     /// Some worktree at that path exists.
@@ -41,16 +40,21 @@ impl Roots {
             return std::rc::Rc::clone(known);
         }
         let path = crate::git::normalize(Path::new(root));
+        // The recorded path with its links resolved (worktree paths are canonical when
+        // they exist): a link to elsewhere is not the worktree it names.
+        let real = std::fs::canonicalize(&path).ok();
+        let registered = worktrees.iter().find(|w| {
+            if !w.exists {
+                return w.path == path;
+            }
+            real.as_deref() == Some(w.path.as_path()) && is_this_worktree(w)
+        });
         let resolved = std::rc::Rc::new(Root {
-            is_dir: path.is_dir(),
-            registered: worktrees
-                .iter()
-                .find(|w| w.path == path)
-                .map(|w| RegisteredWorktree {
-                    exists: w.exists,
-                    locked: w.locked.is_some(),
-                    prunable: w.prunable,
-                }),
+            registered: registered.map(|w| RegisteredWorktree {
+                exists: w.exists,
+                locked: w.locked.is_some(),
+                prunable: w.prunable,
+            }),
             existing_worktree: worktrees.iter().any(|w| w.path == path && w.exists),
             path,
         });
@@ -196,10 +200,43 @@ pub(super) fn judge(
     handover
 }
 
-/// The presence verdict for a recorded `workspace.root`.
+/// The presence verdict for a recorded `workspace.root`: present means a registered
+/// worktree of this repository (in `git worktree list`, the same path after resolving
+/// links, its `.git` leading back here). A directory that is none of them (another
+/// repository, a link to elsewhere) is an orphan, never present.
 pub(super) fn presence_of(root: &str, worktrees: &[Worktree], roots: &Roots) -> Presence {
     let root = roots.resolve(root, worktrees);
-    verdict::presence(root.registered, root.is_dir)
+    verdict::presence(root.registered, false)
+}
+
+/// Whether the directory of `w` is still that worktree: its `.git` (a directory, or a
+/// file naming one) leads to the worktree's own git directory. A worktree whose git
+/// directory lives elsewhere (`--git-dir`) has no `.git`, and is taken as it is.
+fn is_this_worktree(w: &Worktree) -> bool {
+    if w.is_bare {
+        return true;
+    }
+    let dot_git = w.path.join(".git");
+    let target = match std::fs::symlink_metadata(&dot_git) {
+        Err(_) => return true,
+        Ok(m) if m.is_file() => {
+            let Ok(text) = std::fs::read_to_string(&dot_git) else {
+                return false;
+            };
+            let Some(dir) = text.trim_end().strip_prefix("gitdir:") else {
+                return false;
+            };
+            w.path.join(dir.trim())
+        }
+        Ok(_) => dot_git,
+    };
+    match (
+        std::fs::canonicalize(target),
+        std::fs::canonicalize(&w.git_dir),
+    ) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 /// The verdict on a recorded commit from what the history found.

@@ -101,12 +101,27 @@ pub fn ready_sessions(
     here: &Path,
     skipped: &mut Vec<Problem>,
 ) -> Vec<(SessionDir, Option<Timestamp>)> {
+    let mut unreadable = Vec::new();
+    let out = branch_sessions(root, branch, here, true, &mut unreadable);
+    skipped.extend(unreadable.into_iter().map(Problem::from));
+    out
+}
+
+/// The sessions of `branch` under `root` that belong to `here` (only the READY ones
+/// when `ready_only`), newest first; what cannot be read goes to `unreadable`.
+fn branch_sessions(
+    root: &Path,
+    branch: &str,
+    here: &Path,
+    ready_only: bool,
+    skipped: &mut Vec<Error>,
+) -> Vec<(SessionDir, Option<Timestamp>)> {
     let base = root.join(branch);
     let entries = match std::fs::read_dir(&base) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
         Err(e) => {
-            skipped.push(Error::io(&base, "read", e).into());
+            skipped.push(Error::io(&base, "read", e));
             return Vec::new();
         }
     };
@@ -125,29 +140,29 @@ pub fn ready_sessions(
             Ok(m) if m.is_file() => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
             Ok(_) => {
-                skipped.push(
-                    Error::NotRegular {
-                        path: candidate.state_file(),
-                        kind: crate::k!("file.other"),
-                    }
-                    .into(),
-                );
+                skipped.push(Error::NotRegular {
+                    path: candidate.state_file(),
+                    kind: crate::k!("file.other"),
+                });
                 continue;
             }
             Err(e) => {
-                skipped.push(Error::io(candidate.dir(), "read", e).into());
+                skipped.push(Error::io(candidate.dir(), "read", e));
                 continue;
             }
         }
         match crate::model::state::View::read(&candidate.state_file()) {
             // A copy of another worktree's session is never written into.
             Ok(state) if belongs_elsewhere(&state, here).is_some() => {}
-            Ok(state) if state.is_ready() && state.workspace.branch.as_deref() == Some(branch) => {
+            Ok(state)
+                if (state.is_ready() || !ready_only)
+                    && state.workspace.branch.as_deref() == Some(branch) =>
+            {
                 let at = state.generated_at.as_ref().map(|g| g.at);
                 out.push((candidate, at));
             }
             Ok(_) => {}
-            Err(e) => skipped.push(e.into()),
+            Err(e) => skipped.push(e),
         }
     }
     // Newest first; the sort is stable, so names break ties (newest name first).
@@ -197,6 +212,9 @@ pub struct Chosen {
     pub others: Vec<String>,
     /// Sessions passed over because they could not be read.
     pub skipped: Vec<Problem>,
+    /// With no session chosen: the first session that could not be read (the write
+    /// stops on it; `choose` with `create` returns it as its error).
+    pub unreadable: Option<Error>,
     _branch_lock: Option<Lock>,
 }
 
@@ -211,7 +229,7 @@ pub fn choose(
     create: bool,
     settings: &Settings,
 ) -> Result<Chosen> {
-    let mut skipped = Vec::new();
+    let mut unreadable = Vec::new();
     let branch_lock = match owner {
         Owner::Branch(branch) => {
             let parent = Path::new(branch).parent().unwrap_or(Path::new(""));
@@ -225,37 +243,89 @@ pub fn choose(
         // The branch's READY sessions in every handover root of the worktree (the
         // write root first): writes go where the agent was briefed.
         Owner::Branch(branch) => {
-            let mut ready = Vec::new();
-            for r in std::iter::once(root.to_owned()).chain(other_roots.iter().cloned()) {
-                ready.extend(ready_sessions(&r, branch, here, &mut skipped));
-                // A detached worktree keeps its session across commits: the sessions
-                // it started on other commits (`detached-<sha7>`) are its own too.
-                if branch.starts_with("detached-") {
-                    for other in detached_keys(&r).into_iter().filter(|k| k != branch) {
-                        ready.extend(ready_sessions(&r, &other, here, &mut skipped));
-                    }
-                }
-            }
-            ready.sort_by_key(|s| std::cmp::Reverse(s.1));
-            let mut keys = ready.into_iter().map(|(s, _)| s);
+            let mut ready =
+                branch_candidates(root, other_roots, branch, here, true, &mut unreadable);
+            let mut keys = ready.drain(..).map(|(s, _)| s);
             let first = keys.next();
             others = keys.map(|s| s.key).collect();
             first
         }
-        Owner::Team { .. } => current_session(root, owner, here, &mut skipped)?,
+        Owner::Team { .. } => {
+            let mut problems = Vec::new();
+            let s = current_session(root, owner, here, &mut problems)?;
+            return Ok(Chosen {
+                session: s,
+                others,
+                skipped: problems,
+                unreadable: None,
+                _branch_lock: branch_lock,
+            });
+        }
     };
+    // With no READY session to write into, a session that cannot be read may be the
+    // one meant: the write stops and names it rather than going to a new session
+    // beside it (which would hide it).
+    let mut blocked = None;
+    if session.is_none() && !unreadable.is_empty() {
+        let first = unreadable.remove(0);
+        if create {
+            return Err(first);
+        }
+        blocked = Some(first);
+    }
     if session.is_none()
         && create
         && let Owner::Branch(branch) = owner
     {
         session = Some(new_branch_session(root, branch, now)?);
     }
+    let skipped = unreadable.into_iter().map(Problem::from).collect();
     Ok(Chosen {
         session,
         others,
         skipped,
+        unreadable: blocked,
         _branch_lock: branch_lock,
     })
+}
+
+/// The sessions of `branch` in `root` and then `other_roots` that belong to `here`
+/// (only READY ones when `ready_only`), newest first. A detached worktree keeps its
+/// session across commits: the sessions it started on other commits
+/// (`detached-<sha7>`) are its own too.
+fn branch_candidates(
+    root: &Path,
+    other_roots: &[PathBuf],
+    branch: &str,
+    here: &Path,
+    ready_only: bool,
+    unreadable: &mut Vec<Error>,
+) -> Vec<(SessionDir, Option<Timestamp>)> {
+    let mut found = Vec::new();
+    for r in std::iter::once(root.to_owned()).chain(other_roots.iter().cloned()) {
+        found.extend(branch_sessions(&r, branch, here, ready_only, unreadable));
+        if branch.starts_with("detached-") {
+            for other in detached_keys(&r).into_iter().filter(|k| k != branch) {
+                found.extend(branch_sessions(&r, &other, here, ready_only, unreadable));
+            }
+        }
+    }
+    found.sort_by_key(|s| std::cmp::Reverse(s.1));
+    found
+}
+
+/// The newest session of `branch` whatever its status (`task reopen` after the last
+/// task was done finished it). Call it while holding the [`Chosen`] of the branch.
+pub fn newest_session(
+    root: &Path,
+    other_roots: &[PathBuf],
+    branch: &str,
+    here: &Path,
+) -> Option<SessionDir> {
+    branch_candidates(root, other_roots, branch, here, false, &mut Vec::new())
+        .into_iter()
+        .next()
+        .map(|(s, _)| s)
 }
 
 /// Make a new `<root>/<branch>/<fingerprint>/` directory, the fingerprint being the local

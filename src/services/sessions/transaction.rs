@@ -180,7 +180,12 @@ impl<'a> Transaction<'a> {
     /// record.
     fn finish(&self, written: &mut Written) -> Result<()> {
         if written.changed && self.exclude {
-            written.exclusion = crate::services::exclude::ensure(self.ctx, self.wt)?;
+            // The state is written: a problem with `info/exclude` is said as a warning
+            // and never keeps the write from being recorded.
+            match crate::services::exclude::ensure(self.ctx, self.wt) {
+                Ok(exclusion) => written.exclusion = exclusion,
+                Err(e) => written.skipped.push(e.into()),
+            }
         }
         let head = match self.recording {
             Recording::Off => None,
