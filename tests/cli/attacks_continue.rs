@@ -1,6 +1,8 @@
 //! The second round of attacks (issue 31) on the continue room: each test tries to break one
 //! promise and failed before its fix. docs/SECURITY.md lists them.
 
+use std::path::{Path, PathBuf};
+
 use crate::common::{TestEnv, read_json, state_path};
 use serde_json::{Value, json};
 
@@ -71,4 +73,231 @@ fn migrate_refuses_a_legacy_state_behind_a_linked_claude_dir() {
         !outside.join("handover").exists(),
         "nothing written through the link"
     );
+}
+
+/// A session both clones wrote from one state, synced: clone `a`, clone `b`, its key,
+/// and each side's hash (12 characters).
+struct Diverged {
+    a: PathBuf,
+    b: PathBuf,
+    remote: PathBuf,
+    key: String,
+    a_side: String,
+    b_side: String,
+}
+
+fn at(now: &str) -> impl FnOnce(&mut std::process::Command) + '_ {
+    move |c| {
+        c.env("GIT_HANDOVER_NOW", now);
+    }
+}
+
+fn sync(env: &TestEnv, dir: &Path) {
+    env.handover(dir, &["sync"]).assert_ok();
+}
+
+fn clone(env: &TestEnv, remote: &Path, name: &str) -> PathBuf {
+    env.git(env.root(), &["clone", "-q", remote.to_str().unwrap(), name]);
+    let dir = env.root().join(name);
+    env.git(&dir, &["config", "handover.store", "notes"]);
+    dir
+}
+
+fn diverged_sides(env: &TestEnv, dir: &Path) -> Vec<Value> {
+    env.json(dir, &["--json", "status"])["diverged"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+fn diverged(env: &TestEnv) -> Diverged {
+    let seed = env.init("seed");
+    env.commit(&seed, "a", "a\n", "first", "2026-11-30T10:00:00Z");
+    let remote = env.root().join("remote.git");
+    env.git(
+        env.root(),
+        &["clone", "-q", "--bare", "seed", remote.to_str().unwrap()],
+    );
+    let a = clone(env, &remote, "a");
+    let b = clone(env, &remote, "b");
+    let state =
+        json!({"active_tasks": [{"id": "A1", "description": "work", "status": "in_progress"}]});
+    let run = env.save_with(&a, &state, &[], at("2026-11-30T12:00:00Z"));
+    run.assert_ok();
+    let key = run.stdout.trim().to_owned();
+    sync(env, &a);
+    sync(env, &b);
+    env.handover_with(
+        &b,
+        &["continue", &key, "--successor"],
+        at("2026-11-30T12:10:00Z"),
+    )
+    .assert_ok();
+    for (dir, task, now) in [
+        (&a, "FROM-A", "2026-11-30T12:20:00Z"),
+        (&b, "FROM-B", "2026-11-30T12:30:00Z"),
+    ] {
+        env.handover_with(
+            dir,
+            &["task", "--session", &key, "add", task, "change"],
+            at(now),
+        )
+        .assert_ok();
+    }
+    sync(env, &a);
+    sync(env, &b);
+    sync(env, &a);
+    let sides = diverged_sides(env, &a);
+    assert_eq!(sides.len(), 1, "{sides:?}");
+    let side = |wt: &str| {
+        sides[0]["sides"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["worktree"] == wt)
+            .map(|s| s["hash"].as_str().unwrap()[..12].to_owned())
+            .unwrap()
+    };
+    Diverged {
+        a_side: side("[ROOT]/a"),
+        b_side: side("[ROOT]/b"),
+        a,
+        b,
+        remote,
+        key,
+    }
+}
+
+fn task_ids(file: &Path) -> Vec<String> {
+    read_json(file)["active_tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+// 5. A hand edit leaves `session_hash` stale: the state is known by its content, so
+// the take refuses to replace a state the store does not have.
+#[test]
+fn take_refuses_to_replace_a_hand_edited_state_whose_hash_field_is_stale() {
+    let env = TestEnv::new();
+    let d = diverged(&env);
+    let file = state_path(&d.a, &d.key);
+    let mut state = read_json(&file);
+    state["active_tasks"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"id": "HAND", "description": "added by hand", "status": "pending"}));
+    env.write(&file, &serde_json::to_string_pretty(&state).unwrap());
+    let run = env.handover(&d.a, &["continue", &d.key, "--take", &d.b_side]);
+    assert_eq!(run.code, 2, "{}", run.snapshot());
+    assert!(
+        run.stderr.contains("a state the notes store does not have"),
+        "{}",
+        run.snapshot()
+    );
+    assert!(
+        task_ids(&file).contains(&"HAND".to_owned()),
+        "nothing replaced"
+    );
+}
+
+// 6. Taking your own side settles in every clone; a later write on the side set aside
+// diverges again, and a fresh clone restores no side silently.
+#[test]
+fn taking_your_own_side_settles_and_a_write_on_the_side_set_aside_diverges_again() {
+    let env = TestEnv::new();
+    let d = diverged(&env);
+    let run = env.handover_with(
+        &d.a,
+        &["continue", &d.key, "--take", &d.a_side],
+        at("2026-11-30T12:40:00Z"),
+    );
+    run.assert_ok();
+    assert!(run.stdout.contains("took side"), "{}", run.snapshot());
+    sync(&env, &d.a);
+    sync(&env, &d.b);
+    for dir in [&d.a, &d.b] {
+        assert_eq!(
+            diverged_sides(&env, dir),
+            Vec::<Value>::new(),
+            "settled in {}",
+            dir.display()
+        );
+    }
+    // b's files still hold the side set aside; b writes on from it.
+    env.handover_with(
+        &d.b,
+        &[
+            "task",
+            "--session",
+            &d.key,
+            "add",
+            "LATER-B",
+            "after the settle",
+        ],
+        at("2026-11-30T12:50:00Z"),
+    )
+    .assert_ok();
+    sync(&env, &d.b);
+    sync(&env, &d.a);
+    for dir in [&d.a, &d.b] {
+        let sides = diverged_sides(&env, dir);
+        assert_eq!(
+            sides.len(),
+            1,
+            "diverged again in {}: {sides:?}",
+            dir.display()
+        );
+    }
+    let c = clone(&env, &d.remote, "c");
+    sync(&env, &c);
+    let run = env.handover(&c, &["continue", &d.key]);
+    assert_eq!(run.code, 2, "{}", run.snapshot());
+    assert!(run.stdout.contains("diverged"), "{}", run.snapshot());
+    assert!(
+        !state_path(&c, &d.key).exists(),
+        "no side restored silently"
+    );
+}
+
+// 7. The take decides under the session's lock: a write between showing the sides and
+// replacing the file makes it refuse (exit 4), and of two takes at once one wins.
+#[test]
+fn take_refuses_when_the_session_changed_before_it_held_the_lock() {
+    let env = TestEnv::new();
+    let d = diverged(&env);
+    let take = ["continue", d.key.as_str(), "--take", d.b_side.as_str()];
+    let child = env.spawn_at_pause(&d.a, &take, "take:4000");
+    env.handover(
+        &d.a,
+        &["task", "--session", &d.key, "add", "RACE", "in between"],
+    )
+    .assert_ok();
+    let (code, stdout, stderr) = crate::common::finish(child);
+    assert_eq!(code, 4, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("changed since its sides were shown"),
+        "{stderr}"
+    );
+    let file = state_path(&d.a, &d.key);
+    assert!(
+        task_ids(&file).contains(&"RACE".to_owned()),
+        "the write stands"
+    );
+
+    // Two takes at once in b: exactly one settles.
+    let first = env.spawn_at_pause(&d.b, &take_in(&d, &d.a_side), "take:3000");
+    let second = env.spawn_at_pause(&d.b, &take_in(&d, &d.a_side), "take:500");
+    let mut codes: Vec<i32> = [first, second]
+        .into_iter()
+        .map(|c| crate::common::finish(c).0)
+        .collect();
+    codes.sort_unstable();
+    assert_eq!(codes, [0, 4]);
+}
+
+fn take_in<'a>(d: &'a Diverged, side: &'a str) -> [&'a str; 4] {
+    ["continue", d.key.as_str(), "--take", side]
 }

@@ -51,19 +51,20 @@ pub(super) fn resume(
                     sides: crate::services::notes_store::facts(&sides),
                 });
             };
+            let id = chosen
+                .handover
+                .assessment()
+                .and_then(|a| a.session())
+                .and_then(|s| s.session_id.clone())
+                .unwrap_or_default();
+            let mut file_hash = None;
             if let Some(stored) = chosen.handover.stored.as_mut() {
                 // Restored as the side taken, then settled.
                 stored.state = sides[i].record.state.clone().unwrap_or_default();
             } else if let Some(session) = chosen.session() {
-                let id = chosen
-                    .handover
-                    .assessment()
-                    .and_then(|a| a.session())
-                    .and_then(|s| s.session_id.clone())
-                    .unwrap_or_default();
-                super::settle::check_recorded(ctx, &session, &id)?;
+                file_hash = Some(super::settle::check_recorded(ctx, &session, &id)?);
             }
-            settle_on = Some((sides, i));
+            settle_on = Some((sides, i, id, file_hash));
         }
     }
     let assessment = chosen
@@ -123,10 +124,23 @@ pub(super) fn resume(
             Step::Render | Step::Clean | Step::Consume => {}
         }
     }
-    if let Some((sides, i)) = settle_on {
+    if let Some((sides, i, id, file_hash)) = settle_on {
         let session = chosen.session().ok_or_else(needs_worktree)?;
         let wt = chosen.worktree.clone();
-        super::settle::settle(ctx, &wt, &session, &sides, i)?;
+        // A session restored just now holds what was restored.
+        let file_hash = match file_hash {
+            Some(hash) => hash,
+            None => {
+                crate::model::session::session_hash(State::read(&session.state_file())?.document())
+            }
+        };
+        let taking = super::settle::Taking {
+            id: &id,
+            sides: &sides,
+            taken: i,
+            file_hash: &file_hash,
+        };
+        super::settle::settle(ctx, &wt, &session, &taking)?;
         let hash = sides[i].hash();
         effects.push(Effect::Took {
             key: session.key.clone(),
