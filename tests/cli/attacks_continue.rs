@@ -301,3 +301,81 @@ fn take_refuses_when_the_session_changed_before_it_held_the_lock() {
 fn take_in<'a>(d: &'a Diverged, side: &'a str) -> [&'a str; 4] {
     ["continue", d.key.as_str(), "--take", side]
 }
+
+/// `dir` read-only until dropped: a read-only bind mount as root (permissions stop
+/// nothing then), its write permission taken away otherwise.
+struct ReadOnly(PathBuf, bool);
+
+impl ReadOnly {
+    fn make(dir: &Path) -> Option<ReadOnly> {
+        use std::process::Command;
+        if !crate::common::is_root() {
+            use std::os::unix::fs::PermissionsExt as _;
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o555)).unwrap();
+            return Some(ReadOnly(dir.to_owned(), false));
+        }
+        let ok = |args: &[&str]| {
+            Command::new("mount")
+                .args(args)
+                .arg(dir)
+                .arg(dir)
+                .output()
+                .is_ok_and(|o| o.status.success())
+        };
+        if !ok(&["--bind"]) {
+            return None;
+        }
+        let ro = Command::new("mount")
+            .args(["-o", "remount,bind,ro"])
+            .arg(dir)
+            .output()
+            .is_ok_and(|o| o.status.success());
+        let guard = ReadOnly(dir.to_owned(), true);
+        ro.then_some(guard)
+    }
+}
+
+impl Drop for ReadOnly {
+    fn drop(&mut self) {
+        if self.1 {
+            let _ = std::process::Command::new("umount")
+                .arg("-l")
+                .arg(&self.0)
+                .output();
+        } else {
+            use std::os::unix::fs::PermissionsExt as _;
+            let _ = std::fs::set_permissions(&self.0, std::fs::Permissions::from_mode(0o755));
+        }
+    }
+}
+
+// 26. On a read-only file system `continue` briefs, and says handover.md was not
+// regenerated and why.
+#[cfg(unix)]
+#[test]
+fn continue_briefs_on_a_read_only_session_and_says_the_regeneration_was_skipped() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let key = env.saved(
+        &repo,
+        &json!({"active_tasks": [{"id": "T1", "description": "read only", "status": "in_progress"}]}),
+    );
+    let dir = state_path(&repo, &key).parent().unwrap().to_owned();
+    std::fs::remove_file(dir.join("handover.md")).unwrap();
+    let Some(_ro) = ReadOnly::make(&dir) else {
+        crate::common::unavailable("a read-only bind mount is not allowed here");
+        return;
+    };
+    let run = env.handover(&repo, &["continue"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(run.stdout.contains("T1"), "{}", run.snapshot());
+    let notice = format!(
+        "kept [ROOT]/repo/.claude/handover/{key}/handover.md: not regenerated, it cannot be written here"
+    );
+    assert!(
+        run.stdout.contains(&notice) || run.stderr.contains(&notice),
+        "{}",
+        run.snapshot()
+    );
+    assert!(!dir.join("handover.md").exists());
+}

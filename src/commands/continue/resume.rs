@@ -184,12 +184,8 @@ pub(super) fn resume(
     for step in &steps {
         match step {
             Step::Render => {
-                if let Some(session) = briefing.candidate.session()
-                    && sessions::regenerate_markdown(&session, &ctx.settings, ctx.lang)?
-                {
-                    effects.push(Effect::Rendered {
-                        path: session.dir().join(sessions::MARKDOWN_FILE),
-                    });
+                if let Some(session) = briefing.candidate.session() {
+                    effects.extend(regenerate(ctx, &session)?);
                 }
             }
             Step::Clean => {
@@ -224,6 +220,24 @@ pub(super) fn resume(
         }
     }
     Ok(Outcome::Briefing(briefing))
+}
+
+/// Regenerate the session's `handover.md` when it is not what the state renders to.
+/// One that cannot be written (a read-only file system, a directory without write
+/// permission) is kept as it is and said: the briefing needs nothing written.
+fn regenerate(ctx: &Context, session: &SessionDir) -> Result<Option<Effect>> {
+    let path = session.dir().join(sessions::MARKDOWN_FILE);
+    match sessions::regenerate_markdown(session, &ctx.settings, ctx.lang) {
+        Ok(true) => Ok(Some(Effect::Rendered { path })),
+        Ok(false) => Ok(None),
+        Err(Error::Io { source, .. }) => Ok(Some(Effect::Kept {
+            path,
+            copy: None,
+            why: crate::k!("effect.render_skipped"),
+            detail: source.to_string(),
+        })),
+        Err(e) => Err(e),
+    }
 }
 
 /// Make the copy at `session` this worktree's own: `workspace` points at `wt`, a new
