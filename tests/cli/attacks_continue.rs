@@ -379,3 +379,44 @@ fn continue_briefs_on_a_read_only_session_and_says_the_regeneration_was_skipped(
     );
     assert!(!dir.join("handover.md").exists());
 }
+
+// 24. A session copy that came from another clone (its recorded root does not exist
+// here) is adopted: no parallel `-2` session, `continue` stays unambiguous.
+#[test]
+fn adopt_makes_a_copy_from_another_clone_this_worktrees_own() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    env.git(env.root(), &["clone", "-q", "repo", "other"]);
+    let other = env.root().join("other");
+    let key = env.saved(
+        &other,
+        &json!({"active_tasks": [{"id": "T1", "description": "from the other clone", "status": "in_progress"}]}),
+    );
+    let from = state_path(&other, &key);
+    let copy = state_path(&repo, &key);
+    env.write(&copy, &std::fs::read_to_string(&from).unwrap());
+    std::fs::remove_dir_all(&other).unwrap();
+    let id_before = read_json(&copy)["session_id"].clone();
+
+    let run = env.handover(&repo, &["continue", "--adopt", &key]);
+    run.assert_ok();
+    assert!(
+        run.stdout.contains(&format!("adopted {key}")),
+        "{}",
+        run.snapshot()
+    );
+    let after = read_json(&copy);
+    assert_eq!(after["workspace"]["root"], repo.display().to_string());
+    assert_ne!(after["session_id"], id_before);
+    env.handover(&repo, &["task", "add", "T2", "here"])
+        .assert_ok();
+    assert_eq!(
+        crate::common::sessions_under(&repo.join(".claude/handover")),
+        [key.as_str()],
+        "no parallel session"
+    );
+    assert!(task_ids(&copy).contains(&"T2".to_owned()));
+    let run = env.handover(&repo, &["continue"]);
+    run.assert_ok();
+    assert!(run.stdout.contains("T1"), "{}", run.snapshot());
+}

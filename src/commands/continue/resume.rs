@@ -79,7 +79,7 @@ pub(super) fn resume(
         keep: args.keep,
         auto_clean: ctx.settings.auto_clean,
         in_worktree: current.is_some(),
-        copy: chosen.handover.copy_of.is_some(),
+        copy: chosen.handover.copy_of.is_some() || args.adopt && from_elsewhere(&chosen, current),
         adopt: args.adopt,
     };
     if facts.finished {
@@ -113,7 +113,12 @@ pub(super) fn resume(
             Step::Adopt => {
                 let wt = current.ok_or_else(needs_worktree)?.clone();
                 let session = chosen.session().expect("a copy is a session");
-                let from = chosen.handover.copy_of.clone().unwrap_or_default();
+                let from = chosen
+                    .handover
+                    .copy_of
+                    .clone()
+                    .or_else(|| recorded_root(&chosen))
+                    .unwrap_or_default();
                 adopt(ctx, &wt, &session)?;
                 effects.push(Effect::Adopted {
                     key: session.key.clone(),
@@ -220,6 +225,26 @@ pub(super) fn resume(
         }
     }
     Ok(Outcome::Briefing(briefing))
+}
+
+/// The worktree root the candidate's state records, when it records one.
+fn recorded_root(chosen: &Candidate) -> Option<PathBuf> {
+    let view = chosen.handover.view.as_ref()?;
+    let root = view.workspace.root.as_deref()?;
+    Some(crate::git::normalize(Path::new(root)))
+}
+
+/// Whether the candidate is a session of this worktree's files that records a root
+/// which is no worktree here (a copy from another clone): one `--adopt` makes this
+/// worktree's own. A copy of another worktree of this repository is `copy_of`.
+fn from_elsewhere(chosen: &Candidate, current: Option<&Worktree>) -> bool {
+    let Some(here) = current else {
+        return false;
+    };
+    chosen.handover.kind == Kind::Session
+        && chosen.handover.stored.is_none()
+        && chosen.worktree.path == here.path
+        && recorded_root(chosen).is_some_and(|root| root != here.path && !root.exists())
 }
 
 /// Regenerate the session's `handover.md` when it is not what the state renders to.
