@@ -420,3 +420,51 @@ fn adopt_makes_a_copy_from_another_clone_this_worktrees_own() {
     run.assert_ok();
     assert!(run.stdout.contains("T1"), "{}", run.snapshot());
 }
+
+// 32. A key taken here gets a suffix of the id's letters and digits only, and a stored
+// key `continue` would read as a path is listed under one it reaches.
+#[test]
+fn store_keys_are_listed_only_as_keys_continue_can_reach() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    env.git(&repo, &["config", "handover.store", "notes"]);
+    env.write_session(
+        &repo,
+        "main/y",
+        &json!({"version": 4, "session_id": "on-disk", "status": "READY",
+                "active_tasks": [{"id": "T1", "description": "here", "status": "in_progress"}]}),
+    );
+    for (key, id) in [("main/y", "/../../."), ("main/x/project-state.json", "s2")] {
+        let line = json!({"key": key, "saved_at": "2026-11-30T11:00:00Z", "kind": "session",
+                          "session_id": id, "seq": 1,
+                          "state": {"version": 4, "status": "READY",
+                                    "active_tasks": [{"id": "S1", "description": "stored", "status": "in_progress"}]}});
+        env.git(
+            &repo,
+            &[
+                "notes",
+                "--ref=handover",
+                "append",
+                "-m",
+                &line.to_string(),
+                "HEAD",
+            ],
+        );
+    }
+    let run = env.handover(&repo, &["status", "--keys"]);
+    run.assert_ok();
+    let mut keys: Vec<&str> = run.stdout.lines().collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        ["main/x/project-state-json", "main/y", "main/y-stored"],
+        "{}",
+        run.snapshot()
+    );
+    for key in ["main/y-stored", "main/x/project-state-json"] {
+        let run = env.handover(&repo, &["continue", key]);
+        run.assert_ok();
+        assert!(run.stdout.contains("S1"), "{}", run.snapshot());
+        assert!(state_path(&repo, key).is_file(), "{key} restored");
+    }
+}
