@@ -2,6 +2,7 @@
 //! it (SPEC section 5).
 
 mod args;
+mod consume;
 mod find;
 mod plan;
 mod resume;
