@@ -153,13 +153,15 @@ fn sides(records: &[Placed<'_>]) -> Vec<usize> {
     heads.sort_by_key(|&i| std::cmp::Reverse(rank(i)));
     let newest_seq = records[heads[0]].head.seq.unwrap_or(0);
     // A head written on from a state a settle set aside is a side again, whatever its
-    // number: the settle did not see it, and nothing of it may be passed over.
+    // number: the settle did not see it, and nothing of it may be passed over. The walk
+    // up its parents stops at a settle (the line a settle chose is not set aside).
     let set_aside: HashSet<&str> = by_identity
         .values()
         .flat_map(|&i| records[i].head.set_aside.iter().map(String::as_str))
         .collect();
     let parent_of: std::collections::HashMap<&str, &str> = by_identity
         .iter()
+        .filter(|(_, i)| records[**i].head.set_aside.is_empty())
         .filter_map(|(id, &i)| Some((id.as_str(), records[i].head.parent.as_deref()?)))
         .collect();
     let from_set_aside = |i: usize| {
