@@ -26,6 +26,17 @@ pub fn migrate_in(ctx: &Context, wt: &Worktree) -> Result<Report> {
             message: msg(crate::k!("err.no_legacy"), &[("path", &legacy.display())]),
         });
     }
+    // Reached through a link (`.claude` leading outside the worktree): not this
+    // worktree's state, and nothing of it is removed.
+    if !crate::support::paths::plain_below(&wt.path, &legacy) {
+        return Err(Error::usage(msg(
+            crate::k!("err.outside_worktree"),
+            &[
+                ("path", &legacy.display()),
+                ("worktree", &wt.path.display()),
+            ],
+        )));
+    }
     let _old_lock = Lock::acquire(&legacy, ctx.settings.lock_timeout)?;
     let state = State::read(&legacy)?;
     let Owner::Branch(branch) = ctx.owner(&crate::cli::shared::TeamArgs::default(), wt)? else {
@@ -35,11 +46,18 @@ pub fn migrate_in(ctx: &Context, wt: &Worktree) -> Result<Report> {
     let target = sessions::new_branch_session(&ctx.write_root(wt), &branch, ctx.now)?;
     let mut doc = state.document().clone();
     session::merge(&mut doc, &sessions::workspace(wt, &Owner::Branch(branch)));
-    // A session from now on: its id and its first write.
-    doc.insert(
-        "session_id".into(),
-        serde_json::Value::from(crate::support::id::random_uuid()),
-    );
+    // A session from now on: its id (the one it has kept, as the original procedure
+    // wrote it) and its first write.
+    let has_id = doc
+        .get("session_id")
+        .and_then(serde_json::Value::as_str)
+        .is_some_and(|id| !id.trim().is_empty());
+    if !has_id {
+        doc.insert(
+            "session_id".into(),
+            serde_json::Value::from(crate::support::id::random_uuid()),
+        );
+    }
     doc.insert("seq".into(), serde_json::Value::from(1));
     session::seal(&mut doc);
     let file = target.state_file();

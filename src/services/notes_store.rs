@@ -1,6 +1,8 @@
 //! The notes store seen as records: whether writes are recorded, appending a record on
 //! HEAD's note, and reading the newest record of each session.
 
+mod free_key;
+
 use crate::git::Repo;
 use crate::services::scan::Found;
 use crate::support::config::Settings;
@@ -367,30 +369,6 @@ pub struct StoreView {
     pub skipped: Vec<String>,
 }
 
-/// The key a store-only session is listed and restored under: its own, unless a
-/// session on disk has it (another session: another id) or the scan could not see it
-/// that deep; then one that is free, said as such.
-fn free_key(key: &str, id: Option<&str>, taken: &dyn Fn(&str) -> bool) -> String {
-    let parts: Vec<&str> = key.split('/').collect();
-    let mut base = if parts.len() > crate::services::scan::MAX_DEPTH {
-        let (head, tail) = parts.split_at(crate::services::scan::MAX_DEPTH - 1);
-        format!("{}/{}", head.join("/"), tail.join("-"))
-    } else {
-        key.to_owned()
-    };
-    if taken(&base) {
-        let short: String = id.unwrap_or("stored").chars().take(8).collect();
-        base = format!("{base}-{short}");
-        let mut n = 2;
-        let first = base.clone();
-        while taken(&base) {
-            base = format!("{first}-{n}");
-            n += 1;
-        }
-    }
-    base
-}
-
 impl Store<'_> {
     /// The notes store against the sessions `on_disk`: unfinished sessions whose newest
     /// record has no session directory in any worktree (matched by `session_id`, or by key
@@ -437,7 +415,9 @@ impl Store<'_> {
             }
             let taken =
                 |k: &str| on_disk.iter().any(|d| d.key == k) || listed.iter().any(|l| l == k);
-            let key = free_key(&r.record.key, id.as_deref(), &taken);
+            let Some(key) = free_key::free_key(&r.record.key, id.as_deref(), &taken) else {
+                continue;
+            };
             let saved_as = (key != r.record.key).then(|| r.record.key.clone());
             listed.push(key.clone());
             let mut record = r.record;
@@ -464,24 +444,5 @@ impl Store<'_> {
     pub fn only(&self, on_disk: &[OnDisk<'_>]) -> (Vec<Found>, Vec<String>) {
         let view = self.view(on_disk);
         (view.only, view.skipped)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::free_key;
-
-    #[test]
-    fn a_taken_or_too_deep_key_gets_a_free_one() {
-        let none = |_: &str| false;
-        assert_eq!(free_key("main/1", Some("abcdef123"), &none), "main/1");
-        let taken = |k: &str| k == "main/1" || k == "main/1-abcdef12";
-        assert_eq!(
-            free_key("main/1", Some("abcdef123"), &taken),
-            "main/1-abcdef12-2"
-        );
-        let deep = "a/b/c/d/e/f/g/h/i/j";
-        assert_eq!(free_key(deep, None, &none), "a/b/c/d/e/f/g/h-i-j");
-        assert_eq!(free_key("a/b/c/d/e/f/g/h", None, &none), "a/b/c/d/e/f/g/h");
     }
 }

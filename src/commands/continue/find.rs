@@ -3,15 +3,12 @@
 
 use std::path::Path;
 
-use super::ContinueArgs;
+use super::{Candidate, ContinueArgs, Report};
 use crate::git::{History, Worktree};
 use crate::services::assess::{self, Assessment, Kind};
 use crate::services::context::Context;
 use crate::services::scan::{self, Found};
 use crate::support::error::{Error, Result, msg};
-
-#[allow(clippy::wildcard_imports)]
-use super::*;
 
 pub(super) fn needs_worktree() -> Error {
     Error::usage_hint(

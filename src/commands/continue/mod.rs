@@ -2,6 +2,7 @@
 //! it (SPEC section 5).
 
 mod args;
+mod consume;
 mod find;
 mod plan;
 mod resume;
@@ -102,8 +103,9 @@ pub enum Effect {
         copy: String,
         committed: bool,
     },
-    /// The note was briefed on but left where it is: `why` is a catalog key, `detail`
-    /// what git said; `copy` names the copy kept before, if one was.
+    /// The note was briefed on but left where it is, or a session's `handover.md` was
+    /// not regenerated: `why` is a catalog key, `detail` what git (or the system) said;
+    /// `copy` names the copy kept before, if one was.
     Kept {
         path: PathBuf,
         copy: Option<String>,

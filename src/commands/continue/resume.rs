@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::ContinueArgs;
+use super::consume::consume;
+use super::find::needs_worktree;
+use super::{Ask, Briefing, Candidate, ContinueArgs, Effect, Mode, Outcome};
 use crate::git::{History, Worktree};
 use crate::model::note::Note;
 use crate::model::state::{State, TaskStatus};
@@ -14,9 +16,6 @@ use crate::services::sessions::{self, SessionDir};
 use crate::support::error::{Error, Result, msg};
 
 use super::plan::{Facts, Step, plan};
-#[allow(clippy::wildcard_imports)]
-use super::*;
-use crate::git::subprocess::Removal;
 use crate::support::fsio;
 
 /// Plan the side effects for the chosen handover, carry them out, and brief on it.
@@ -32,40 +31,16 @@ pub(super) fn resume(
     effects: &mut Vec<Effect>,
 ) -> Result<Outcome> {
     // A diverged session is never resumed on a side nobody took.
-    let key = chosen.handover.key.clone();
-    let mut settle_on = None;
-    match super::settle::sides_of(ctx, &chosen)? {
-        None if args.take.is_some() => return Err(super::settle::not_diverged(&key)),
-        None => {}
-        Some(sides) => {
-            let pick = match super::settle::taken(args, &key, &sides)? {
-                Some(i) => Some(i),
-                None if mode == Mode::Resume => {
-                    ask.side(&key, &crate::services::notes_store::facts(&sides))
-                }
-                None => None,
-            };
-            let Some(i) = pick else {
-                return Ok(Outcome::Diverged {
-                    candidate: Box::new(chosen),
-                    sides: crate::services::notes_store::facts(&sides),
-                });
-            };
-            if let Some(stored) = chosen.handover.stored.as_mut() {
-                // Restored as the side taken, then settled.
-                stored.state = sides[i].record.state.clone().unwrap_or_default();
-            } else if let Some(session) = chosen.session() {
-                let id = chosen
-                    .handover
-                    .assessment()
-                    .and_then(|a| a.session())
-                    .and_then(|s| s.session_id.clone())
-                    .unwrap_or_default();
-                super::settle::check_recorded(ctx, &session, &id)?;
-            }
-            settle_on = Some((sides, i));
+    let settle_on = match side_taken(ctx, args, mode, ask, &mut chosen)? {
+        Taken::NotDiverged => None,
+        Taken::Side(settle) => Some(settle),
+        Taken::Nobody(sides) => {
+            return Ok(Outcome::Diverged {
+                candidate: Box::new(chosen),
+                sides,
+            });
         }
-    }
+    };
     let assessment = chosen
         .handover
         .assessment()
@@ -78,7 +53,7 @@ pub(super) fn resume(
         keep: args.keep,
         auto_clean: ctx.settings.auto_clean,
         in_worktree: current.is_some(),
-        copy: chosen.handover.copy_of.is_some(),
+        copy: chosen.handover.copy_of.is_some() || args.adopt && from_elsewhere(&chosen, current),
         adopt: args.adopt,
     };
     if facts.finished {
@@ -86,56 +61,12 @@ pub(super) fn resume(
     }
     let steps = plan(facts);
 
-    // First the handover becomes a session of a worktree (migrated, restored).
-    for step in &steps {
-        match step {
-            Step::Migrate => {
-                let migrated = crate::services::legacy::migrate_in(ctx, &chosen.worktree)?;
-                effects.push(Effect::Migrated {
-                    from: migrated.from.clone(),
-                    key: migrated.session.key.clone(),
-                });
-                chosen = recheck(ctx, history, &migrated.session, chosen.worktree);
-            }
-            Step::Restore => {
-                let wt = current.ok_or_else(needs_worktree)?.clone();
-                let stored = chosen.handover.stored.clone().expect("from the store");
-                let session = restore(ctx, &wt, &chosen.handover.key, &stored)?;
-                effects.push(Effect::Restored {
-                    key: session.key.clone(),
-                    path: session.dir(),
-                    commit: stored.commit,
-                    saved_as: stored.saved_as.clone(),
-                });
-                chosen = recheck(ctx, history, &session, wt);
-            }
-            Step::Adopt => {
-                let wt = current.ok_or_else(needs_worktree)?.clone();
-                let session = chosen.session().expect("a copy is a session");
-                let from = chosen.handover.copy_of.clone().unwrap_or_default();
-                adopt(ctx, &wt, &session)?;
-                effects.push(Effect::Adopted {
-                    key: session.key.clone(),
-                    from,
-                });
-                chosen = recheck(ctx, history, &session, wt);
-            }
-            Step::Render | Step::Clean | Step::Consume => {}
-        }
+    // First the handover becomes a session of a worktree (migrated, restored, adopted),
+    // settled on the side taken, and kept out of commits.
+    chosen = make_local(ctx, history, &steps, chosen, current, effects)?;
+    if let Some(settle) = settle_on {
+        chosen = settle_taken(ctx, history, settle, &chosen, effects)?;
     }
-    if let Some((sides, i)) = settle_on {
-        let session = chosen.session().ok_or_else(needs_worktree)?;
-        let wt = chosen.worktree.clone();
-        super::settle::settle(ctx, &wt, &session, &sides, i)?;
-        let hash = sides[i].hash();
-        effects.push(Effect::Took {
-            key: session.key.clone(),
-            hash: hash.get(..12).unwrap_or(&hash).to_owned(),
-        });
-        chosen = recheck(ctx, history, &session, wt);
-    }
-
-    // A write into this worktree keeps the handover roots out of commits.
     if steps
         .iter()
         .any(|s| matches!(s, Step::Migrate | Step::Restore | Step::Adopt))
@@ -167,15 +98,181 @@ pub(super) fn resume(
     }
 
     // Then what follows from it.
-    for step in &steps {
+    follow_up(
+        ctx,
+        &steps,
+        &briefing.candidate,
+        note_bytes.as_deref(),
+        current,
+        effects,
+    )?;
+    Ok(Outcome::Briefing(briefing))
+}
+
+/// A side taken of a diverged session, to settle on once the session is local.
+struct Settle {
+    sides: Vec<crate::services::notes_store::Side>,
+    taken: usize,
+    id: String,
+    /// The content hash of the session's file when the sides were shown (`None`: the
+    /// session is restored from the store first).
+    file_hash: Option<String>,
+}
+
+/// What became of a divergence before anything is written.
+enum Taken {
+    NotDiverged,
+    Side(Settle),
+    /// Nobody took a side: the sides, as the report shows them.
+    Nobody(Vec<crate::facts::side::SideFacts>),
+}
+
+/// The side of the chosen session to settle on, when it diverged: the one `--take`
+/// names, or the one asked for. A session restored from the store is restored as that
+/// side; a session's files must hold a state the store has.
+fn side_taken(
+    ctx: &Context,
+    args: &ContinueArgs,
+    mode: Mode,
+    ask: &mut dyn Ask,
+    chosen: &mut Candidate,
+) -> Result<Taken> {
+    let key = chosen.handover.key.clone();
+    let sides = match super::settle::sides_of(ctx, chosen)? {
+        None if args.take.is_some() => return Err(super::settle::not_diverged(&key)),
+        None => return Ok(Taken::NotDiverged),
+        Some(sides) => sides,
+    };
+    let pick = match super::settle::taken(args, &key, &sides)? {
+        Some(i) => Some(i),
+        None if mode == Mode::Resume => {
+            ask.side(&key, &crate::services::notes_store::facts(&sides))
+        }
+        None => None,
+    };
+    let Some(taken) = pick else {
+        return Ok(Taken::Nobody(crate::services::notes_store::facts(&sides)));
+    };
+    let id = chosen
+        .handover
+        .assessment()
+        .and_then(|a| a.session())
+        .and_then(|s| s.session_id.clone())
+        .unwrap_or_default();
+    let mut file_hash = None;
+    if let Some(stored) = chosen.handover.stored.as_mut() {
+        // Restored as the side taken, then settled.
+        stored.state = sides[taken].record.state.clone().unwrap_or_default();
+    } else if let Some(session) = chosen.session() {
+        file_hash = Some(super::settle::check_recorded(ctx, &session, &id)?);
+    }
+    Ok(Taken::Side(Settle {
+        sides,
+        taken,
+        id,
+        file_hash,
+    }))
+}
+
+/// Make the handover a session of a worktree, as the plan says: migrated, restored
+/// from the store, or adopted. The candidate it now is.
+fn make_local(
+    ctx: &Context,
+    history: &mut History<'_>,
+    steps: &[Step],
+    mut chosen: Candidate,
+    current: Option<&Worktree>,
+    effects: &mut Vec<Effect>,
+) -> Result<Candidate> {
+    for step in steps {
+        match step {
+            Step::Migrate => {
+                let migrated = crate::services::legacy::migrate_in(ctx, &chosen.worktree)?;
+                effects.push(Effect::Migrated {
+                    from: migrated.from.clone(),
+                    key: migrated.session.key.clone(),
+                });
+                chosen = recheck(ctx, history, &migrated.session, chosen.worktree);
+            }
+            Step::Restore => {
+                let wt = current.ok_or_else(needs_worktree)?.clone();
+                let stored = chosen.handover.stored.clone().expect("from the store");
+                let session = restore(ctx, &wt, &chosen.handover.key, &stored)?;
+                effects.push(Effect::Restored {
+                    key: session.key.clone(),
+                    path: session.dir(),
+                    commit: stored.commit,
+                    saved_as: stored.saved_as.clone(),
+                });
+                chosen = recheck(ctx, history, &session, wt);
+            }
+            Step::Adopt => {
+                let wt = current.ok_or_else(needs_worktree)?.clone();
+                let session = chosen.session().expect("a copy is a session");
+                let from = chosen
+                    .handover
+                    .copy_of
+                    .clone()
+                    .or_else(|| recorded_root(&chosen))
+                    .unwrap_or_default();
+                adopt(ctx, &wt, &session)?;
+                effects.push(Effect::Adopted {
+                    key: session.key.clone(),
+                    from,
+                });
+                chosen = recheck(ctx, history, &session, wt);
+            }
+            Step::Render | Step::Clean | Step::Consume => {}
+        }
+    }
+    Ok(chosen)
+}
+
+/// Settle the chosen session on the side taken: the candidate it now is.
+fn settle_taken(
+    ctx: &Context,
+    history: &mut History<'_>,
+    settle: Settle,
+    chosen: &Candidate,
+    effects: &mut Vec<Effect>,
+) -> Result<Candidate> {
+    let session = chosen.session().ok_or_else(needs_worktree)?;
+    let wt = chosen.worktree.clone();
+    // A session restored just now holds what was restored.
+    let file_hash = match settle.file_hash {
+        Some(hash) => hash,
+        None => crate::model::session::session_hash(State::read(&session.state_file())?.document()),
+    };
+    let taking = super::settle::Taking {
+        id: &settle.id,
+        sides: &settle.sides,
+        taken: settle.taken,
+        file_hash: &file_hash,
+    };
+    super::settle::settle(ctx, &wt, &session, &taking)?;
+    let hash = settle.sides[settle.taken].hash();
+    effects.push(Effect::Took {
+        key: session.key.clone(),
+        hash: hash.get(..12).unwrap_or(&hash).to_owned(),
+    });
+    Ok(recheck(ctx, history, &session, wt))
+}
+
+/// What follows the briefing, as the plan says: `handover.md` regenerated, finished
+/// sessions cleaned, the note briefed on (its bytes then) consumed.
+fn follow_up(
+    ctx: &Context,
+    steps: &[Step],
+    briefed: &Candidate,
+    note_bytes: Option<&[u8]>,
+    current: Option<&Worktree>,
+    effects: &mut Vec<Effect>,
+) -> Result<()> {
+    for step in steps {
         match step {
             Step::Render => {
-                if let Some(session) = briefing.candidate.session()
-                    && sessions::regenerate_markdown(&session, &ctx.settings, ctx.lang)?
-                {
-                    effects.push(Effect::Rendered {
-                        path: session.dir().join(sessions::MARKDOWN_FILE),
-                    });
+                if let Some(session) = briefed.session() {
+                    effects.extend(regenerate(ctx, &session)?);
                 }
             }
             Step::Clean => {
@@ -202,14 +299,52 @@ pub(super) fn resume(
                 );
             }
             Step::Consume => {
-                if let Some(bytes) = &note_bytes {
-                    effects.push(consume(ctx, &briefing.candidate, bytes)?);
+                if let Some(bytes) = note_bytes {
+                    effects.push(consume(ctx, briefed, bytes)?);
                 }
             }
             Step::Migrate | Step::Restore | Step::Adopt => {}
         }
     }
-    Ok(Outcome::Briefing(briefing))
+    Ok(())
+}
+
+/// The worktree root the candidate's state records, when it records one.
+fn recorded_root(chosen: &Candidate) -> Option<PathBuf> {
+    let view = chosen.handover.view.as_ref()?;
+    let root = view.workspace.root.as_deref()?;
+    Some(crate::git::normalize(Path::new(root)))
+}
+
+/// Whether the candidate is a session of this worktree's files that records a root
+/// which is no worktree here (a copy from another clone): one `--adopt` makes this
+/// worktree's own. A copy of another worktree of this repository is `copy_of`.
+fn from_elsewhere(chosen: &Candidate, current: Option<&Worktree>) -> bool {
+    let Some(here) = current else {
+        return false;
+    };
+    chosen.handover.kind == Kind::Session
+        && chosen.handover.stored.is_none()
+        && chosen.worktree.path == here.path
+        && recorded_root(chosen).is_some_and(|root| root != here.path && !root.exists())
+}
+
+/// Regenerate the session's `handover.md` when it is not what the state renders to.
+/// One that cannot be written (a read-only file system, a directory without write
+/// permission) is kept as it is and said: the briefing needs nothing written.
+fn regenerate(ctx: &Context, session: &SessionDir) -> Result<Option<Effect>> {
+    let path = session.dir().join(sessions::MARKDOWN_FILE);
+    match sessions::regenerate_markdown(session, &ctx.settings, ctx.lang) {
+        Ok(true) => Ok(Some(Effect::Rendered { path })),
+        Ok(false) => Ok(None),
+        Err(Error::Io { source, .. }) => Ok(Some(Effect::Kept {
+            path,
+            copy: None,
+            why: crate::k!("effect.render_skipped"),
+            detail: source.to_string(),
+        })),
+        Err(e) => Err(e),
+    }
 }
 
 /// Make the copy at `session` this worktree's own: `workspace` points at `wt`, a new
@@ -347,132 +482,4 @@ pub(super) fn restore(
         ));
     }
     Ok(session)
-}
-
-/// Keep a copy of the note under the handover root's `consumed/`, read back and
-/// compared byte for byte.
-pub(super) fn copy_to_consumed(
-    ctx: &Context,
-    note: &Candidate,
-    path: &Path,
-    bytes: &[u8],
-) -> Result<PathBuf> {
-    let root = note.worktree.path.join(&ctx.settings.dir);
-    sessions::make_dirs(&root, Path::new("consumed"))?;
-    let stamp = ctx
-        .now
-        .to_zoned_datetime(jiff::tz::TimeZone::system())
-        .strftime("%Y%m%d-%H%M%S")
-        .to_string();
-    let name = path.file_name().map_or_else(
-        || "CONTINUE_HERE.md".into(),
-        |n| n.to_string_lossy().into_owned(),
-    );
-    let mut copy = root.join("consumed").join(format!("{stamp}-{name}"));
-    let mut n = 2;
-    while std::fs::symlink_metadata(&copy).is_ok() {
-        copy = root.join("consumed").join(format!("{stamp}-{n}-{name}"));
-        n += 1;
-    }
-    fsio::write_atomic(&copy, bytes)?;
-    if fsio::read_limited(&copy).ok().as_deref() != Some(bytes) {
-        return Err(Error::usage(msg(
-            crate::k!("err.copy_unreadable"),
-            &[("path", &copy.display())],
-        )));
-    }
-    Ok(copy)
-}
-
-/// Keep a copy of the note in the notes store, read back and compared: the text the
-/// note of `commit` holds for it.
-fn copy_to_store(ctx: &Context, note: &Candidate, rel: &Path, text: &str) -> Result<String> {
-    let record = crate::model::record::Record {
-        key: rel.display().to_string(),
-        worktree: Some(note.worktree.path.display().to_string()),
-        branch: note.worktree.branch.clone(),
-        saved_at: ctx.now,
-        kind: crate::model::record::RecordKind::ContinueHere,
-        session_id: None,
-        seq: None,
-        parent: None,
-        set_aside: Vec::new(),
-        state: None,
-        text: Some(text.to_owned()),
-    };
-    let commit = ctx.store().record(&record)?.expect("the store is enabled");
-    let kept = ctx
-        .repo
-        .notes_all(&ctx.settings.notes_ref)?
-        .into_iter()
-        .filter(|n| n.commit == commit)
-        .flat_map(|n| crate::model::record::parse_note(&n.text))
-        .filter_map(|p| p.record.ok())
-        .any(|r| r.key == record.key && r.text.as_deref() == Some(text));
-    if !kept {
-        return Err(Error::usage(msg(
-            crate::k!("err.copy_unreadable"),
-            &[(
-                "path",
-                &format!("{} on {}", ctx.settings.notes_ref, commit.short()),
-            )],
-        )));
-    }
-    Ok(format!("{} on {}", ctx.settings.notes_ref, commit.short()))
-}
-
-/// Consume the note that was briefed (`briefed`, its bytes then): under the note's own
-/// lock (the one `here` takes), check it still holds those bytes, keep a verified copy
-/// (in the notes store when it is enabled and the note is UTF-8 text, else under the
-/// handover root's `consumed/`, bytes as they are), then remove it: a tracked note with
-/// `git rm` and a commit of that path alone, refused during a merge or rebase.
-pub(super) fn consume(ctx: &Context, note: &Candidate, briefed: &[u8]) -> Result<Effect> {
-    let path = note.handover.file.clone();
-    crate::support::testing::pause("consume");
-    let _lock = fsio::Lock::acquire(&path, ctx.settings.lock_timeout)?;
-    let bytes = fsio::read_limited(&path)?;
-    if bytes != briefed {
-        return Ok(Effect::Kept {
-            path,
-            copy: None,
-            why: crate::k!("consume.kept_changed"),
-            detail: String::new(),
-        });
-    }
-    let rel = path
-        .strip_prefix(&note.worktree.path)
-        .unwrap_or(&path)
-        .to_owned();
-    let copy = match std::str::from_utf8(&bytes) {
-        Ok(text) if ctx.store().enabled() => copy_to_store(ctx, note, &rel, text)?,
-        _ => copy_to_consumed(ctx, note, &path, &bytes)?
-            .display()
-            .to_string(),
-    };
-    let removal = crate::git::subprocess::remove_tracked(
-        &note.worktree.git_dir,
-        &note.worktree.path,
-        &rel,
-        &format!("Consume {} {}", rel.display(), crate::git::TOOL_COMMIT_MARK),
-    )?;
-    let committed = match removal {
-        Removal::Committed => true,
-        Removal::Untracked => {
-            std::fs::remove_file(&path).map_err(|e| Error::io(&path, "remove", e))?;
-            false
-        }
-        Removal::Kept { why, detail } => {
-            return Ok(Effect::Kept {
-                path,
-                copy: Some(copy),
-                why,
-                detail,
-            });
-        }
-    };
-    Ok(Effect::Consumed {
-        path,
-        copy,
-        committed,
-    })
 }

@@ -1,15 +1,12 @@
 //! A diverged session (written on two clones from one state, SPEC section 8): finding
 //! its sides, and settling it on the side the user took.
 
-use super::ContinueArgs;
+use super::{Candidate, ContinueArgs};
 use crate::git::Worktree;
 use crate::services::context::Context;
 use crate::services::notes_store::Side;
 use crate::services::sessions::{self, SessionDir};
 use crate::support::error::{Error, Result, msg};
-
-#[allow(clippy::wildcard_imports)]
-use super::*;
 
 /// The sides of the chosen session when it diverged, newest first; `None` when it
 /// did not (or has no id, or there is no store).
@@ -55,18 +52,15 @@ pub(super) fn not_diverged(key: &str) -> Error {
 }
 
 /// Before a session's files are replaced by the side taken: the state they hold must
-/// be one the store has (a state written here and never recorded would be lost).
-pub(super) fn check_recorded(ctx: &Context, session: &SessionDir, id: &str) -> Result<()> {
+/// be one the store has (a state written here and never recorded would be lost). The
+/// state is known by its content, not by the `session_hash` field a hand edit leaves
+/// stale. That hash, returned, is what the settle finds again under the lock.
+pub(super) fn check_recorded(ctx: &Context, session: &SessionDir, id: &str) -> Result<String> {
     let file = session.state_file();
     let state = crate::model::state::State::read(&file)?;
-    let doc = state.document();
-    let hash = doc
-        .get("session_hash")
-        .and_then(serde_json::Value::as_str)
-        .map_or_else(|| crate::model::session::session_hash(doc), str::to_owned);
-    let known = ctx.store().has_state(id, &hash)?;
-    if known {
-        Ok(())
+    let hash = crate::model::session::session_hash(state.document());
+    if ctx.store().has_state(id, &hash)? {
+        Ok(hash)
     } else {
         Err(Error::usage_hint(
             msg(
@@ -78,33 +72,72 @@ pub(super) fn check_recorded(ctx: &Context, session: &SessionDir, id: &str) -> R
     }
 }
 
+/// What a `--take` decided on, found again under the session's lock before anything is
+/// replaced: the session, its sides as shown, and the content hash of its file then.
+pub(super) struct Taking<'a> {
+    pub id: &'a str,
+    pub sides: &'a [Side],
+    pub taken: usize,
+    pub file_hash: &'a str,
+}
+
 /// Settle the divergence on `sides[taken]`: the session's files get that side's state
 /// (pointed at `wt`), counted after every side, and the notes store gets a record
-/// naming the taken state as its parent and setting the others aside.
+/// naming the taken state as its parent and setting the others aside. Decided under
+/// the session's lock: when the file or the sides changed since they were shown (a
+/// write, another take), nothing is written and the take is refused (exit 4).
 pub(super) fn settle(
     ctx: &Context,
     wt: &Worktree,
     session: &SessionDir,
-    sides: &[Side],
-    taken: usize,
+    taking: &Taking<'_>,
 ) -> Result<()> {
+    crate::support::testing::pause("take");
     let head = ctx.store().record_head()?;
-    let side = &sides[taken];
+    let sides = taking.sides;
+    let side = &sides[taking.taken];
     let floor = sides.iter().filter_map(|s| s.record.seq).max().unwrap_or(0);
     let state = side.record.state_doc();
     let set_aside = sides
         .iter()
         .enumerate()
-        .filter(|(i, _)| *i != taken)
+        .filter(|(i, _)| *i != taking.taken)
         .map(|(_, s)| s.hash())
         .collect();
+    let key = session.key.clone();
     sessions::Transaction::recorded_on(ctx, wt, head)
         .after(floor)
         .settling(side.hash(), set_aside)
-        .update(session, |_| {
+        .update(session, |current| {
+            let now = current
+                .state()
+                .map(|s| crate::model::session::session_hash(s.document()));
+            if now.as_deref() != Some(taking.file_hash) {
+                return Err(changed(&key, &session.state_file()));
+            }
+            let hashes = |s: &[Side]| {
+                let mut h: Vec<String> = s.iter().map(Side::hash).collect();
+                h.sort();
+                h
+            };
+            let sides_now = ctx.store().sides(taking.id)?;
+            if sides_now.as_deref().map(hashes) != Some(hashes(sides)) {
+                return Err(changed(&key, &session.state_file()));
+            }
             let mut doc = state;
             sessions::point_here(&mut doc, wt);
             Ok(doc)
         })?;
     Ok(())
+}
+
+/// The take found the session changed under its lock.
+fn changed(key: &str, file: &std::path::Path) -> Error {
+    Error::Changed {
+        message: msg(
+            crate::k!("err.take_changed"),
+            &[("key", &key), ("path", &file.display())],
+        ),
+        hint: Some(msg(crate::k!("err.take_hint"), &[("key", &key)])),
+    }
 }

@@ -152,12 +152,40 @@ fn sides(records: &[Placed<'_>]) -> Vec<usize> {
     }
     heads.sort_by_key(|&i| std::cmp::Reverse(rank(i)));
     let newest_seq = records[heads[0]].head.seq.unwrap_or(0);
+    // A head written on from a state a settle set aside is a side again, whatever its
+    // number: the settle did not see it, and nothing of it may be passed over. The walk
+    // up its parents stops at a settle (the line a settle chose is not set aside).
+    let set_aside: HashSet<&str> = by_identity
+        .values()
+        .flat_map(|&i| records[i].head.set_aside.iter().map(String::as_str))
+        .collect();
+    let parent_of: std::collections::HashMap<&str, &str> = by_identity
+        .iter()
+        .filter(|(_, i)| records[**i].head.set_aside.is_empty())
+        .filter_map(|(id, &i)| Some((id.as_str(), records[i].head.parent.as_deref()?)))
+        .collect();
+    let from_set_aside = |i: usize| {
+        let id = records[i].identity();
+        let mut at = id.as_str();
+        // Bounded: a forged cycle of parents ends the walk.
+        for _ in 0..=parent_of.len() {
+            match parent_of.get(at) {
+                Some(p) if set_aside.contains(p) => return true,
+                Some(p) => at = p,
+                None => return false,
+            }
+        }
+        false
+    };
     heads
         .iter()
         .enumerate()
         .filter(|(n, i)| {
             let seq = records[**i].head.seq.unwrap_or(0);
-            *n == 0 || seq == newest_seq || seqs.get(&seq).is_some_and(|ids| ids.len() > 1)
+            *n == 0
+                || seq == newest_seq
+                || seqs.get(&seq).is_some_and(|ids| ids.len() > 1)
+                || from_set_aside(**i)
         })
         .map(|(_, i)| *i)
         .collect()

@@ -175,6 +175,67 @@ fn a_choice_that_sets_a_side_aside_settles_the_divergence() {
 }
 
 #[test]
+fn a_write_on_from_a_side_set_aside_diverges_again_whatever_its_number() {
+    // a counted its write past 4 (a5 from a2); the settle (6) takes a5 and sets b2
+    // aside; b, which did not see it, writes b3 on from b2: no other record has 3.
+    let mut settle = Record {
+        session_id: Some("s".into()),
+        seq: Some(6),
+        parent: Some("a5".into()),
+        set_aside: vec!["b2".into()],
+        ..record("main/1", "2026-11-30T12:00:00Z")
+    };
+    let mut state = Map::new();
+    state.insert("session_hash".into(), Value::from("c6"));
+    settle.state = Some(StateText::of(&state));
+    let note = [
+        write("s", 1, None, "h1"),
+        write("s", 2, Some("h1"), "a2"),
+        write("s", 5, Some("a2"), "a5"),
+        write("s", 2, Some("h1"), "b2"),
+        settle.to_line(),
+        write("s", 3, Some("b2"), "b3"),
+    ]
+    .join("\n");
+    let n = newest_of(&note);
+    assert_eq!(hash_of(&n.record), "c6");
+    let other: Vec<String> = n.diverged.iter().map(|(_, r)| hash_of(r)).collect();
+    assert_eq!(other, ["b3"]);
+}
+
+#[test]
+fn a_line_a_settle_chose_is_not_set_aside_again() {
+    // b2 was set aside by s3, then taken by s4 (which sets s3 aside); on from s4, x5 is
+    // history (its successor x6 never recorded), not a side: s4 chose its line.
+    let settle = |seq: u64, parent: &str, aside: &str, hash: &str| {
+        let mut r = Record {
+            session_id: Some("s".into()),
+            seq: Some(seq),
+            parent: Some(parent.into()),
+            set_aside: vec![aside.into()],
+            ..record("main/1", "2026-11-30T12:00:00Z")
+        };
+        let mut state = Map::new();
+        state.insert("session_hash".into(), Value::from(hash));
+        r.state = Some(StateText::of(&state));
+        r.to_line()
+    };
+    let note = [
+        write("s", 1, None, "h1"),
+        write("s", 2, Some("h1"), "a2"),
+        write("s", 2, Some("h1"), "b2"),
+        settle(3, "a2", "b2", "s3"),
+        settle(4, "b2", "s3", "s4"),
+        write("s", 5, Some("s4"), "x5"),
+        write("s", 7, Some("x6"), "x7"),
+    ]
+    .join("\n");
+    let n = newest_of(&note);
+    assert_eq!(hash_of(&n.record), "x7");
+    assert!(n.diverged.is_empty(), "{:?}", n.diverged);
+}
+
+#[test]
 fn a_write_whose_record_was_lost_is_history_not_a_side() {
     // seq 2 was written but never recorded (a failed store update): seq 1 is no
     // record's parent, yet nothing else was written from it.

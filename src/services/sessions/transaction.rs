@@ -35,7 +35,8 @@ pub struct Transaction<'a> {
     ctx: &'a Context,
     wt: &'a Worktree,
     recording: Recording,
-    floor: u64,
+    /// A write that settles: always made, counted after this.
+    floor: Option<u64>,
     exclude: bool,
     /// The record's parent and the states it sets aside, for a write that settles a
     /// divergence.
@@ -50,7 +51,7 @@ impl<'a> Transaction<'a> {
             ctx,
             wt,
             recording,
-            floor: 0,
+            floor: None,
             exclude: false,
             settles: None,
             wait: true,
@@ -75,10 +76,11 @@ impl<'a> Transaction<'a> {
         Transaction::new(ctx, wt, Recording::Off)
     }
 
-    /// The write is counted after `floor` at least.
+    /// The write is counted after `floor` at least, and made even when the state it
+    /// ends at is the file's (a settle is a write of its own).
     #[must_use]
     pub fn after(mut self, floor: u64) -> Transaction<'a> {
-        self.floor = floor;
+        self.floor = Some(floor);
         self
     }
 

@@ -120,7 +120,8 @@ impl Current {
 /// Read-modify-write a session under its lock: `change` gets what the file holds
 /// (nothing for a new session) and returns the new document. The tool's own fields are
 /// filled in, the write counted after `floor` at least (a write that settles a
-/// divergence comes after every side's count), the result is validated, and the files
+/// divergence comes after every side's count, and is made even when the state is the
+/// file's: the settle is a write of its own), the result is validated, and the files
 /// are replaced atomically, unless nothing changed. A file that cannot be read is an
 /// error and is left untouched. The lock is returned still held.
 pub(super) fn update(
@@ -128,9 +129,11 @@ pub(super) fn update(
     settings: &Settings,
     lang: Lang,
     now: Timestamp,
-    floor: u64,
+    floor: Option<u64>,
     change: impl FnOnce(Current) -> Result<Map<String, Value>>,
 ) -> Result<(Written, Lock)> {
+    let settles = floor.is_some();
+    let floor = floor.unwrap_or(0);
     let file = session.state_file();
     let lock = lock_session(session, settings)?;
     fsio::remove_stray_temps(&session.dir());
@@ -180,6 +183,7 @@ pub(super) fn update(
     }
     session::seal(&mut doc);
     if let Some(old_hash) = &old_hash
+        && !settles
         && doc.get("session_hash").and_then(Value::as_str) == Some(old_hash.as_str())
     {
         let state = State::from_doc(doc, &file)?;

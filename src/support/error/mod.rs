@@ -166,6 +166,9 @@ pub enum Error {
         age: Option<std::time::Duration>,
         waited: std::time::Duration,
     },
+    /// What a command showed and then acted on changed before it could act under the
+    /// lock (another writer came first): nothing was written.
+    Changed { message: Msg, hint: Option<Msg> },
     /// A reference kept moving under a compare-and-swap update until retries ran out.
     RefRace {
         reference: String,
@@ -260,6 +263,7 @@ impl Error {
             Error::Unreachable { .. } => "unreachable_remote",
             Error::NothingToDo { .. } => "nothing_to_do",
             Error::Locked { .. } => "locked",
+            Error::Changed { .. } => "changed",
             Error::RefRace { .. } => "ref_race",
             Error::RefLocked { .. } => "ref_locked",
             Error::NotRecorded { .. } => "not_recorded",
@@ -335,7 +339,10 @@ impl Error {
             | Error::Git { .. }
             | Error::Unreachable { .. }
             | Error::NothingToDo { .. } => exit::ATTENTION,
-            Error::Locked { .. } | Error::RefRace { .. } | Error::RefLocked { .. } => exit::RACE,
+            Error::Locked { .. }
+            | Error::Changed { .. }
+            | Error::RefRace { .. }
+            | Error::RefLocked { .. } => exit::RACE,
             Error::NotRecorded { .. } => exit::NOT_RECORDED,
         }
     }

@@ -47,7 +47,9 @@ impl Error {
             Error::InvalidConfig { key, .. } => {
                 Some(f(crate::k!("err.hint_config"), &[("key", key)]))
             }
-            Error::Usage { hint, .. } => hint.as_ref().map(|h| h.render(lang)),
+            Error::Usage { hint, .. } | Error::Changed { hint, .. } => {
+                hint.as_ref().map(|h| h.render(lang))
+            }
             Error::InvalidHandovers { .. } => Some(f(crate::k!("err.hint_fix_files"), &[])),
             Error::Locked { lock, .. } => Some(f(
                 crate::k!("err.hint_locked"),
@@ -124,6 +126,7 @@ impl Error {
                 ],
             ),
             Error::Usage { message, .. }
+            | Error::Changed { message, .. }
             | Error::Unedited { message, .. }
             | Error::NothingToDo { message } => message.render(lang),
             Error::Io {

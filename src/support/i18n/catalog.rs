@@ -321,6 +321,8 @@ pub(super) const CATALOG: &[Entry] = &[
     e("err.take_not_diverged", "{key} has not diverged: --take is for a session written on two clones from one state", "{key} は分岐していません: --take は二つのクローンで同じ状態から書かれたセッション用です"),
     e("err.take_unrecorded", "{path} holds a state the notes store does not have: replacing it would lose it", "{path} にはノートストアにない状態があります: 置き換えると失われます"),
     e("err.take_unrecorded_hint", "record it first with `git handover sync --record`, then choose again", "先に `git handover sync --record` で記録してから選び直してください"),
+    e("err.take_changed", "{key} changed since its sides were shown ({path} was written, or another take came first): nothing was replaced", "{key} は分岐の両側を示した後に変わりました（{path} が書かれたか、別の選択が先に行われました）: 何も置き換えていません"),
+    e("effect.render_skipped", "not regenerated, it cannot be written here; the briefing is from the state", "書き込めないため再生成しませんでした。状態からブリーフィングしています"),
     e("cont.diverged", "{key} diverged: it was written on two clones from the same state, and nothing was picked", "{key} は分岐しています: 二つのクローンで同じ状態から書かれ、どちらも選ばれていません"),
     e("cont.diverged_hint", "choose a side: git handover continue {key} --take HASH", "どちらかを選んでください: git handover continue {key} --take HASH"),
     e("cont.pick_side", "Which side to take? [1-{n}] ", "どちらの側を選びますか? [1-{n}] "),
