@@ -174,3 +174,33 @@ fn the_release_binary_has_no_test_knobs() {
     );
     assert!(!log.exists(), "the release binary wrote the test log");
 }
+
+/// Item 15: a write count at the top of the range is refused by name, never wrapped to
+/// 0 (every later write would rank below the forged one); the file is left as it was.
+#[test]
+fn a_write_count_at_the_top_is_refused_not_wrapped() {
+    let env = TestEnv::new();
+    let repo = env.init("repo");
+    env.commit(&repo, "a.txt", "a\n", "first", "2026-11-30T10:00:00Z");
+    let run = save(&env, &repo, &[], ONE_TASK);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let key = run.stdout.trim().to_owned();
+    let state = repo
+        .join(".claude/handover")
+        .join(&key)
+        .join("project-state.json");
+    let text = std::fs::read_to_string(&state).unwrap();
+    let at = text.find("\"seq\": 1,").expect(&text);
+    for top in [9_007_199_254_740_991_u64, u64::MAX] {
+        let forged = format!("{}\"seq\": {top},{}", &text[..at], &text[at + 9..]);
+        env.write(&state, &forged);
+        let run = env.handover(&repo, &["task", "add", "T2", "more"]);
+        assert_eq!(run.code, 3, "{}", run.snapshot());
+        assert!(
+            run.stderr.contains("project-state.json") && run.stderr.contains("seq"),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(std::fs::read_to_string(&state).unwrap(), forged);
+    }
+}
