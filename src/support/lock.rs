@@ -265,42 +265,34 @@ mod tests {
         Lock::acquire(&target, Duration::from_millis(20)).unwrap();
     }
 
+    /// A lock file at `lock` holding `text`, last written `age` ago.
+    fn lock_file(lock: &std::path::Path, text: &str, age: Duration) {
+        std::fs::write(lock, text).unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(lock)
+            .unwrap()
+            .set_modified(SystemTime::now() - age)
+            .unwrap();
+    }
+
     #[test]
     fn a_stale_lock_of_a_dead_process_is_taken_over_only_when_old() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("s.json");
         let lock = lock_path(&target);
+        let old = Duration::from_secs(60);
         // A pid that cannot exist (above the kernel's maximum).
-        std::fs::write(&lock, format!("4194305 {}\n", hostname())).unwrap();
-        let old = SystemTime::now() - Duration::from_secs(60);
-        std::fs::File::options()
-            .write(true)
-            .open(&lock)
-            .unwrap()
-            .set_modified(old)
-            .unwrap();
-        let held = Lock::acquire(&target, Duration::from_millis(10)).unwrap();
-        drop(held);
+        lock_file(&lock, &format!("4194305 {}\n", hostname()), old);
+        drop(Lock::acquire(&target, Duration::from_millis(10)).unwrap());
         // A writer killed half-way through writing its name, or before writing anything.
         for partial in ["4194305", ""] {
-            std::fs::write(&lock, partial).unwrap();
-            std::fs::File::options()
-                .write(true)
-                .open(&lock)
-                .unwrap()
-                .set_modified(old)
-                .unwrap();
+            lock_file(&lock, partial, old);
             drop(Lock::acquire(&target, Duration::from_millis(10)).unwrap());
         }
         // A live process's lock is never taken over, however old: pid 1 started before
         // any lock of a test was written.
-        std::fs::write(&lock, format!("1 {}\n", hostname())).unwrap();
-        std::fs::File::options()
-            .write(true)
-            .open(&lock)
-            .unwrap()
-            .set_modified(old)
-            .unwrap();
+        lock_file(&lock, &format!("1 {}\n", hostname()), old);
         assert_eq!(
             Lock::acquire(&target, Duration::from_millis(10))
                 .unwrap_err()
@@ -320,15 +312,8 @@ mod tests {
             .arg("30")
             .spawn()
             .unwrap();
-        let set = |age: Duration| {
-            std::fs::write(&lock, format!("{} {}\n", child.id(), hostname())).unwrap();
-            std::fs::File::options()
-                .write(true)
-                .open(&lock)
-                .unwrap()
-                .set_modified(SystemTime::now() - age)
-                .unwrap();
-        };
+        let set =
+            |age: Duration| lock_file(&lock, &format!("{} {}\n", child.id(), hostname()), age);
         // Written an hour before the process with that pid started: not its lock.
         set(Duration::from_secs(3600));
         assert!(is_stale(&lock, Duration::from_millis(10)));
