@@ -406,3 +406,38 @@ fn recorded_commits_keep_the_newest_ten_as_save_does() {
     assert_eq!(changes[0]["summary"], "c2");
     assert_eq!(changes[9]["commit_sha"], last.as_str());
 }
+
+/// Item 8's sibling: the hook's own invocation written by hand (by absolute path, for
+/// one source) runs this tool and nothing else, so `install` takes it over and widens
+/// it instead of adding a second entry: the hook runs once a start.
+#[test]
+fn a_hand_written_invocation_of_the_hook_is_widened_not_duplicated() {
+    let env = TestEnv::new();
+    let repo = ready(&env);
+    let settings = repo.join(".claude/settings.json");
+    let own = "/usr/local/bin/git-handover hook session-start --agent claude";
+    env.write(
+        &settings,
+        &json!({"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [
+            {"type": "command", "command": own}]}]}})
+        .to_string(),
+    );
+    let run = env.handover(&repo, &["hook", "install"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let after: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    let commands: Vec<&str> = after["hooks"]["SessionStart"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| g["hooks"].as_array().unwrap())
+        .filter_map(|h| h["command"].as_str())
+        .collect();
+    assert_eq!(commands.len(), 1, "one hook, not two: {after:#}");
+    let matcher = after["hooks"]["SessionStart"][0]["matcher"].as_str().unwrap();
+    assert!(
+        ["startup", "resume", "clear", "compact"]
+            .iter()
+            .all(|s| matcher.contains(s)),
+        "{after:#}"
+    );
+}

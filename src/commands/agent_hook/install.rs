@@ -164,9 +164,12 @@ fn timeout(agent: HookAgent) -> u64 {
 }
 
 /// Whether a registered hook is one `install` wrote: its command exactly a line this
-/// tool writes or wrote (for any agent and scope). A command of the user's own that
-/// runs the hook among other things (`./setup.sh && git-handover hook session-start`,
-/// `timeout 5 git-handover …`, an absolute path) is theirs, and is left alone.
+/// tool writes or wrote (for any agent and scope), or the same invocation written by
+/// hand (`/usr/local/bin/git-handover hook session-start --agent claude`: it runs this
+/// tool's hook and nothing else, so it is taken over and the hook runs once a start). A
+/// command of the user's own that runs the hook among other things (`./setup.sh &&
+/// git-handover hook session-start`, `timeout 5 git-handover …`) is theirs, and is left
+/// alone.
 fn is_ours(hook: &Value) -> bool {
     // What earlier versions wrote: without the agent, and before that through `git`.
     const EARLIER: [&str; 2] = [
@@ -178,10 +181,33 @@ fn is_ours(hook: &Value) -> bool {
     };
     let c = c.trim();
     EARLIER.contains(&c)
+        || only_our_hook(c)
         || [HookAgent::Claude, HookAgent::Codex, HookAgent::Gemini]
             .into_iter()
             .flat_map(|a| [command(a, HookScope::Project), command(a, HookScope::User)])
             .any(|ours| ours == c)
+}
+
+/// Whether `command` is one invocation of `git-handover hook session-start` and nothing
+/// else: the program named `git-handover` (by any path), our own options only, and at
+/// most the error silencing the tool writes after it.
+fn only_our_hook(command: &str) -> bool {
+    let mut words: Vec<&str> = command.split_whitespace().collect();
+    if words.ends_with(&["2>/dev/null", "||", "true"]) {
+        words.truncate(words.len() - 3);
+    }
+    let [program, "hook", "session-start", options @ ..] = words.as_slice() else {
+        return false;
+    };
+    if std::path::Path::new(program).file_name() != Some("git-handover".as_ref()) {
+        return false;
+    }
+    options.chunks(2).all(|pair| {
+        matches!(
+            pair,
+            ["--agent", "claude" | "codex" | "gemini"] | ["--scope", "project" | "user" | "local"]
+        )
+    })
 }
 
 /// The session sources a matcher covers for `agent`, of those it documents.
