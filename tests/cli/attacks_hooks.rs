@@ -433,7 +433,9 @@ fn a_hand_written_invocation_of_the_hook_is_widened_not_duplicated() {
         .filter_map(|h| h["command"].as_str())
         .collect();
     assert_eq!(commands.len(), 1, "one hook, not two: {after:#}");
-    let matcher = after["hooks"]["SessionStart"][0]["matcher"].as_str().unwrap();
+    let matcher = after["hooks"]["SessionStart"][0]["matcher"]
+        .as_str()
+        .unwrap();
     assert!(
         ["startup", "resume", "clear", "compact"]
             .iter()
