@@ -4,6 +4,7 @@
 
 mod args;
 mod duplicates;
+mod entry;
 mod event;
 mod install;
 mod session;
