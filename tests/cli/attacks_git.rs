@@ -93,17 +93,15 @@ fn a_repository_of_another_user_is_refused_unless_safe_directory_says_so() {
     assert!(context.contains("dubious ownership"), "{context}");
     assert!(!context.contains("T1"), "{context}");
 
-    // The user's exception lets it through, as it lets git through.
-    env.git(
-        env.root(),
-        &[
-            "config",
-            "--global",
-            "--add",
-            "safe.directory",
-            repo.to_str().unwrap(),
-        ],
-    );
+    // The hint's command, run as printed from the repository, lets it through, as it
+    // lets git through.
+    let printed = status
+        .stderr
+        .lines()
+        .find_map(|l| l.split_once("as git says: ").map(|(_, c)| c))
+        .expect("the hint names git's command")
+        .replace("[ROOT]", &env.root().display().to_string());
+    run_as_printed(&env, &repo, &printed);
     let trusted = env.handover(&repo, &["status"]);
     assert_eq!(trusted.code, 0, "{}", trusted.snapshot());
 }
@@ -340,6 +338,33 @@ fn a_shallow_clone_resumes_and_says_what_it_could_not_check() {
     let context = hook.hook_context();
     assert!(context.contains("[T1]"), "{context}");
     assert!(!context.contains("cannot walk history"), "{context}");
+
+    // The warning's command, run as printed from the clone, fetches the rest of the
+    // history: the recorded commit is then checked, and the warning is gone.
+    let printed = all
+        .split('`')
+        .find(|part| part.starts_with("git fetch"))
+        .expect("the warning names git's command");
+    run_as_printed(&env, &clone, printed);
+    let status = env.handover(&clone, &["status"]);
+    let all = format!("{}{}", status.stdout, status.stderr);
+    assert!(!all.contains("unchecked"), "{all}");
+    assert!(!all.contains("shallow clone"), "{all}");
+}
+
+/// Run `command` through the shell in `dir`, as a user pasting what the tool printed.
+fn run_as_printed(env: &TestEnv, dir: &Path, command: &str) {
+    let out = env
+        .command("sh")
+        .args(["-c", command])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{command}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// Item 20: two syncs at once each fetch into a ref of their own: the one that waits
