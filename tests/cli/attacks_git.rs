@@ -163,6 +163,8 @@ fn a_reftable_repository_is_refused_by_name() {
         &repo,
         &["init", "-q", "-b", "main", "--ref-format=reftable"],
     );
+    // Without reflogs, which git before 2.48 cannot migrate (the hint says so).
+    env.git(&repo, &["config", "core.logAllRefUpdates", "false"]);
     env.commit(&repo, "a.txt", "a\n", "first", "2026-11-30T10:00:00Z");
     for args in [&["status"][..], &["continue"]] {
         let run = env.handover(&repo, args);
@@ -181,6 +183,22 @@ fn a_reftable_repository_is_refused_by_name() {
         hook.hook_context().contains("reftable"),
         "{}",
         hook.snapshot()
+    );
+    // The hint's command, run as printed from the repository, makes it one the tool
+    // reads: the branch and its head are there, and the save lands.
+    let printed = saved
+        .stderr
+        .lines()
+        .find_map(|l| l.split_once("2.48 or later): ").map(|(_, c)| c))
+        .expect("the hint names git's command");
+    run_as_printed(&env, &repo, printed);
+    let saved = save(&env, &repo, &[], ONE_TASK);
+    assert_eq!(saved.code, 0, "{}", saved.snapshot());
+    let status = env.handover(&repo, &["status"]);
+    assert!(
+        status.stdout.contains("branch main"),
+        "{}",
+        status.snapshot()
     );
 }
 

@@ -299,7 +299,7 @@ pub(super) const CATALOG: &[Entry] = &[
     e("err.dubious_ownership", "detected dubious ownership in repository at {dir}: it belongs to another user, so git refuses it and so does git-handover", "{dir} のリポジトリの所有者が疑わしいです: 別のユーザーのものなので、git と同じく git-handover も扱いません"),
     e("err.hint_dubious_ownership", "if you trust it, add an exception as git says: git config --global --add safe.directory {dir}", "信頼できるなら、git の示すとおり例外を追加してください: git config --global --add safe.directory {dir}"),
     e("err.reftable", "the repository at {git_dir} keeps its refs in reftable (extensions.refStorage=reftable), which git-handover does not support yet", "{git_dir} のリポジトリは参照を reftable に保存しています（extensions.refStorage=reftable）。git-handover はまだ対応していません"),
-    e("err.hint_reftable", "git can convert it back to files: git refs migrate --ref-format=files", "git でファイル形式に戻せます: git refs migrate --ref-format=files"),
+    e("err.hint_reftable", "git can convert it back to files (with reflogs, git 2.48 or later): git refs migrate --ref-format=files", "git でファイル形式に戻せます（reflog があるときは git 2.48 以降）: git refs migrate --ref-format=files"),
     e("warn.history_shallow", "this is a shallow clone: recorded commits beyond its history are unchecked (shallow clone); `git fetch --unshallow` fetches the rest of the history", "シャロークローンです: 履歴の外にある記録済みコミットは未確認です（シャロークローン）。`git fetch --unshallow` で残りの履歴を取得できます"),
     e("commit.line_unchecked_shallow", "[{task}] {sha} unchecked (shallow clone): the clone's history does not reach it", "[{task}] {sha} 未確認（シャロークローン）: クローンの履歴が届いていません"),
     e("sync.rewrite_present", "{notes_ref} is already in notes.rewriteRef", "{notes_ref} はすでに notes.rewriteRef にあります"),
