@@ -234,6 +234,34 @@ fn install_over_a_disabled_hook_says_git_does_not_run_it() {
         run.snapshot()
     );
     assert_eq!(mode_of(&hook), 0o644);
+    // The command it prints, run as printed from the worktree, makes git run the hook
+    // (the user's line and the tool's) at the next commit.
+    let printed = run
+        .stderr
+        .lines()
+        .find_map(|l| l.split_once("make it executable: ").map(|(_, c)| c))
+        .expect("the warning names the command")
+        .replace("[ROOT]", &env.root().display().to_string());
+    let chmod = env
+        .command("sh")
+        .args(["-c", &printed])
+        .current_dir(&repo)
+        .status()
+        .unwrap();
+    assert!(chmod.success(), "{printed}");
+    let commit = env
+        .command("git")
+        .args(["commit", "-q", "--allow-empty", "-m", "after the chmod"])
+        .current_dir(&repo)
+        .output()
+        .unwrap();
+    assert!(commit.status.success());
+    // git gives a hook's output on its stderr.
+    assert!(
+        String::from_utf8_lossy(&commit.stderr).contains("mine"),
+        "{}",
+        String::from_utf8_lossy(&commit.stderr)
+    );
 }
 
 /// Item 31: install then uninstall gives a user's hook back byte for byte, with its
