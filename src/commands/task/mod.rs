@@ -1,0 +1,172 @@
+//! `task add|start|done|block|reopen|edit|remove`: edit one task of a session;
+//! `task list|show`: read them.
+
+mod args;
+mod list;
+mod target;
+
+pub use args::{TASK_HELP, TaskArgs, TaskOp};
+pub use list::{Listing, read};
+
+use crate::facts::written::Saved;
+use crate::model::session;
+use crate::model::task_edit::{self, TaskEdit, TaskError};
+use crate::services::context::Context;
+use crate::services::sessions::{self, Owner};
+use crate::support::error::{Error, Result, msg};
+use target::target;
+
+pub struct Report {
+    pub written: Saved,
+    pub task: String,
+}
+
+pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
+    let wt = ctx.current_worktree()?;
+    let (id, edit) = edit_of(ctx, &args.op)?;
+    check_id(&id, &edit)?;
+    let is_add = matches!(edit, TaskEdit::Add { .. });
+    let reopen = edit == TaskEdit::Reopen;
+    let (target, chosen) = target(ctx, args, &wt, is_add, reopen)?;
+    let owner = chosen.as_ref().map(|(_, o)| o);
+    let mut written = write(ctx, &wt, &target, owner, &id, edit)?;
+    if let Some((c, _)) = chosen {
+        written.skipped.splice(0..0, c.skipped);
+        written.others = c.others;
+    }
+    Ok(Report {
+        written: written.into_saved(),
+        task: id,
+    })
+}
+
+/// The task id and the edit `op` asks for (`--commit` resolved to a full sha).
+fn edit_of(ctx: &Context, op: &TaskOp) -> Result<(String, TaskEdit)> {
+    Ok(match op {
+        TaskOp::Add {
+            id,
+            description,
+            files,
+            next,
+        } => (
+            id.clone(),
+            TaskEdit::Add {
+                description: description.clone(),
+                files: files.clone(),
+                next: next.clone(),
+            },
+        ),
+        TaskOp::Start { id } => (id.clone(), TaskEdit::Start),
+        TaskOp::Done { id, commit } => {
+            let rev = commit.as_deref().unwrap_or("HEAD");
+            let full = ctx.repo.resolve_commit(rev).ok_or_else(|| {
+                Error::usage_hint(
+                    msg(crate::k!("err.bad_rev"), &[("rev", &format!("{rev:?}"))]),
+                    msg(crate::k!("err.rev_hint"), &[]),
+                )
+            })?;
+            (
+                id.clone(),
+                TaskEdit::Done {
+                    commit: full.to_string(),
+                },
+            )
+        }
+        TaskOp::Block { id, reasons } => (
+            id.clone(),
+            TaskEdit::Block {
+                reasons: reasons.clone(),
+            },
+        ),
+        TaskOp::Reopen { id } => (id.clone(), TaskEdit::Reopen),
+        TaskOp::Edit {
+            id,
+            description,
+            next,
+            files,
+        } => {
+            if description.is_none() && next.is_none() && files.is_empty() {
+                return Err(Error::usage(msg(crate::k!("err.edit_nothing"), &[])));
+            }
+            (
+                id.clone(),
+                TaskEdit::Edit {
+                    description: description.clone(),
+                    next: next.clone(),
+                    files: files.clone(),
+                },
+            )
+        }
+        TaskOp::Remove { id } => (id.clone(), TaskEdit::Remove),
+        TaskOp::List { .. } | TaskOp::Show { .. } => unreachable!("read by `read`"),
+    })
+}
+
+/// Refuse an empty id, and a new id the shell would act on: ids are offered by shell
+/// completion, so `$`, backquotes, quotes, whitespace and control characters are
+/// refused where an id is made.
+fn check_id(id: &str, edit: &TaskEdit) -> Result<()> {
+    if id.is_empty() {
+        return Err(Error::usage(msg(crate::k!("err.empty_task_id"), &[])));
+    }
+    if !matches!(edit, TaskEdit::Add { .. }) {
+        return Ok(());
+    }
+    let what = id.chars().find_map(|c| match c {
+        '$' => Some(crate::k!("task_id.dollar")),
+        '`' => Some(crate::k!("task_id.backquote")),
+        '"' | '\'' => Some(crate::k!("task_id.quote")),
+        c if c.is_control() => Some(crate::k!("task_id.control")),
+        c if c.is_whitespace() => Some(crate::k!("task_id.space")),
+        _ => None,
+    });
+    match what {
+        None => Ok(()),
+        Some(what) => Err(Error::usage(
+            msg(crate::k!("err.bad_task_id"), &[("id", &format!("{id:?}"))]).word("what", what),
+        )),
+    }
+}
+
+/// Apply `edit` to task `id` of `target` in one transaction.
+fn write(
+    ctx: &Context,
+    wt: &crate::git::Worktree,
+    target: &sessions::SessionDir,
+    owner: Option<&Owner>,
+    id: &str,
+    edit: TaskEdit,
+) -> Result<sessions::Written> {
+    let now = session::format_time(ctx.now);
+    let key = target.key.clone();
+    let tx = sessions::Transaction::recorded(ctx, wt)?.excluding();
+    tx.update(target, |current| {
+        let mut doc = current.into_document();
+        if let Some(owner) = owner
+            && !doc.contains_key("workspace")
+        {
+            session::merge(&mut doc, &sessions::workspace(wt, owner));
+        }
+        task_edit::edit_task(&mut doc, id, edit, &now).map_err(|e| match e {
+            TaskError::NoSuchTask => Error::usage_hint(
+                msg(
+                    crate::k!("err.no_task"),
+                    &[("id", &format!("{id:?}")), ("key", &key)],
+                ),
+                msg(crate::k!("err.no_task_hint"), &[("id", &id)]),
+            ),
+            TaskError::AlreadyExists => Error::usage(msg(
+                crate::k!("err.task_exists"),
+                &[("id", &format!("{id:?}")), ("key", &key)],
+            )),
+        })?;
+        Ok(doc)
+    })
+}
+
+fn no_session(what: &str) -> Error {
+    Error::usage_hint(
+        msg(crate::k!("err.no_ready_session"), &[("what", &what)]),
+        msg(crate::k!("err.no_ready_session_hint"), &[]),
+    )
+}
