@@ -134,18 +134,50 @@ impl Context {
     }
 
     pub fn session_by_key(&self, wt: &Worktree, key: &str) -> Result<SessionDir> {
+        self.session_in(wt, key)?.ok_or_else(|| {
+            Error::usage_hint(
+                msg(
+                    crate::k!("err.no_session_in"),
+                    &[("key", &format!("{key:?}")), ("path", &wt.path.display())],
+                ),
+                msg(crate::k!("err.status_here_hint"), &[]),
+            )
+        })
+    }
+
+    /// The session `key` under a handover root of `wt`, if it is there.
+    fn session_in(&self, wt: &Worktree, key: &str) -> Result<Option<SessionDir>> {
         for root in crate::services::scan::roots(&self.settings.dir) {
             let session = SessionDir::new(&wt.path.join(root), key)?;
             if session.exists() {
-                return Ok(session);
+                return Ok(Some(session));
+            }
+        }
+        Ok(None)
+    }
+
+    /// An explicit session key, looked for in `here` first, then in every other
+    /// worktree of the repository (in `git worktree list` order), so that a key a
+    /// briefing printed works from whichever worktree the agent stands in. Returns the
+    /// worktree the session lives in with it: writes are recorded for that worktree.
+    pub fn session_anywhere(&self, here: &Worktree, key: &str) -> Result<(Worktree, SessionDir)> {
+        if let Some(s) = self.session_in(here, key)? {
+            return Ok((here.clone(), s));
+        }
+        for wt in self.repo.worktrees()? {
+            if wt.path == here.path || !wt.exists || wt.is_bare {
+                continue;
+            }
+            if let Some(s) = self.session_in(&wt, key)? {
+                return Ok((wt, s));
             }
         }
         Err(Error::usage_hint(
             msg(
-                crate::k!("err.no_session_in"),
-                &[("key", &format!("{key:?}")), ("path", &wt.path.display())],
+                crate::k!("err.no_session_anywhere"),
+                &[("key", &format!("{key:?}"))],
             ),
-            msg(crate::k!("err.status_here_hint"), &[]),
+            msg(crate::k!("err.no_session_anywhere_hint"), &[]),
         ))
     }
 }

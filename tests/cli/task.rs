@@ -254,3 +254,29 @@ fn a_state_written_by_the_original_tools_keeps_every_unknown_key_through_task_do
         "and names what it replaced"
     );
 }
+
+/// Issue 32, item 1: a key a briefing printed about another worktree's session works
+/// from the worktree the agent stands in; the record names the session's worktree.
+#[test]
+fn session_names_a_session_of_any_worktree() {
+    let env = TestEnv::new();
+    let repo = session(&env);
+    let b = env.worktree(&repo, "wt-b", "feature/b");
+    let start = env.handover(
+        &b,
+        &["task", "--session", "main/20261130-110000", "start", "T2"],
+    );
+    start.assert_ok();
+    let state = read_json(&repo.join(".claude/handover/main/20261130-110000/project-state.json"));
+    assert_eq!(state["active_tasks"][1]["status"], "in_progress");
+    assert!(
+        !b.join(".claude/handover").exists(),
+        "nothing is written in the caller's worktree"
+    );
+    let list = env.handover(&b, &["task", "list", "--session", "main/20261130-110000"]);
+    list.assert_ok();
+    assert!(list.stdout.contains("T2"), "{}", list.stdout);
+    let none = env.handover(&b, &["task", "--session", "main/nosuch", "start", "T2"]);
+    assert_eq!(none.code, 2, "{}", none.stderr);
+    assert!(none.stderr.contains("any worktree"), "{}", none.stderr);
+}

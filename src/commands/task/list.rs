@@ -20,7 +20,7 @@ pub struct Listing {
 pub fn read(ctx: &Context, args: &TaskArgs) -> Result<Listing> {
     let wt = ctx.current_worktree()?;
     let target = if let Some(key) = &args.session {
-        ctx.session_by_key(&wt, key)?
+        ctx.session_anywhere(&wt, key)?.1
     } else {
         match ctx.ready_session(&wt, &args.team)? {
             (Some(s), _) => s,

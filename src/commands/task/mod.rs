@@ -27,9 +27,9 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
     check_id(&id, &edit)?;
     let is_add = matches!(edit, TaskEdit::Add { .. });
     let reopen = edit == TaskEdit::Reopen;
-    let (target, chosen) = target(ctx, args, &wt, is_add, reopen)?;
+    let (home, target, chosen) = target(ctx, args, &wt, is_add, reopen)?;
     let owner = chosen.as_ref().map(|(_, o)| o);
-    let mut written = write(ctx, &wt, &target, owner, &id, edit)?;
+    let mut written = write(ctx, &home, &target, owner, &id, edit)?;
     if let Some((c, _)) = chosen {
         written.skipped.splice(0..0, c.skipped);
         written.others = c.others;

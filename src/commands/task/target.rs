@@ -5,17 +5,23 @@ use crate::services::context::Context;
 use crate::services::sessions::{self, Owner};
 use crate::support::error::Result;
 
-/// The session the edit goes to: the one named with `--session`, or the one `choose`
-/// picks (kept with the owner: it holds the branch's lock until the write is done).
+/// The session the edit goes to, with the worktree it lives in: the one named with
+/// `--session` (in any worktree), or the one `choose` picks in `wt` (kept with the
+/// owner: it holds the branch's lock until the write is done).
 pub(super) fn target(
     ctx: &Context,
     args: &TaskArgs,
     wt: &crate::git::Worktree,
     is_add: bool,
     reopen: bool,
-) -> Result<(sessions::SessionDir, Option<(sessions::Chosen, Owner)>)> {
+) -> Result<(
+    crate::git::Worktree,
+    sessions::SessionDir,
+    Option<(sessions::Chosen, Owner)>,
+)> {
     if let Some(key) = &args.session {
-        return Ok((ctx.session_by_key(wt, key)?, None));
+        let (home, session) = ctx.session_anywhere(wt, key)?;
+        return Ok((home, session, None));
     }
     let owner = ctx.owner(&args.team, wt)?;
     let root = ctx.write_root(wt);
@@ -46,5 +52,5 @@ pub(super) fn target(
         }
         (None, Owner::Team { .. }) => unreachable!("a team always has a session directory"),
     };
-    Ok((target, Some((c, owner))))
+    Ok((wt.clone(), target, Some((c, owner))))
 }
