@@ -229,3 +229,90 @@ fn the_packaged_session_start_hooks_are_what_hook_install_writes() {
     );
     assert_eq!(market["plugins"][0]["name"], "git-handover");
 }
+
+/// Issue 35, item 6: what `cargo install` ships is small (≤ 10 MB), and a panic in it
+/// still names its place: the file of every panic site is the binary's data, kept when
+/// the symbols and debug info are stripped.
+#[test]
+fn the_release_binary_is_small_and_its_panics_name_their_place() {
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
+    let release = target.join("release/git-handover");
+    if !release.is_file() {
+        crate::common::unavailable(&format!(
+            "no release binary at {} (cargo build --release --locked)",
+            release.display()
+        ));
+        return;
+    }
+    let bytes = std::fs::read(&release).unwrap();
+    assert!(bytes.len() <= 10_000_000, "{} bytes", bytes.len());
+    assert!(
+        bytes
+            .windows(b"src/app/never_fail.rs".len())
+            .any(|w| w == b"src/app/never_fail.rs"),
+        "panic locations are gone from the release binary"
+    );
+}
+
+/// Issue 35, item 7: `cargo package` takes what the crate, its tests and its docs need,
+/// and nothing of the benchmarks, the fuzz harness or CI; the manifest has what
+/// crates.io and cargo-binstall read.
+#[test]
+fn cargo_package_lists_only_what_the_crate_needs() {
+    let out = std::process::Command::new(env!("CARGO"))
+        .args([
+            "package",
+            "--list",
+            "--allow-dirty",
+            "--locked",
+            "--offline",
+        ])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let list = String::from_utf8(out.stdout).unwrap();
+    for needed in [
+        "Cargo.toml",
+        "Cargo.lock",
+        "README.md",
+        "LICENSE-MIT",
+        "LICENSE-APACHE",
+        "src/main.rs",
+        "tests/cli/main.rs",
+        "plugins/git-handover/.claude-plugin/plugin.json",
+        ".claude-plugin/marketplace.json",
+    ] {
+        assert!(
+            list.lines().any(|l| l == needed),
+            "{needed} is missing:\n{list}"
+        );
+    }
+    for line in list.lines() {
+        assert!(
+            !(line.starts_with("bench/")
+                || line.starts_with("fuzz/")
+                || line.starts_with(".ci/")
+                || line.starts_with("target/")),
+            "{line} is packaged"
+        );
+    }
+    let manifest: String = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    for key in [
+        "description =",
+        "license =",
+        "repository =",
+        "readme =",
+        "keywords =",
+        "categories =",
+        "rust-version =",
+        "[package.metadata.binstall]",
+    ] {
+        assert!(manifest.contains(key), "Cargo.toml has no {key}");
+    }
+}
