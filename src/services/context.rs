@@ -174,7 +174,7 @@ impl Context {
         }
         Err(Error::usage_hint(
             msg(
-                crate::k!("err.no_session_anywhere"),
+                crate::k!("err.no_session_in_worktrees"),
                 &[("key", &format!("{key:?}"))],
             ),
             msg(crate::k!("err.no_session_anywhere_hint"), &[]),

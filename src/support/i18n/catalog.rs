@@ -425,7 +425,7 @@ pub(super) const CATALOG: &[Entry] = &[
     e("err.no_legacy", "no legacy state at {path}", "{path} に旧形式の状態はありません"),
     e("err.migrate_readback", "the migrated copy {path} does not read back as written; {legacy} is kept", "移行したコピー {path} が書いたとおりに読み戻せません。{legacy} は残します"),
     e("err.no_session_in", "no session {key} in {path}", "{path} にセッション {key} はありません"),
-    e("err.no_session_anywhere", "no session {key} in any worktree of this repository", "このリポジトリのどのワークツリーにもセッション {key} はありません"),
+    e("err.no_session_in_worktrees", "no session {key} in any worktree of this repository", "このリポジトリのどのワークツリーにもセッション {key} はありません"),
     e("err.no_session_anywhere_hint", "`git handover status --keys` lists every session's key; a session kept only in the notes store is restored with `git handover continue KEY`", "`git handover status --keys` ですべてのセッションのキーが見られます。ノートストアにだけあるセッションは `git handover continue KEY` で復元します"),
     e("err.status_here_hint", "`git handover status --here` lists the sessions of this worktree", "`git handover status --here` でこのワークツリーのセッションが見られます"),
     e("err.store_no_head", "handover.store is {store}, and HEAD has no commit to attach the note to", "handover.store は {store} ですが、HEAD にノートを付けるコミットがありません"),
