@@ -11,6 +11,7 @@ use crate::commands::agent_hook::{ReminderArgs, SessionStartArgs};
 use crate::commands::clean::{CLEAN_HELP, CleanArgs};
 use crate::commands::completions::{COMPLETIONS_HELP, CompletionsArgs};
 use crate::commands::r#continue::{CONTINUE_HELP, ContinueArgs};
+use crate::commands::doctor::{DOCTOR_HELP, DoctorArgs};
 use crate::commands::here::{HERE_HELP, HereArgs};
 use crate::commands::log::{LOG_HELP, LogArgs};
 use crate::commands::man::{MAN_HELP, ManArgs};
@@ -114,6 +115,9 @@ pub enum Command {
     /// Exchange the notes store with a remote: fetch, merge, push without force.
     #[command(after_long_help = SYNC_HELP)]
     Sync(SyncArgs),
+    /// Check what git-handover depends on and say, per problem, the command that fixes it.
+    #[command(after_long_help = DOCTOR_HELP)]
+    Doctor(DoctorArgs),
     /// Agent hooks: the session-start command and its installation.
     #[command(subcommand, after_long_help = HOOK_HELP)]
     Hook(HookCommand),

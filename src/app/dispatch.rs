@@ -8,8 +8,8 @@ use super::{ProcessOutput, Stdout, never_fail};
 use crate::cli::shared::{HookInstallArgs, HookScope};
 use crate::cli::{self, Command, HookCommand};
 use crate::commands::{
-    Context, agent_hook, clean, completions, r#continue, git_hook, here, log, man, migrate, render,
-    save, status, sync, task,
+    Context, agent_hook, clean, completions, r#continue, doctor, git_hook, here, log, man, migrate,
+    render, save, status, sync, task,
 };
 use crate::render::Output;
 use crate::render::human::Painter;
@@ -176,6 +176,7 @@ fn in_repository(
         Command::Migrate => Ok(emit(&migrate::run(ctx)?, json, painter)),
         Command::Log(args) => Ok(emit(&log::run(ctx, &args)?, json, painter)),
         Command::Sync(args) => Ok(emit(&sync::run(ctx, &args)?, json, painter)),
+        Command::Doctor(args) => Ok(emit(&doctor::run(ctx, &args)?, json, painter)),
         Command::Clean(args) => {
             // Each path is announced before it is removed, as it happens.
             let mut announce = |path: &std::path::Path, dry_run: bool| {

@@ -7,6 +7,7 @@ pub mod agent_hook;
 pub mod clean;
 pub mod completions;
 pub mod r#continue;
+pub mod doctor;
 pub mod git_hook;
 pub mod here;
 pub mod log;

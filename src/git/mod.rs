@@ -386,6 +386,17 @@ impl Repo {
             .contains(id)
     }
 
+    /// Whether HEAD's history holds at least `n` commits (walks at most `n`).
+    pub fn history_at_least(&self, n: usize) -> bool {
+        let Some(head) = self.head_commit() else {
+            return false;
+        };
+        self.repo
+            .rev_walk([head.0])
+            .all()
+            .is_ok_and(|walk| walk.take(n).flatten().count() >= n)
+    }
+
     /// Whether the repository is a shallow clone (`.git/shallow` lists commits).
     pub fn is_shallow(&self) -> bool {
         self.repo.is_shallow().unwrap_or(false)

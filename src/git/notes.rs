@@ -434,17 +434,27 @@ impl Repo {
     /// Add `notes_ref` to the local `notes.rewriteRef` values, so that `git rebase` and
     /// `git commit --amend` carry the notes over. Returns false when it was there.
     pub fn add_rewrite_ref(&self, notes_ref: &str) -> Result<bool> {
-        let present = self
-            .repo
+        if self.has_rewrite_ref(notes_ref) {
+            return Ok(false);
+        }
+        self.push_local_config("notes", "rewriteRef", notes_ref)?;
+        Ok(true)
+    }
+
+    /// Whether `notes_ref` is among the `notes.rewriteRef` values git reads.
+    pub fn has_rewrite_ref(&self, notes_ref: &str) -> bool {
+        self.repo
             .config_snapshot()
             .plumbing()
             .strings("notes.rewriteRef")
             .unwrap_or_default()
             .iter()
-            .any(|v| v.as_bstr() == notes_ref.as_bytes().as_bstr());
-        if present {
-            return Ok(false);
-        }
+            .any(|v| v.as_bstr() == notes_ref.as_bytes().as_bstr())
+    }
+
+    /// Add `section.name = value` to the repository's own config file (`git config
+    /// --add`), under git's lock on it, keeping everything else as written.
+    pub fn push_local_config(&self, section: &str, name: &str, value: &str) -> Result<()> {
         let path = self.repo.common_dir().join("config");
         let lock = crate::support::fsio::Lock::acquire(&path, Duration::from_secs(5))?;
         let mut file =
@@ -452,16 +462,17 @@ impl Repo {
                 .map_err(|e| {
                     Error::git(msg(crate::k!("git.read"), &[("what", &path.display())]), e)
                 })?;
-        file.section_mut_or_create_new("notes", None)
-            .map_err(|e| Error::git(msg(crate::k!("git.edit"), &[("what", &path.display())]), e))?
-            .push("rewriteRef", Some(notes_ref.as_bytes().as_bstr()))
-            .map_err(|e| Error::git(msg(crate::k!("git.edit"), &[("what", &path.display())]), e))?;
+        let edit = |e| Error::git(msg(crate::k!("git.edit"), &[("what", &path.display())]), e);
+        file.section_mut_or_create_new(section, None)
+            .map_err(edit)?
+            .push(name, Some(value.as_bytes().as_bstr()))
+            .map_err(edit)?;
         let mut bytes = Vec::new();
         file.write_to(&mut bytes)
             .map_err(|e| Error::io(&path, "write", e))?;
         crate::support::fsio::write_atomic(&path, &bytes)?;
         drop(lock);
-        Ok(true)
+        Ok(())
     }
 }
 

@@ -3,7 +3,8 @@
 //! the command.
 
 use crate::commands::{
-    agent_hook, clean, completions, r#continue, here, log, man, migrate, render, status, sync, task,
+    agent_hook, clean, completions, r#continue, doctor, here, log, man, migrate, render, status,
+    sync, task,
 };
 use crate::facts::written::Saved;
 use crate::render::human::{self, Painter};
@@ -395,5 +396,21 @@ impl Output for completions::Report {
     }
     fn json(&self) -> String {
         self.human(&Painter::new(false, crate::support::i18n::Lang::En))
+    }
+}
+
+impl Output for doctor::Report {
+    fn human(&self, p: &Painter) -> String {
+        human::doctor(self, p)
+    }
+    fn json(&self) -> String {
+        json::to_string(&json::doctor(self))
+    }
+    fn code(&self) -> u8 {
+        if self.problems() > 0 {
+            exit::ATTENTION
+        } else {
+            exit::OK
+        }
     }
 }

@@ -102,6 +102,28 @@ pub fn ensure(ctx: &Context, wt: &Worktree) -> Result<Exclusion> {
     Ok(out)
 }
 
+/// The patterns of `wt`'s handover roots that a write would add to `info/exclude` now
+/// (not there, not tracked, not ignored otherwise), without writing: `doctor` asks.
+pub fn missing(ctx: &Context, wt: &Worktree) -> Result<Vec<String>> {
+    if !ctx.settings.exclude || wt.is_bare {
+        return Ok(Vec::new());
+    }
+    let file = ctx.repo.common_dir().join("info").join("exclude");
+    let text = read(&file)?;
+    let known = |line: &str| text.lines().any(|l| l.trim() == line);
+    Ok(scan::roots(&ctx.settings.dir)
+        .iter()
+        .filter(|r| !known(&pattern(r)) && !known(&format!("{TRACKED_MARK}{}", pattern(r))))
+        .filter(|r| {
+            ctx.repo
+                .tracked_under(&wt.git_dir, std::slice::from_ref(*r))
+                .is_empty()
+        })
+        .filter(|r| ctx.repo.is_ignored_dir(r.trim_matches('/')) != Some(true))
+        .map(|r| pattern(r))
+        .collect())
+}
+
 /// Add one `pattern` to `info/exclude` (like Claude Code does for its own local
 /// settings file) unless it is there or the path is already ignored. Returns the file
 /// when it added the pattern.

@@ -82,7 +82,7 @@ impl Lock {
             let out_of_time = start.elapsed() >= timeout;
             if out_of_time || last_look.is_none_or(|t| t.elapsed() >= every) {
                 last_look = Some(Instant::now());
-                if take_over(&path, timeout) {
+                if remove_if_stale(&path, timeout) {
                     continue;
                 }
             }
@@ -108,7 +108,7 @@ impl Lock {
 /// Remove `lock` if it is stale, deciding and removing while holding an advisory lock
 /// on its directory: whoever looks next sees the lock as it is then (a fresh one taken
 /// meanwhile is not stale). Returns whether it was removed.
-fn take_over(lock: &Path, timeout: Duration) -> bool {
+pub fn remove_if_stale(lock: &Path, timeout: Duration) -> bool {
     let dir = lock
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -147,7 +147,7 @@ pub fn lock_path(target: &Path) -> PathBuf {
 /// A lock is stale when it is older than `timeout` and its owner is gone: it names a
 /// process on this host that no longer exists, or it names no process at all (its
 /// writer died while creating it). A lock from another host is never stale.
-fn is_stale(lock: &Path, timeout: Duration) -> bool {
+pub fn is_stale(lock: &Path, timeout: Duration) -> bool {
     let Some(written) = std::fs::metadata(lock).and_then(|m| m.modified()).ok() else {
         return false;
     };

@@ -22,6 +22,7 @@ mod continue_;
 mod continue_effects;
 mod deadline;
 mod disk_faults;
+mod doctor;
 mod generated_files;
 mod git_extension;
 mod git_hooks;

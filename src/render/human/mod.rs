@@ -3,6 +3,7 @@
 
 mod brief;
 mod briefing;
+mod doctor;
 mod handover;
 mod short;
 mod status;
@@ -12,6 +13,7 @@ use owo_colors::{OwoColorize as _, Style};
 
 pub use brief::{Block, Priority, blocks as briefing_blocks, fit};
 pub use briefing::{announcements, candidates, continue_};
+pub use doctor::doctor;
 pub use short::sides;
 pub use status::status;
 pub use writes::{clean, here, hook, log, migrate, render, save, sync, task, task_list, task_show};

@@ -2,12 +2,14 @@
 //! changes only on purpose. Every document names its schema.
 
 mod briefing;
+mod doctor;
 mod stream;
 mod writes;
 
 use serde::Serialize;
 
 pub use briefing::*;
+pub use doctor::doctor;
 pub use stream::{to_string, write_status};
 pub use writes::*;
 
