@@ -58,6 +58,9 @@ _git__handover() {
             git__handover,task)
                 cmd="git__handover__subcmd__task"
                 ;;
+            git__handover,why)
+                cmd="git__handover__subcmd__why"
+                ;;
             git__handover__subcmd__hook,install)
                 cmd="git__handover__subcmd__hook__subcmd__install"
                 ;;
@@ -110,7 +113,7 @@ _git__handover() {
 
     case "${cmd}" in
         git__handover)
-            opts="-C -c -q -h -V --json --color --lang --quiet --help --version status continue save task render here migrate clean log sync doctor hook completions man"
+            opts="-C -c -q -h -V --json --color --lang --quiet --help --version status continue save task render here migrate clean log sync why doctor hook completions man"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1150,6 +1153,36 @@ _git__handover() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -W "en ja" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__handover__subcmd__why)
+            opts="-C -c -q -h --json --color --lang --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 -C)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -45,6 +45,7 @@ complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "migrate" 
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "clean" -d 'Remove finished sessions older than a limit, in every worktree'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "log" -d 'Show the history of handovers kept in the notes store, newest first'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "sync" -d 'Exchange the notes store with a remote: fetch, merge, push without force'
+complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "why" -d 'Say which session, task and decision recorded a commit'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "doctor" -d 'Check what git-handover depends on and say, per problem, the command that fixes it'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "hook" -d 'Agent hooks: the session-start command and its installation'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "completions" -d 'Print a shell completion script'
@@ -292,6 +293,16 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -l recor
 complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand sync" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handover -n "__fish_git_handover_using_subcommand why" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand why" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand why" -l color -d 'When to colour the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand why" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+ja\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand why" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand why" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand why" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_using_subcommand doctor" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand doctor" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand doctor" -l color -d 'When to colour the output' -r -f -a "auto\t''

@@ -20,6 +20,7 @@ use crate::commands::save::{SAVE_HELP, SaveArgs};
 use crate::commands::status::{STATUS_HELP, StatusArgs};
 use crate::commands::sync::{SYNC_HELP, SyncArgs};
 use crate::commands::task::{TASK_HELP, TaskArgs};
+use crate::commands::why::{WHY_HELP, WhyArgs};
 
 mod help;
 pub mod shared;
@@ -115,6 +116,9 @@ pub enum Command {
     /// Exchange the notes store with a remote: fetch, merge, push without force.
     #[command(after_long_help = SYNC_HELP)]
     Sync(SyncArgs),
+    /// Say which session, task and decision recorded a commit.
+    #[command(after_long_help = WHY_HELP)]
+    Why(WhyArgs),
     /// Check what git-handover depends on and say, per problem, the command that fixes it.
     #[command(after_long_help = DOCTOR_HELP)]
     Doctor(DoctorArgs),

@@ -9,7 +9,7 @@ use crate::cli::shared::{HookInstallArgs, HookScope};
 use crate::cli::{self, Command, HookCommand};
 use crate::commands::{
     Context, agent_hook, clean, completions, r#continue, doctor, git_hook, here, log, man, migrate,
-    render, save, status, sync, task,
+    render, save, status, sync, task, why,
 };
 use crate::render::Output;
 use crate::render::human::Painter;
@@ -176,6 +176,7 @@ fn in_repository(
         Command::Migrate => Ok(emit(&migrate::run(ctx)?, json, painter)),
         Command::Log(args) => Ok(emit(&log::run(ctx, &args)?, json, painter)),
         Command::Sync(args) => Ok(emit(&sync::run(ctx, &args)?, json, painter)),
+        Command::Why(args) => Ok(emit(&why::run(ctx, &args)?, json, painter)),
         Command::Doctor(args) => Ok(emit(&doctor::run(ctx, &args)?, json, painter)),
         Command::Clean(args) => {
             // Each path is announced before it is removed, as it happens.

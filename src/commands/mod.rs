@@ -18,6 +18,7 @@ pub mod save;
 pub mod status;
 pub mod sync;
 pub mod task;
+pub mod why;
 
 use std::path::PathBuf;
 

@@ -11,3 +11,4 @@ pub mod session;
 pub mod state;
 pub mod task_edit;
 pub mod verdict;
+pub mod why;

@@ -4,7 +4,7 @@
 
 use crate::commands::{
     agent_hook, clean, completions, r#continue, doctor, here, log, man, migrate, render, status,
-    sync, task,
+    sync, task, why,
 };
 use crate::facts::written::Saved;
 use crate::render::human::{self, Painter};
@@ -411,6 +411,39 @@ impl Output for doctor::Report {
             exit::ATTENTION
         } else {
             exit::OK
+        }
+    }
+}
+
+impl Output for why::Report {
+    fn human(&self, p: &Painter) -> String {
+        human::why(self, p)
+    }
+    fn json(&self) -> String {
+        json::to_string(&json::why(self))
+    }
+    fn code(&self) -> u8 {
+        if self.found.is_empty() {
+            exit::ATTENTION
+        } else {
+            exit::OK
+        }
+    }
+    fn notices(&self, p: &Painter) -> Notices {
+        let mut warnings: Vec<String> = self
+            .unreadable
+            .iter()
+            .map(|path| {
+                p.f(
+                    crate::k!("why.unreadable"),
+                    &[("path", &text::escape(&path.display().to_string()))],
+                )
+            })
+            .collect();
+        warnings.extend(self.skipped.iter().cloned());
+        Notices {
+            warnings,
+            ..Notices::default()
         }
     }
 }

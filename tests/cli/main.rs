@@ -50,6 +50,7 @@ mod shell_completion;
 mod status;
 mod task;
 mod verdicts;
+mod why;
 mod worktrees;
 mod write_races;
 

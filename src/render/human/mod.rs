@@ -7,6 +7,7 @@ mod doctor;
 mod handover;
 mod short;
 mod status;
+mod why;
 mod writes;
 
 use owo_colors::{OwoColorize as _, Style};
@@ -16,6 +17,7 @@ pub use briefing::{announcements, candidates, continue_};
 pub use doctor::doctor;
 pub use short::sides;
 pub use status::status;
+pub use why::why;
 pub use writes::{clean, here, hook, log, migrate, render, save, sync, task, task_list, task_show};
 
 use crate::support::i18n::Lang;

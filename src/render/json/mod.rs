@@ -4,6 +4,7 @@
 mod briefing;
 mod doctor;
 mod stream;
+mod why;
 mod writes;
 
 use serde::Serialize;
@@ -11,6 +12,7 @@ use serde::Serialize;
 pub use briefing::*;
 pub use doctor::doctor;
 pub use stream::{to_string, write_status};
+pub use why::why;
 pub use writes::*;
 
 use crate::commands::status;

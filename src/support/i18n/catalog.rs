@@ -124,6 +124,15 @@ pub(super) const CATALOG: &[Entry] = &[
     e("here.replaced", "replaced {path}", "{path} を置き換えました"),
     e("migrate.done", "migrated {from} to session {key}", "{from} をセッション {key} に移行しました"),
     e("migrate.removed_md", "removed the old .claude/handover.md", "古い .claude/handover.md を削除しました"),
+    // why
+    e("why.nothing", "no session recorded this commit (in any worktree or in the notes store)", "このコミットを記録したセッションはありません（どのワークツリーにもノートストアにも）"),
+    e("why.task", "task [{id}] {description} ({status})", "タスク [{id}] {description}（{status}）"),
+    e("why.change", "architecture change: {summary}", "アーキテクチャの変更: {summary}"),
+    e("why.decision", "decision: {decision} ({rationale})", "決定: {decision}（{rationale}）"),
+    e("why.session", "session {key}", "セッション {key}"),
+    e("why.in_file", "in {path}", "{path} に"),
+    e("why.in_store", "in the notes store: saved {saved_at}, noted on {commit}", "ノートストアに: {saved_at} に保存、{commit} に記録"),
+    e("why.unreadable", "{path} could not be read, so it was not searched", "{path} を読めないため、検索していません"),
     // doctor
     e("doctor.title", "git handover doctor", "git handover doctor"),
     e("doctor.ok", "ok", "正常"),
