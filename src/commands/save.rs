@@ -38,17 +38,8 @@ Examples:
   git handover save --from state.json --team alpha --agent reviewer";
 
 pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Saved> {
-    let (bytes, name) = read_input(args.from.as_deref())?;
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-    crate::model::state::check_value_count(bytes, &name)?;
-    let input: Value = serde_json::from_slice(bytes).map_err(|e| Error::json(&name, &e))?;
-    let incoming =
-        session::check_input(&input).map_err(|(field, message)| Error::InvalidField {
-            file: name.clone(),
-            field,
-            message,
-        })?;
-    validate_input(incoming, &name)?;
+    let input = parse_input(args).map_err(Error::of_input)?;
+    let incoming = input.as_object().expect("checked to be an object");
     // `commit_sha` given as a revision (`HEAD`, `main~1`, a short sha) is stored as the
     // full id it names now, like `task done --commit REV`; what does not resolve here
     // (a commit of another clone) is kept as written.
@@ -104,6 +95,22 @@ pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Saved> {
     written.skipped.splice(0..0, chosen.skipped);
     written.others = chosen.others;
     Ok(written.into_saved())
+}
+
+/// The input, read and validated on its own; its errors name the input.
+fn parse_input(args: &SaveArgs) -> Result<Value> {
+    let (bytes, name) = read_input(args.from.as_deref())?;
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    crate::model::state::check_value_count(bytes, &name)?;
+    let input: Value = serde_json::from_slice(bytes).map_err(|e| Error::json(&name, &e))?;
+    let incoming =
+        session::check_input(&input).map_err(|(field, message)| Error::InvalidField {
+            file: name.clone(),
+            field,
+            message,
+        })?;
+    validate_input(incoming, &name)?;
+    Ok(input)
 }
 
 /// Validate the input on its own before anything is merged or created: each task and

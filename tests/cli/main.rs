@@ -51,6 +51,7 @@ mod task;
 mod verdicts;
 mod worktrees;
 mod write_races;
+mod writers;
 
 /// A file under `tests/cli/` that no `mod` line names would never be compiled, and its
 /// tests would silently not run: every `.rs` file (and every directory with a

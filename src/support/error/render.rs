@@ -17,6 +17,17 @@ impl Error {
             crate::support::i18n::fill(lang, key, args)
         };
         match self {
+            Error::BadInput { stdin: true, .. } => Some(f(crate::k!("err.hint_fix_stdin"), &[])),
+            Error::BadInput { error, .. } => Some(f(
+                crate::k!("err.hint_fix_input"),
+                &[(
+                    "file",
+                    &error
+                        .file()
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_default(),
+                )],
+            )),
             Error::NotARepository { .. } => Some(f(crate::k!("err.hint_not_a_repo"), &[])),
             Error::UnreadableRepository { .. } => {
                 Some(f(crate::k!("err.hint_unreadable_repo"), &[]))
@@ -85,6 +96,7 @@ impl Error {
             crate::support::i18n::fill(lang, key, args)
         };
         match self {
+            Error::BadInput { error, .. } => error.message(lang),
             Error::NotARepository { dir } => {
                 f(crate::k!("err.not_a_repo"), &[("dir", &dir.display())])
             }

@@ -1,0 +1,131 @@
+//! What agents write (issue 32): `save` warning about typos with the nearest known
+//! name, hints that fit their input (stdin or a file), paths printed without `..`.
+
+use crate::common::TestEnv;
+
+/// Item 7: an input that cannot be read is the command's input, not a stored file:
+/// its hint says to fix the input (stdin or the `--from` file), never to remove it.
+#[test]
+fn hints_fit_their_input() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let empty = env.handover_fed(&repo, &["save"], b"", |_| {});
+    assert_eq!(empty.code, 3, "{}", empty.snapshot());
+    assert!(
+        empty
+            .stderr
+            .contains("hint: fix the input given on stdin and run the command again"),
+        "{}",
+        empty.snapshot()
+    );
+    assert!(
+        !empty.stderr.contains("remove <stdin>"),
+        "{}",
+        empty.snapshot()
+    );
+    let json = env.handover_fed(&repo, &["save", "--json"], b"[1]", |_| {});
+    let doc = json.json();
+    assert_eq!(doc["error"]["kind"], "invalid_field", "{doc}");
+    assert_eq!(doc["error"]["file"], "<stdin>");
+    assert!(
+        doc["error"]["hint"].as_str().unwrap().contains("stdin"),
+        "{doc}"
+    );
+    let file = env.root().join("bad.json");
+    env.write(&file, "{\"active_tasks\": [");
+    let bad = env.handover(&repo, &["save", "--from", file.to_str().unwrap()]);
+    assert_eq!(bad.code, 3, "{}", bad.snapshot());
+    assert!(
+        bad.stderr.contains(
+            "hint: fix [ROOT]/bad.json and run the command again; nothing was written, \
+             and [ROOT]/bad.json is left as it is"
+        ),
+        "{}",
+        bad.snapshot()
+    );
+    let here = env.handover_fed(&repo, &["here"], b"\xff\xfe", |_| {});
+    assert_eq!(here.code, 3, "{}", here.snapshot());
+    assert!(here.stderr.contains("on stdin"), "{}", here.snapshot());
+    // A stored handover that cannot be read keeps its hint: fix or remove it by hand.
+    env.write_session(&repo, "main/20261130-100000", &serde_json::json!([1]));
+    let stored = env.handover(&repo, &["render", "main/20261130-100000"]);
+    assert!(
+        stored.stderr.contains("fix or remove"),
+        "{}",
+        stored.snapshot()
+    );
+}
+
+/// Item 15: a linked worktree's common directory is printed without `..`, and so is a
+/// man directory named through `bin/..`.
+#[test]
+fn printed_paths_have_no_dot_dot() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let wt = env.worktree(&repo, "linked", "feature/x");
+    let run = env.handover_fed(
+        &wt,
+        &["save"],
+        br#"{"active_tasks":[{"id":"T1","description":"d","status":"in_progress"}]}"#,
+        |_| {},
+    );
+    run.assert_ok();
+    assert!(
+        run.stderr.contains("/.git/info/exclude"),
+        "{}",
+        run.snapshot()
+    );
+    assert!(!run.stderr.contains(".."), "{}", run.snapshot());
+    let bin = env.root().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let dir = format!("{}/../share/man/man1", bin.display());
+    let man = env.handover(&repo, &["man", &dir]);
+    man.assert_ok();
+    assert!(!man.stdout.contains(".."), "{}", man.snapshot());
+    assert!(
+        man.stdout.contains("share/man/man1/git-handover.1"),
+        "{}",
+        man.snapshot()
+    );
+}
+
+/// Item 13: after a rebase, the short and the long `status` count the same commits
+/// (each once, however many tasks record it), in the same words.
+#[test]
+fn short_and_long_status_count_rewritten_commits_alike() {
+    let env = TestEnv::new();
+    let repo = env.init("repo");
+    env.commit(&repo, "base.txt", "base\n", "base", "2026-11-20T10:00:00Z");
+    env.git(&repo, &["checkout", "-q", "-b", "feature"]);
+    let f1 = env.commit(&repo, "f1.txt", "1\n", "one", "2026-11-21T10:00:00Z");
+    let f2 = env.commit(&repo, "f2.txt", "2\n", "two", "2026-11-22T10:00:00Z");
+    env.git(&repo, &["checkout", "-q", "main"]);
+    env.commit(&repo, "m.txt", "m\n", "main moves", "2026-11-23T10:00:00Z");
+    env.git(&repo, &["checkout", "-q", "feature"]);
+    env.git_at(&repo, "2026-11-24T10:00:00Z", &["rebase", "-q", "main"]);
+    env.write(
+        &repo.join(".claude/handover/feature/20261130-110000/project-state.json"),
+        &serde_json::json!({"version": 4, "generated_at": "2026-11-30T11:00:00Z",
+            "status": "READY", "workspace": {"branch": "feature"}, "active_tasks": [
+            {"id": "T1", "status": "done", "commit_sha": f1},
+            {"id": "T2", "status": "done", "commit_sha": f2},
+            {"id": "T3", "status": "done", "commit_sha": &f1[..10]},
+            {"id": "T4", "status": "in_progress", "description": "more"}]})
+        .to_string(),
+    );
+    let long = env.handover(&repo, &["status"]);
+    assert!(long.stdout.contains("2 rewritten"), "{}", long.snapshot());
+    let rows: Vec<&str> = long
+        .stdout
+        .lines()
+        .filter(|l| l.contains("rewritten →"))
+        .collect();
+    assert_eq!(rows.len(), 2, "{}", long.snapshot());
+    assert!(rows[0].contains("[T1, T3]"), "{}", long.snapshot());
+    let short = env.handover(&repo, &["status", "--short"]);
+    assert!(
+        short.stdout.contains(" 2-commits-rewritten "),
+        "{}",
+        short.snapshot()
+    );
+}
