@@ -177,6 +177,11 @@ impl Output for Saved {
             ));
         }
         let mut warnings: Vec<String> = self.skipped.iter().map(|e| e.render(p.lang())).collect();
+        warnings.extend(
+            self.unknown
+                .iter()
+                .map(|u| json::unknown_message(u, p.lang())),
+        );
         if !self.others.is_empty() {
             let others: Vec<String> = self.others.iter().map(|k| text::escape(k)).collect();
             infos.push(p.f(

@@ -129,3 +129,55 @@ fn short_and_long_status_count_rewritten_commits_alike() {
         short.snapshot()
     );
 }
+
+/// Item 5: typos in a save's input are kept as written (nothing lost) and said, with
+/// the nearest known name, on stderr and under `--json`; the save succeeds.
+#[test]
+fn save_warns_about_unknown_keys_and_statuses() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let input = br#"{"notes": "x", "active_tasks": [{"id": "T1", "status": "in-progress",
+        "descripton": "Parse", "files": ["a.rs"], "next": "heredocs"},
+        {"id": "T2", "status": "pending", "description": "ok"}]}"#;
+    let run = env.handover_fed(&repo, &["save"], input, |_| {});
+    insta::assert_snapshot!(run.snapshot(), @r#"
+    exit: 0
+    --- stdout
+    main/20261130-120000
+    --- stderr
+    git-handover: added /.claude/handover/ /.agents/handover/ to [ROOT]/repo/.git/info/exclude: handover state stays out of commits (handover.exclude=false turns this off)
+    git-handover: warning: notes: unknown key "notes", kept as written (did you mean "session_notes"?)
+    git-handover: warning: active_tasks[0].status: unknown task status "in-progress", kept as written (did you mean "in_progress"?)
+    git-handover: warning: active_tasks[0].descripton: unknown key "descripton", kept as written (did you mean "description"?)
+    git-handover: warning: active_tasks[0].files: unknown key "files", kept as written (did you mean "file_paths"?)
+    git-handover: warning: active_tasks[0].next: unknown key "next", kept as written (did you mean "next_action"?)
+    "#);
+    let state = crate::common::read_json(
+        &repo.join(".claude/handover/main/20261130-120000/project-state.json"),
+    );
+    let t1 = &state["active_tasks"][0];
+    assert_eq!(t1["status"], "in-progress");
+    assert_eq!(t1["descripton"], "Parse");
+    assert_eq!(t1["files"], serde_json::json!(["a.rs"]));
+    assert_eq!(state["notes"], "x");
+    let run = env.handover_fed(&repo, &["save", "--json", "-q"], input, |_| {});
+    run.assert_ok();
+    assert_eq!(run.stderr, "", "-q says nothing");
+    let doc = run.json();
+    let w = &doc["warnings"];
+    assert_eq!(w.as_array().unwrap().len(), 5, "{doc}");
+    assert_eq!(
+        w[1],
+        serde_json::json!({"kind": "unknown_status", "field": "active_tasks[0].status",
+            "found": "in-progress", "nearest": "in_progress",
+            "message": "active_tasks[0].status: unknown task status \"in-progress\", kept as written (did you mean \"in_progress\"?)"})
+    );
+    let clean = env.handover_fed(
+        &repo,
+        &["save", "--json"],
+        br#"{"active_tasks": [{"id": "T3", "status": "done", "commit_sha": "HEAD"}]}"#,
+        |_| {},
+    );
+    assert_eq!(clean.json()["warnings"], serde_json::json!([]));
+    assert_eq!(clean.stderr, "");
+}
