@@ -115,7 +115,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('start', 'start', [CompletionResultType]::ParameterValue, 'Mark a task in progress')
             [CompletionResult]::new('done', 'done', [CompletionResultType]::ParameterValue, 'Mark a task done, recording the commit that did it')
             [CompletionResult]::new('block', 'block', [CompletionResultType]::ParameterValue, 'Mark a task blocked')
-            [CompletionResult]::new('reopen', 'reopen', [CompletionResultType]::ParameterValue, 'Put a done or blocked task back in progress, clearing its blockers')
+            [CompletionResult]::new('reopen', 'reopen', [CompletionResultType]::ParameterValue, 'Put a done or blocked task back in progress, clearing its blockers and its commit')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change what a task says: its description, next action or files')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove a task from the session (it stays in the notes store''s history)')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the session''s tasks, one a line (read-only)')

@@ -108,7 +108,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand start 'Mark a task in progress'
             cand done 'Mark a task done, recording the commit that did it'
             cand block 'Mark a task blocked'
-            cand reopen 'Put a done or blocked task back in progress, clearing its blockers'
+            cand reopen 'Put a done or blocked task back in progress, clearing its blockers and its commit'
             cand edit 'Change what a task says: its description, next action or files'
             cand remove 'Remove a task from the session (it stays in the notes store''s history)'
             cand list 'List the session''s tasks, one a line (read-only)'

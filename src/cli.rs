@@ -30,9 +30,13 @@ pub use shared::{HookAgent, HookInstallArgs};
 /// Manage the handover state AI coding agents leave between sessions, in every
 /// worktree, checked against git.
 #[derive(Debug, Parser)]
+// The global options come in their own section, after each command's own.
+#[command(next_help_heading = "Global options")]
 #[command(
     name = "git-handover",
-    bin_name = "git-handover",
+    // Run as `git handover`: the usage lines say so (the man pages and the completions
+    // set their own names).
+    bin_name = "git handover",
     version,
     disable_help_subcommand = true,
     after_long_help = AFTER_HELP
