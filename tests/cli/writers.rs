@@ -181,3 +181,82 @@ fn save_warns_about_unknown_keys_and_statuses() {
     assert_eq!(clean.json()["warnings"], serde_json::json!([]));
     assert_eq!(clean.stderr, "");
 }
+
+/// Item 17: the README's completion lines run as printed on a fresh HOME (no directory
+/// made beforehand) and write each script; `completions --help` gives the same lines.
+#[test]
+fn the_readme_completion_lines_run_on_a_fresh_home_and_agree_with_the_help() {
+    let env = TestEnv::new();
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let section = readme
+        .split("## Shell completion and man pages\n")
+        .nth(1)
+        .unwrap();
+    let block = section
+        .split("```sh\n")
+        .nth(1)
+        .unwrap()
+        .split("\n```")
+        .next()
+        .unwrap();
+    let lines: Vec<&str> = block.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 6, "{block}");
+    let help = env.handover(env.root(), &["completions", "--help"]);
+    for line in &lines {
+        assert!(
+            help.stdout.contains(&format!("  {line}\n")),
+            "{line} not in {}",
+            help.stdout
+        );
+    }
+    let home = env.root().join("fresh-home");
+    std::fs::create_dir(&home).unwrap();
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_git-handover"))
+        .parent()
+        .unwrap()
+        .to_owned();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = env
+        .command("bash")
+        .args(["-e", "-c", block])
+        .current_dir(&home)
+        .env("HOME", &home)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for file in [
+        ".local/share/bash-completion/completions/git-handover",
+        ".zfunc/_git-handover",
+        ".config/fish/completions/git-handover.fish",
+    ] {
+        let len = std::fs::metadata(home.join(file)).map_or(0, |m| m.len());
+        assert!(len > 1000, "{file}: {len} bytes");
+    }
+    assert!(!readme.contains("../shared/"), "a clone has no ../shared");
+    assert!(readme.contains("git handover hook install --git post-commit"));
+}
+
+/// Item 17: `continue` of a key no worktree or store has points to `status --keys`.
+#[test]
+fn continue_of_an_unknown_key_points_to_status_keys() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let run = env.handover(&repo, &["continue", "nosuch/key"]);
+    insta::assert_snapshot!(run.snapshot(), @r#"
+    exit: 1
+    --- stdout
+    --- stderr
+    git-handover: no session "nosuch/key" in any worktree or in the notes store
+    hint: `git handover status --keys` lists the key of every session, in every worktree and in the notes store
+    "#);
+}

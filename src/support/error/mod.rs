@@ -160,7 +160,7 @@ pub enum Error {
     /// `sync` could not reach the remote (git's words in `why`).
     Unreachable { remote: String, why: String },
     /// There was nothing to do (nothing to resume, nothing to migrate).
-    NothingToDo { message: Msg },
+    NothingToDo { message: Msg, hint: Option<Msg> },
     /// A lock stayed held by another writer for the whole lock timeout.
     Locked {
         lock: PathBuf,

@@ -58,9 +58,9 @@ impl Error {
             Error::InvalidConfig { key, .. } => {
                 Some(f(crate::k!("err.hint_config"), &[("key", key)]))
             }
-            Error::Usage { hint, .. } | Error::Changed { hint, .. } => {
-                hint.as_ref().map(|h| h.render(lang))
-            }
+            Error::Usage { hint, .. }
+            | Error::Changed { hint, .. }
+            | Error::NothingToDo { hint, .. } => hint.as_ref().map(|h| h.render(lang)),
             Error::InvalidHandovers { .. } => Some(f(crate::k!("err.hint_fix_files"), &[])),
             Error::Locked { lock, .. } => Some(f(
                 crate::k!("err.hint_locked"),
@@ -84,7 +84,6 @@ impl Error {
             Error::Io { .. }
             | Error::Git { .. }
             | Error::Unreachable { .. }
-            | Error::NothingToDo { .. }
             | Error::Sha256Unsupported { .. } => None,
         }
     }
@@ -140,7 +139,7 @@ impl Error {
             Error::Usage { message, .. }
             | Error::Changed { message, .. }
             | Error::Unedited { message, .. }
-            | Error::NothingToDo { message } => message.render(lang),
+            | Error::NothingToDo { message, .. } => message.render(lang),
             Error::Io {
                 path,
                 action,
