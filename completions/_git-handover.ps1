@@ -43,6 +43,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the history of handovers kept in the notes store, newest first')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Exchange the notes store with a remote: fetch, merge, push without force')
             [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Agent hooks: the session-start command and its installation')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of the input state or of a `--json` document')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write the man pages into a directory')
             break
@@ -430,6 +431,18 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'git-handover;schema' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (versioned, the same in every language)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'git-handover;completions' {

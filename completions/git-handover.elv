@@ -40,6 +40,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand log 'Show the history of handovers kept in the notes store, newest first'
             cand sync 'Exchange the notes store with a remote: fetch, merge, push without force'
             cand hook 'Agent hooks: the session-start command and its installation'
+            cand schema 'Print the JSON Schema of the input state or of a `--json` document'
             cand completions 'Print a shell completion script'
             cand man 'Write the man pages into a directory'
         }
@@ -401,6 +402,17 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --quiet 'Say less: no warnings or hints on stderr'
             cand -h 'Print help'
             cand --help 'Print help'
+        }
+        &'git-handover;schema'= {
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
+            cand --color 'When to colour the output'
+            cand --lang 'The language of messages and labels'
+            cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+            cand -q 'Say less: no warnings or hints on stderr'
+            cand --quiet 'Say less: no warnings or hints on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-handover;completions'= {
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'

@@ -46,6 +46,7 @@ complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "clean" -d
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "log" -d 'Show the history of handovers kept in the notes store, newest first'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "sync" -d 'Exchange the notes store with a remote: fetch, merge, push without force'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "hook" -d 'Agent hooks: the session-start command and its installation'
+complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "schema" -d 'Print the JSON Schema of the input state or of a `--json` document'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "man" -d 'Write the man pages into a directory'
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
@@ -395,6 +396,16 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help'
+complete -c git-handover -n "__fish_git_handover_using_subcommand schema" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand schema" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand schema" -l color -d 'When to colour the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand schema" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+ja\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand schema" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand schema" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_using_subcommand completions" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand completions" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand completions" -l color -d 'When to colour the output' -r -f -a "auto\t''

@@ -16,6 +16,7 @@ use crate::commands::log::{LOG_HELP, LogArgs};
 use crate::commands::man::{MAN_HELP, ManArgs};
 use crate::commands::render::{RENDER_HELP, RenderArgs};
 use crate::commands::save::{SAVE_HELP, SaveArgs};
+use crate::commands::schema::{SCHEMA_HELP, SchemaArgs};
 use crate::commands::status::{STATUS_HELP, StatusArgs};
 use crate::commands::sync::{SYNC_HELP, SyncArgs};
 use crate::commands::task::{TASK_HELP, TaskArgs};
@@ -121,6 +122,9 @@ pub enum Command {
     /// Agent hooks: the session-start command and its installation.
     #[command(subcommand, after_long_help = HOOK_HELP)]
     Hook(HookCommand),
+    /// Print the JSON Schema of the input state or of a `--json` document.
+    #[command(after_long_help = SCHEMA_HELP)]
+    Schema(SchemaArgs),
     /// Print a shell completion script.
     #[command(after_long_help = COMPLETIONS_HELP)]
     Completions(CompletionsArgs),

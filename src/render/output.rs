@@ -3,7 +3,8 @@
 //! the command.
 
 use crate::commands::{
-    agent_hook, clean, completions, r#continue, here, log, man, migrate, render, status, sync, task,
+    agent_hook, clean, completions, r#continue, here, log, man, migrate, render, schema, status,
+    sync, task,
 };
 use crate::facts::written::Saved;
 use crate::render::human::{self, Painter};
@@ -400,5 +401,35 @@ impl Output for completions::Report {
     }
     fn json(&self) -> String {
         self.human(&Painter::new(false, crate::support::i18n::Lang::En))
+    }
+}
+
+impl Output for schema::Report {
+    /// The schema as its file holds it; without a name, a line per schema.
+    fn human(&self, _p: &Painter) -> String {
+        if let Some(text) = self.one {
+            return text.to_owned();
+        }
+        let width = self.all.iter().map(|e| e.name.len()).max().unwrap_or(0);
+        self.all
+            .iter()
+            .map(|e| format!("{:width$}  {}\n", e.name, e.title))
+            .collect()
+    }
+    /// A schema is itself the document (its `$id` names it); the list is
+    /// `git-handover/schema/1`.
+    fn json(&self) -> String {
+        if let Some(text) = self.one {
+            return text.to_owned();
+        }
+        let schemas: Vec<serde_json::Value> = self
+            .all
+            .iter()
+            .map(|e| serde_json::json!({"name": e.name, "id": e.id, "title": e.title}))
+            .collect();
+        json::to_string(&serde_json::json!({
+            "schema": "git-handover/schema/1",
+            "schemas": schemas,
+        }))
     }
 }

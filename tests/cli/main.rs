@@ -44,6 +44,7 @@ mod refused_files;
 mod render_here_migrate;
 mod save;
 mod save_merge;
+mod schemas;
 mod sessions;
 mod shell_completion;
 mod status;

@@ -99,7 +99,7 @@ pub fn unknown_in(input: &Map<String, Value>) -> Vec<Unknown> {
 /// The known name nearest to `word`: one it begins or is a part of (`next` is
 /// `next_action`, `files` of `file_paths` by the singular), else the one at the least
 /// edit distance, ignoring case and `-`/`_`/space; the first on a tie.
-pub fn nearest(word: &str, known: &[&'static str]) -> &'static str {
+pub fn nearest<'a>(word: &str, known: &[&'a str]) -> &'a str {
     let fold = |s: &str| -> String {
         s.chars()
             .map(|c| match c {
@@ -125,22 +125,31 @@ pub fn nearest(word: &str, known: &[&'static str]) -> &'static str {
         .unwrap_or_default()
 }
 
-/// The Levenshtein distance of `a` and `b`, in characters.
+/// The edit distance of `a` and `b` in characters: insertions, deletions,
+/// substitutions, and two neighbours swapped (`stauts` is one from `status`), each one.
 fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != *cb));
-            diagonal = above;
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        d[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
         }
     }
-    row[b.len()]
+    d[a.len()][b.len()]
 }
 
 #[cfg(test)]
@@ -160,6 +169,8 @@ mod tests {
         assert_eq!(nearest("tasks", &TOP_KEYS), "active_tasks");
         assert_eq!(nearest("decisions", &TOP_KEYS), "recent_decisions");
         assert_eq!(distance("kitten", "sitting"), 3);
+        assert_eq!(distance("stauts", "status"), 1);
+        assert_eq!(nearest("stauts", &["state", "status"]), "status");
     }
 
     #[test]

@@ -363,6 +363,8 @@ pub(super) const CATALOG: &[Entry] = &[
     e("err.hint_fix_file", "fix or remove {file} by hand; git-handover never rewrites a file it cannot read", "{file} を手で直すか削除してください。git-handover は読めないファイルを書き換えません"),
     e("save.unknown_key", "{field}: unknown key {found}, kept as written (did you mean \"{nearest}\"?)", "{field}: 不明なキー {found} は書かれたとおり保存しました（\"{nearest}\" のことですか?）"),
     e("save.unknown_status", "{field}: unknown task status {found}, kept as written (did you mean \"{nearest}\"?)", "{field}: 不明なタスクの状態 {found} は書かれたとおり保存しました（\"{nearest}\" のことですか?）"),
+    e("err.no_such_schema", "no schema {name}; there are: {names}", "スキーマ {name} はありません。あるのは: {names}"),
+    e("err.no_such_schema_hint", "did you mean `git handover schema {nearest}`?", "`git handover schema {nearest}` のことですか?"),
     e("err.hint_fix_stdin", "fix the input given on stdin and run the command again; nothing was written", "標準入力で渡した入力を直して、もう一度実行してください。何も書き込まれていません"),
     e("err.hint_fix_input", "fix {file} and run the command again; nothing was written, and {file} is left as it is", "{file} を直して、もう一度実行してください。何も書き込まれず、{file} はそのままです"),
     e("err.hint_fix_files", "fix or remove each named file by hand; git-handover never rewrites a file it cannot read", "名前の出たファイルを手で直すか削除してください。git-handover は読めないファイルを書き換えません"),
