@@ -407,14 +407,16 @@ impl Output for completions::Report {
 impl Output for schema::Report {
     /// The schema as its file holds it; without a name, a line per schema.
     fn human(&self, _p: &Painter) -> String {
+        use std::fmt::Write as _;
         if let Some(text) = self.one {
             return text.to_owned();
         }
         let width = self.all.iter().map(|e| e.name.len()).max().unwrap_or(0);
-        self.all
-            .iter()
-            .map(|e| format!("{:width$}  {}\n", e.name, e.title))
-            .collect()
+        let mut out = String::new();
+        for e in &self.all {
+            let _ = writeln!(out, "{:width$}  {}", e.name, e.title);
+        }
+        out
     }
     /// A schema is itself the document (its `$id` names it); the list is
     /// `git-handover/schema/1`.

@@ -328,12 +328,19 @@ fn real_outputs_of_every_command_validate_against_their_schemas() {
         assert_ne!(run.code, 0);
         checked(&env, seen, &run.stdout);
     }
+    hooks_output(&env, &repo, seen);
+    let all: BTreeSet<String> = names(&env).into_iter().collect();
+    assert_eq!(&all, seen, "every schema is checked against a real output");
+}
+
+/// The hooks' output, as the agents read it: the session-start context and a reminder.
+fn hooks_output(env: &TestEnv, repo: &Path, seen: &mut BTreeSet<String>) {
     // The hooks' output, as the agents read it.
     let event = json!({"session_id": "s1", "cwd": repo, "hook_event_name": "SessionStart",
         "source": "startup"})
     .to_string();
     let start = env.handover_fed(
-        &repo,
+        repo,
         &["hook", "session-start", "--agent", "claude"],
         event.as_bytes(),
         |_| {},
@@ -341,12 +348,12 @@ fn real_outputs_of_every_command_validate_against_their_schemas() {
     start.assert_ok();
     let doc: Value =
         serde_json::from_str(&start.stdout).unwrap_or_else(|e| panic!("{e}: {}", start.snapshot()));
-    check(&env, seen, "session-start", &doc);
-    env.handover(&repo, &["task", "start", "T1"]).assert_ok();
+    check(env, seen, "session-start", &doc);
+    env.handover(repo, &["task", "start", "T1"]).assert_ok();
     let event =
         json!({"session_id": "s2", "cwd": repo, "hook_event_name": "PreCompact"}).to_string();
     let remind = env.handover_fed(
-        &repo,
+        repo,
         &["hook", "pre-compact", "--agent", "claude"],
         event.as_bytes(),
         |_| {},
@@ -354,7 +361,5 @@ fn real_outputs_of_every_command_validate_against_their_schemas() {
     remind.assert_ok();
     let doc: Value = serde_json::from_str(&remind.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", remind.snapshot()));
-    check(&env, seen, "reminder", &doc);
-    let all: BTreeSet<String> = names(&env).into_iter().collect();
-    assert_eq!(&all, seen, "every schema is checked against a real output");
+    check(env, seen, "reminder", &doc);
 }
