@@ -45,6 +45,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('why', 'why', [CompletionResultType]::ParameterValue, 'Say which session, task and decision recorded a commit')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check what git-handover depends on and say, per problem, the command that fixes it')
             [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Agent hooks: the session-start command and its installation')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of the input state or of a `--json` document')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write the man pages into a directory')
             break
@@ -117,7 +118,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('start', 'start', [CompletionResultType]::ParameterValue, 'Mark a task in progress')
             [CompletionResult]::new('done', 'done', [CompletionResultType]::ParameterValue, 'Mark a task done, recording the commit that did it')
             [CompletionResult]::new('block', 'block', [CompletionResultType]::ParameterValue, 'Mark a task blocked')
-            [CompletionResult]::new('reopen', 'reopen', [CompletionResultType]::ParameterValue, 'Put a done or blocked task back in progress, clearing its blockers')
+            [CompletionResult]::new('reopen', 'reopen', [CompletionResultType]::ParameterValue, 'Put a done or blocked task back in progress, clearing its blockers and its commit')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change what a task says: its description, next action or files')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove a task from the session (it stays in the notes store''s history)')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the session''s tasks, one a line (read-only)')
@@ -457,6 +458,18 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'git-handover;schema' {
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (versioned, the same in every language)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'git-handover;completions' {

@@ -49,6 +49,9 @@ _git__handover() {
             git__handover,save)
                 cmd="git__handover__subcmd__save"
                 ;;
+            git__handover,schema)
+                cmd="git__handover__subcmd__schema"
+                ;;
             git__handover,status)
                 cmd="git__handover__subcmd__status"
                 ;;
@@ -113,7 +116,7 @@ _git__handover() {
 
     case "${cmd}" in
         git__handover)
-            opts="-C -c -q -h -V --json --color --lang --quiet --help --version status continue save task render here migrate clean log sync why doctor hook completions man"
+            opts="-C -c -q -h -V --json --color --lang --quiet --help --version status continue save task render here migrate clean log sync why doctor hook schema completions man"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -717,6 +720,36 @@ _git__handover() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -W "en ja" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__handover__subcmd__schema)
+            opts="-C -c -q -h --json --color --lang --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 -C)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

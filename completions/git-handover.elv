@@ -42,6 +42,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand why 'Say which session, task and decision recorded a commit'
             cand doctor 'Check what git-handover depends on and say, per problem, the command that fixes it'
             cand hook 'Agent hooks: the session-start command and its installation'
+            cand schema 'Print the JSON Schema of the input state or of a `--json` document'
             cand completions 'Print a shell completion script'
             cand man 'Write the man pages into a directory'
         }
@@ -110,7 +111,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand start 'Mark a task in progress'
             cand done 'Mark a task done, recording the commit that did it'
             cand block 'Mark a task blocked'
-            cand reopen 'Put a done or blocked task back in progress, clearing its blockers'
+            cand reopen 'Put a done or blocked task back in progress, clearing its blockers and its commit'
             cand edit 'Change what a task says: its description, next action or files'
             cand remove 'Remove a task from the session (it stays in the notes store''s history)'
             cand list 'List the session''s tasks, one a line (read-only)'
@@ -426,6 +427,17 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --quiet 'Say less: no warnings or hints on stderr'
             cand -h 'Print help'
             cand --help 'Print help'
+        }
+        &'git-handover;schema'= {
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
+            cand --color 'When to colour the output'
+            cand --lang 'The language of messages and labels'
+            cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+            cand -q 'Say less: no warnings or hints on stderr'
+            cand --quiet 'Say less: no warnings or hints on stderr'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
         }
         &'git-handover;completions'= {
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'

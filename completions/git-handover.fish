@@ -48,6 +48,7 @@ complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "sync" -d 
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "why" -d 'Say which session, task and decision recorded a commit'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "doctor" -d 'Check what git-handover depends on and say, per problem, the command that fixes it'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "hook" -d 'Agent hooks: the session-start command and its installation'
+complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "schema" -d 'Print the JSON Schema of the input state or of a `--json` document'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c git-handover -n "__fish_git_handover_needs_command" -f -a "man" -d 'Write the man pages into a directory'
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
@@ -111,7 +112,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not 
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "start" -d 'Mark a task in progress'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "done" -d 'Mark a task done, recording the commit that did it'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "block" -d 'Mark a task blocked'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "reopen" -d 'Put a done or blocked task back in progress, clearing its blockers'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "reopen" -d 'Put a done or blocked task back in progress, clearing its blockers and its commit'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "edit" -d 'Change what a task says: its description, next action or files'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "remove" -d 'Remove a task from the session (it stays in the notes store\'s history)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "list" -d 'List the session\'s tasks, one a line (read-only)'
@@ -418,6 +419,16 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -s h -l help -d 'Print help'
+complete -c git-handover -n "__fish_git_handover_using_subcommand schema" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand schema" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand schema" -l color -d 'When to colour the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand schema" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+ja\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand schema" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand schema" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_using_subcommand completions" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand completions" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand completions" -l color -d 'When to colour the output' -r -f -a "auto\t''

@@ -17,6 +17,7 @@ use crate::commands::log::{LOG_HELP, LogArgs};
 use crate::commands::man::{MAN_HELP, ManArgs};
 use crate::commands::render::{RENDER_HELP, RenderArgs};
 use crate::commands::save::{SAVE_HELP, SaveArgs};
+use crate::commands::schema::{SCHEMA_HELP, SchemaArgs};
 use crate::commands::status::{STATUS_HELP, StatusArgs};
 use crate::commands::sync::{SYNC_HELP, SyncArgs};
 use crate::commands::task::{TASK_HELP, TaskArgs};
@@ -32,9 +33,13 @@ pub use shared::{HookAgent, HookInstallArgs};
 /// Manage the handover state AI coding agents leave between sessions, in every
 /// worktree, checked against git.
 #[derive(Debug, Parser)]
+// The global options come in their own section, after each command's own.
+#[command(next_help_heading = "Global options")]
 #[command(
     name = "git-handover",
-    bin_name = "git-handover",
+    // Run as `git handover`: the usage lines say so (the man pages and the completions
+    // set their own names).
+    bin_name = "git handover",
     version,
     disable_help_subcommand = true,
     after_long_help = AFTER_HELP
@@ -125,6 +130,9 @@ pub enum Command {
     /// Agent hooks: the session-start command and its installation.
     #[command(subcommand, after_long_help = HOOK_HELP)]
     Hook(HookCommand),
+    /// Print the JSON Schema of the input state or of a `--json` document.
+    #[command(after_long_help = SCHEMA_HELP)]
+    Schema(SchemaArgs),
     /// Print a shell completion script.
     #[command(after_long_help = COMPLETIONS_HELP)]
     Completions(CompletionsArgs),

@@ -9,7 +9,7 @@ use crate::cli::shared::{HookInstallArgs, HookScope};
 use crate::cli::{self, Command, HookCommand};
 use crate::commands::{
     Context, agent_hook, clean, completions, r#continue, doctor, git_hook, here, log, man, migrate,
-    render, save, status, sync, task, why,
+    render, save, schema, status, sync, task, why,
 };
 use crate::render::Output;
 use crate::render::human::Painter;
@@ -41,6 +41,7 @@ pub(super) fn dispatch(inv: &mut Invocation, command: Command) -> Result<Process
             let report = man::run(&args, inv.quiet, cli::command(), cli::EXAMPLES)?;
             Ok(emit(&report, false, &inv.painter(false)))
         }
+        Command::Schema(args) => Ok(emit(&schema::run(&args)?, inv.json, &inv.painter(false))),
         Command::Hook(HookCommand::SessionStart(args)) => Ok(never_fail::session_start(inv, &args)),
         Command::Hook(HookCommand::PreCompact(_) | HookCommand::SessionEnd(_)) => {
             Ok(never_fail::reminder(inv))
@@ -105,6 +106,7 @@ fn in_repository(
     match command {
         Command::Completions(_)
         | Command::Man(_)
+        | Command::Schema(_)
         | Command::Hook(
             HookCommand::SessionStart(_)
             | HookCommand::PreCompact(_)

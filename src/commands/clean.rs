@@ -69,6 +69,7 @@ pub fn run(
         dry_run: args.dry_run,
         removed: Vec::new(),
         skipped: Vec::new(),
+        kept_whole: Vec::new(),
     };
     for wt in ctx.repo.worktrees()? {
         clean_worktree(

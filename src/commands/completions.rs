@@ -22,9 +22,12 @@ pub const COMPLETIONS_HELP: &str = "\
 The bash and zsh scripts also complete `git handover <TAB>` and git aliases of it through
 git's own completion, and session keys for continue, render and log.
 
-Examples:
+Examples (as in the README; git's completion in each shell finds the script there):
+  mkdir -p ~/.local/share/bash-completion/completions
   git handover completions bash > ~/.local/share/bash-completion/completions/git-handover
+  mkdir -p ~/.zfunc
   git handover completions zsh > ~/.zfunc/_git-handover
+  mkdir -p ~/.config/fish/completions
   git handover completions fish > ~/.config/fish/completions/git-handover.fish";
 
 pub struct Report {

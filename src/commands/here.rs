@@ -40,11 +40,14 @@ pub struct Report {
 
 pub fn run(ctx: &Context, args: &HereArgs) -> Result<Report> {
     let wt = ctx.current_worktree()?;
-    let (bytes, name) = read_input(args.from.as_deref())?;
-    let body = String::from_utf8(bytes).map_err(|_| Error::InvalidField {
-        file: name.clone(),
-        field: "(text)".into(),
-        message: "is not UTF-8 text".into(),
+    let (bytes, name) = read_input(args.from.as_deref()).map_err(Error::of_input)?;
+    let body = String::from_utf8(bytes).map_err(|_| {
+        Error::InvalidField {
+            file: name.clone(),
+            field: "(text)".into(),
+            message: "is not UTF-8 text".into(),
+        }
+        .of_input()
     })?;
     let stripped = strip_header(&body);
     if stripped.trim().is_empty() {

@@ -34,9 +34,19 @@ pub struct Report {
 /// composes: a command does not reach up to it.
 pub fn run(args: &ManArgs, quiet: bool, tree: clap::Command, examples: &str) -> Result<Report> {
     std::fs::create_dir_all(&args.dir).map_err(|e| Error::io(&args.dir, "create", e))?;
+    // Named as it is, without `..` (`$CARGO_HOME/bin/../share/man/man1`): the directory
+    // exists now, so its real path is where the pages go.
+    let climbs = args
+        .dir
+        .components()
+        .any(|c| c == std::path::Component::ParentDir);
+    let dir = match climbs.then(|| std::fs::canonicalize(&args.dir)) {
+        Some(Ok(real)) => real,
+        _ => crate::support::paths::lexical(&args.dir),
+    };
     let mut written = Vec::new();
     for (name, page) in pages(tree, examples)? {
-        let path = args.dir.join(name);
+        let path = dir.join(name);
         std::fs::write(&path, page).map_err(|e| Error::io(&path, "write", e))?;
         written.push(path);
     }

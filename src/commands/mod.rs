@@ -15,6 +15,7 @@ pub mod man;
 pub mod migrate;
 pub mod render;
 pub mod save;
+pub mod schema;
 pub mod status;
 pub mod sync;
 pub mod task;

@@ -33,22 +33,29 @@ when given; status, generated_at and session_hash are the tool's own. The READY 
 of this branch is reused, else a new <branch>/<YYYYMMDD-HHMMSS> directory is made. A save
 that changes nothing rewrites nothing.
 
+Fields a writer uses (`git handover schema state` prints them all as a JSON Schema):
+  active_tasks          [{id, description, status, file_paths, next_action,
+                          blockers, commit_sha, last_touched, attempted_approaches}]
+    status              pending | in_progress | blocked | done
+    commit_sha          a sha or a revision (HEAD), stored as the full id
+    attempted_approaches  [{approach, result, reason}]
+  recent_decisions      [{decision, rationale, date}]
+  architecture_changes  [{commit_sha, summary, files_changed, date}]
+  known_issues          [{description, severity, related_files}]
+  phase_observations, session_notes, phase_summaries
+A key or task status not among these is kept as written, with a warning naming the
+nearest known one (under --json, in `warnings`).
+
 Examples:
-  echo '{\"active_tasks\":[{\"id\":\"T1\",\"description\":\"Parse\",\"status\":\"in_progress\"}]}' | git handover save
+  echo '{\"active_tasks\":[{\"id\":\"T1\",\"description\":\"Parse\",
+        \"status\":\"in_progress\"}]}' | git handover save
   git handover save --from state.json --team alpha --agent reviewer";
 
 pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Saved> {
-    let (bytes, name) = read_input(args.from.as_deref())?;
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-    crate::model::state::check_value_count(bytes, &name)?;
-    let input: Value = serde_json::from_slice(bytes).map_err(|e| Error::json(&name, &e))?;
-    let incoming =
-        session::check_input(&input).map_err(|(field, message)| Error::InvalidField {
-            file: name.clone(),
-            field,
-            message,
-        })?;
-    validate_input(incoming, &name)?;
+    let input = parse_input(args).map_err(Error::of_input)?;
+    let incoming = input.as_object().expect("checked to be an object");
+    // Typos are kept as written (nothing an agent saved is lost) and said.
+    let unknown = crate::model::state::known::unknown_in(incoming);
     // `commit_sha` given as a revision (`HEAD`, `main~1`, a short sha) is stored as the
     // full id it names now, like `task done --commit REV`; what does not resolve here
     // (a commit of another clone) is kept as written.
@@ -103,7 +110,25 @@ pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Saved> {
     };
     written.skipped.splice(0..0, chosen.skipped);
     written.others = chosen.others;
-    Ok(written.into_saved())
+    let mut saved = written.into_saved();
+    saved.unknown = unknown;
+    Ok(saved)
+}
+
+/// The input, read and validated on its own; its errors name the input.
+fn parse_input(args: &SaveArgs) -> Result<Value> {
+    let (bytes, name) = read_input(args.from.as_deref())?;
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    crate::model::state::check_value_count(bytes, &name)?;
+    let input: Value = serde_json::from_slice(bytes).map_err(|e| Error::json(&name, &e))?;
+    let incoming =
+        session::check_input(&input).map_err(|(field, message)| Error::InvalidField {
+            file: name.clone(),
+            field,
+            message,
+        })?;
+    validate_input(incoming, &name)?;
+    Ok(input)
 }
 
 /// Validate the input on its own before anything is merged or created: each task and

@@ -26,6 +26,9 @@ pub struct Saved {
     pub exclusion: Exclusion,
     /// Other READY sessions of the branch that this write passed over for the newest.
     pub others: Vec<String>,
+    /// Keys and task statuses of the input the format does not know, kept as written
+    /// (said as warnings, and under `--json`).
+    pub unknown: Vec<crate::model::state::known::Unknown>,
 }
 
 /// What keeping the handover roots out of commits did to `info/exclude`.

@@ -222,7 +222,7 @@ pub fn discover_with(dir: &Path, overrides: &[String]) -> Result<Repo> {
         .is_some_and(|v| v.eq_ignore_ascii_case(b"reftable"))
     {
         return Err(Error::ReftableUnsupported {
-            git_dir: repo.common_dir().to_owned(),
+            git_dir: crate::support::paths::lexical(repo.common_dir()),
         });
     }
     Ok(Repo {
@@ -334,8 +334,10 @@ impl Repo {
     }
 
     /// The repository's common git directory (shared by all worktrees).
+    /// Spelled without `..` (gix gives a linked worktree's as `<admin>/../..`), as every
+    /// path the tool prints.
     pub fn common_dir(&self) -> PathBuf {
-        self.repo.common_dir().to_owned()
+        crate::support::paths::lexical(self.repo.common_dir())
     }
 
     /// The raw value of a configuration key, as git would read it (all scopes, includes).

@@ -245,7 +245,8 @@ impl Repo {
     /// When `name`'s lock file (`<ref>.lock`, git's) is there: a stale lock, named with
     /// its age. A race with live writers leaves no lock behind for long.
     fn ref_lock_error(&self, name: &str) -> Option<Error> {
-        let lock = self.repo.common_dir().join(format!("{name}.lock"));
+        let lock =
+            crate::support::paths::lexical(self.repo.common_dir()).join(format!("{name}.lock"));
         let meta = std::fs::symlink_metadata(&lock).ok()?;
         let age = meta
             .modified()
@@ -455,7 +456,7 @@ impl Repo {
     /// Add `section.name = value` to the repository's own config file (`git config
     /// --add`), under git's lock on it, keeping everything else as written.
     pub fn push_local_config(&self, section: &str, name: &str, value: &str) -> Result<()> {
-        let path = self.repo.common_dir().join("config");
+        let path = crate::support::paths::lexical(self.repo.common_dir()).join("config");
         let lock = crate::support::fsio::Lock::acquire(&path, Duration::from_secs(5))?;
         let mut file =
             gix::config::File::from_path_no_includes(path.clone(), gix::config::Source::Local)

@@ -86,7 +86,7 @@ impl Repo {
 
     /// The tool's own directory in this repository's git directory.
     pub fn tool_dir(&self) -> ToolDir {
-        ToolDir(self.repo.common_dir().join("git-handover"))
+        ToolDir(crate::support::paths::lexical(self.repo.common_dir()).join("git-handover"))
     }
 }
 

@@ -141,8 +141,12 @@ fn apply(task: &mut Map<String, Value>, edit: &TaskEdit, now: &str) {
             }
         }
         TaskEdit::Reopen => {
+            // Open again, the task is neither blocked nor done: what blocked it and the
+            // commit that finished it belong to the closed task, and a kept `commit_sha`
+            // would later be checked (and shown unreachable or rewritten) as its own.
             task.insert("status".into(), Value::from("in_progress"));
             task.remove("blockers");
+            task.remove("commit_sha");
         }
     }
     task.insert("last_touched".into(), Value::from(now));
@@ -194,6 +198,18 @@ mod tests {
         .unwrap();
         assert_eq!(doc["active_tasks"][0]["commit_sha"], "abc");
         assert_eq!(doc["active_tasks"][0]["last_touched"], now);
+        edit_task(&mut doc, "T1", TaskEdit::Reopen, now).unwrap();
+        assert_eq!(doc["active_tasks"][0].get("commit_sha"), None);
+        assert_eq!(doc["active_tasks"][0]["status"], "in_progress");
+        edit_task(
+            &mut doc,
+            "T1",
+            TaskEdit::Done {
+                commit: "abc".into(),
+            },
+            now,
+        )
+        .unwrap();
         assert_eq!(
             edit_task(&mut doc, "T9", TaskEdit::Start, now),
             Err(TaskError::NoSuchTask)

@@ -132,6 +132,41 @@ impl CommitCheck {
     pub fn needs_attention(&self) -> bool {
         self.state != CommitState::Ok
     }
+
+    /// The commit this check is about: its full id, else the sha as recorded.
+    pub fn commit(&self) -> &str {
+        self.full.as_deref().unwrap_or(&self.recorded)
+    }
+
+    /// The word for what this check found: `rewritten` for a commit rewritten on the
+    /// branch (a notice, whatever its state), else the state.
+    pub fn verdict(&self) -> &'static str {
+        if self.rewritten.is_some() {
+            "rewritten"
+        } else {
+            self.state.as_str()
+        }
+    }
+}
+
+/// The commits needing attention, each once (however many tasks record it) with the
+/// ids of the tasks that record it, in the order they first appear: what the long and
+/// the short `status` count and list, so that their numbers agree.
+pub fn attention_by_commit(commits: &[CommitCheck]) -> Vec<(&CommitCheck, Vec<&str>)> {
+    let mut out: Vec<(&CommitCheck, Vec<&str>)> = Vec::new();
+    let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for c in commits.iter().filter(|c| c.needs_attention()) {
+        if let Some(&i) = at.get(c.commit()) {
+            let tasks = &mut out[i].1;
+            if !tasks.contains(&c.task_id.as_str()) {
+                tasks.push(&c.task_id);
+            }
+        } else {
+            at.insert(c.commit(), out.len());
+            out.push((c, vec![&c.task_id]));
+        }
+    }
+    out
 }
 
 /// Whether the worktree a handover belongs to is still there.
@@ -172,6 +207,37 @@ pub fn presence(registered: Option<RegisteredWorktree>, root_exists: bool) -> Pr
         Some(_) => Presence::Present,
         None if root_exists => Presence::Present,
         None => Presence::Orphan,
+    }
+}
+
+#[cfg(test)]
+mod attention_tests {
+    use super::*;
+
+    #[test]
+    fn a_commit_two_tasks_record_is_one_row() {
+        let check = |task: &str, sha: &str, rewritten: Option<&str>| CommitCheck {
+            task_id: task.into(),
+            recorded: sha.into(),
+            state: CommitState::Unreachable,
+            full: Some(format!("{sha}full")),
+            rewritten: rewritten.map(Into::into),
+        };
+        let commits = [
+            check("T1", "a", Some("x")),
+            check("T2", "a", Some("x")),
+            check("T3", "b", Some("y")),
+            check("T3", "b", Some("y")),
+            CommitCheck {
+                state: CommitState::Ok,
+                ..check("T4", "c", None)
+            },
+        ];
+        let rows = attention_by_commit(&commits);
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0].1, ["T1", "T2"]);
+        assert_eq!(rows[1].1, ["T3"]);
+        assert_eq!(rows[0].0.verdict(), "rewritten");
     }
 }
 

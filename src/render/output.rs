@@ -3,8 +3,8 @@
 //! the command.
 
 use crate::commands::{
-    agent_hook, clean, completions, r#continue, doctor, here, log, man, migrate, render, status,
-    sync, task, why,
+    agent_hook, clean, completions, r#continue, doctor, here, log, man, migrate, render, schema,
+    status, sync, task, why,
 };
 use crate::facts::written::Saved;
 use crate::render::human::{self, Painter};
@@ -178,6 +178,11 @@ impl Output for Saved {
             ));
         }
         let mut warnings: Vec<String> = self.skipped.iter().map(|e| e.render(p.lang())).collect();
+        warnings.extend(
+            self.unknown
+                .iter()
+                .map(|u| json::unknown_message(u, p.lang())),
+        );
         if !self.others.is_empty() {
             let others: Vec<String> = self.others.iter().map(|k| text::escape(k)).collect();
             infos.push(p.f(
@@ -445,5 +450,37 @@ impl Output for why::Report {
             warnings,
             ..Notices::default()
         }
+    }
+}
+
+impl Output for schema::Report {
+    /// The schema as its file holds it; without a name, a line per schema.
+    fn human(&self, _p: &Painter) -> String {
+        use std::fmt::Write as _;
+        if let Some(text) = self.one {
+            return text.to_owned();
+        }
+        let width = self.all.iter().map(|e| e.name.len()).max().unwrap_or(0);
+        let mut out = String::new();
+        for e in &self.all {
+            let _ = writeln!(out, "{:width$}  {}", e.name, e.title);
+        }
+        out
+    }
+    /// A schema is itself the document (its `$id` names it); the list is
+    /// `git-handover/schema/1`.
+    fn json(&self) -> String {
+        if let Some(text) = self.one {
+            return text.to_owned();
+        }
+        let schemas: Vec<serde_json::Value> = self
+            .all
+            .iter()
+            .map(|e| serde_json::json!({"name": e.name, "id": e.id, "title": e.title}))
+            .collect();
+        json::to_string(&serde_json::json!({
+            "schema": "git-handover/schema/1",
+            "schemas": schemas,
+        }))
     }
 }

@@ -25,6 +25,9 @@ pub struct Report {
     pub removed: Vec<Removed>,
     /// Paths left alone, with the reason.
     pub skipped: Vec<(PathBuf, Problem)>,
+    /// Finished sessions kept whole (also in `skipped`): each holds files the tool did
+    /// not write, named.
+    pub kept_whole: Vec<(PathBuf, Vec<String>)>,
 }
 
 /// Clean one worktree: its finished sessions older than `limit`, or with `team`, that
@@ -95,6 +98,14 @@ pub fn clean_worktree(
     candidates.retain(|(_, state)| state.as_ref().is_some_and(qualifies));
     for (session, _) in candidates {
         let path = session.dir();
+        // A directory holding files the tool did not write is kept whole, said why:
+        // removing only the tool's own would leave a directory no command lists.
+        let foreign = sessions::session_entries(&path, true);
+        if !foreign.is_empty() {
+            report.skipped.push((path.clone(), kept_whole(&foreign)));
+            report.kept_whole.push((path, foreign));
+            continue;
+        }
         if dry_run {
             before_removing(&path, true);
             report.removed.push(Removed {
@@ -113,6 +124,10 @@ pub fn clean_worktree(
             Ok(Removal::Changed) => report
                 .skipped
                 .push((path, said(crate::k!("clean.changed"), &[]))),
+            Ok(Removal::KeptWhole(left)) => {
+                report.skipped.push((path.clone(), kept_whole(&left)));
+                report.kept_whole.push((path, left));
+            }
             Ok(outcome) => {
                 let left = match outcome {
                     Removal::KeptOtherFiles(left) => left,
@@ -128,6 +143,15 @@ pub fn clean_worktree(
             Err(e) => report.skipped.push((path, e.into())),
         }
     }
+}
+
+/// Why a finished session was kept whole: the files in it the tool did not write.
+fn kept_whole(left: &[String]) -> Problem {
+    let left: Vec<String> = left
+        .iter()
+        .map(|n| crate::support::text::escape(n))
+        .collect();
+    said(crate::k!("clean.kept_whole"), &[("left", &left.join(", "))])
 }
 
 /// A reason to leave something alone, kept typed until it is shown.

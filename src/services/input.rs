@@ -22,13 +22,13 @@ pub fn read_input(from: Option<&Path>) -> Result<(Vec<u8>, PathBuf)> {
     std::io::stdin()
         .take(limit + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| Error::io("<stdin>", "read", e))?;
+        .map_err(|e| Error::io(crate::support::error::STDIN, "read", e))?;
     if bytes.len() as u64 > limit {
         return Err(Error::TooLarge {
-            file: "<stdin>".into(),
+            file: crate::support::error::STDIN.into(),
             size: bytes.len() as u64,
             limit,
         });
     }
-    Ok((bytes, PathBuf::from("<stdin>")))
+    Ok((bytes, PathBuf::from(crate::support::error::STDIN)))
 }

@@ -24,6 +24,7 @@ pub fn migrate_in(ctx: &Context, wt: &Worktree) -> Result<Report> {
     if !std::fs::symlink_metadata(&legacy).is_ok_and(|m| m.is_file()) {
         return Err(Error::NothingToDo {
             message: msg(crate::k!("err.no_legacy"), &[("path", &legacy.display())]),
+            hint: None,
         });
     }
     // Reached through a link (`.claude` leading outside the worktree): not this

@@ -82,6 +82,11 @@ pub fn through_links(path: &Path) -> PathBuf {
 
 /// Remove temporary files a killed writer left in `dir`. Call it holding the lock of
 /// the files in `dir`, so no live writer's temporary file is removed.
+/// Whether `name` is the name of one of the temporary files [`write_atomic`] makes.
+pub fn is_temp_name(name: &str) -> bool {
+    name.starts_with(TEMP_PREFIX)
+}
+
 pub fn remove_stray_temps(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;

@@ -55,9 +55,51 @@ pub fn plain_below(top: &std::path::Path, path: &std::path::Path) -> bool {
     }
 }
 
+/// `path` without `.` and `..` components, cleaned lexically (a `..` takes off the
+/// component before it; at the root it stays at the root), for the paths the tool
+/// prints: `<admin>/../../info/exclude` is `<common>/info/exclude`. A `..` with nothing
+/// before it to take off (a relative path climbing out) is kept.
+pub fn lexical(path: &std::path::Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component<'_>> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => match out.last() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
+                }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => out.push(c),
+            },
+            other => out.push(other),
+        }
+    }
+    if out.is_empty() {
+        return std::path::PathBuf::from(".");
+    }
+    out.iter().collect()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{check_relative, plain_below};
+    use super::{check_relative, lexical, plain_below};
+
+    #[test]
+    fn lexical_takes_out_dots() {
+        let l = |p: &str| lexical(std::path::Path::new(p)).display().to_string();
+        assert_eq!(
+            l("/r/.git/worktrees/x/../../info/exclude"),
+            "/r/.git/info/exclude"
+        );
+        assert_eq!(
+            l("/h/.cargo/bin/../share/man/man1"),
+            "/h/.cargo/share/man/man1"
+        );
+        assert_eq!(l("/../a/./b/"), "/a/b");
+        assert_eq!(l("../a/../../b"), "../../b");
+        assert_eq!(l("a/.."), ".");
+    }
 
     #[test]
     fn links_on_the_way_are_not_below() {

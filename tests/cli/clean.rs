@@ -60,11 +60,11 @@ fn clean_removes_old_finished_sessions_in_every_worktree_and_nothing_else() {
     insta::assert_snapshot!(dry.snapshot(), @r"
     exit: 0
     --- stdout
-    would remove [ROOT]/repo/.claude/handover/main/20261101-000000
     would remove [ROOT]/wt/.claude/handover/other/20261103-000000
-    2 sessions would be removed
+    1 session would be removed
     --- stderr
     git-handover: warning: skipped [ROOT]/repo/.claude/handover/linked: a symbolic link: not followed, not removed
+    git-handover: warning: skipped [ROOT]/repo/.claude/handover/main/20261101-000000: finished, but it holds notes.txt, which git-handover did not write: kept whole (move those out, or remove the directory by hand, when done)
     ");
     assert!(
         repo.join(".claude/handover/main/20261101-000000/project-state.json")
@@ -74,16 +74,20 @@ fn clean_removes_old_finished_sessions_in_every_worktree_and_nothing_else() {
     insta::assert_snapshot!(run.snapshot(), @r"
     exit: 0
     --- stdout
-    removing [ROOT]/repo/.claude/handover/main/20261101-000000
     removing [ROOT]/wt/.claude/handover/other/20261103-000000
-    kept [ROOT]/repo/.claude/handover/main/20261101-000000: the session's own files were removed, but it holds notes.txt, which git-handover did not write (remove it by hand when done)
-    removed 2 sessions
+    removed 1 session
     --- stderr
     git-handover: warning: skipped [ROOT]/repo/.claude/handover/linked: a symbolic link: not followed, not removed
+    git-handover: warning: skipped [ROOT]/repo/.claude/handover/main/20261101-000000: finished, but it holds notes.txt, which git-handover did not write: kept whole (move those out, or remove the directory by hand, when done)
     ");
+    // Kept whole: its state is still there, so status and clean still see it.
     assert_eq!(
         sessions_under(&repo.join(".claude/handover")),
-        ["main/20261102-000000", "main/20261129-000000"]
+        [
+            "main/20261101-000000",
+            "main/20261102-000000",
+            "main/20261129-000000"
+        ]
     );
     assert!(
         repo.join(".claude/handover/main/20261101-000000/notes.txt")
@@ -133,4 +137,72 @@ fn clean_team_removes_a_finished_team_only() {
     assert_eq!(run.code, 0, "{}", run.snapshot());
     assert!(!repo.join(".claude/handover/done-team").exists());
     assert_eq!(env.handover(&repo, &["clean", "--team", "../x"]).code, 2);
+}
+
+/// Issue 32, item 18: a finished session whose directory holds what the tool did not
+/// write (a `phase-summaries/` folder) is kept whole by `clean` and by `continue`'s
+/// auto-clean, each saying why (human and JSON); never a directory without its state.
+#[test]
+fn a_session_holding_other_files_is_kept_whole_and_said_why() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let dir = repo.join(".claude/handover/main/20261101-000000");
+    env.write(
+        &dir.join("project-state.json"),
+        &json!({"version": 4, "generated_at": "2026-11-01T00:00:00Z", "status": "ALL_COMPLETE",
+            "active_tasks": [{"id": "T1", "status": "done"}]})
+        .to_string(),
+    );
+    env.write(&dir.join("phase-summaries/1.md"), "phase one\n");
+    let run = env.handover(&repo, &["clean", "--json"]);
+    run.assert_ok();
+    let doc = run.json();
+    assert_eq!(doc["removed"], json!([]), "{doc}");
+    assert_eq!(
+        doc["skipped"][0]["path"],
+        env.redact(&dir.display().to_string())
+    );
+    assert!(
+        doc["skipped"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("it holds phase-summaries/, which git-handover did not write: kept whole"),
+        "{doc}"
+    );
+    assert!(dir.join("project-state.json").exists());
+    assert!(dir.join("phase-summaries/1.md").exists());
+    // `continue`'s auto-clean keeps it too, and says so.
+    env.write(
+        &repo.join(".claude/handover/main/20261130-110000/project-state.json"),
+        &json!({"version": 4, "generated_at": "2026-11-30T11:00:00Z", "status": "READY",
+            "workspace": {"branch": "main"},
+            "active_tasks": [{"id": "T2", "status": "in_progress", "description": "d"}]})
+        .to_string(),
+    );
+    let cont = env.handover(&repo, &["continue"]);
+    cont.assert_ok();
+    let all = format!("{}{}", cont.stdout, cont.stderr);
+    assert!(
+        all.contains(&format!(
+            "kept {}: finished, but it holds files git-handover did not write, so it was not cleaned (phase-summaries/)",
+            env.redact(&dir.display().to_string())
+        )),
+        "{}",
+        cont.snapshot()
+    );
+    assert!(dir.join("project-state.json").exists());
+    let json = env.json(&repo, &["continue", "--json"]);
+    let kept: Vec<&serde_json::Value> = json["effects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "kept")
+        .collect();
+    assert_eq!(kept.len(), 1, "{json}");
+    assert_eq!(kept[0]["path"], env.redact(&dir.display().to_string()));
+    // Once the other files are moved out, clean removes it whole.
+    std::fs::remove_dir_all(dir.join("phase-summaries")).unwrap();
+    let run = env.handover(&repo, &["clean"]);
+    run.assert_ok();
+    assert!(!dir.exists(), "{}", run.snapshot());
 }

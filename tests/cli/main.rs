@@ -45,6 +45,7 @@ mod refused_files;
 mod render_here_migrate;
 mod save;
 mod save_merge;
+mod schemas;
 mod sessions;
 mod shell_completion;
 mod status;
@@ -53,6 +54,7 @@ mod verdicts;
 mod why;
 mod worktrees;
 mod write_races;
+mod writers;
 
 /// A file under `tests/cli/` that no `mod` line names would never be compiled, and its
 /// tests would silently not run: every `.rs` file (and every directory with a

@@ -280,3 +280,28 @@ fn session_names_a_session_of_any_worktree() {
     assert_eq!(none.code, 2, "{}", none.stderr);
     assert!(none.stderr.contains("any worktree"), "{}", none.stderr);
 }
+
+/// Issue 32, item 8: a reopened task is open again, so the commit that finished it and
+/// what blocked it go; a later status does not check the old commit as the task's.
+#[test]
+fn reopen_clears_the_commit_and_the_blockers() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    assert_eq!(env.handover(&repo, &["task", "add", "T4", "Four"]).code, 0);
+    assert_eq!(env.handover(&repo, &["task", "done", "T4"]).code, 0);
+    let dir = repo.join(".claude/handover/main/20261130-120000");
+    assert!(
+        read_json(&dir.join("project-state.json"))["active_tasks"][0]["commit_sha"].is_string()
+    );
+    let run = env.handover(&repo, &["task", "reopen", "T4"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let task = &read_json(&dir.join("project-state.json"))["active_tasks"][0];
+    assert_eq!(task["status"], "in_progress");
+    assert_eq!(task.get("commit_sha"), None, "{task}");
+    assert_eq!(task.get("blockers"), None, "{task}");
+    let md = std::fs::read_to_string(dir.join("handover.md")).unwrap();
+    assert!(
+        !md.contains(&env.git(&repo, &["rev-parse", "HEAD"])),
+        "{md}"
+    );
+}

@@ -231,9 +231,10 @@ pub(super) fn explicit(
     }
     Err(Error::NothingToDo {
         message: msg(
-            crate::k!("err.no_session_anywhere"),
+            crate::k!("err.no_session_or_store"),
             &[("key", &format!("{target:?}"))],
         ),
+        hint: Some(msg(crate::k!("err.no_session_or_store_hint"), &[])),
     })
 }
 

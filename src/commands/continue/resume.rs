@@ -281,6 +281,7 @@ fn follow_up(
                     dry_run: false,
                     removed: Vec::new(),
                     skipped: Vec::new(),
+                    kept_whole: Vec::new(),
                 };
                 crate::services::cleanup::clean_worktree(
                     ctx,
@@ -296,6 +297,19 @@ fn follow_up(
                         .removed
                         .into_iter()
                         .map(|r| Effect::Cleaned { path: r.path }),
+                );
+                // A finished session kept whole (it holds files the tool did not
+                // write) is said, with why; other reasons to skip stay `clean`'s.
+                effects.extend(
+                    cleaned
+                        .kept_whole
+                        .into_iter()
+                        .map(|(path, left)| Effect::Kept {
+                            path,
+                            copy: None,
+                            why: crate::k!("effect.kept_whole"),
+                            detail: left.join(", "),
+                        }),
                 );
             }
             Step::Consume => {

@@ -52,7 +52,7 @@ pub enum TaskOp {
         #[arg(long = "reason", value_name = "TEXT", required = true)]
         reasons: Vec<String>,
     },
-    /// Put a done or blocked task back in progress, clearing its blockers.
+    /// Put a done or blocked task back in progress, clearing its blockers and its commit.
     Reopen {
         /// The task's id.
         id: String,

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 use crate::support::error::{Error, Result};
 
 mod fast;
+pub mod known;
 mod validate;
 
 use validate::{Validator, field_error, top};

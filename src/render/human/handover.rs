@@ -360,13 +360,16 @@ pub(super) fn commits(out: &mut String, a: &Assessment, p: &Painter) {
     detail(out, p.t(crate::k!("label.commits")), &summary);
     // Ten at most, and how many more: a rebase can leave hundreds behind, and a list
     // that long would push everything else out of a briefing.
-    let attention = a.commits.iter().filter(|c| c.needs_attention()).count();
+    // A row per commit, naming every task that records it: as many rows as the
+    // summary counts.
+    let rows = crate::model::verdict::attention_by_commit(&a.commits);
+    let attention = rows.len();
     let shown = if attention > COMMITS_SHOWN + 2 {
         COMMITS_SHOWN
     } else {
         attention
     };
-    for c in a.commits.iter().filter(|c| c.needs_attention()).take(shown) {
+    for (c, tasks) in rows.iter().take(shown) {
         let sha = escape(&c.recorded.chars().take(12).collect::<String>());
         // An unchecked commit says why: no branch to check it on (the usual case),
         // history that could not be read, or the hook's deadline.
@@ -382,7 +385,12 @@ pub(super) fn commits(out: &mut String, a: &Assessment, p: &Painter) {
             }
             s => format!("commit.line_{}", s.as_str()),
         };
-        let mut line = p.f(&key, &[("task", &escape(&c.task_id)), ("sha", &sha)]);
+        let tasks = tasks
+            .iter()
+            .map(|t| escape(t))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut line = p.f(&key, &[("task", &tasks), ("sha", &sha)]);
         if let Some(new) = &c.rewritten {
             line.push_str(&p.f(
                 crate::k!("commit.rewritten_to"),

@@ -54,9 +54,23 @@ pub(super) fn short(report: &status::Report, p: &Painter) -> String {
             if a.presence != Presence::Present {
                 verdicts.push(a.presence.as_str().to_owned());
             }
-            let bad = a.commits.iter().filter(|c| c.needs_attention()).count();
-            if bad > 0 {
-                verdicts.push(p.f(crate::k!("short.commits"), &[("n", &bad)]));
+            // Each commit once, by what was found, in the long form's words:
+            // `2-commits-rewritten` where the long form says `commits 2 rewritten`.
+            let mut found: Vec<(&'static str, usize)> = Vec::new();
+            for (c, _) in crate::model::verdict::attention_by_commit(&a.commits) {
+                match found.iter_mut().find(|(v, _)| *v == c.verdict()) {
+                    Some((_, n)) => *n += 1,
+                    None => found.push((c.verdict(), 1)),
+                }
+            }
+            for (verdict, n) in found {
+                let key = if n == 1 {
+                    crate::k!("short.commit_one")
+                } else {
+                    crate::k!("short.commits_many")
+                };
+                let state = p.t(&format!("short.state_{verdict}")).to_owned();
+                verdicts.push(p.f(key, &[("n", &n), ("state", &state)]));
             }
             let stale = a.session().map_or(0, |s| s.stale_tasks.len());
             if stale > 0 {

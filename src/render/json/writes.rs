@@ -12,6 +12,46 @@ pub struct SaveV1 {
     pub status: String,
     /// The commit whose note in the notes store got the record (store enabled only).
     pub noted: Option<String>,
+    /// Keys and task statuses of the input the format does not know (kept as written).
+    pub warnings: Vec<InputWarningV1>,
+}
+
+/// A name of the input the format does not know, with the nearest one it knows.
+#[derive(Serialize)]
+pub struct InputWarningV1 {
+    /// `unknown_key` or `unknown_status`.
+    pub kind: &'static str,
+    /// Where, in the input: `active_tasks[0].descripton`, `active_tasks[0].status`.
+    pub field: String,
+    /// The key or the status as written.
+    pub found: String,
+    pub nearest: &'static str,
+    /// The warning in English, as stderr says it.
+    pub message: String,
+}
+
+/// The warning about one unknown name, in `lang`.
+pub fn unknown_message(
+    u: &crate::model::state::known::Unknown,
+    lang: crate::support::i18n::Lang,
+) -> String {
+    let key = if u.status {
+        crate::k!("save.unknown_status")
+    } else {
+        crate::k!("save.unknown_key")
+    };
+    crate::support::i18n::fill(
+        lang,
+        key,
+        &[
+            ("field", &crate::support::text::escape(&u.field)),
+            (
+                "found",
+                &crate::support::text::escape(&format!("{:?}", u.found)),
+            ),
+            ("nearest", &u.nearest),
+        ],
+    )
 }
 
 pub fn save(w: &crate::facts::written::Saved) -> SaveV1 {
@@ -23,6 +63,21 @@ pub fn save(w: &crate::facts::written::Saved) -> SaveV1 {
         changed: w.changed,
         status: w.state.status.as_str().to_owned(),
         noted: w.noted.map(|c| c.to_string()),
+        warnings: w
+            .unknown
+            .iter()
+            .map(|u| InputWarningV1 {
+                kind: if u.status {
+                    "unknown_status"
+                } else {
+                    "unknown_key"
+                },
+                field: u.field.clone(),
+                found: u.found.clone(),
+                nearest: u.nearest,
+                message: unknown_message(u, crate::support::i18n::Lang::En),
+            })
+            .collect(),
     }
 }
 

@@ -21,7 +21,7 @@ mod team;
 mod transaction;
 mod write;
 
-pub use remove::{Removal, remove_session};
+pub use remove::{Removal, entries as session_entries, remove_session};
 pub use team::{Owner, TeamChoice, owner};
 pub use transaction::Transaction;
 pub use write::{Current, Written, regenerate_markdown};

@@ -13,7 +13,10 @@ use crate::support::fsio::{self, Lock};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Removal {
     Removed,
-    /// The files the tool wrote were removed; the directory holds others (named) and
+    /// The directory holds files the tool did not write (named): the session is kept
+    /// whole, nothing removed, so no directory is left without its state.
+    KeptWhole(Vec<String>),
+    /// The files the tool wrote were removed (a file came in while they were); the directory holds others (named) and
     /// stays.
     KeptOtherFiles(Vec<String>),
     /// Looked at again under the lock, the session no longer qualified (it was
@@ -59,6 +62,10 @@ pub fn remove_session(
         if !still(&state) {
             return Ok(Removal::Changed);
         }
+        let foreign = entries(&dir, true);
+        if !foreign.is_empty() {
+            return Ok(Removal::KeptWhole(foreign));
+        }
         before_removing();
         fsio::remove_stray_temps(&dir);
         // Regular files only: a link (or anything else) in their place is left where
@@ -71,21 +78,7 @@ pub fn remove_session(
         }
     }
     if std::fs::remove_dir(&dir).is_err() {
-        let mut left: Vec<String> = std::fs::read_dir(&dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| {
-                let name = e.file_name().to_string_lossy().into_owned();
-                if e.file_type().is_ok_and(|t| t.is_dir()) {
-                    format!("{name}/")
-                } else {
-                    name
-                }
-            })
-            .collect();
-        left.sort();
-        return Ok(Removal::KeptOtherFiles(left));
+        return Ok(Removal::KeptOtherFiles(entries(&dir, false)));
     }
     let mut parent = dir.parent().map(Path::to_owned);
     while let Some(p) = parent {
@@ -95,4 +88,37 @@ pub fn remove_session(
         parent = p.parent().map(Path::to_owned);
     }
     Ok(Removal::Removed)
+}
+
+/// The entries of a session directory, sorted, a directory with a `/`; with `foreign`,
+/// only those the tool did not write (its state, `handover.md`, their locks, its
+/// temporary files are its own). A symbolic link in place of the tool's own file is
+/// not its own.
+pub fn entries(dir: &Path, foreign: bool) -> Vec<String> {
+    let own = |name: &str, e: &std::fs::DirEntry| {
+        let regular = e.file_type().is_ok_and(|t| t.is_file());
+        regular
+            && (fsio::is_temp_name(name)
+                || [STATE_FILE, MARKDOWN_FILE]
+                    .iter()
+                    .any(|f| name == *f || name.strip_suffix(".lock") == Some(f)))
+    };
+    let mut out: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if foreign && own(&name, &e) {
+                return None;
+            }
+            Some(if e.file_type().is_ok_and(|t| t.is_dir()) {
+                format!("{name}/")
+            } else {
+                name
+            })
+        })
+        .collect();
+    out.sort();
+    out
 }

@@ -79,6 +79,7 @@ impl Written {
             skipped: self.skipped,
             exclusion: self.exclusion,
             others: self.others,
+            unknown: Vec::new(),
         }
     }
 

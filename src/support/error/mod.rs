@@ -102,6 +102,10 @@ pub enum Error {
     DubiousOwnership { dir: PathBuf },
     /// A repository whose refs are in reftable (`extensions.refStorage=reftable`).
     ReftableUnsupported { git_dir: PathBuf },
+    /// The input of a command (stdin, or the file of `--from`) is not what it reads:
+    /// the error about it, with a hint about the input rather than a stored file.
+    /// Everything but the hint is the inner error's.
+    BadInput { error: Box<Error>, stdin: bool },
     /// A handover file is not valid JSON (with position) or too large.
     InvalidJson {
         file: PathBuf,
@@ -156,7 +160,7 @@ pub enum Error {
     /// `sync` could not reach the remote (git's words in `why`).
     Unreachable { remote: String, why: String },
     /// There was nothing to do (nothing to resume, nothing to migrate).
-    NothingToDo { message: Msg },
+    NothingToDo { message: Msg, hint: Option<Msg> },
     /// A lock stayed held by another writer for the whole lock timeout.
     Locked {
         lock: PathBuf,
@@ -240,9 +244,32 @@ impl Error {
         }
     }
 
+    /// An error about the input of a command, `<stdin>` (its name as
+    /// [`STDIN`]) or a file given with `--from`: its hint speaks of that input, which
+    /// is never stored or rewritten. Errors of another kind pass unchanged.
+    #[must_use]
+    pub fn of_input(self) -> Self {
+        match self {
+            Error::InvalidJson { .. }
+            | Error::InvalidField { .. }
+            | Error::TooLarge { .. }
+            | Error::TooManyValues { .. }
+            | Error::NotText { .. }
+            | Error::NotRegular { .. } => {
+                let stdin = self.file() == Some(std::path::Path::new(STDIN));
+                Error::BadInput {
+                    error: Box::new(self),
+                    stdin,
+                }
+            }
+            other => other,
+        }
+    }
+
     /// The kind of error, a stable word for `--json`.
     pub fn kind(&self) -> &'static str {
         match self {
+            Error::BadInput { error, .. } => error.kind(),
             Error::NotARepository { .. } => "not_a_repository",
             Error::UnreadableRepository { .. } => "unreadable_repository",
             Error::Sha256Unsupported { .. } => "sha256_unsupported",
@@ -274,6 +301,7 @@ impl Error {
     /// The file the error is about, when it is about one.
     pub fn file(&self) -> Option<&std::path::Path> {
         match self {
+            Error::BadInput { error, .. } => error.file(),
             Error::NotARepository { dir } | Error::DubiousOwnership { dir } => Some(dir),
             Error::UnreadableRepository { git_dir, .. }
             | Error::Sha256Unsupported { git_dir }
@@ -295,6 +323,7 @@ impl Error {
     /// configuration key.
     pub fn field(&self) -> Option<&str> {
         match self {
+            Error::BadInput { error, .. } => error.field(),
             Error::InvalidField { field, .. } => Some(field),
             Error::InvalidConfig { key, .. } => Some(key),
             _ => None,
@@ -320,6 +349,7 @@ impl Error {
     /// The exit status this error ends the process with.
     pub fn exit_code(&self) -> u8 {
         match self {
+            Error::BadInput { error, .. } => error.exit_code(),
             Error::NotARepository { .. }
             | Error::UnreadableRepository { .. }
             | Error::Sha256Unsupported { .. }
@@ -359,6 +389,7 @@ impl std::error::Error for Error {
         match self {
             Error::Io { source, .. } => Some(source),
             Error::NotRecorded { why, .. } => Some(why.as_ref()),
+            Error::BadInput { error, .. } => Some(error.as_ref()),
             _ => None,
         }
     }
@@ -394,6 +425,9 @@ impl LockOwner {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The name standard input goes by in messages.
+pub const STDIN: &str = "<stdin>";
 
 /// An error kept in a report (a handover that could not be read, a session passed
 /// over), typed until it is shown: rendered in the run's language for people, in

@@ -17,6 +17,17 @@ impl Error {
             crate::support::i18n::fill(lang, key, args)
         };
         match self {
+            Error::BadInput { stdin: true, .. } => Some(f(crate::k!("err.hint_fix_stdin"), &[])),
+            Error::BadInput { error, .. } => Some(f(
+                crate::k!("err.hint_fix_input"),
+                &[(
+                    "file",
+                    &error
+                        .file()
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_default(),
+                )],
+            )),
             Error::NotARepository { .. } => Some(f(crate::k!("err.hint_not_a_repo"), &[])),
             Error::UnreadableRepository { .. } => {
                 Some(f(crate::k!("err.hint_unreadable_repo"), &[]))
@@ -47,9 +58,9 @@ impl Error {
             Error::InvalidConfig { key, .. } => {
                 Some(f(crate::k!("err.hint_config"), &[("key", key)]))
             }
-            Error::Usage { hint, .. } | Error::Changed { hint, .. } => {
-                hint.as_ref().map(|h| h.render(lang))
-            }
+            Error::Usage { hint, .. }
+            | Error::Changed { hint, .. }
+            | Error::NothingToDo { hint, .. } => hint.as_ref().map(|h| h.render(lang)),
             Error::InvalidHandovers { .. } => Some(f(crate::k!("err.hint_fix_files"), &[])),
             Error::Locked { lock, .. } => Some(f(
                 crate::k!("err.hint_locked"),
@@ -73,7 +84,6 @@ impl Error {
             Error::Io { .. }
             | Error::Git { .. }
             | Error::Unreachable { .. }
-            | Error::NothingToDo { .. }
             | Error::Sha256Unsupported { .. } => None,
         }
     }
@@ -85,6 +95,7 @@ impl Error {
             crate::support::i18n::fill(lang, key, args)
         };
         match self {
+            Error::BadInput { error, .. } => error.message(lang),
             Error::NotARepository { dir } => {
                 f(crate::k!("err.not_a_repo"), &[("dir", &dir.display())])
             }
@@ -128,7 +139,7 @@ impl Error {
             Error::Usage { message, .. }
             | Error::Changed { message, .. }
             | Error::Unedited { message, .. }
-            | Error::NothingToDo { message } => message.render(lang),
+            | Error::NothingToDo { message, .. } => message.render(lang),
             Error::Io {
                 path,
                 action,

@@ -1,0 +1,365 @@
+//! `schema [NAME]` (issue 32, item 6): the published JSON Schemas are the files under
+//! `docs/schema/`, printed as they are, and real outputs of every command validate
+//! against them, so documents and schemas cannot drift.
+//!
+//! The validator here covers the subset of JSON Schema the files use (`type`,
+//! `properties`, `required`, `items`, `enum`, `const`, `anyOf`, `$ref` into `$defs`,
+//! `minimum`/`maximum`, a `^[0-9a-f]{N}$` pattern), and is stricter than the published
+//! schemas on one point: an object with `properties` may hold no other key unless it
+//! says `additionalProperties: true`. Readers of the documents must ignore fields they
+//! do not know; the tests must not, or a field added to a document and not to its
+//! schema would go unseen. (No `jsonschema` crate: its dependency tree would cost every
+//! build of the suite for this small subset.)
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use crate::common::TestEnv;
+use serde_json::{Value, json};
+
+/// `schema`'s own list: every name there is.
+fn names(env: &TestEnv) -> Vec<String> {
+    let list = env.json(env.root(), &["schema", "--json"]);
+    list["schemas"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn schema(env: &TestEnv, name: &str) -> Value {
+    let run = env.handover(env.root(), &["schema", name]);
+    run.assert_ok();
+    serde_json::from_str(&run.stdout).unwrap()
+}
+
+/// Where `doc` breaks `schema` (at `path`), every place; empty when it validates.
+fn violations(root: &Value, schema: &Value, doc: &Value, path: &str, out: &mut Vec<String>) {
+    let Some(s) = schema.as_object() else {
+        return;
+    };
+    if let Some(Value::String(r)) = s.get("$ref") {
+        let name = r.strip_prefix("#/$defs/").expect("only local $defs refs");
+        let target = &root["$defs"][name];
+        assert!(!target.is_null(), "{path}: no $defs/{name}");
+        return violations(root, target, doc, path, out);
+    }
+    if let Some(Value::Array(any)) = s.get("anyOf") {
+        let fits = any.iter().any(|alt| {
+            let mut v = Vec::new();
+            violations(root, alt, doc, path, &mut v);
+            v.is_empty()
+        });
+        if !fits {
+            out.push(format!("{path}: fits no alternative of anyOf: {doc}"));
+        }
+        return;
+    }
+    if let Some(t) = s.get("type") {
+        let types: Vec<&str> = match t {
+            Value::String(t) => vec![t.as_str()],
+            Value::Array(ts) => ts.iter().map(|t| t.as_str().unwrap()).collect(),
+            _ => panic!("{path}: type"),
+        };
+        let is = |t: &str| match t {
+            "null" => doc.is_null(),
+            "boolean" => doc.is_boolean(),
+            "integer" => doc.is_i64() || doc.is_u64(),
+            "number" => doc.is_number(),
+            "string" => doc.is_string(),
+            "array" => doc.is_array(),
+            "object" => doc.is_object(),
+            other => panic!("{path}: unknown type {other}"),
+        };
+        if !types.iter().any(|t| is(t)) {
+            out.push(format!("{path}: {doc} is not {types:?}"));
+            return;
+        }
+    }
+    if let Some(c) = s.get("const")
+        && c != doc
+    {
+        out.push(format!("{path}: {doc} is not {c}"));
+    }
+    if let Some(Value::Array(e)) = s.get("enum")
+        && !e.contains(doc)
+    {
+        out.push(format!("{path}: {doc} is not one of {e:?}"));
+    }
+    if let (Some(min), Some(n)) = (s.get("minimum").and_then(Value::as_f64), doc.as_f64())
+        && n < min
+    {
+        out.push(format!("{path}: {n} < {min}"));
+    }
+    if let (Some(max), Some(n)) = (s.get("maximum").and_then(Value::as_f64), doc.as_f64())
+        && n > max
+    {
+        out.push(format!("{path}: {n} > {max}"));
+    }
+    if let (Some(Value::String(p)), Some(text)) = (s.get("pattern"), doc.as_str()) {
+        let len: usize = p
+            .strip_prefix("^[0-9a-f]{")
+            .and_then(|r| r.strip_suffix("}$"))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{path}: unsupported pattern {p}"));
+        if text.len() != len
+            || !text
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        {
+            out.push(format!("{path}: {text:?} does not match {p}"));
+        }
+    }
+    if let (Some(items), Value::Array(a)) = (s.get("items"), doc) {
+        for (i, item) in a.iter().enumerate() {
+            violations(root, items, item, &format!("{path}[{i}]"), out);
+        }
+    }
+    if let Value::Object(m) = doc {
+        for r in s
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let r = r.as_str().unwrap();
+            if !m.contains_key(r) {
+                out.push(format!("{path}: {r} is missing"));
+            }
+        }
+        if let Some(Value::Object(props)) = s.get("properties") {
+            let open = s.get("additionalProperties") == Some(&Value::Bool(true));
+            for (k, v) in m {
+                match props.get(k) {
+                    Some(p) => violations(root, p, v, &format!("{path}.{k}"), out),
+                    None if open => {}
+                    None => out.push(format!("{path}: {k} is not in the schema")),
+                }
+            }
+        }
+    }
+}
+
+/// Validate `doc` against the schema `name`, which must fit it.
+#[track_caller]
+fn check(env: &TestEnv, seen: &mut BTreeSet<String>, name: &str, doc: &Value) {
+    let schema = schema(env, name);
+    let mut out = Vec::new();
+    violations(&schema, &schema, doc, "$", &mut out);
+    assert!(out.is_empty(), "{name}: {out:#?}\n{doc:#}");
+    seen.insert(name.to_owned());
+}
+
+/// A `--json` document, validated against the schema its `schema` field names.
+#[track_caller]
+fn checked(env: &TestEnv, seen: &mut BTreeSet<String>, stdout: &str) -> Value {
+    let doc: Value = serde_json::from_str(stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    let id = doc["schema"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no schema: {doc}"));
+    let name = id
+        .strip_prefix("git-handover/")
+        .and_then(|n| n.strip_suffix("/1"))
+        .unwrap();
+    check(env, seen, name, &doc);
+    doc
+}
+
+#[test]
+fn the_command_prints_the_shipped_files_and_each_is_a_schema() {
+    let env = TestEnv::new();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/schema");
+    let shipped: BTreeSet<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            name.strip_suffix(".json").unwrap().to_owned()
+        })
+        .collect();
+    let listed: BTreeSet<String> = names(&env).into_iter().collect();
+    assert_eq!(listed, shipped, "docs/schema/ holds one file per schema");
+    for name in &listed {
+        let run = env.handover(env.root(), &["schema", name]);
+        run.assert_ok();
+        let file = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();
+        assert_eq!(run.stdout, file, "{name}: the command prints the file");
+        let v: Value = serde_json::from_str(&file).unwrap();
+        assert_eq!(v["$schema"], "https://json-schema.org/draft/2020-12/schema");
+        assert_eq!(v["$id"], format!("urn:git-handover:schema:{name}:1"));
+        // Outside the three documents the agents read, a document names itself.
+        if !["state", "session-start", "reminder"].contains(&name.as_str()) {
+            assert_eq!(
+                v["properties"]["schema"]["const"],
+                format!("git-handover/{name}/1")
+            );
+        }
+    }
+    // The validator catches what the tests rely on it for.
+    let save = schema(&env, "save");
+    let mut out = Vec::new();
+    let doc = json!({"schema": "git-handover/save/1", "key": "k", "path": "p", "created": true,
+        "changed": 1, "status": "READY", "noted": "abc", "warnings": [], "extra": null});
+    violations(&save, &save, &doc, "$", &mut out);
+    assert_eq!(
+        out,
+        [
+            "$.changed: 1 is not [\"boolean\"]",
+            "$.noted: \"abc\" does not match ^[0-9a-f]{40}$",
+            "$: extra is not in the schema"
+        ]
+    );
+    violations(
+        &save,
+        &save,
+        &json!({"schema": "git-handover/save/1"}),
+        "$",
+        &mut out,
+    );
+    assert!(out.iter().any(|v| v == "$: key is missing"), "{out:?}");
+    let bad = env.handover(env.root(), &["schema", "stauts"]);
+    assert_eq!(bad.code, 2, "{}", bad.snapshot());
+    assert!(
+        bad.stderr
+            .contains("did you mean `git handover schema status`?"),
+        "{}",
+        bad.snapshot()
+    );
+}
+
+/// Every document, from real runs, validates; and every schema was used.
+#[test]
+fn real_outputs_of_every_command_validate_against_their_schemas() {
+    let env = TestEnv::new();
+    let mut seen = BTreeSet::new();
+    let repo = env.repo();
+    env.git(&repo, &["config", "handover.store", "both"]);
+    let seen = &mut seen;
+    let run = |args: &[&str]| {
+        let run = env.handover(&repo, args);
+        run.assert_ok();
+        run.stdout
+    };
+    let saved = env.handover_fed(
+        &repo,
+        &["save", "--json"],
+        br#"{"active_tasks": [{"id": "T1", "description": "Parse", "status": "in-progress",
+            "files": ["a.rs"]}], "recent_decisions": [{"decision": "d", "rationale": "r"}],
+            "known_issues": [{"description": "k", "severity": "high"}]}"#,
+        |_| {},
+    );
+    saved.assert_ok();
+    let doc = checked(&env, seen, &saved.stdout);
+    assert_eq!(doc["warnings"].as_array().unwrap().len(), 2);
+    let key = doc["key"].as_str().unwrap().to_owned();
+    let state_file = repo
+        .join(".claude/handover")
+        .join(&key)
+        .join("project-state.json");
+    let state: Value = serde_json::from_slice(&std::fs::read(&state_file).unwrap()).unwrap();
+    check(&env, seen, "state", &state);
+    checked(&env, seen, &run(&["task", "add", "T2", "Docs", "--json"]));
+    checked(&env, seen, &run(&["task", "done", "T2", "--json"]));
+    checked(&env, seen, &run(&["task", "list", "--json"]));
+    checked(&env, seen, &run(&["task", "show", "T1", "--json"]));
+    checked(&env, seen, &run(&["render", "--json"]));
+    // A note, an invalid session and a finished one, old: status sees them all.
+    let here = env.handover_fed(&repo, &["here", "--json"], b"## Objective\nShip\n", |_| {});
+    here.assert_ok();
+    checked(&env, seen, &here.stdout);
+    env.write_session(
+        &repo,
+        "main/20261101-000000",
+        &json!({"version": 4,
+        "generated_at": "2026-11-01T00:00:00Z", "status": "ALL_COMPLETE", "active_tasks": []}),
+    );
+    env.write(
+        &repo.join(".claude/handover/broken/1/project-state.json"),
+        "{",
+    );
+    let status = env.handover(&repo, &["status", "--json"]);
+    checked(&env, seen, &status.stdout);
+    let cont = env.handover(&repo, &["continue", "--json", &key, "--keep"]);
+    cont.assert_ok();
+    checked(&env, seen, &cont.stdout);
+    let choose = env.handover(&repo, &["continue", "--json"]);
+    let doc = checked(&env, seen, &choose.stdout);
+    assert_eq!(doc["outcome"], "choose", "{doc}");
+    checked(&env, seen, &run(&["clean", "--json"]));
+    checked(&env, seen, &run(&["log", "--json"]));
+    // A legacy state to migrate.
+    env.write(
+        &repo.join(".claude/project-state.json"),
+        &json!({"version": 2, "status": "READY", "active_tasks": [{"id": "L1", "status": "in_progress"}]})
+            .to_string(),
+    );
+    checked(&env, seen, &run(&["migrate", "--json"]));
+    // A remote to sync with.
+    let remote = env.root().join("remote.git");
+    env.git(
+        env.root(),
+        &["init", "-q", "--bare", remote.to_str().unwrap()],
+    );
+    env.git(
+        &repo,
+        &["remote", "add", "origin", remote.to_str().unwrap()],
+    );
+    checked(&env, seen, &run(&["sync", "--json"]));
+    checked(
+        &env,
+        seen,
+        &run(&[
+            "hook", "install", "--agent", "claude", "--scope", "project", "--json",
+        ]),
+    );
+    checked(
+        &env,
+        seen,
+        &run(&["hook", "install", "--git", "post-commit", "--json"]),
+    );
+    checked(&env, seen, &run(&["schema", "--json"]));
+    // Errors: a usage error, invalid input, nothing to resume.
+    for (args, input) in [
+        (&["save", "--json", "--nosuch"][..], &b""[..]),
+        (&["save", "--json"][..], &b"[1]"[..]),
+        (&["continue", "--json", "nosuch/key"][..], &b""[..]),
+    ] {
+        let run = env.handover_fed(&repo, args, input, |_| {});
+        assert_ne!(run.code, 0);
+        checked(&env, seen, &run.stdout);
+    }
+    hooks_output(&env, &repo, seen);
+    let all: BTreeSet<String> = names(&env).into_iter().collect();
+    assert_eq!(&all, seen, "every schema is checked against a real output");
+}
+
+/// The hooks' output, as the agents read it: the session-start context and a reminder.
+fn hooks_output(env: &TestEnv, repo: &Path, seen: &mut BTreeSet<String>) {
+    // The hooks' output, as the agents read it.
+    let event = json!({"session_id": "s1", "cwd": repo, "hook_event_name": "SessionStart",
+        "source": "startup"})
+    .to_string();
+    let start = env.handover_fed(
+        repo,
+        &["hook", "session-start", "--agent", "claude"],
+        event.as_bytes(),
+        |_| {},
+    );
+    start.assert_ok();
+    let doc: Value =
+        serde_json::from_str(&start.stdout).unwrap_or_else(|e| panic!("{e}: {}", start.snapshot()));
+    check(env, seen, "session-start", &doc);
+    env.handover(repo, &["task", "start", "T1"]).assert_ok();
+    let event =
+        json!({"session_id": "s2", "cwd": repo, "hook_event_name": "PreCompact"}).to_string();
+    let remind = env.handover_fed(
+        repo,
+        &["hook", "pre-compact", "--agent", "claude"],
+        event.as_bytes(),
+        |_| {},
+    );
+    remind.assert_ok();
+    let doc: Value = serde_json::from_str(&remind.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", remind.snapshot()));
+    check(env, seen, "reminder", &doc);
+}
