@@ -103,6 +103,8 @@ pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Saved> {
     };
     written.skipped.splice(0..0, chosen.skipped);
     written.others = chosen.others;
+    written.reopened = chosen.reopened;
+    written.passed_over = chosen.passed_over;
     Ok(written.into_saved())
 }
 

@@ -26,6 +26,12 @@ pub struct Saved {
     pub exclusion: Exclusion,
     /// Other READY sessions of the branch that this write passed over for the newest.
     pub others: Vec<String>,
+    /// The write went into a finished session of the branch (finished within
+    /// `handover.freshFor`) or of the team, reopening it, instead of starting one.
+    pub reopened: bool,
+    /// A new session was started although the branch has a finished one, finished
+    /// longer than `handover.freshFor` ago: its key.
+    pub passed_over: Option<String>,
 }
 
 /// What keeping the handover roots out of commits did to `info/exclude`.

@@ -172,9 +172,26 @@ impl Context {
                 return Ok((wt, s));
             }
         }
+        // Kept only in the notes store: restoring is `continue`'s, which briefs on
+        // what it restores; the error names the exact command.
+        if self.repo.ref_target(&self.settings.notes_ref)?.is_some()
+            && let Ok((records, _)) = self.store().newest()
+            && records.iter().any(|r| r.record.key == key)
+        {
+            return Err(Error::usage_hint(
+                msg(
+                    crate::k!("err.session_only_in_store"),
+                    &[("key", &format!("{key:?}"))],
+                ),
+                msg(
+                    crate::k!("err.session_only_in_store_hint"),
+                    &[("key", &crate::support::text::shell_word(key))],
+                ),
+            ));
+        }
         Err(Error::usage_hint(
             msg(
-                crate::k!("err.no_session_anywhere"),
+                crate::k!("err.no_session_any_worktree"),
                 &[("key", &format!("{key:?}"))],
             ),
             msg(crate::k!("err.no_session_anywhere_hint"), &[]),

@@ -42,6 +42,7 @@ mod properties;
 mod reachability;
 mod refused_files;
 mod render_here_migrate;
+mod reopen;
 mod save;
 mod save_merge;
 mod sessions;

@@ -12,6 +12,12 @@ pub struct SaveV1 {
     pub status: String,
     /// The commit whose note in the notes store got the record (store enabled only).
     pub noted: Option<String>,
+    /// The write went into a finished session (of this branch, finished within
+    /// `handover.freshFor`, or the team's), reopening it.
+    pub reopened: bool,
+    /// A new session was started although this branch has a finished one, finished
+    /// longer than `handover.freshFor` ago: that one's key (null otherwise).
+    pub passed_over: Option<String>,
 }
 
 pub fn save(w: &crate::facts::written::Saved) -> SaveV1 {
@@ -23,6 +29,8 @@ pub fn save(w: &crate::facts::written::Saved) -> SaveV1 {
         changed: w.changed,
         status: w.state.status.as_str().to_owned(),
         noted: w.noted.map(|c| c.to_string()),
+        reopened: w.reopened,
+        passed_over: w.passed_over.clone(),
     }
 }
 
@@ -36,6 +44,21 @@ pub struct TaskEditV1 {
     pub changed: bool,
     /// The commit whose note in the notes store got the record (store enabled only).
     pub noted: Option<String>,
+    /// `task add` made the session.
+    pub created: bool,
+    /// See [`SaveV1::reopened`].
+    pub reopened: bool,
+    /// See [`SaveV1::passed_over`].
+    pub passed_over: Option<String>,
+    /// `task done`: the commit recorded, resolved in the worktree the command ran in.
+    pub commit: Option<CommitV1>,
+}
+
+#[derive(Serialize)]
+pub struct CommitV1 {
+    pub sha: String,
+    pub short: String,
+    pub subject: String,
 }
 
 pub fn task(r: &crate::commands::task::Report) -> TaskEditV1 {
@@ -53,6 +76,14 @@ pub fn task(r: &crate::commands::task::Report) -> TaskEditV1 {
         session_status: r.written.state.status.as_str().to_owned(),
         changed: r.written.changed,
         noted: r.written.noted.map(|c| c.to_string()),
+        created: r.written.created,
+        reopened: r.written.reopened,
+        passed_over: r.written.passed_over.clone(),
+        commit: r.commit.as_ref().map(|(id, subject)| CommitV1 {
+            sha: id.to_string(),
+            short: id.short(),
+            subject: subject.clone(),
+        }),
     }
 }
 
