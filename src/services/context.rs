@@ -111,7 +111,6 @@ impl Context {
         )
     }
 
-    /// An explicit session key, looked for under every handover root of `wt`.
     /// The session `task` would edit in `wt`, for reading (none is made): the branch's
     /// (or the team's) newest READY session, and the owner it was looked up for.
     /// `Ok((None, owner))` when there is none on disk.
@@ -131,18 +130,6 @@ impl Context {
             &self.settings,
         )?;
         Ok((chosen.session.filter(SessionDir::exists), owner))
-    }
-
-    pub fn session_by_key(&self, wt: &Worktree, key: &str) -> Result<SessionDir> {
-        self.session_in(wt, key)?.ok_or_else(|| {
-            Error::usage_hint(
-                msg(
-                    crate::k!("err.no_session_in"),
-                    &[("key", &format!("{key:?}")), ("path", &wt.path.display())],
-                ),
-                msg(crate::k!("err.status_here_hint"), &[]),
-            )
-        })
     }
 
     /// The session `key` under a handover root of `wt`, if it is there.

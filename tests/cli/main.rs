@@ -45,6 +45,7 @@ mod render_here_migrate;
 mod reopen;
 mod save;
 mod save_merge;
+mod seams;
 mod sessions;
 mod shell_completion;
 mod status;
