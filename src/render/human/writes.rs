@@ -123,6 +123,14 @@ pub fn hook(r: &crate::commands::agent_hook::InstallReport, p: &Painter) -> Stri
         (false, false) => crate::k!("hook.absent"),
     };
     let mut out = format!("{}\n", p.f(key, &[("path", &path)]));
+    if let Some(main) = &r.main_worktree {
+        let main = escape(&main.display().to_string());
+        let line = p.f(
+            crate::k!("hook.codex_main_worktree"),
+            &[("path", &path), ("main", &main)],
+        );
+        let _ = writeln!(out, "{line}");
+    }
     if let Some((file, changed)) = &r.instructions {
         let file = escape(&file.display().to_string());
         let key = match (install, changed) {

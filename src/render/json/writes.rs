@@ -193,6 +193,9 @@ pub struct HookV1 {
     pub instructions: Option<InstructionsV1>,
     /// What the user must still do for the hook to run (Codex: trust it), if anything.
     pub next_step: Option<&'static str>,
+    /// Codex run in a linked worktree: the main worktree, whose `.codex/hooks.json`
+    /// got the hook (Codex reads project hooks only there); else null.
+    pub main_worktree: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -211,6 +214,7 @@ pub fn hook(r: &crate::commands::agent_hook::InstallReport) -> HookV1 {
         },
         settings: r.settings.display().to_string(),
         changed: r.changed,
+        main_worktree: r.main_worktree.as_ref().map(|m| m.display().to_string()),
         next_step: r
             .next_step()
             .map(|key| crate::support::i18n::text(crate::support::i18n::Lang::En, key)),
