@@ -77,7 +77,7 @@ fn codex_reads(
     let (Some(ctx), Some(_)) = (ctx, project) else {
         return Ok(None);
     };
-    if args.agent != crate::cli::HookAgent::Codex || args.scope != HookScope::Project {
+    if args.agent != crate::cli::shared::HookAgent::Codex || args.scope != HookScope::Project {
         return Ok(None);
     }
     let worktrees = ctx.repo.worktrees()?;

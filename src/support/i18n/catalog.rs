@@ -253,6 +253,8 @@ pub(super) const CATALOG: &[Entry] = &[
     e("effect.consumed", "consumed {path} (a copy is in {copy})", "{path} を消費しました（コピーは {copy}）"),
     e("effect.consumed_committed", "consumed {path} (a copy is in {copy}; its removal was committed)", "{path} を消費しました（コピーは {copy}、削除はコミット済み）"),
     e("effect.restored_as", " (saved as {old}, a key another session has here)", "（保存時のキー {old} はここでは別のセッションのものです）"),
+    e("effect.other_branch", "{branch} is this session's branch, and no worktree is on it; this worktree is on {here}, so the session is judged against {branch} (its commits, not this worktree's). Switch to its branch before working on it: `git switch {switch}`", "{branch} がこのセッションのブランチで、そのブランチのワークツリーはありません。このワークツリーは {here} にあるため、セッションは {branch}（このワークツリーではなくそのコミット）に照らして判断します。作業の前にそのブランチに切り替えてください: `git switch {switch}`"),
+    e("effect.other_branch_detached", "{branch} is this session's branch, and no worktree is on it; this worktree has a detached HEAD, so the session is judged against {branch}. Switch to its branch before working on it: `git switch {switch}`", "{branch} がこのセッションのブランチで、そのブランチのワークツリーはありません。このワークツリーは HEAD が切り離されているため、セッションは {branch} に照らして判断します。作業の前にそのブランチに切り替えてください: `git switch {switch}`"),
     e("effect.restored", "restored session {key} from the notes store (note on {commit}) into {path}", "セッション {key} をノートストア（{commit} のノート）から {path} に復元しました"),
     // hook install
     e("hook.added", "added the SessionStart hook to {path}", "{path} に SessionStart フックを追加しました"),
