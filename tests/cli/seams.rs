@@ -1,7 +1,7 @@
 //! Issue 32, item 1: every `git handover …` command a briefing or a hook prints runs as
 //! printed, through `sh`, from the directory the agent stands in, and does what it says:
 //! briefings on the agent's own worktree, on another worktree's session, on a team
-//! session, on a session restored from the notes store, and on a CONTINUE_HERE.md, from
+//! session, on a session restored from the notes store, and on a `CONTINUE_HERE.md`, from
 //! `continue` and from `hook session-start`.
 
 use std::path::{Path, PathBuf};

@@ -252,9 +252,9 @@ fn effect(e: &crate::commands::r#continue::Effect) -> EffectV1 {
                 };
                 if let Some((branch, here)) = other_branch {
                     let here = here.as_deref().unwrap_or("a detached HEAD");
-                    d.push_str(&format!(
-                        "; the session is on branch {branch} and this worktree on {here}: judged against {branch}, switch with `git switch {branch}`"
-                    ));
+                    d = format!(
+                        "{d}; the session is on branch {branch} and this worktree on {here}: judged against {branch}, switch with `git switch {branch}`"
+                    );
                 }
                 d
             }),
