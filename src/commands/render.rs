@@ -33,24 +33,9 @@ pub struct Report {
 pub fn run(ctx: &Context, args: &RenderArgs) -> Result<Report> {
     let wt = ctx.current_worktree()?;
     let session = match &args.key {
-        // Any worktree's session, this one's first, like `continue KEY`.
-        Some(key) => {
-            let mut found = None;
-            let others = ctx.repo.worktrees()?;
-            for w in std::iter::once(&wt).chain(others.iter().filter(|w| w.path != wt.path)) {
-                if w.exists
-                    && !w.is_bare
-                    && let Ok(s) = ctx.session_by_key(w, key)
-                {
-                    found = Some(s);
-                    break;
-                }
-            }
-            match found {
-                Some(s) => s,
-                None => ctx.session_by_key(&wt, key)?,
-            }
-        }
+        // Any worktree's session, this one's first, like `task --session KEY`; a key
+        // kept only in the notes store is named with the command that restores it.
+        Some(key) => ctx.session_anywhere(&wt, key)?.1,
         None => {
             let owner = ctx.owner(&args.team, &wt)?;
             sessions::current_session(&ctx.write_root(&wt), &owner, &wt.path, &mut Vec::new())?

@@ -110,6 +110,8 @@ pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Saved> {
     };
     written.skipped.splice(0..0, chosen.skipped);
     written.others = chosen.others;
+    written.reopened = chosen.reopened;
+    written.passed_over = chosen.passed_over;
     let mut saved = written.into_saved();
     saved.unknown = unknown;
     Ok(saved)

@@ -29,6 +29,12 @@ pub struct Saved {
     /// Keys and task statuses of the input the format does not know, kept as written
     /// (said as warnings, and under `--json`).
     pub unknown: Vec<crate::model::state::known::Unknown>,
+    /// The write went into a finished session of the branch (finished within
+    /// `handover.freshFor`) or of the team, reopening it, instead of starting one.
+    pub reopened: bool,
+    /// A new session was started although the branch has a finished one, finished
+    /// longer than `handover.freshFor` ago: its key.
+    pub passed_over: Option<String>,
 }
 
 /// What keeping the handover roots out of commits did to `info/exclude`.

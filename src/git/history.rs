@@ -76,6 +76,11 @@ impl History<'_> {
 }
 
 impl Repo {
+    /// The subject of commit `id` (empty when it cannot be read).
+    pub fn subject(&self, id: CommitId) -> String {
+        self.commit_line(id.0).subject
+    }
+
     pub(super) fn commit_line(&self, id: ObjectId) -> CommitLine {
         let kind = self.repo.object_hash();
         // What gix reads (where the packs read git's way did not have it) is not

@@ -111,7 +111,9 @@ pub fn context(report: &Report, lang: Lang, budget: Budget) -> Option<String> {
     if let Outcome::Briefing(b) = &report.outcome
         && b.candidate.handover.kind == crate::facts::assessed::Kind::ContinueHere
     {
-        let path = crate::support::text::escape(&b.candidate.handover.key);
+        // The note's whole path: the command runs as printed from any directory.
+        let path =
+            crate::support::text::shell_word(&b.candidate.handover.file.display().to_string());
         blocks.push(must(format!(
             "{}\n",
             p.f(crate::k!("cont.consume_note"), &[("path", &path)])

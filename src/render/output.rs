@@ -193,6 +193,21 @@ impl Output for Saved {
                 ],
             ));
         }
+        if self.reopened {
+            infos.push(p.f(
+                crate::k!("save.reopened"),
+                &[("key", &text::escape(&self.key))],
+            ));
+        }
+        if let Some(old) = &self.passed_over {
+            infos.push(p.f(
+                crate::k!("save.passed_over"),
+                &[
+                    ("key", &text::escape(&self.key)),
+                    ("old", &text::escape(old)),
+                ],
+            ));
+        }
         for pat in &x.tracked {
             warnings.push(p.f(
                 crate::k!("exclude.tracked"),

@@ -111,7 +111,6 @@ impl Context {
         )
     }
 
-    /// An explicit session key, looked for under every handover root of `wt`.
     /// The session `task` would edit in `wt`, for reading (none is made): the branch's
     /// (or the team's) newest READY session, and the owner it was looked up for.
     /// `Ok((None, owner))` when there is none on disk.
@@ -131,18 +130,6 @@ impl Context {
             &self.settings,
         )?;
         Ok((chosen.session.filter(SessionDir::exists), owner))
-    }
-
-    pub fn session_by_key(&self, wt: &Worktree, key: &str) -> Result<SessionDir> {
-        self.session_in(wt, key)?.ok_or_else(|| {
-            Error::usage_hint(
-                msg(
-                    crate::k!("err.no_session_in"),
-                    &[("key", &format!("{key:?}")), ("path", &wt.path.display())],
-                ),
-                msg(crate::k!("err.status_here_hint"), &[]),
-            )
-        })
     }
 
     /// The session `key` under a handover root of `wt`, if it is there.
@@ -171,6 +158,23 @@ impl Context {
             if let Some(s) = self.session_in(&wt, key)? {
                 return Ok((wt, s));
             }
+        }
+        // Kept only in the notes store: restoring is `continue`'s, which briefs on
+        // what it restores; the error names the exact command.
+        if self.repo.ref_target(&self.settings.notes_ref)?.is_some()
+            && let Ok((records, _)) = self.store().newest()
+            && records.iter().any(|r| r.record.key == key)
+        {
+            return Err(Error::usage_hint(
+                msg(
+                    crate::k!("err.session_only_in_store"),
+                    &[("key", &format!("{key:?}"))],
+                ),
+                msg(
+                    crate::k!("err.session_only_in_store_hint"),
+                    &[("key", &crate::support::text::shell_word(key))],
+                ),
+            ));
         }
         Err(Error::usage_hint(
             msg(

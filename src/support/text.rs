@@ -22,6 +22,19 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// `s` as one word for `sh`, to be pasted into a printed command: as it is when it
+/// holds only characters the shell takes literally, else in single quotes (a quote in
+/// it closed, escaped and reopened), then escaped for the terminal.
+pub fn shell_word(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./-:@+=,%".contains(c));
+    if plain {
+        return s.to_owned();
+    }
+    escape(&format!("'{}'", s.replace('\'', "'\\''")))
+}
+
 fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
@@ -86,5 +99,17 @@ mod tests {
         assert_eq!(one_line("first\nsecond", 10), "first");
         assert_eq!(one_line("abcdefghijkl", 5), "abcd…");
         assert_eq!(one_line("ab\u{2066}cdef", 4), "ab\\u{2066}…");
+    }
+
+    #[test]
+    fn shell_words_quote_what_the_shell_would_act_on() {
+        assert_eq!(
+            shell_word("feature/a/20261201-235848"),
+            "feature/a/20261201-235848"
+        );
+        assert_eq!(shell_word("a b"), "'a b'");
+        assert_eq!(shell_word("it's"), "'it'\\''s'");
+        assert_eq!(shell_word("$(x)"), "'$(x)'");
+        assert_eq!(shell_word(""), "''");
     }
 }

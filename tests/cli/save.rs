@@ -90,7 +90,14 @@ fn branches_with_slashes_detached_heads_and_fingerprint_collisions() {
         env.save(&repo, &done, &[]).stdout,
         "feature/x/20261130-120000\n"
     );
-    // That session is finished, so the next save at the same second makes a new one.
+    // That session is finished just now, within handover.freshFor: the next save
+    // reopens it (issue 32, item 3, tests/cli/reopen.rs) ...
+    assert_eq!(
+        env.save(&repo, &done, &[]).stdout,
+        "feature/x/20261130-120000\n"
+    );
+    // ... and with freshFor at zero, a new one is made at the same second beside it.
+    env.git(&repo, &["config", "handover.freshFor", "0s"]);
     assert_eq!(
         env.save(&repo, &done, &[]).stdout,
         "feature/x/20261130-120000-2\n"

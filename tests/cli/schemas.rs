@@ -199,7 +199,8 @@ fn the_command_prints_the_shipped_files_and_each_is_a_schema() {
     let save = schema(&env, "save");
     let mut out = Vec::new();
     let doc = json!({"schema": "git-handover/save/1", "key": "k", "path": "p", "created": true,
-        "changed": 1, "status": "READY", "noted": "abc", "warnings": [], "extra": null});
+        "changed": 1, "status": "READY", "noted": "abc", "warnings": [], "reopened": false,
+        "passed_over": null, "extra": null});
     violations(&save, &save, &doc, "$", &mut out);
     assert_eq!(
         out,

@@ -164,14 +164,20 @@ fn task_done_stores_the_full_sha_and_the_last_one_completes_the_session() {
     let run = env.handover(&repo, &["task", "done", "T1", "--commit", "HEAD~1"]);
     assert_eq!(
         run.stdout,
-        "[T1] done in main/20261130-120000 (READY)\n",
+        format!(
+            "[T1] done in main/20261130-120000 (READY), recording commit {} \"first\"\n",
+            &first[..7]
+        ),
         "{}",
         run.snapshot()
     );
     let run = env.handover(&repo, &["task", "done", "T2"]);
     assert_eq!(
         run.stdout,
-        "[T2] done in main/20261130-120000 (ALL_COMPLETE)\n"
+        format!(
+            "[T2] done in main/20261130-120000 (ALL_COMPLETE), recording commit {} \"second\"\n",
+            &second[..7]
+        )
     );
     let dir = repo.join(".claude/handover/main/20261130-120000");
     let state = read_json(&dir.join("project-state.json"));

@@ -24,6 +24,9 @@ pub struct InstallReport {
     /// The settings file of the other scope, when it runs the hook too (Codex runs
     /// both; the hook then briefs once, but one registration is enough).
     pub also_at: Option<PathBuf>,
+    /// Codex in a linked worktree: the main worktree, whose `.codex/hooks.json` got
+    /// the hook because Codex reads project hooks only there.
+    pub main_worktree: Option<PathBuf>,
 }
 
 impl InstallReport {
@@ -212,6 +215,7 @@ fn read_instructions(path: &Path) -> Result<String> {
 /// `project` is the worktree (`None` outside a repository: user scope only).
 pub fn install(
     project: Option<&Path>,
+    instructions_in: Option<&Path>,
     args: &HookInstallArgs,
     lock_timeout: Duration,
 ) -> Result<InstallReport> {
@@ -242,7 +246,7 @@ pub fn install(
         write_settings(&real, &settings)?;
     }
     let instructions = if args.instructions {
-        let file = instructions_path(project, args.agent, args.scope)?;
+        let file = instructions_path(instructions_in, args.agent, args.scope)?;
         let real = fsio::through_links(&file);
         if let Some(dir) = real.parent() {
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create", e))?;
@@ -270,6 +274,7 @@ pub fn install(
         install: true,
         excluded: None,
         also_at: other_scope(project, args),
+        main_worktree: None,
         agent: args.agent,
         settings: path,
         changed: !present,
@@ -307,6 +312,7 @@ fn other_scope(project: Option<&Path>, args: &HookInstallArgs) -> Option<PathBuf
 /// `hooks` that held nothing but it), and with `--instructions` the section it wrote.
 pub fn uninstall(
     project: Option<&Path>,
+    instructions_in: Option<&Path>,
     args: &HookInstallArgs,
     lock_timeout: Duration,
 ) -> Result<InstallReport> {
@@ -335,7 +341,7 @@ pub fn uninstall(
         }
     }
     let instructions = if args.instructions {
-        let file = instructions_path(project, args.agent, args.scope)?;
+        let file = instructions_path(instructions_in, args.agent, args.scope)?;
         let real = fsio::through_links(&file);
         let _lock = if std::fs::symlink_metadata(&real).is_ok() {
             Some(fsio::Lock::acquire(&real, lock_timeout)?)
@@ -362,6 +368,7 @@ pub fn uninstall(
         install: false,
         excluded: None,
         also_at: None,
+        main_worktree: None,
         agent: args.agent,
         settings: path,
         changed,

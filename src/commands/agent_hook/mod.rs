@@ -30,7 +30,15 @@ const LOCK_TIMEOUT: Duration = Duration::from_secs(5);
 /// own directory, whatever the repository.
 pub fn install(ctx: Option<&Context>, args: &HookInstallArgs) -> Result<InstallReport> {
     let (project, timeout) = place(ctx, args)?;
-    let mut report = install::install(project.as_deref(), args, timeout)?;
+    let here = ctx.and_then(|c| c.current_worktree().ok()).map(|w| w.path);
+    let settings_at = codex_reads(ctx, args, project.as_deref())?;
+    let mut report = install::install(
+        settings_at.as_deref().or(project.as_deref()),
+        project.as_deref(),
+        args,
+        timeout,
+    )?;
+    report.main_worktree = settings_at.filter(|m| Some(m) != here.as_ref());
     // A local settings file stays out of commits, as Claude Code keeps its own.
     if let Some(ctx) = ctx.filter(|_| args.scope == HookScope::Local) {
         report.excluded =
@@ -42,7 +50,44 @@ pub fn install(ctx: Option<&Context>, args: &HookInstallArgs) -> Result<InstallR
 /// `hook uninstall`: what `install` added, taken out.
 pub fn uninstall(ctx: Option<&Context>, args: &HookInstallArgs) -> Result<InstallReport> {
     let (project, timeout) = place(ctx, args)?;
-    install::uninstall(project.as_deref(), args, timeout)
+    let settings_at = codex_reads(ctx, args, project.as_deref())?;
+    let mut report = install::uninstall(
+        settings_at.as_deref().or(project.as_deref()),
+        project.as_deref(),
+        args,
+        timeout,
+    )?;
+    let here = ctx.and_then(|c| c.current_worktree().ok()).map(|w| w.path);
+    report.main_worktree = settings_at.filter(|m| Some(m) != here.as_ref());
+    Ok(report)
+}
+
+/// Where Codex reads a project's `.codex/hooks.json`: only the main worktree's root
+/// (its trust prompt names `<main>/.codex/hooks.json`; ENGINEERING-NOTES), whichever
+/// linked worktree it runs in. So `--scope project` in a linked worktree registers
+/// the hook there, where it then runs for every worktree of the repository (the hook
+/// briefs the worktree Codex runs in, from the event's `cwd`). `None` for every other
+/// agent and scope. A bare main worktree has no root to read: refused, with `--scope
+/// user` as the way.
+fn codex_reads(
+    ctx: Option<&Context>,
+    args: &HookInstallArgs,
+    project: Option<&std::path::Path>,
+) -> Result<Option<std::path::PathBuf>> {
+    let (Some(ctx), Some(_)) = (ctx, project) else {
+        return Ok(None);
+    };
+    if args.agent != crate::cli::shared::HookAgent::Codex || args.scope != HookScope::Project {
+        return Ok(None);
+    }
+    let worktrees = ctx.repo.worktrees()?;
+    match worktrees.iter().find(|w| w.is_main) {
+        Some(main) if !main.is_bare && main.exists => Ok(Some(main.path.clone())),
+        _ => Err(crate::support::error::Error::usage_hint(
+            crate::support::error::msg(crate::k!("err.codex_bare_main"), &[]),
+            crate::support::error::msg(crate::k!("err.codex_bare_main_hint"), &[]),
+        )),
+    }
 }
 
 /// The project's worktree (none for the user's scope) and the lock timeout.

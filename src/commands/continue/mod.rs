@@ -5,6 +5,7 @@ mod args;
 mod consume;
 mod find;
 mod plan;
+mod restore;
 mod resume;
 mod settle;
 
@@ -134,6 +135,9 @@ pub enum Effect {
         commit: crate::git::CommitId,
         /// The key it was saved under, when that one is another session's here.
         saved_as: Option<String>,
+        /// The session's branch and the branch of the worktree it was restored into,
+        /// when they differ (no worktree is on the session's branch).
+        other_branch: Option<(String, Option<String>)>,
     },
 }
 

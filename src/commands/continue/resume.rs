@@ -13,7 +13,7 @@ use crate::services::assess::{self, Kind};
 use crate::services::context::Context;
 use crate::services::scan::Found;
 use crate::services::sessions::{self, SessionDir};
-use crate::support::error::{Error, Result, msg};
+use crate::support::error::{Error, Result};
 
 use super::plan::{Facts, Step, plan};
 use crate::support::fsio;
@@ -91,7 +91,7 @@ pub(super) fn resume(
         .handover
         .assessment()
         .and_then(|a| a.branch.as_deref())
-        .and_then(|b| ctx.repo.branch_tip(b))
+        .and_then(|b| ctx.repo.branch_tip_or_remote(b).map(|(tip, _)| tip))
         .or(briefing.candidate.worktree.head);
     if let Some(tip) = tip {
         briefing.recent = history.recent_commits(tip, 5)?;
@@ -195,16 +195,21 @@ fn make_local(
                 chosen = recheck(ctx, history, &migrated.session, chosen.worktree);
             }
             Step::Restore => {
-                let wt = current.ok_or_else(needs_worktree)?.clone();
+                let here = current.ok_or_else(needs_worktree)?;
                 let stored = chosen.handover.stored.clone().expect("from the store");
-                let session = restore(ctx, &wt, &chosen.handover.key, &stored)?;
+                let branch = chosen.handover.assessment().and_then(|a| a.branch.clone());
+                let place = super::restore::place(ctx, here, branch.as_deref())?;
+                let session =
+                    super::restore::restore(ctx, &place.wt, &chosen.handover.key, &stored)?;
                 effects.push(Effect::Restored {
                     key: session.key.clone(),
                     path: session.dir(),
                     commit: stored.commit,
                     saved_as: stored.saved_as.clone(),
+                    other_branch: place.other_branch.clone(),
                 });
-                chosen = recheck(ctx, history, &session, wt);
+                chosen = recheck(ctx, history, &session, place.judged);
+                chosen.worktree = place.wt;
             }
             Step::Adopt => {
                 let wt = current.ok_or_else(needs_worktree)?.clone();
@@ -466,34 +471,4 @@ fn brief(args: &ContinueArgs, chosen: Candidate) -> Result<(Brief, Option<Vec<u8
             Ok((Brief::Open(Box::new(briefing)), Some(bytes)))
         }
     }
-}
-
-/// Write a session of the notes store into `wt`'s handover root under its key, with
-/// `workspace` pointing at `wt` (the worktree it was saved in may be gone), and the
-/// time it was written kept. Refuses to overwrite a session that is there.
-pub(super) fn restore(
-    ctx: &Context,
-    wt: &Worktree,
-    key: &str,
-    stored: &assess::Stored,
-) -> Result<SessionDir> {
-    let session = SessionDir::new(&ctx.write_root(wt), key)?;
-    let file = session.state_file();
-    let mut doc = stored.state.doc();
-    sessions::point_here(&mut doc, wt);
-    crate::model::session::seal(&mut doc);
-    let state = State::from_doc(doc, &file)?;
-    // Not recorded again: the store has this state already (its `seq` is kept, so the
-    // next write here follows the record it came from).
-    let created = sessions::Transaction::unrecorded(ctx, wt).create(&session, state, Ok)?;
-    if created.is_none() {
-        return Err(Error::usage_hint(
-            msg(
-                crate::k!("err.restore_exists"),
-                &[("key", &key), ("path", &file.display())],
-            ),
-            msg(crate::k!("err.resume_it"), &[("key", &key)]),
-        ));
-    }
-    Ok(session)
 }

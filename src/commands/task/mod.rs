@@ -19,6 +19,9 @@ use target::target;
 pub struct Report {
     pub written: Saved,
     pub task: String,
+    /// `task done`: the commit recorded (resolved in the caller's worktree: `HEAD` is
+    /// the HEAD of the worktree the command runs in), with its subject.
+    pub commit: Option<(crate::git::CommitId, String)>,
 }
 
 pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
@@ -27,16 +30,26 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
     check_id(&id, &edit)?;
     let is_add = matches!(edit, TaskEdit::Add { .. });
     let reopen = edit == TaskEdit::Reopen;
+    let commit = match &edit {
+        TaskEdit::Done { commit } => ctx
+            .repo
+            .resolve_commit(commit)
+            .map(|id| (id, ctx.repo.subject(id))),
+        _ => None,
+    };
     let (home, target, chosen) = target(ctx, args, &wt, is_add, reopen)?;
     let owner = chosen.as_ref().map(|(_, o)| o);
     let mut written = write(ctx, &home, &target, owner, &id, edit)?;
     if let Some((c, _)) = chosen {
         written.skipped.splice(0..0, c.skipped);
         written.others = c.others;
+        written.reopened = c.reopened;
+        written.passed_over = c.passed_over;
     }
     Ok(Report {
         written: written.into_saved(),
         task: id,
+        commit,
     })
 }
 

@@ -403,7 +403,10 @@ fn last(b: &Briefing, assessment: &Assessment, p: &Painter) -> Block {
         let _ = writeln!(
             last,
             "{}",
-            p.f(crate::k!("cont.record"), &[("key", &escape(&session.key))])
+            p.f(
+                crate::k!("cont.record"),
+                &[("key", &crate::support::text::shell_word(&session.key))]
+            )
         );
     }
     Block::must(last)

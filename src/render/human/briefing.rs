@@ -125,15 +125,42 @@ pub fn continue_(r: &crate::commands::r#continue::Report, p: &Painter) -> String
                 )
             );
         }
-        Outcome::Briefing(b) => briefing(&mut out, b, p),
+        Outcome::Briefing(b) => {
+            // What was restored, and onto which branch, is said before the briefing:
+            // it says where the briefing's session now is.
+            let (first, _) = split_effects(&r.effects);
+            for e in &first {
+                out.push_str(&effect(e, p));
+            }
+            if !first.is_empty() {
+                out.push('\n');
+            }
+            briefing(&mut out, b, p);
+        }
     }
-    if !r.effects.is_empty() && matches!(r.outcome, Outcome::Briefing(_)) {
+    let rest = match r.outcome {
+        Outcome::Briefing(_) => split_effects(&r.effects).1,
+        _ => r.effects.iter().collect(),
+    };
+    if !rest.is_empty() && matches!(r.outcome, Outcome::Briefing(_)) {
         out.push('\n');
     }
-    for e in &r.effects {
+    for e in rest {
         out.push_str(&effect(e, p));
     }
     out
+}
+
+/// The effects said before a briefing (a restore), and those said after it.
+fn split_effects(
+    effects: &[crate::commands::r#continue::Effect],
+) -> (
+    Vec<&crate::commands::r#continue::Effect>,
+    Vec<&crate::commands::r#continue::Effect>,
+) {
+    effects
+        .iter()
+        .partition(|e| matches!(e, crate::commands::r#continue::Effect::Restored { .. }))
 }
 
 fn briefing(out: &mut String, b: &crate::commands::r#continue::Briefing, p: &Painter) {
@@ -199,6 +226,7 @@ fn effect(e: &crate::commands::r#continue::Effect, p: &Painter) -> String {
             path: x,
             commit,
             saved_as,
+            other_branch,
         } => {
             let mut line = p.f(
                 crate::k!("effect.restored"),
@@ -210,6 +238,25 @@ fn effect(e: &crate::commands::r#continue::Effect, p: &Painter) -> String {
             );
             if let Some(old) = saved_as {
                 line.push_str(&p.f(crate::k!("effect.restored_as"), &[("old", &escape(old))]));
+            }
+            if let Some((branch, here)) = other_branch {
+                let branch = escape(branch);
+                let switch = crate::support::text::shell_word(&branch);
+                line.push('\n');
+                line.push_str(&match here {
+                    Some(here) => p.f(
+                        crate::k!("effect.other_branch"),
+                        &[
+                            ("branch", &branch),
+                            ("here", &escape(here)),
+                            ("switch", &switch),
+                        ],
+                    ),
+                    None => p.f(
+                        crate::k!("effect.other_branch_detached"),
+                        &[("branch", &branch), ("switch", &switch)],
+                    ),
+                });
             }
             line
         }

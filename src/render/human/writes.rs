@@ -30,16 +30,23 @@ pub fn task(r: &crate::commands::task::Report, p: &Painter) -> String {
         );
         return format!("{line}\n");
     };
-    let line = p.f(
-        crate::k!("task.done"),
-        &[
-            ("id", &escape(&r.task)),
-            ("status", &escape(status)),
-            ("key", &escape(&r.written.key)),
-            ("session", &r.written.state.status),
-        ],
-    );
-    format!("{line}\n")
+    let mut args: Vec<(&str, &dyn std::fmt::Display)> = Vec::new();
+    let (id, status, key) = (escape(&r.task), escape(status), escape(&r.written.key));
+    args.extend([
+        ("id", &id as &dyn std::fmt::Display),
+        ("status", &status),
+        ("key", &key),
+        ("session", &r.written.state.status),
+    ]);
+    let Some((sha, subject)) = &r.commit else {
+        return format!("{}\n", p.f(crate::k!("task.done"), &args));
+    };
+    let (sha, subject) = (sha.short(), format!("{:?}", escape(subject)));
+    args.extend([
+        ("sha", &sha as &dyn std::fmt::Display),
+        ("subject", &subject),
+    ]);
+    format!("{}\n", p.f(crate::k!("task.done_at"), &args))
 }
 
 pub fn render(r: &crate::commands::render::Report, p: &Painter) -> String {
@@ -116,6 +123,14 @@ pub fn hook(r: &crate::commands::agent_hook::InstallReport, p: &Painter) -> Stri
         (false, false) => crate::k!("hook.absent"),
     };
     let mut out = format!("{}\n", p.f(key, &[("path", &path)]));
+    if let Some(main) = &r.main_worktree {
+        let main = escape(&main.display().to_string());
+        let line = p.f(
+            crate::k!("hook.codex_main_worktree"),
+            &[("path", &path), ("main", &main)],
+        );
+        let _ = writeln!(out, "{line}");
+    }
     if let Some((file, changed)) = &r.instructions {
         let file = escape(&file.display().to_string());
         let key = match (install, changed) {

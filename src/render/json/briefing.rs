@@ -239,14 +239,24 @@ fn effect(e: &crate::commands::r#continue::Effect) -> EffectV1 {
             path,
             commit,
             saved_as,
+            other_branch,
         } => EffectV1 {
             kind: "restored",
             path: path.display().to_string(),
-            detail: Some(match saved_as {
-                Some(old) => format!(
-                    "{key} from the note on {commit} (saved as {old}, a key another session has here)"
-                ),
-                None => format!("{key} from the note on {commit}"),
+            detail: Some({
+                let mut d = match saved_as {
+                    Some(old) => format!(
+                        "{key} from the note on {commit} (saved as {old}, a key another session has here)"
+                    ),
+                    None => format!("{key} from the note on {commit}"),
+                };
+                if let Some((branch, here)) = other_branch {
+                    let here = here.as_deref().unwrap_or("a detached HEAD");
+                    d = format!(
+                        "{d}; the session is on branch {branch} and this worktree on {here}: judged against {branch}, switch with `git switch {branch}`"
+                    );
+                }
+                d
             }),
         },
     }

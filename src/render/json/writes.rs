@@ -12,6 +12,12 @@ pub struct SaveV1 {
     pub status: String,
     /// The commit whose note in the notes store got the record (store enabled only).
     pub noted: Option<String>,
+    /// The write went into a finished session (of this branch, finished within
+    /// `handover.freshFor`, or the team's), reopening it.
+    pub reopened: bool,
+    /// A new session was started although this branch has a finished one, finished
+    /// longer than `handover.freshFor` ago: that one's key (null otherwise).
+    pub passed_over: Option<String>,
     /// Keys and task statuses of the input the format does not know (kept as written).
     pub warnings: Vec<InputWarningV1>,
 }
@@ -78,6 +84,8 @@ pub fn save(w: &crate::facts::written::Saved) -> SaveV1 {
                 message: unknown_message(u, crate::support::i18n::Lang::En),
             })
             .collect(),
+        reopened: w.reopened,
+        passed_over: w.passed_over.clone(),
     }
 }
 
@@ -91,6 +99,21 @@ pub struct TaskEditV1 {
     pub changed: bool,
     /// The commit whose note in the notes store got the record (store enabled only).
     pub noted: Option<String>,
+    /// `task add` made the session.
+    pub created: bool,
+    /// See [`SaveV1::reopened`].
+    pub reopened: bool,
+    /// See [`SaveV1::passed_over`].
+    pub passed_over: Option<String>,
+    /// `task done`: the commit recorded, resolved in the worktree the command ran in.
+    pub commit: Option<CommitV1>,
+}
+
+#[derive(Serialize)]
+pub struct CommitV1 {
+    pub sha: String,
+    pub short: String,
+    pub subject: String,
 }
 
 pub fn task(r: &crate::commands::task::Report) -> TaskEditV1 {
@@ -108,6 +131,14 @@ pub fn task(r: &crate::commands::task::Report) -> TaskEditV1 {
         session_status: r.written.state.status.as_str().to_owned(),
         changed: r.written.changed,
         noted: r.written.noted.map(|c| c.to_string()),
+        created: r.written.created,
+        reopened: r.written.reopened,
+        passed_over: r.written.passed_over.clone(),
+        commit: r.commit.as_ref().map(|(id, subject)| CommitV1 {
+            sha: id.to_string(),
+            short: id.short(),
+            subject: subject.clone(),
+        }),
     }
 }
 
@@ -217,6 +248,9 @@ pub struct HookV1 {
     pub instructions: Option<InstructionsV1>,
     /// What the user must still do for the hook to run (Codex: trust it), if anything.
     pub next_step: Option<&'static str>,
+    /// Codex run in a linked worktree: the main worktree, whose `.codex/hooks.json`
+    /// got the hook (Codex reads project hooks only there); else null.
+    pub main_worktree: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -235,6 +269,7 @@ pub fn hook(r: &crate::commands::agent_hook::InstallReport) -> HookV1 {
         },
         settings: r.settings.display().to_string(),
         changed: r.changed,
+        main_worktree: r.main_worktree.as_ref().map(|m| m.display().to_string()),
         next_step: r
             .next_step()
             .map(|key| crate::support::i18n::text(crate::support::i18n::Lang::En, key)),

@@ -215,6 +215,12 @@ pub struct Chosen {
     /// With no session chosen: the first session that could not be read (the write
     /// stops on it; `choose` with `create` returns it as its error).
     pub unreadable: Option<Error>,
+    /// The session chosen was finished (every task done) and is written into again:
+    /// the branch's, finished within `handover.freshFor`, or the team's.
+    pub reopened: bool,
+    /// A new session was made although the branch has a finished one, because that
+    /// one was finished longer than `handover.freshFor` ago: its key.
+    pub passed_over: Option<String>,
     _branch_lock: Option<Lock>,
 }
 
@@ -253,11 +259,19 @@ pub fn choose(
         Owner::Team { .. } => {
             let mut problems = Vec::new();
             let s = current_session(root, owner, here, &mut problems)?;
+            let reopened = create
+                && s.as_ref().is_some_and(|s| {
+                    s.exists()
+                        && crate::model::state::View::read(&s.state_file())
+                            .is_ok_and(|v| !v.is_ready())
+                });
             return Ok(Chosen {
                 session: s,
                 others,
                 skipped: problems,
                 unreadable: None,
+                reopened,
+                passed_over: None,
                 _branch_lock: branch_lock,
             });
         }
@@ -273,11 +287,27 @@ pub fn choose(
         }
         blocked = Some(first);
     }
+    // With none READY, the branch's newest session finished within `freshFor` is
+    // reopened (SPEC section 5, `save`): adding the next task to work just finished
+    // keeps its decisions, known issues and tried approaches in one handover.
+    let (mut reopened, mut passed_over) = (false, None);
     if session.is_none()
         && create
         && let Owner::Branch(branch) = owner
     {
-        session = Some(new_branch_session(root, branch, now)?);
+        let newest = branch_candidates(root, other_roots, branch, here, false, &mut Vec::new())
+            .into_iter()
+            .next();
+        session = match newest {
+            Some((s, Some(at))) if finished_recently(at, now, settings) => {
+                reopened = true;
+                Some(s)
+            }
+            other => {
+                passed_over = other.map(|(s, _)| s.key);
+                Some(new_branch_session(root, branch, now)?)
+            }
+        };
     }
     let skipped = unreadable.into_iter().map(Problem::from).collect();
     Ok(Chosen {
@@ -285,8 +315,17 @@ pub fn choose(
         others,
         skipped,
         unreadable: blocked,
+        reopened,
+        passed_over,
         _branch_lock: branch_lock,
     })
+}
+
+/// Whether a session last written at `at` was finished within `handover.freshFor`
+/// of `now` (a time ahead of the clock counts as just now).
+fn finished_recently(at: Timestamp, now: Timestamp, settings: &Settings) -> bool {
+    let age = now.as_second().saturating_sub(at.as_second());
+    u64::try_from(age).map_or(true, |a| a < settings.fresh_for.as_secs())
 }
 
 /// The sessions of `branch` in `root` and then `other_roots` that belong to `here`

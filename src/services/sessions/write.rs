@@ -64,6 +64,10 @@ pub struct Written {
     pub exclusion: crate::services::exclude::Exclusion,
     /// Other READY sessions of the branch that this write passed over for the newest.
     pub others: Vec<String>,
+    /// The write went into a finished session, reopening it (see [`super::Chosen`]).
+    pub reopened: bool,
+    /// The branch's finished session not reopened (finished before `freshFor`).
+    pub passed_over: Option<String>,
 }
 
 impl Written {
@@ -80,6 +84,8 @@ impl Written {
             exclusion: self.exclusion,
             others: self.others,
             unknown: Vec::new(),
+            reopened: self.reopened,
+            passed_over: self.passed_over,
         }
     }
 
@@ -94,6 +100,8 @@ impl Written {
             skipped: Vec::new(),
             exclusion: crate::services::exclude::Exclusion::default(),
             others: Vec::new(),
+            reopened: false,
+            passed_over: None,
         }
     }
 }
