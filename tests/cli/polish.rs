@@ -322,7 +322,7 @@ fn the_briefing_says_how_to_record_progress_and_how_to_use_up_a_note() {
     let cont = env.handover(&repo, &["continue"]);
     assert!(
         cont.stdout.contains(
-            "Record progress on this session (add --session main/20261130-120000 to each): git handover task start <id>"
+            "Record progress on this session (add --session main/20261130-120000 to each): git handover task start ID"
         ),
         "{}",
         cont.stdout

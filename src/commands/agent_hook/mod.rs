@@ -12,7 +12,7 @@ mod starts;
 
 use std::time::Duration;
 
-pub use args::{ReminderArgs, SessionStartArgs};
+pub use args::{Moment, ReminderArgs, SessionStartArgs};
 pub use event::Event;
 pub use install::InstallReport;
 pub use session::{Reminder, reminder, session_start};

@@ -62,9 +62,24 @@ fn claude_code_loads_the_plugin_whose_hooks_brief_and_remind() {
     assert_eq!(run.code, 0, "{}", run.snapshot());
     let plugin = Path::new(env!("CARGO_MANIFEST_DIR")).join("plugins/git-handover");
     let plugin = plugin.to_str().unwrap();
+    // The plugin is installed for the user: in a repository that did not opt in, its
+    // hook runs and briefs nothing (the repository's files are not put into every
+    // session unasked), and its reminders say nothing either.
     let (sources, briefed) = w.start(Agent::Claude, &["-p", "hello", "--plugin-dir", plugin]);
     assert_eq!(sources, ["startup"], "the plugin's SessionStart hook ran");
-    assert!(briefed, "the plugin's briefing reached the model");
+    assert!(!briefed, "a repository that did not opt in is not briefed");
+    assert_eq!(
+        w.outputs(),
+        "",
+        "nothing said where the repository did not opt in"
+    );
+    w.env.git(&w.repo, &["config", "handover.hook", "true"]);
+    let (sources, briefed) = w.start(Agent::Claude, &["-p", "hello", "--plugin-dir", plugin]);
+    assert_eq!(sources, ["startup"], "the plugin's SessionStart hook ran");
+    assert!(
+        briefed,
+        "the plugin's briefing reached the opted-in repository's model"
+    );
     let before = w.events().len();
     w.start(
         Agent::Claude,
@@ -115,21 +130,67 @@ fn gemini_cli_links_the_extension_whose_hooks_brief_and_remind() {
     assert!(said.contains("linked successfully"), "{said}");
     let run = w.env.handover(&w.repo, &["task", "start", "T1"]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
+    // The extension is installed for the user: a repository that did not opt in is
+    // neither briefed nor reminded.
+    let (sources, briefed) = w.start(Agent::Gemini, &["-p", "hello"]);
+    assert_eq!(sources, ["startup"], "the extension's hook ran");
+    assert!(!briefed, "a repository that did not opt in is not briefed");
+    assert_eq!(
+        w.outputs(),
+        "",
+        "nothing said where the repository did not opt in"
+    );
+    w.env.git(&w.repo, &["config", "handover.hook", "true"]);
+    let before = w.events().len();
     let (sources, briefed) = w.start(Agent::Gemini, &["-p", "hello"]);
     assert_eq!(
         sources,
         ["startup"],
         "the extension's SessionStart hook ran"
     );
-    assert!(briefed, "the extension's briefing reached the model");
-    let names: Vec<String> = w
-        .events()
+    assert!(
+        briefed,
+        "the extension's briefing reached the opted-in repository's model"
+    );
+    let names: Vec<String> = w.events()[before..]
         .iter()
         .map(|e| e["hook_event_name"].as_str().unwrap_or("?").to_owned())
         .collect();
+    // Gemini CLI runs both PreCompress and SessionEnd for one headless prompt: the
+    // reminder is said once, worded for the first.
     assert!(names.iter().any(|n| n == "PreCompress"), "{names:?}");
     assert!(names.iter().any(|n| n == "SessionEnd"), "{names:?}");
+    assert_eq!(
+        w.outputs().matches("systemMessage").count(),
+        1,
+        "one reminder: {}",
+        w.outputs()
+    );
     assert!(w.outputs().contains("save the handover"), "{}", w.outputs());
+    // Nothing an agent hook writes has angle brackets, which Gemini CLI escapes.
+    assert!(!w.outputs().contains('<'), "{}", w.outputs());
+    // With the Codex setup's skills in `.agents/skills/` as well (Gemini CLI reads
+    // them too), no skill overrides another.
+    let skills = Path::new(env!("CARGO_MANIFEST_DIR")).join("extensions/codex/skills");
+    for skill in ["handover", "continue"] {
+        let to = w.repo.join(".agents/skills").join(skill);
+        std::fs::create_dir_all(&to).unwrap();
+        std::fs::copy(skills.join(skill).join("SKILL.md"), to.join("SKILL.md")).unwrap();
+    }
+    let before = w.stub.count();
+    let out = w.run(Agent::Gemini, &["-p", "hello"], true);
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{said}");
+    assert!(!said.contains("Skill conflict"), "{said}");
+    let sent: String = w.stub.since(before).into_iter().map(|(_, b)| b).collect();
+    assert!(
+        sent.contains("gemini-handover"),
+        "the extension's skill is offered"
+    );
 }
 
 #[test]
@@ -153,7 +214,11 @@ fn codex_runs_the_packaged_hooks_file() {
         .map(|e| e["hook_event_name"].as_str().unwrap_or("?").to_owned())
         .collect();
     assert_eq!(names, ["SessionStart", "SessionEnd"]);
-    assert!(w.outputs().contains("save the handover"), "{}", w.outputs());
+    assert!(
+        w.outputs().contains("this agent session ended") && w.outputs().contains("[T1]"),
+        "{}",
+        w.outputs()
+    );
 }
 
 #[test]
