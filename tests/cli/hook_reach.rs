@@ -175,3 +175,79 @@ fn the_briefing_a_hook_prints_has_no_angle_brackets() {
     assert!(context.contains("git handover task start ID"), "{context}");
     no_angle_brackets(context);
 }
+
+/// Gemini CLI reads `settings.json` as JSON with comments (`strip-json-comments`, then
+/// `JSON.parse`): `hook install` edits such a file where it changes, and `uninstall`
+/// gives back the text it found.
+#[test]
+fn gemini_settings_with_comments_are_edited_keeping_them() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let settings = repo.join(".gemini/settings.json");
+    let text = r#"{
+    // my model: "not": a key
+    "model": {"name": "gemini-2.5-pro"}, /* a block
+       comment */
+    "url": "http://example.com/*not a comment*/", // a URL in a string
+    "hooks": {
+        "SessionStart": [
+            {"hooks": [{"type": "command", "command": "./mine.sh"}]} // mine
+        ]
+    }
+}
+"#;
+    env.write(&settings, text);
+    let run = env.handover(&repo, &["hook", "install", "--agent", "gemini"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let edited = std::fs::read_to_string(&settings).unwrap();
+    let (kept, _) = text.split_once("        ]").unwrap();
+    let kept = kept.replace("} // mine", "}, // mine");
+    assert!(edited.starts_with(&kept), "{edited}");
+    let read: Value = serde_json::from_str(&strip(&edited)).unwrap();
+    let groups = read["hooks"]["SessionStart"].as_array().unwrap();
+    assert_eq!(groups.len(), 2, "{edited}");
+    assert_eq!(
+        groups[1]["hooks"][0]["command"],
+        "git-handover hook session-start --agent gemini 2>/dev/null || true"
+    );
+    assert_eq!(read["url"], "http://example.com/*not a comment*/");
+    // Again: nothing to do, nothing written.
+    let run = env.handover(&repo, &["hook", "install", "--agent", "gemini"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), edited);
+    let run = env.handover(&repo, &["hook", "uninstall", "--agent", "gemini"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), text);
+}
+
+#[test]
+fn gemini_settings_gemini_would_not_read_are_left_alone() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let settings = repo.join(".gemini/settings.json");
+    // A trailing comma: JSON.parse refuses it after the comments go, and so does this.
+    for text in [
+        "{\n  // c\n  \"model\": \"x\",\n}\n",
+        "{\n  \"model\": \"x\" /* never closed\n}\n",
+    ] {
+        env.write(&settings, text);
+        let run = env.handover(&repo, &["hook", "install", "--agent", "gemini"]);
+        assert_eq!(run.code, 3, "{}", run.snapshot());
+        assert!(run.stderr.contains("is not plain JSON"), "{}", run.stderr);
+        assert_eq!(std::fs::read_to_string(&settings).unwrap(), text);
+    }
+    // Comments only where nothing is yet: the hook goes into the object, the comment stays.
+    env.write(&settings, "// nothing yet\n{}\n");
+    let run = env.handover(&repo, &["hook", "install", "--agent", "gemini"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let edited = std::fs::read_to_string(&settings).unwrap();
+    assert!(
+        edited.starts_with("// nothing yet\n{\n  \"hooks\": {"),
+        "{edited}"
+    );
+}
+
+/// Comments blanked as `strip-json-comments` does, for reading a file back here.
+fn strip(text: &str) -> String {
+    git_handover::api::blank_json_comments(text)
+}

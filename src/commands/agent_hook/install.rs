@@ -121,16 +121,41 @@ save what remains with `git handover save` or `git handover here`.
 /// The most of a settings or instructions file read.
 const MAX_SETTINGS_SIZE: u64 = 4 << 20;
 
-fn read_settings(path: &Path) -> Result<Map<String, Value>> {
+/// A settings file as the agent reads it, and its text when it has comments (Gemini CLI
+/// reads JSON with comments; see [`crate::support::jsonc`]): an edit then keeps them.
+struct Settings {
+    map: Map<String, Value>,
+    commented: Option<String>,
+}
+
+/// The settings file at `path` of `agent`: JSON, and for Gemini CLI JSON with comments
+/// (Claude Code and Codex parse plain JSON).
+fn read_settings(path: &Path, agent: HookAgent) -> Result<Settings> {
     let Some(bytes) = fsio::read_if_exists(path, MAX_SETTINGS_SIZE)? else {
-        return Ok(Map::new());
+        return Ok(Settings {
+            map: Map::new(),
+            commented: None,
+        });
     };
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok(Map::new());
+        return Ok(Settings {
+            map: Map::new(),
+            commented: None,
+        });
     }
+    // Comments are blanked as the agent's reader blanks them (offsets kept, so the
+    // lines and columns said below are the file's own).
+    let text = std::str::from_utf8(&bytes)
+        .ok()
+        .filter(|_| agent == HookAgent::Gemini);
+    let plain = text.map(crate::support::jsonc::blank_comments);
+    let commented = text
+        .filter(|t| plain.as_deref() != Some(*t))
+        .map(str::to_owned);
+    let bytes = plain.map_or(bytes, String::into_bytes);
     match serde_json::from_slice(&bytes) {
         Ok(Value::Object(map)) => match super::duplicates::first_duplicate(&bytes) {
-            None => Ok(map),
+            None => Ok(Settings { map, commented }),
             Some((key, line)) => Err(Error::Unedited {
                 message: msg(
                     crate::k!("err.settings_duplicate"),
@@ -145,45 +170,50 @@ fn read_settings(path: &Path) -> Result<Map<String, Value>> {
             message: "must be a JSON object".into(),
         }),
         Err(e) => {
-            // Gemini CLI (and others) accept comments in settings files; this tool does
-            // not edit such a file (it would lose them): it says so, by name.
-            let text = String::from_utf8_lossy(&bytes);
-            let comments = text.contains("//") || text.contains("/*");
-            Err(Error::Unedited {
-                message: msg(
-                    crate::k!("err.settings_not_json"),
-                    &[
-                        ("file", &path.display()),
-                        ("line", &e.line()),
-                        ("column", &e.column()),
-                        (
-                            "why",
-                            &if comments {
-                                crate::support::i18n::text(
-                                    crate::support::i18n::Lang::En,
-                                    crate::k!("err.settings_comments"),
-                                )
-                                .to_owned()
-                            } else {
-                                let m = e.to_string();
-                                m.rfind(" at line ")
-                                    .map_or(m.clone(), |i| m[..i].to_owned())
-                            },
-                        ),
-                    ],
-                ),
-                hint: msg(
-                    crate::k!("err.settings_not_json_hint"),
-                    &[("command", &"git-handover hook session-start")],
-                ),
-            })
+            let m = e.to_string();
+            Err(not_json(
+                path,
+                e.line(),
+                e.column(),
+                &m.rfind(" at line ")
+                    .map_or(m.clone(), |i| m[..i].to_owned()),
+            ))
         }
     }
 }
 
-fn write_settings(path: &Path, settings: &Map<String, Value>) -> Result<()> {
-    let mut bytes = serde_json::to_vec_pretty(settings).expect("a JSON map serialises");
-    bytes.push(b'\n');
+fn not_json(path: &Path, line: usize, column: usize, why: &str) -> Error {
+    Error::Unedited {
+        message: msg(
+            crate::k!("err.settings_not_json"),
+            &[
+                ("file", &path.display()),
+                ("line", &line),
+                ("column", &column),
+                ("why", &why),
+            ],
+        ),
+        hint: msg(
+            crate::k!("err.settings_not_json_hint"),
+            &[("command", &"git-handover hook session-start")],
+        ),
+    }
+}
+
+/// Write `settings`: a file with comments is edited in place, only where it changes
+/// (its comments and layout stay); any other is written whole.
+fn write_settings(path: &Path, settings: &Settings) -> Result<()> {
+    let map = Value::Object(settings.map.clone());
+    let bytes = match &settings.commented {
+        Some(text) => crate::support::jsonc::edit(text, &map)
+            .ok_or_else(|| not_json(path, 1, 1, "cannot be edited keeping its comments"))?
+            .into_bytes(),
+        None => {
+            let mut bytes = serde_json::to_vec_pretty(&map).expect("a JSON map serialises");
+            bytes.push(b'\n');
+            bytes
+        }
+    };
     fsio::write_atomic(path, &bytes)
 }
 
@@ -222,8 +252,9 @@ pub fn install(
     // A linked settings file (a dotfile manager's) is edited where it lives.
     let real = fsio::through_links(&path);
     let _lock = fsio::Lock::acquire(&real, lock_timeout)?;
-    let mut settings = read_settings(&real)?;
+    let mut settings = read_settings(&real, args.agent)?;
     let hooks = settings
+        .map
         .entry("hooks")
         .or_insert_with(|| Value::Object(Map::new()));
     let hooks = hooks
@@ -288,7 +319,9 @@ fn other_scope(project: Option<&Path>, args: &HookInstallArgs) -> Option<PathBuf
         HookScope::Project | HookScope::Local => HookScope::User,
     };
     let path = settings_path(project, args.agent, other).ok()?;
-    let settings = read_settings(&fsio::through_links(&path)).ok()?;
+    let settings = read_settings(&fsio::through_links(&path), args.agent)
+        .ok()?
+        .map;
     let registered = settings
         .get("hooks")
         .and_then(|h| h.get("SessionStart"))
@@ -315,10 +348,10 @@ pub fn uninstall(
     let real = fsio::through_links(&path);
     if std::fs::symlink_metadata(&real).is_ok() {
         let _lock = fsio::Lock::acquire(&real, lock_timeout)?;
-        let mut settings = read_settings(&real)?;
+        let mut settings = read_settings(&real, args.agent)?;
         // A container goes only when taking ours out emptied it: one the user left
         // empty (`"SessionStart": []`, `"hooks": {}`) stays as it was.
-        if let Some(Value::Object(hooks)) = settings.get_mut("hooks") {
+        if let Some(Value::Object(hooks)) = settings.map.get_mut("hooks") {
             if let Some(Value::Array(groups)) = hooks.get_mut("SessionStart") {
                 let had = groups.len();
                 changed = remove_ours(groups);
@@ -327,7 +360,7 @@ pub fn uninstall(
                 }
             }
             if hooks.is_empty() && changed {
-                settings.remove("hooks");
+                settings.map.remove("hooks");
             }
         }
         if changed {

@@ -227,7 +227,6 @@ pub(super) const CATALOG: &[Entry] = &[
     e("effect.cleaned", "removed finished session {path}", "完了したセッション {path} を削除しました"),
     e("clean.changed", "it changed since it was chosen (reopened or rewritten): not removed", "選んだ後に変更されました（再開または書き換え）: 削除しません"),
     e("err.settings_not_json", "refusing to edit {file}: it is not plain JSON (line {line}, column {column}: {why}); it was left as it is", "{file} を編集しません: 素の JSON ではありません（{line} 行 {column} 列: {why}）。そのままにしました"),
-    e("err.settings_comments", "it has comments, which the agent accepts but an edit would lose", "コメントがあります。エージェントは受け付けますが、編集すると失われます"),
     e("err.settings_not_json_hint", "add the SessionStart hook by hand (command: {command} --agent <agent>), or remove the comments and run this again", "SessionStart フックを手で追加するか（コマンド: {command} --agent <エージェント>）、コメントを取り除いてからもう一度実行してください"),
     e("hook.both_scopes", "{path} runs the hook too: Codex runs both files' hooks (the briefing is given once, but one registration is enough; `git handover hook uninstall` with the other --scope removes it)", "{path} でもフックが実行されます: Codex は両方のファイルのフックを実行します（説明は一度だけですが、登録は一つで十分です。もう一方の --scope で `git handover hook uninstall` すると外せます）"),
     e("hook.excluded", "added {pattern} to {file}: the local settings stay out of commits", "{pattern} を {file} に追加しました: ローカルの設定はコミットに入りません"),

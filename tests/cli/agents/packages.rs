@@ -247,3 +247,24 @@ fn codex_reads_the_skills_where_the_codex_setup_puts_them() {
     );
     assert!(sent.contains("Resume the work a previous session handed over"));
 }
+
+/// `hook install --agent gemini` into a settings file with comments (Gemini CLI reads
+/// JSON with comments): the comments stay, and the real agent reads the file and runs
+/// the hook.
+#[test]
+fn gemini_cli_runs_the_hook_installed_into_settings_with_comments() {
+    if !need(Agent::Gemini) {
+        return;
+    }
+    let w = World::new();
+    let settings = w.repo.join(".gemini/settings.json");
+    let text = "{\n  // the user's own note, and a URL: http://example.com/x\n  \"ui\": {\"hideTips\": true} /* kept */\n}\n";
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::fs::write(&settings, text).unwrap();
+    w.install(Agent::Gemini, "project");
+    let edited = std::fs::read_to_string(&settings).unwrap();
+    assert!(edited.contains("// the user's own note") && edited.contains("/* kept */"));
+    let (sources, briefed) = w.start(Agent::Gemini, &["-p", "hello"]);
+    assert_eq!(sources, ["startup"], "{edited}");
+    assert!(briefed);
+}
