@@ -252,6 +252,13 @@ fn the_packaged_session_start_hooks_are_what_hook_install_writes() {
             repo.join(".codex/hooks.json"),
             "extensions/codex/hooks.json",
         ),
+        // The Codex plugin, installed for the user, carries its hooks inline.
+        (
+            "codex",
+            "user",
+            home.join(".codex/hooks.json"),
+            "extensions/codex/.codex-plugin/plugin.json",
+        ),
     ] {
         let run = env.handover_with(
             &repo,
@@ -259,12 +266,16 @@ fn the_packaged_session_start_hooks_are_what_hook_install_writes() {
             |c| {
                 c.env("HOME", &home)
                     .env_remove("CLAUDE_CONFIG_DIR")
+                    .env_remove("CODEX_HOME")
                     .env_remove("GEMINI_CLI_HOME");
             },
         );
         assert_eq!(run.code, 0, "{}", run.snapshot());
         let installed = json(&installed);
-        let packaged = json(&root().join(packaged));
+        let mut packaged = json(&root().join(packaged));
+        if packaged.get("skills").is_some() {
+            packaged = packaged["hooks"].take();
+        }
         assert_eq!(
             packaged["hooks"]["SessionStart"], installed["hooks"]["SessionStart"],
             "{agent}: the package's SessionStart hook drifted from `hook install`"
@@ -291,4 +302,12 @@ fn the_packaged_session_start_hooks_are_what_hook_install_writes() {
             .is_file()
     );
     assert_eq!(market["plugins"][0]["name"], "git-handover");
+    // Codex's marketplace names its plugin where it is, by a local path.
+    let market = json(&root().join(".agents/plugins/marketplace.json"));
+    let source = &market["plugins"][0]["source"];
+    assert_eq!(source["source"], "local");
+    let plugin = root().join(source["path"].as_str().unwrap());
+    let manifest = json(&plugin.join(".codex-plugin/plugin.json"));
+    assert_eq!(manifest["name"], market["plugins"][0]["name"]);
+    assert!(plugin.join(manifest["skills"].as_str().unwrap()).is_dir());
 }

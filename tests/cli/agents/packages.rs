@@ -268,3 +268,54 @@ fn gemini_cli_runs_the_hook_installed_into_settings_with_comments() {
     assert_eq!(sources, ["startup"], "{edited}");
     assert!(briefed);
 }
+
+/// The Codex plugin, installed with Codex's own commands from the repository's
+/// marketplace (`.agents/plugins/marketplace.json`, read first by Codex:
+/// `codex-rs/core-plugins/src/marketplace.rs`; the manifest
+/// `extensions/codex/.codex-plugin/plugin.json` with `skills` and inline `hooks`:
+/// `codex-rs/core-plugins/src/manifest.rs`, `RawPluginManifest`). It is installed for
+/// the user: a repository that did not opt in is not briefed; one that did is, and
+/// the plugin's skills reach the model.
+#[test]
+fn codex_installs_the_plugin_from_the_marketplace_and_runs_its_hooks() {
+    if !need(Agent::Codex) {
+        return;
+    }
+    let w = World::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let codex = |args: &[&str]| {
+        let out = w
+            .env
+            .command(agent_bin(Agent::Codex).unwrap())
+            .args(args)
+            .env("CODEX_HOME", w.home().join(".codex"))
+            .output()
+            .unwrap();
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.status.success(), "{args:?}: {said}");
+        said
+    };
+    let said = codex(&["plugin", "marketplace", "add", root.to_str().unwrap()]);
+    assert!(said.contains("Added marketplace `git-handover`"), "{said}");
+    let said = codex(&["plugin", "add", "git-handover@git-handover"]);
+    assert!(said.contains("Added plugin `git-handover`"), "{said}");
+    let said = codex(&["plugin", "list"]);
+    assert!(said.contains("installed, enabled"), "{said}");
+    let (sources, briefed) = w.start(Agent::Codex, &["hello"]);
+    assert_eq!(sources, ["startup"], "the plugin's SessionStart hook ran");
+    assert!(!briefed, "a repository that did not opt in is not briefed");
+    w.env.git(&w.repo, &["config", "handover.hook", "true"]);
+    let before = w.stub.count();
+    let (sources, briefed) = w.start(Agent::Codex, &["hello"]);
+    assert_eq!(sources, ["startup"]);
+    assert!(briefed, "the plugin's briefing reached the model");
+    let sent: String = w.stub.since(before).into_iter().map(|(_, b)| b).collect();
+    assert!(
+        sent.contains("Save the session's handover with git-handover"),
+        "the plugin's skills are offered to the model"
+    );
+}
