@@ -130,8 +130,19 @@ fn shell_words(line: &str) -> Vec<String> {
 }
 
 fn package_files() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut pending = vec![root().join("plugins"), root().join("extensions")];
+    // The Gemini CLI extension is the repository's root (`gemini extensions install`
+    // clones or copies a root): its manifest, context file, hooks, skills, commands.
+    let mut out = vec![
+        root().join("gemini-extension.json"),
+        root().join("gemini-context.md"),
+    ];
+    let mut pending = vec![
+        root().join("plugins"),
+        root().join("extensions"),
+        root().join("hooks"),
+        root().join("skills"),
+        root().join("commands"),
+    ];
     while let Some(dir) = pending.pop() {
         for e in std::fs::read_dir(&dir).unwrap() {
             let p = e.unwrap().path();
@@ -195,7 +206,7 @@ fn the_skills_are_one_text_for_every_agent() {
         .unwrap();
         assert!(claude.starts_with(&format!("---\nname: {skill}\ndescription: ")));
         for (other, name) in [
-            ("extensions/gemini", format!("gemini-{skill}")),
+            (".", format!("gemini-{skill}")),
             ("extensions/codex", skill.to_owned()),
         ] {
             let copy =
@@ -213,7 +224,7 @@ fn the_skills_are_one_text_for_every_agent() {
         }
     }
     // Every skill Gemini CLI may read at once has a name of its own.
-    let mut names: Vec<String> = ["extensions/gemini/skills", "extensions/codex/skills"]
+    let mut names: Vec<String> = ["skills", "extensions/codex/skills"]
         .iter()
         .flat_map(|d| std::fs::read_dir(root().join(d)).unwrap())
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -244,7 +255,7 @@ fn the_packaged_session_start_hooks_are_what_hook_install_writes() {
             "gemini",
             "user",
             home.join(".gemini/settings.json"),
-            "extensions/gemini/hooks/hooks.json",
+            "hooks/hooks.json",
         ),
         (
             "codex",
