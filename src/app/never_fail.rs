@@ -23,7 +23,7 @@ pub(super) fn session_start(inv: &mut Invocation, args: &SessionStartArgs) -> Pr
     let early = inv.lang;
     if nowhere(event.dir()) {
         let line = format!("git-handover: {}\n", nowhere_line(early));
-        return ProcessOutput::ok(crate::render::agent_hook::hook_output(&line));
+        return ProcessOutput::ok(crate::render::agent_hook::hook_output(args.agent, &line));
     }
     let context = std::panic::catch_unwind(std::panic::AssertUnwindSafe(
         || -> Result<Option<String>> {
@@ -52,7 +52,7 @@ pub(super) fn session_start(inv: &mut Invocation, args: &SessionStartArgs) -> Pr
             crate::support::i18n::text(early, crate::k!("hook.internal"))
         ),
     };
-    ProcessOutput::ok(crate::render::agent_hook::hook_output(&text))
+    ProcessOutput::ok(crate::render::agent_hook::hook_output(args.agent, &text))
 }
 
 /// `hook pre-compact` / `hook session-end`: a reminder to save the handover, as the

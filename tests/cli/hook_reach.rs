@@ -251,3 +251,83 @@ fn gemini_settings_gemini_would_not_read_are_left_alone() {
 fn strip(text: &str) -> String {
     git_handover::api::blank_json_comments(text)
 }
+
+/// `hook install --agent copilot`: GitHub Copilot CLI's own hooks file, in the shape
+/// its reference documents (`"version": 1`, `sessionStart` / `sessionEnd` lists of
+/// `{"type": "command", "bash": …, "timeoutSec": …}`), and the briefing as the
+/// top-level `additionalContext` Copilot reads.
+#[test]
+fn copilot_gets_its_own_hooks_file_and_its_own_output_shape() {
+    let env = TestEnv::new();
+    let repo = repo_with_work(&env);
+    let run = env.handover(&repo, &["hook", "install", "--agent", "copilot"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let file = repo.join(".github/hooks/git-handover.json");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(v["version"], 1);
+    let start = &v["hooks"]["sessionStart"][0];
+    assert_eq!(start["type"], "command");
+    assert_eq!(start["timeoutSec"], 10);
+    let bash = start["bash"].as_str().unwrap();
+    assert_eq!(
+        bash,
+        "git-handover hook session-start --agent copilot 2>/dev/null || true"
+    );
+    assert!(
+        v["hooks"]["sessionEnd"][0]["bash"]
+            .as_str()
+            .unwrap()
+            .contains("hook session-end")
+    );
+    // Run as Copilot runs it, with its event (sessionId, timestamp in ms, source "new").
+    let event = json!({"sessionId": "c1", "timestamp": 1_764_000_000_000_u64,
+                       "cwd": repo.display().to_string(), "source": "new", "initialPrompt": "hi"});
+    let out = hook(
+        &env,
+        &repo,
+        bash.trim_start_matches("git-handover hook ")
+            .trim_end_matches(" 2>/dev/null || true"),
+        &event,
+    );
+    let out: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(out.as_object().unwrap().len(), 1, "{out}");
+    assert!(
+        out["additionalContext"].as_str().unwrap().contains("T1"),
+        "{out}"
+    );
+    // Again: unchanged. Uninstalled, the file (this tool's own) goes.
+    let run = env.handover(&repo, &["hook", "install", "--agent", "copilot"]);
+    assert!(!run.stdout.contains("added"), "{}", run.snapshot());
+    let run = env.handover(&repo, &["hook", "uninstall", "--agent", "copilot"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(!file.exists());
+}
+
+#[test]
+fn copilot_user_scope_honours_copilot_home_and_the_opt_in() {
+    let env = TestEnv::new();
+    let repo = repo_with_work(&env);
+    let home = env.root().join("copilot-home");
+    let run = env.handover_with(
+        &repo,
+        &["hook", "install", "--agent", "copilot", "--scope", "user"],
+        |c| {
+            c.env("COPILOT_HOME", &home);
+        },
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let v: Value = serde_json::from_str(
+        &std::fs::read_to_string(home.join("hooks/git-handover.json")).unwrap(),
+    )
+    .unwrap();
+    let bash = v["hooks"]["sessionStart"][0]["bash"].as_str().unwrap();
+    assert!(bash.contains("--agent copilot --scope user"), "{bash}");
+    let event = json!({"sessionId": "u1", "cwd": repo.display().to_string(), "source": "new"});
+    let args = "session-start --agent copilot --scope user";
+    assert_eq!(hook(&env, &repo, args, &event), "", "not opted in");
+    // A project-scope Copilot hook is the repository's opt-in.
+    let run = env.handover(&repo, &["hook", "install", "--agent", "copilot"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let event = json!({"sessionId": "u2", "cwd": repo.display().to_string(), "source": "new"});
+    assert!(hook(&env, &repo, args, &event).contains("additionalContext"));
+}

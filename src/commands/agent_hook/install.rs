@@ -50,9 +50,13 @@ fn settings_path(project: Option<&Path>, agent: HookAgent, scope: HookScope) -> 
         (HookAgent::Claude, HookScope::Local) => project()?.join(".claude/settings.local.json"),
         (HookAgent::Codex, HookScope::Project) => project()?.join(".codex/hooks.json"),
         (HookAgent::Gemini, HookScope::Project) => project()?.join(".gemini/settings.json"),
+        (HookAgent::Copilot, HookScope::Project) => {
+            project()?.join(".github/hooks/git-handover.json")
+        }
         (agent, HookScope::User) => user_dir(agent)?.join(match agent {
             HookAgent::Codex => "hooks.json",
             HookAgent::Claude | HookAgent::Gemini => "settings.json",
+            HookAgent::Copilot => "hooks/git-handover.json",
         }),
         (agent, HookScope::Local) => {
             return Err(Error::usage_hint(
@@ -65,7 +69,8 @@ fn settings_path(project: Option<&Path>, agent: HookAgent, scope: HookScope) -> 
 
 /// The agent's user configuration directory: `$CLAUDE_CONFIG_DIR` (else
 /// `~/.claude`), `$CODEX_HOME` (else `~/.codex`), `$GEMINI_CLI_HOME/.gemini` (Gemini
-/// CLI's variable replaces the home directory; else `~/.gemini`).
+/// CLI's variable replaces the home directory; else `~/.gemini`), `$COPILOT_HOME` (else
+/// `~/.copilot`).
 pub fn user_dir(agent: HookAgent) -> Result<PathBuf> {
     let var = |name: &str| {
         std::env::var_os(name)
@@ -86,6 +91,10 @@ pub fn user_dir(agent: HookAgent) -> Result<PathBuf> {
             Some(dir) => dir.join(".gemini"),
             None => home()?.join(".gemini"),
         },
+        HookAgent::Copilot => match var("COPILOT_HOME") {
+            Some(dir) => dir,
+            None => home()?.join(".copilot"),
+        },
     })
 }
 
@@ -98,13 +107,16 @@ fn instructions_path(
         HookAgent::Claude => "CLAUDE.md",
         HookAgent::Codex => "AGENTS.md",
         HookAgent::Gemini => "GEMINI.md",
+        // Copilot's custom instructions: `.github/copilot-instructions.md` in the
+        // repository, `copilot-instructions.md` in its home directory.
+        HookAgent::Copilot => "copilot-instructions.md",
     };
     Ok(match scope {
         HookScope::Project | HookScope::Local => settings_path(project, agent, HookScope::Project)?
             .parent()
             .and_then(Path::parent)
             .map_or_else(|| PathBuf::from(file), |p| p.join(file)),
-        HookScope::User => settings_path(project, agent, scope)?.with_file_name(file),
+        HookScope::User => user_dir(agent)?.join(file),
     })
 }
 
@@ -253,6 +265,14 @@ pub fn install(
     let real = fsio::through_links(&path);
     let _lock = fsio::Lock::acquire(&real, lock_timeout)?;
     let mut settings = read_settings(&real, args.agent)?;
+    if args.agent == HookAgent::Copilot {
+        let changed = super::copilot::add(&mut settings.map, args.scope)
+            .ok_or_else(|| wrong_shape(&path, "hooks", "an object of event lists"))?;
+        if changed {
+            write_settings(&real, &settings)?;
+        }
+        return finish(project, args, path, changed, lock_timeout);
+    }
     let hooks = settings
         .map
         .entry("hooks")
@@ -272,6 +292,17 @@ pub fn install(
         groups.push(entry(args.agent, args.scope));
         write_settings(&real, &settings)?;
     }
+    finish(project, args, path, !present, lock_timeout)
+}
+
+/// The rest of `install`: the instructions, when asked, and the report.
+fn finish(
+    project: Option<&Path>,
+    args: &HookInstallArgs,
+    path: PathBuf,
+    changed: bool,
+    lock_timeout: Duration,
+) -> Result<InstallReport> {
     let instructions = if args.instructions {
         let file = instructions_path(project, args.agent, args.scope)?;
         let real = fsio::through_links(&file);
@@ -303,7 +334,7 @@ pub fn install(
         also_at: other_scope(project, args),
         agent: args.agent,
         settings: path,
-        changed: !present,
+        changed,
         instructions,
     })
 }
@@ -349,9 +380,16 @@ pub fn uninstall(
     if std::fs::symlink_metadata(&real).is_ok() {
         let _lock = fsio::Lock::acquire(&real, lock_timeout)?;
         let mut settings = read_settings(&real, args.agent)?;
+        if args.agent == HookAgent::Copilot {
+            changed = super::copilot::remove(&mut settings.map);
+        }
         // A container goes only when taking ours out emptied it: one the user left
         // empty (`"SessionStart": []`, `"hooks": {}`) stays as it was.
-        if let Some(Value::Object(hooks)) = settings.map.get_mut("hooks") {
+        if let Some(Value::Object(hooks)) = settings
+            .map
+            .get_mut("hooks")
+            .filter(|_| args.agent != HookAgent::Copilot)
+        {
             if let Some(Value::Array(groups)) = hooks.get_mut("SessionStart") {
                 let had = groups.len();
                 changed = remove_ours(groups);
@@ -363,7 +401,12 @@ pub fn uninstall(
                 settings.map.remove("hooks");
             }
         }
-        if changed {
+        // Copilot's file is this tool's own: what is left of it when ours went is
+        // `"version"` alone, and then it goes.
+        let only_version = settings.map.keys().all(|k| k == "version");
+        if changed && args.agent == HookAgent::Copilot && only_version {
+            std::fs::remove_file(&real).map_err(|e| Error::io(&real, "remove", e))?;
+        } else if changed {
             write_settings(&real, &settings)?;
         }
     }

@@ -3,6 +3,7 @@
 //! (git's own post-commit hook is [`crate::commands::git_hook`].)
 
 mod args;
+mod copilot;
 mod duplicates;
 mod entry;
 mod event;

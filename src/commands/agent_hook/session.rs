@@ -11,11 +11,12 @@ use crate::services::context::Context;
 use crate::support::error::Result;
 
 /// The agent settings files a project-scope hook of git-handover is registered in.
-const PROJECT_SETTINGS: [&str; 4] = [
+const PROJECT_SETTINGS: [&str; 5] = [
     ".claude/settings.json",
     ".claude/settings.local.json",
     ".codex/hooks.json",
     ".gemini/settings.json",
+    ".github/hooks/git-handover.json",
 ];
 
 /// `hook session-start`: whether to brief on this start. A user-scope hook briefs only

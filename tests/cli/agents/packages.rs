@@ -132,7 +132,7 @@ fn gemini_cli_links_the_extension_whose_hooks_brief_and_remind() {
         .env
         .command(agent_bin(Agent::Gemini).unwrap())
         .args(["extensions", "link"])
-        .arg(&ext)
+        .arg(ext)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
