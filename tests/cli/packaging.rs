@@ -322,3 +322,30 @@ fn the_packaged_session_start_hooks_are_what_hook_install_writes() {
     assert_eq!(manifest["name"], market["plugins"][0]["name"]);
     assert!(plugin.join(manifest["skills"].as_str().unwrap()).is_dir());
 }
+
+/// The OpenCode plugin runs the same `git-handover hook …` commands as the hooks files:
+/// each verb it names, with `--agent claude` and the user scope it passes when it is not
+/// the project's own, is one the CLI takes; and it briefs, reminds and ends through all
+/// three, as every other packaged form does.
+#[test]
+fn the_opencode_plugin_runs_commands_the_cli_takes() {
+    let text = std::fs::read_to_string(root().join("plugins/opencode/git-handover.js")).unwrap();
+    assert!(text.contains("git-handover hook ${verb} --agent claude ${scope}"));
+    assert!(text.contains(r#"["--scope", "user"]"#));
+    let verbs: Vec<&str> = text
+        .split("hook(\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .collect();
+    assert_eq!(verbs, ["session-start", "pre-compact", "session-end"]);
+    for verb in verbs {
+        for scope in [&[][..], &["--scope", "user"][..]] {
+            let mut args: Vec<String> = ["hook", verb, "--agent", "claude"]
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            args.extend(scope.iter().map(ToString::to_string));
+            git_handover::api::parse_args(&args).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        }
+    }
+}

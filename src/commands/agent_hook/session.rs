@@ -11,12 +11,15 @@ use crate::services::context::Context;
 use crate::support::error::Result;
 
 /// The agent settings files a project-scope hook of git-handover is registered in.
-const PROJECT_SETTINGS: [&str; 5] = [
+const PROJECT_SETTINGS: [&str; 7] = [
     ".claude/settings.json",
     ".claude/settings.local.json",
     ".codex/hooks.json",
     ".gemini/settings.json",
     ".github/hooks/git-handover.json",
+    // The OpenCode plugin committed into the project's plugin directory.
+    ".opencode/plugin/git-handover.js",
+    ".opencode/plugins/git-handover.js",
 ];
 
 /// `hook session-start`: whether to brief on this start. A user-scope hook briefs only
