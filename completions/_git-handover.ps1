@@ -392,6 +392,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         }
         'git-handover;hook;pre-compact' {
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent that runs the hook (its output format)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Where the hook is registered. A user-scope hook reminds only in repositories that opted in, as `session-start` briefs')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
@@ -405,6 +406,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         }
         'git-handover;hook;session-end' {
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent that runs the hook (its output format)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Where the hook is registered. A user-scope hook reminds only in repositories that opted in, as `session-start` briefs')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')

@@ -357,7 +357,7 @@ _git__handover() {
             fi
             case "${prev}" in
                 --agent)
-                    COMPREPLY=($(compgen -W "claude codex gemini" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude codex gemini copilot" -- "${cur}"))
                     return 0
                     ;;
                 --scope)
@@ -422,14 +422,18 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__hook__subcmd__pre__subcmd__compact)
-            opts="-C -c -q -h --agent --json --color --lang --quiet --help"
+            opts="-C -c -q -h --agent --scope --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --agent)
-                    COMPREPLY=($(compgen -W "claude codex gemini" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude codex gemini copilot" -- "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -W "project local user" -- "${cur}"))
                     return 0
                     ;;
                 -C)
@@ -456,14 +460,18 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__hook__subcmd__session__subcmd__end)
-            opts="-C -c -q -h --agent --json --color --lang --quiet --help"
+            opts="-C -c -q -h --agent --scope --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --agent)
-                    COMPREPLY=($(compgen -W "claude codex gemini" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude codex gemini copilot" -- "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -W "project local user" -- "${cur}"))
                     return 0
                     ;;
                 -C)
@@ -497,7 +505,7 @@ _git__handover() {
             fi
             case "${prev}" in
                 --agent)
-                    COMPREPLY=($(compgen -W "claude codex gemini" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude codex gemini copilot" -- "${cur}"))
                     return 0
                     ;;
                 --scope)
@@ -535,7 +543,7 @@ _git__handover() {
             fi
             case "${prev}" in
                 --agent)
-                    COMPREPLY=($(compgen -W "claude codex gemini" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "claude codex gemini copilot" -- "${cur}"))
                     return 0
                     ;;
                 --scope)

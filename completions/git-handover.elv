@@ -365,6 +365,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         }
         &'git-handover;hook;pre-compact'= {
             cand --agent 'The agent that runs the hook (its output format)'
+            cand --scope 'Where the hook is registered. A user-scope hook reminds only in repositories that opted in, as `session-start` briefs'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
@@ -377,6 +378,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         }
         &'git-handover;hook;session-end'= {
             cand --agent 'The agent that runs the hook (its output format)'
+            cand --scope 'Where the hook is registered. A user-scope hook reminds only in repositories that opted in, as `session-start` briefs'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'

@@ -333,7 +333,8 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not 
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and not __fish_seen_subcommand_from session-start pre-compact session-end post-commit install uninstall" -f -a "uninstall" -d 'Remove what `hook install` added'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l agent -d 'The agent that runs the hook: its context budget (Claude Code and Gemini CLI 10,000 characters, Codex about 2,500 tokens, counted as tokens)' -r -f -a "claude\t''
 codex\t''
-gemini\t''"
+gemini\t''
+copilot\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -l scope -d 'Where the hook is registered. A user-scope hook briefs only in repositories that opted in (a project-scope hook of git-handover, or handover.hook=true)' -r -f -a "project\t''
 local\t''
 user\t''"
@@ -349,7 +350,11 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-start" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l agent -d 'The agent that runs the hook (its output format)' -r -f -a "claude\t''
 codex\t''
-gemini\t''"
+gemini\t''
+copilot\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l scope -d 'Where the hook is registered. A user-scope hook reminds only in repositories that opted in, as `session-start` briefs' -r -f -a "project\t''
+local\t''
+user\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -l color -d 'When to colour the output' -r -f -a "auto\t''
@@ -362,7 +367,11 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from pre-compact" -s h -l help -d 'Print help'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l agent -d 'The agent that runs the hook (its output format)' -r -f -a "claude\t''
 codex\t''
-gemini\t''"
+gemini\t''
+copilot\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l scope -d 'Where the hook is registered. A user-scope hook reminds only in repositories that opted in, as `session-start` briefs' -r -f -a "project\t''
+local\t''
+user\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-end" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-end" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from session-end" -l color -d 'When to colour the output' -r -f -a "auto\t''
@@ -385,7 +394,8 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from post-commit" -s h -l help -d 'Print help'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -l agent -d 'The agent whose settings to change' -r -f -a "claude\t''
 codex\t''
-gemini\t''"
+gemini\t''
+copilot\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -l scope -d 'Which settings file: the project\'s (committed), local (not committed), or the user\'s' -r -f -a "project\t''
 local\t''
 user\t''"
@@ -403,7 +413,8 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from install" -s h -l help -d 'Print help'
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l agent -d 'The agent whose settings to change' -r -f -a "claude\t''
 codex\t''
-gemini\t''"
+gemini\t''
+copilot\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand hook; and __fish_seen_subcommand_from uninstall" -l scope -d 'Which settings file: the project\'s (committed), local (not committed), or the user\'s' -r -f -a "project\t''
 local\t''
 user\t''"

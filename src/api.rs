@@ -7,6 +7,7 @@ pub use crate::model::record::{self as notes, Record, RecordKind};
 pub use crate::model::session::{merge, seal, session_hash};
 pub use crate::model::state::{State, View};
 pub use crate::support::i18n::Lang;
+pub use crate::support::jsonc::blank_comments as blank_json_comments;
 
 /// Whether `args` (without the program name) is a command line the CLI accepts: a
 /// renamed flag or subcommand in a skill or a hook file fails the drift tests.

@@ -7,6 +7,7 @@ use super::invocation::Invocation;
 use super::{ProcessOutput, Stdout, never_fail};
 use crate::cli::shared::{HookInstallArgs, HookScope};
 use crate::cli::{self, Command, HookCommand};
+use crate::commands::agent_hook::Moment;
 use crate::commands::{
     Context, agent_hook, clean, completions, r#continue, doctor, git_hook, here, log, man, migrate,
     render, save, schema, status, sync, task, why,
@@ -43,8 +44,11 @@ pub(super) fn dispatch(inv: &mut Invocation, command: Command) -> Result<Process
         }
         Command::Schema(args) => Ok(emit(&schema::run(&args)?, inv.json, &inv.painter(false))),
         Command::Hook(HookCommand::SessionStart(args)) => Ok(never_fail::session_start(inv, &args)),
-        Command::Hook(HookCommand::PreCompact(_) | HookCommand::SessionEnd(_)) => {
-            Ok(never_fail::reminder(inv))
+        Command::Hook(HookCommand::PreCompact(args)) => {
+            Ok(never_fail::reminder(inv, &args, Moment::Compact))
+        }
+        Command::Hook(HookCommand::SessionEnd(args)) => {
+            Ok(never_fail::reminder(inv, &args, Moment::End))
         }
         Command::Hook(HookCommand::PostCommit) => Ok(never_fail::post_commit(inv)),
         // The user's settings need no repository: outside one, the defaults apply.

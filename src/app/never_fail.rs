@@ -4,7 +4,7 @@
 //! silence or one line, with exit status 0: a hook must not fail the agent's start or
 //! make a commit look failed.
 
-use crate::commands::agent_hook::{self, Event, Reminder, SessionStartArgs};
+use crate::commands::agent_hook::{self, Event, Moment, Reminder, ReminderArgs, SessionStartArgs};
 use crate::commands::r#continue::{self, ContinueArgs, Mode};
 use crate::commands::git_hook;
 use crate::render::human::Painter;
@@ -23,7 +23,7 @@ pub(super) fn session_start(inv: &mut Invocation, args: &SessionStartArgs) -> Pr
     let early = inv.lang;
     if nowhere(event.dir()) {
         let line = format!("git-handover: {}\n", nowhere_line(early));
-        return ProcessOutput::ok(crate::render::agent_hook::hook_output(&line));
+        return ProcessOutput::ok(crate::render::agent_hook::hook_output(args.agent, &line));
     }
     let context = std::panic::catch_unwind(std::panic::AssertUnwindSafe(
         || -> Result<Option<String>> {
@@ -52,21 +52,21 @@ pub(super) fn session_start(inv: &mut Invocation, args: &SessionStartArgs) -> Pr
             crate::support::i18n::text(early, crate::k!("hook.internal"))
         ),
     };
-    ProcessOutput::ok(crate::render::agent_hook::hook_output(&text))
+    ProcessOutput::ok(crate::render::agent_hook::hook_output(args.agent, &text))
 }
 
 /// `hook pre-compact` / `hook session-end`: a reminder to save the handover, as the
 /// `systemMessage` agents show the user (Claude Code, Gemini CLI). Nothing to say, or
-/// any error, prints nothing.
-pub(super) fn reminder(inv: &mut Invocation) -> ProcessOutput {
+/// any error, prints nothing. Worded for `moment`.
+pub(super) fn reminder(inv: &mut Invocation, args: &ReminderArgs, moment: Moment) -> ProcessOutput {
     let event = Event::read(&inv.cwd);
     if nowhere(event.dir()) {
         return said(nowhere_line(inv.lang));
     }
     let text = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> Option<String> {
         let ctx = inv.open(event.dir().to_owned()).ok()?;
-        let reminder = agent_hook::reminder(&ctx, &event).ok()??;
-        Some(reminder_text(&reminder, &inv.painter(false)))
+        let reminder = agent_hook::reminder(&ctx, &event, args, moment).ok()??;
+        Some(reminder_text(&reminder, moment, &inv.painter(false)))
     }));
     match text {
         Ok(Some(text)) => {
@@ -77,19 +77,31 @@ pub(super) fn reminder(inv: &mut Invocation) -> ProcessOutput {
     }
 }
 
-fn reminder_text(reminder: &Reminder, p: &Painter) -> String {
+/// The reminder's words. Its commands name a real task id, not a placeholder: Gemini
+/// CLI HTML-escapes angle brackets in hook text (`<id>` reaches the model as
+/// `&lt;id&gt;`), and a command with a real id runs as printed.
+fn reminder_text(reminder: &Reminder, moment: Moment, p: &Painter) -> String {
     let key = text::escape(&reminder.key);
-    if reminder.unsaved.is_empty() {
-        p.f(crate::k!("remind.saved"), &[("key", &key)])
-    } else {
+    let Some(first) = reminder.unsaved.first() else {
+        return p.f(crate::k!("remind.saved"), &[("key", &key)]);
+    };
+    {
         let tasks: Vec<String> = reminder
             .unsaved
             .iter()
             .map(|id| format!("[{}]", text::escape(id)))
             .collect();
+        let words = match moment {
+            Moment::Compact => crate::k!("remind.unsaved_compact"),
+            Moment::End => crate::k!("remind.unsaved_end"),
+        };
         p.f(
-            crate::k!("remind.unsaved"),
-            &[("key", &key), ("tasks", &tasks.join(", "))],
+            words,
+            &[
+                ("key", &key),
+                ("tasks", &tasks.join(", ")),
+                ("id", &text::escape(first)),
+            ],
         )
     }
 }

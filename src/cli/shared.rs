@@ -49,6 +49,7 @@ pub enum HookAgent {
     Claude,
     Codex,
     Gemini,
+    Copilot,
 }
 
 impl HookAgent {
@@ -57,6 +58,7 @@ impl HookAgent {
             HookAgent::Claude => "Claude Code",
             HookAgent::Codex => "Codex CLI",
             HookAgent::Gemini => "Gemini CLI",
+            HookAgent::Copilot => "GitHub Copilot CLI",
         }
     }
 }

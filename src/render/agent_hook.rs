@@ -154,11 +154,18 @@ pub fn cut_to(text: &str, budget: Budget, p: &Painter) -> String {
     out
 }
 
-/// The hook's output: one line of JSON in the shape agents document.
-pub fn hook_output(context: &str) -> String {
-    let v = serde_json::json!({
-        "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}
-    });
+/// The hook's output: one line of JSON in the shape agents document. GitHub Copilot
+/// CLI reads a top-level `additionalContext` from a `sessionStart` hook and drops
+/// Claude Code's `hookSpecificOutput` shape (ENGINEERING-NOTES, "More agents", seen in
+/// Copilot 1.0.x's own code; GitHub's hooks reference, "sessionStart" output).
+pub fn hook_output(agent: Option<crate::cli::HookAgent>, context: &str) -> String {
+    let v = if agent == Some(crate::cli::HookAgent::Copilot) {
+        serde_json::json!({ "additionalContext": context })
+    } else {
+        serde_json::json!({
+            "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}
+        })
+    };
     format!("{v}\n")
 }
 
@@ -194,7 +201,7 @@ mod tests {
 
     #[test]
     fn output_has_the_documented_shape() {
-        let v: Value = serde_json::from_str(&hook_output("a\n\"b\"")).unwrap();
+        let v: Value = serde_json::from_str(&hook_output(None, "a\n\"b\"")).unwrap();
         assert_eq!(v["hookSpecificOutput"]["hookEventName"], "SessionStart");
         assert_eq!(v["hookSpecificOutput"]["additionalContext"], "a\n\"b\"");
         assert_eq!(v.as_object().unwrap().len(), 1);

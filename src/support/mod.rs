@@ -7,6 +7,7 @@ pub mod error;
 pub mod fsio;
 pub mod i18n;
 pub mod id;
+pub mod jsonc;
 pub mod lock;
 pub mod paths;
 pub mod read;

@@ -401,14 +401,14 @@ fn pre_compact_and_session_end_remind_with_the_exact_commands_and_never_fail() {
             &env,
             &repo,
             &format!("git-handover hook {hook} --agent claude"),
-            br#"{"session_id":"new-session","hook_event_name":"PreCompact"}"#,
+            format!(r#"{{"session_id":"new-{hook}","hook_event_name":"PreCompact"}}"#).as_bytes(),
         );
         assert_eq!(code, 0);
         let v: Value = serde_json::from_str(&stdout).unwrap();
         let message = v["systemMessage"].as_str().unwrap();
         assert!(message.contains("[T1]"), "{message}");
         assert!(
-            message.contains("git handover task done <id> --session main/20261130-120000"),
+            message.contains("git handover task done T1 --session main/20261130-120000"),
             "{message}"
         );
     }

@@ -130,8 +130,19 @@ fn shell_words(line: &str) -> Vec<String> {
 }
 
 fn package_files() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut pending = vec![root().join("plugins"), root().join("extensions")];
+    // The Gemini CLI extension is the repository's root (`gemini extensions install`
+    // clones or copies a root): its manifest, context file, hooks, skills, commands.
+    let mut out = vec![
+        root().join("gemini-extension.json"),
+        root().join("gemini-context.md"),
+    ];
+    let mut pending = vec![
+        root().join("plugins"),
+        root().join("extensions"),
+        root().join("hooks"),
+        root().join("skills"),
+        root().join("commands"),
+    ];
     while let Some(dir) = pending.pop() {
         for e in std::fs::read_dir(&dir).unwrap() {
             let p = e.unwrap().path();
@@ -169,54 +180,128 @@ fn every_command_in_the_skills_hooks_and_commands_is_one_the_cli_takes() {
     assert!(checked > 30, "only {checked} command lines found");
 }
 
+/// The skills are one text in every package, named so that no two an agent reads at
+/// once share a name: Gemini CLI reads its extensions' skills and the open layout's
+/// (`.agents/skills/`, `~/.agents/skills/`, where the Codex setup puts them) and warns
+/// `Skill conflict detected` when two have one name (`@google/gemini-cli` 0.61.0,
+/// `bundle/chunk-5FZXKDXH.js`, `SkillManager.discoverSkills` and
+/// `addSkillsWithPrecedence`). So the open layout's copies (one for every agent that
+/// reads it) keep the plain names, and the Gemini extension's are named after it.
+/// Claude Code reads no `.agents/`, and names a plugin's skills after the plugin.
 #[test]
 fn the_skills_are_one_text_for_every_agent() {
+    let body = |text: &str| {
+        text.split_once('\n')
+            .unwrap()
+            .1
+            .split_once('\n')
+            .unwrap()
+            .1
+            .to_owned()
+    };
     for skill in ["handover", "continue"] {
         let claude = std::fs::read_to_string(
             root().join(format!("plugins/git-handover/skills/{skill}/SKILL.md")),
         )
         .unwrap();
         assert!(claude.starts_with(&format!("---\nname: {skill}\ndescription: ")));
-        for other in ["extensions/gemini", "extensions/codex"] {
+        for (other, name) in [
+            (".", format!("gemini-{skill}")),
+            ("extensions/codex", skill.to_owned()),
+        ] {
             let copy =
-                std::fs::read_to_string(root().join(format!("{other}/skills/{skill}/SKILL.md")))
+                std::fs::read_to_string(root().join(format!("{other}/skills/{name}/SKILL.md")))
                     .unwrap();
+            assert!(
+                copy.starts_with(&format!("---\nname: {name}\n")),
+                "{other}/{name}"
+            );
             assert_eq!(
-                copy, claude,
-                "{other}/skills/{skill} drifted from the plugin's"
+                body(&copy),
+                body(&claude),
+                "{other}/skills/{name} drifted from the plugin's"
             );
         }
     }
+    // Every skill Gemini CLI may read at once has a name of its own.
+    let mut names: Vec<String> = ["skills", "extensions/codex/skills"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root().join(d)).unwrap())
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let all = names.len();
+    names.sort();
+    names.dedup();
+    assert_eq!(names.len(), all, "{names:?}");
 }
 
 #[test]
 fn the_packaged_session_start_hooks_are_what_hook_install_writes() {
     let env = TestEnv::new();
     let repo = env.repo();
-    for (agent, installed, packaged) in [
+    // The Claude Code plugin and the Gemini CLI extension are installed for the user
+    // (`claude plugin install`, `gemini extensions install`): their hooks are the
+    // user-scope ones, which brief only where the repository opted in. Codex's file is
+    // copied into the project's `.codex/`.
+    let home = env.root().join("home");
+    for (agent, scope, installed, packaged) in [
         (
             "claude",
-            ".claude/settings.json",
+            "user",
+            home.join(".claude/settings.json"),
             "plugins/git-handover/hooks/hooks.json",
         ),
         (
             "gemini",
-            ".gemini/settings.json",
-            "extensions/gemini/hooks/hooks.json",
+            "user",
+            home.join(".gemini/settings.json"),
+            "hooks/hooks.json",
         ),
-        ("codex", ".codex/hooks.json", "extensions/codex/hooks.json"),
+        (
+            "codex",
+            "project",
+            repo.join(".codex/hooks.json"),
+            "extensions/codex/hooks.json",
+        ),
+        // The Codex plugin, installed for the user, carries its hooks inline.
+        (
+            "codex",
+            "user",
+            home.join(".codex/hooks.json"),
+            "extensions/codex/.codex-plugin/plugin.json",
+        ),
     ] {
-        let run = env.handover(
+        let run = env.handover_with(
             &repo,
-            &["hook", "install", "--agent", agent, "--scope", "project"],
+            &["hook", "install", "--agent", agent, "--scope", scope],
+            |c| {
+                c.env("HOME", &home)
+                    .env_remove("CLAUDE_CONFIG_DIR")
+                    .env_remove("CODEX_HOME")
+                    .env_remove("GEMINI_CLI_HOME");
+            },
         );
         assert_eq!(run.code, 0, "{}", run.snapshot());
-        let installed = json(&repo.join(installed));
-        let packaged = json(&root().join(packaged));
+        let installed = json(&installed);
+        let mut packaged = json(&root().join(packaged));
+        if packaged.get("skills").is_some() {
+            packaged = packaged["hooks"].take();
+        }
         assert_eq!(
             packaged["hooks"]["SessionStart"], installed["hooks"]["SessionStart"],
             "{agent}: the package's SessionStart hook drifted from `hook install`"
         );
+        // The reminders follow the same rule as the briefing.
+        for (event, hooks) in packaged["hooks"].as_object().unwrap() {
+            for h in hooks[0]["hooks"].as_array().unwrap() {
+                let command = h["command"].as_str().unwrap();
+                assert_eq!(
+                    command.contains("--scope user"),
+                    scope == "user",
+                    "{agent} {event}: {command}"
+                );
+            }
+        }
     }
     // The marketplace names the plugin where it is.
     let market = json(&root().join(".claude-plugin/marketplace.json"));
@@ -228,6 +313,41 @@ fn the_packaged_session_start_hooks_are_what_hook_install_writes() {
             .is_file()
     );
     assert_eq!(market["plugins"][0]["name"], "git-handover");
+    // Codex's marketplace names its plugin where it is, by a local path.
+    let market = json(&root().join(".agents/plugins/marketplace.json"));
+    let source = &market["plugins"][0]["source"];
+    assert_eq!(source["source"], "local");
+    let plugin = root().join(source["path"].as_str().unwrap());
+    let manifest = json(&plugin.join(".codex-plugin/plugin.json"));
+    assert_eq!(manifest["name"], market["plugins"][0]["name"]);
+    assert!(plugin.join(manifest["skills"].as_str().unwrap()).is_dir());
+}
+
+/// The OpenCode plugin runs the same `git-handover hook …` commands as the hooks files:
+/// each verb it names, with `--agent claude` and the user scope it passes when it is not
+/// the project's own, is one the CLI takes; and it briefs, reminds and ends through all
+/// three, as every other packaged form does.
+#[test]
+fn the_opencode_plugin_runs_commands_the_cli_takes() {
+    let text = std::fs::read_to_string(root().join("plugins/opencode/git-handover.js")).unwrap();
+    assert!(text.contains("git-handover hook ${verb} --agent claude ${scope}"));
+    assert!(text.contains(r#"["--scope", "user"]"#));
+    let verbs: Vec<&str> = text
+        .split("hook(\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .collect();
+    assert_eq!(verbs, ["session-start", "pre-compact", "session-end"]);
+    for verb in verbs {
+        for scope in [&[][..], &["--scope", "user"][..]] {
+            let mut args: Vec<String> = ["hook", verb, "--agent", "claude"]
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            args.extend(scope.iter().map(ToString::to_string));
+            git_handover::api::parse_args(&args).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        }
+    }
 }
 
 /// Issue 35, item 6: what `cargo install` ships is small (≤ 10 MB), and a panic in it

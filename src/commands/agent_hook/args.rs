@@ -23,4 +23,19 @@ pub struct ReminderArgs {
     /// The agent that runs the hook (its output format).
     #[arg(long, value_enum)]
     pub agent: Option<HookAgent>,
+
+    /// Where the hook is registered. A user-scope hook reminds only in repositories
+    /// that opted in, as `session-start` briefs.
+    #[arg(long, value_enum)]
+    pub scope: Option<HookScope>,
+}
+
+/// Which agent event a reminder is for: its wording differs (before a compaction the
+/// agent can still save; at the end of the session only the user or the next session can).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Moment {
+    /// `hook pre-compact`: the agent's context is about to be compacted.
+    Compact,
+    /// `hook session-end`: the agent session is over.
+    End,
 }

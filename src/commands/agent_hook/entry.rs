@@ -14,17 +14,23 @@ use crate::cli::shared::{HookAgent, HookScope};
 /// It names the agent (its context budget) and, for the user's own settings, the scope
 /// (a user-scope hook briefs only in repositories that opted in).
 pub(super) fn command(agent: HookAgent, scope: HookScope) -> String {
+    hook_command("session-start", agent, scope)
+}
+
+/// The command line of `git-handover hook <verb>` for `agent` at `scope`.
+pub(super) fn hook_command(verb: &str, agent: HookAgent, scope: HookScope) -> String {
     let agent = match agent {
         HookAgent::Claude => "claude",
         HookAgent::Codex => "codex",
         HookAgent::Gemini => "gemini",
+        HookAgent::Copilot => "copilot",
     };
     let scope = if scope == HookScope::User {
         " --scope user"
     } else {
         ""
     };
-    format!("git-handover hook session-start --agent {agent}{scope} 2>/dev/null || true")
+    format!("git-handover hook {verb} --agent {agent}{scope} 2>/dev/null || true")
 }
 
 /// Every session source Claude Code and Codex document for `SessionStart`; both read a
@@ -40,7 +46,7 @@ pub(super) fn entry(agent: HookAgent, scope: HookScope) -> Value {
                                   "timeout": timeout(agent)});
     match agent {
         HookAgent::Gemini => serde_json::json!({"hooks": [hook]}),
-        HookAgent::Claude | HookAgent::Codex => {
+        HookAgent::Claude | HookAgent::Codex | HookAgent::Copilot => {
             serde_json::json!({"matcher": SOURCES.join("|"), "hooks": [hook]})
         }
     }
@@ -73,10 +79,15 @@ pub(super) fn is_ours(hook: &Value) -> bool {
     let c = c.trim();
     EARLIER.contains(&c)
         || only_our_hook(c)
-        || [HookAgent::Claude, HookAgent::Codex, HookAgent::Gemini]
-            .into_iter()
-            .flat_map(|a| [command(a, HookScope::Project), command(a, HookScope::User)])
-            .any(|ours| ours == c)
+        || [
+            HookAgent::Claude,
+            HookAgent::Codex,
+            HookAgent::Gemini,
+            HookAgent::Copilot,
+        ]
+        .into_iter()
+        .flat_map(|a| [command(a, HookScope::Project), command(a, HookScope::User)])
+        .any(|ours| ours == c)
 }
 
 /// Whether `command` is one invocation of `git-handover hook session-start` and nothing
@@ -96,7 +107,8 @@ fn only_our_hook(command: &str) -> bool {
     options.chunks(2).all(|pair| {
         matches!(
             pair,
-            ["--agent", "claude" | "codex" | "gemini"] | ["--scope", "project" | "user" | "local"]
+            ["--agent", "claude" | "codex" | "gemini" | "copilot"]
+                | ["--scope", "project" | "user" | "local"]
         )
     })
 }
@@ -105,7 +117,7 @@ fn only_our_hook(command: &str) -> bool {
 pub(super) fn covered(agent: HookAgent, matcher: Option<&str>) -> Vec<&'static str> {
     let sources: &[&str] = match agent {
         HookAgent::Gemini => &SOURCES[..3],
-        HookAgent::Claude | HookAgent::Codex => &SOURCES,
+        HookAgent::Claude | HookAgent::Codex | HookAgent::Copilot => &SOURCES,
     };
     let Some(m) = matcher
         .map(str::trim)
@@ -121,7 +133,7 @@ pub(super) fn covered(agent: HookAgent, matcher: Option<&str>) -> Vec<&'static s
             HookAgent::Gemini => m == *s,
             // A list of exact strings (or a regex of alternatives): an alternative that
             // is the source, or a regex that plainly matches anything.
-            HookAgent::Claude | HookAgent::Codex => alternatives
+            HookAgent::Claude | HookAgent::Codex | HookAgent::Copilot => alternatives
                 .iter()
                 .any(|a| a == s || *a == ".*" || *a == ".+"),
         })

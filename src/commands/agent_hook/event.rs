@@ -40,8 +40,11 @@ impl Event {
         let Ok(event) = serde_json::from_slice::<Value>(&self.bytes) else {
             return String::new();
         };
+        // GitHub Copilot CLI names the session `sessionId`.
+        let camel = (field == "session_id").then_some("sessionId");
         event
             .get(field)
+            .or_else(|| camel.and_then(|c| event.get(c)))
             .and_then(Value::as_str)
             .unwrap_or_default()
             .chars()

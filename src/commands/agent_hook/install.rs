@@ -53,9 +53,13 @@ fn settings_path(project: Option<&Path>, agent: HookAgent, scope: HookScope) -> 
         (HookAgent::Claude, HookScope::Local) => project()?.join(".claude/settings.local.json"),
         (HookAgent::Codex, HookScope::Project) => project()?.join(".codex/hooks.json"),
         (HookAgent::Gemini, HookScope::Project) => project()?.join(".gemini/settings.json"),
+        (HookAgent::Copilot, HookScope::Project) => {
+            project()?.join(".github/hooks/git-handover.json")
+        }
         (agent, HookScope::User) => user_dir(agent)?.join(match agent {
             HookAgent::Codex => "hooks.json",
             HookAgent::Claude | HookAgent::Gemini => "settings.json",
+            HookAgent::Copilot => "hooks/git-handover.json",
         }),
         (agent, HookScope::Local) => {
             return Err(Error::usage_hint(
@@ -68,7 +72,8 @@ fn settings_path(project: Option<&Path>, agent: HookAgent, scope: HookScope) -> 
 
 /// The agent's user configuration directory: `$CLAUDE_CONFIG_DIR` (else
 /// `~/.claude`), `$CODEX_HOME` (else `~/.codex`), `$GEMINI_CLI_HOME/.gemini` (Gemini
-/// CLI's variable replaces the home directory; else `~/.gemini`).
+/// CLI's variable replaces the home directory; else `~/.gemini`), `$COPILOT_HOME` (else
+/// `~/.copilot`).
 pub fn user_dir(agent: HookAgent) -> Result<PathBuf> {
     let var = |name: &str| {
         std::env::var_os(name)
@@ -89,6 +94,10 @@ pub fn user_dir(agent: HookAgent) -> Result<PathBuf> {
             Some(dir) => dir.join(".gemini"),
             None => home()?.join(".gemini"),
         },
+        HookAgent::Copilot => match var("COPILOT_HOME") {
+            Some(dir) => dir,
+            None => home()?.join(".copilot"),
+        },
     })
 }
 
@@ -101,13 +110,16 @@ fn instructions_path(
         HookAgent::Claude => "CLAUDE.md",
         HookAgent::Codex => "AGENTS.md",
         HookAgent::Gemini => "GEMINI.md",
+        // Copilot's custom instructions: `.github/copilot-instructions.md` in the
+        // repository, `copilot-instructions.md` in its home directory.
+        HookAgent::Copilot => "copilot-instructions.md",
     };
     Ok(match scope {
         HookScope::Project | HookScope::Local => settings_path(project, agent, HookScope::Project)?
             .parent()
             .and_then(Path::parent)
             .map_or_else(|| PathBuf::from(file), |p| p.join(file)),
-        HookScope::User => settings_path(project, agent, scope)?.with_file_name(file),
+        HookScope::User => user_dir(agent)?.join(file),
     })
 }
 
@@ -124,16 +136,41 @@ save what remains with `git handover save` or `git handover here`.
 /// The most of a settings or instructions file read.
 const MAX_SETTINGS_SIZE: u64 = 4 << 20;
 
-fn read_settings(path: &Path) -> Result<Map<String, Value>> {
+/// A settings file as the agent reads it, and its text when it has comments (Gemini CLI
+/// reads JSON with comments; see [`crate::support::jsonc`]): an edit then keeps them.
+struct Settings {
+    map: Map<String, Value>,
+    commented: Option<String>,
+}
+
+/// The settings file at `path` of `agent`: JSON, and for Gemini CLI JSON with comments
+/// (Claude Code and Codex parse plain JSON).
+fn read_settings(path: &Path, agent: HookAgent) -> Result<Settings> {
     let Some(bytes) = fsio::read_if_exists(path, MAX_SETTINGS_SIZE)? else {
-        return Ok(Map::new());
+        return Ok(Settings {
+            map: Map::new(),
+            commented: None,
+        });
     };
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok(Map::new());
+        return Ok(Settings {
+            map: Map::new(),
+            commented: None,
+        });
     }
+    // Comments are blanked as the agent's reader blanks them (offsets kept, so the
+    // lines and columns said below are the file's own).
+    let text = std::str::from_utf8(&bytes)
+        .ok()
+        .filter(|_| agent == HookAgent::Gemini);
+    let plain = text.map(crate::support::jsonc::blank_comments);
+    let commented = text
+        .filter(|t| plain.as_deref() != Some(*t))
+        .map(str::to_owned);
+    let bytes = plain.map_or(bytes, String::into_bytes);
     match serde_json::from_slice(&bytes) {
         Ok(Value::Object(map)) => match super::duplicates::first_duplicate(&bytes) {
-            None => Ok(map),
+            None => Ok(Settings { map, commented }),
             Some((key, line)) => Err(Error::Unedited {
                 message: msg(
                     crate::k!("err.settings_duplicate"),
@@ -148,45 +185,50 @@ fn read_settings(path: &Path) -> Result<Map<String, Value>> {
             message: "must be a JSON object".into(),
         }),
         Err(e) => {
-            // Gemini CLI (and others) accept comments in settings files; this tool does
-            // not edit such a file (it would lose them): it says so, by name.
-            let text = String::from_utf8_lossy(&bytes);
-            let comments = text.contains("//") || text.contains("/*");
-            Err(Error::Unedited {
-                message: msg(
-                    crate::k!("err.settings_not_json"),
-                    &[
-                        ("file", &path.display()),
-                        ("line", &e.line()),
-                        ("column", &e.column()),
-                        (
-                            "why",
-                            &if comments {
-                                crate::support::i18n::text(
-                                    crate::support::i18n::Lang::En,
-                                    crate::k!("err.settings_comments"),
-                                )
-                                .to_owned()
-                            } else {
-                                let m = e.to_string();
-                                m.rfind(" at line ")
-                                    .map_or(m.clone(), |i| m[..i].to_owned())
-                            },
-                        ),
-                    ],
-                ),
-                hint: msg(
-                    crate::k!("err.settings_not_json_hint"),
-                    &[("command", &"git-handover hook session-start")],
-                ),
-            })
+            let m = e.to_string();
+            Err(not_json(
+                path,
+                e.line(),
+                e.column(),
+                &m.rfind(" at line ")
+                    .map_or(m.clone(), |i| m[..i].to_owned()),
+            ))
         }
     }
 }
 
-fn write_settings(path: &Path, settings: &Map<String, Value>) -> Result<()> {
-    let mut bytes = serde_json::to_vec_pretty(settings).expect("a JSON map serialises");
-    bytes.push(b'\n');
+fn not_json(path: &Path, line: usize, column: usize, why: &str) -> Error {
+    Error::Unedited {
+        message: msg(
+            crate::k!("err.settings_not_json"),
+            &[
+                ("file", &path.display()),
+                ("line", &line),
+                ("column", &column),
+                ("why", &why),
+            ],
+        ),
+        hint: msg(
+            crate::k!("err.settings_not_json_hint"),
+            &[("command", &"git-handover hook session-start")],
+        ),
+    }
+}
+
+/// Write `settings`: a file with comments is edited in place, only where it changes
+/// (its comments and layout stay); any other is written whole.
+fn write_settings(path: &Path, settings: &Settings) -> Result<()> {
+    let map = Value::Object(settings.map.clone());
+    let bytes = match &settings.commented {
+        Some(text) => crate::support::jsonc::edit(text, &map)
+            .ok_or_else(|| not_json(path, 1, 1, "cannot be edited keeping its comments"))?
+            .into_bytes(),
+        None => {
+            let mut bytes = serde_json::to_vec_pretty(&map).expect("a JSON map serialises");
+            bytes.push(b'\n');
+            bytes
+        }
+    };
     fsio::write_atomic(path, &bytes)
 }
 
@@ -226,8 +268,17 @@ pub fn install(
     // A linked settings file (a dotfile manager's) is edited where it lives.
     let real = fsio::through_links(&path);
     let _lock = fsio::Lock::acquire(&real, lock_timeout)?;
-    let mut settings = read_settings(&real)?;
+    let mut settings = read_settings(&real, args.agent)?;
+    if args.agent == HookAgent::Copilot {
+        let changed = super::copilot::add(&mut settings.map, args.scope)
+            .ok_or_else(|| wrong_shape(&path, "hooks", "an object of event lists"))?;
+        if changed {
+            write_settings(&real, &settings)?;
+        }
+        return finish(project, instructions_in, args, path, changed, lock_timeout);
+    }
     let hooks = settings
+        .map
         .entry("hooks")
         .or_insert_with(|| Value::Object(Map::new()));
     let hooks = hooks
@@ -245,6 +296,18 @@ pub fn install(
         groups.push(entry(args.agent, args.scope));
         write_settings(&real, &settings)?;
     }
+    finish(project, instructions_in, args, path, !present, lock_timeout)
+}
+
+/// The rest of `install`: the instructions, when asked, and the report.
+fn finish(
+    project: Option<&Path>,
+    instructions_in: Option<&Path>,
+    args: &HookInstallArgs,
+    path: PathBuf,
+    changed: bool,
+    lock_timeout: Duration,
+) -> Result<InstallReport> {
     let instructions = if args.instructions {
         let file = instructions_path(instructions_in, args.agent, args.scope)?;
         let real = fsio::through_links(&file);
@@ -277,7 +340,7 @@ pub fn install(
         main_worktree: None,
         agent: args.agent,
         settings: path,
-        changed: !present,
+        changed,
         instructions,
     })
 }
@@ -293,7 +356,9 @@ fn other_scope(project: Option<&Path>, args: &HookInstallArgs) -> Option<PathBuf
         HookScope::Project | HookScope::Local => HookScope::User,
     };
     let path = settings_path(project, args.agent, other).ok()?;
-    let settings = read_settings(&fsio::through_links(&path)).ok()?;
+    let settings = read_settings(&fsio::through_links(&path), args.agent)
+        .ok()?
+        .map;
     let registered = settings
         .get("hooks")
         .and_then(|h| h.get("SessionStart"))
@@ -321,10 +386,17 @@ pub fn uninstall(
     let real = fsio::through_links(&path);
     if std::fs::symlink_metadata(&real).is_ok() {
         let _lock = fsio::Lock::acquire(&real, lock_timeout)?;
-        let mut settings = read_settings(&real)?;
+        let mut settings = read_settings(&real, args.agent)?;
+        if args.agent == HookAgent::Copilot {
+            changed = super::copilot::remove(&mut settings.map);
+        }
         // A container goes only when taking ours out emptied it: one the user left
         // empty (`"SessionStart": []`, `"hooks": {}`) stays as it was.
-        if let Some(Value::Object(hooks)) = settings.get_mut("hooks") {
+        if let Some(Value::Object(hooks)) = settings
+            .map
+            .get_mut("hooks")
+            .filter(|_| args.agent != HookAgent::Copilot)
+        {
             if let Some(Value::Array(groups)) = hooks.get_mut("SessionStart") {
                 let had = groups.len();
                 changed = remove_ours(groups);
@@ -333,10 +405,15 @@ pub fn uninstall(
                 }
             }
             if hooks.is_empty() && changed {
-                settings.remove("hooks");
+                settings.map.remove("hooks");
             }
         }
-        if changed {
+        // Copilot's file is this tool's own: what is left of it when ours went is
+        // `"version"` alone, and then it goes.
+        let only_version = settings.map.keys().all(|k| k == "version");
+        if changed && args.agent == HookAgent::Copilot && only_version {
+            std::fs::remove_file(&real).map_err(|e| Error::io(&real, "remove", e))?;
+        } else if changed {
             write_settings(&real, &settings)?;
         }
     }

@@ -3,6 +3,7 @@
 //! (git's own post-commit hook is [`crate::commands::git_hook`].)
 
 mod args;
+mod copilot;
 mod duplicates;
 mod entry;
 mod event;
@@ -12,7 +13,7 @@ mod starts;
 
 use std::time::Duration;
 
-pub use args::{ReminderArgs, SessionStartArgs};
+pub use args::{Moment, ReminderArgs, SessionStartArgs};
 pub use event::Event;
 pub use install::InstallReport;
 pub use session::{Reminder, reminder, session_start};

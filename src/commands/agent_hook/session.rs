@@ -2,20 +2,24 @@
 //! `hook pre-compact` / `hook session-end` remind of. The briefing itself is
 //! `continue`'s, read-only; the shell runs it when [`session_start`] says so.
 
-use super::args::SessionStartArgs;
+use super::args::{Moment, ReminderArgs, SessionStartArgs};
 use super::event::Event;
-use super::starts::{agent_started, already_briefed};
+use super::starts::{agent_started, already_briefed, already_reminded};
 use crate::cli::shared::{HookScope, TeamArgs};
 use crate::model::state::{TaskStatus, View};
 use crate::services::context::Context;
 use crate::support::error::Result;
 
 /// The agent settings files a project-scope hook of git-handover is registered in.
-const PROJECT_SETTINGS: [&str; 4] = [
+const PROJECT_SETTINGS: [&str; 7] = [
     ".claude/settings.json",
     ".claude/settings.local.json",
     ".codex/hooks.json",
     ".gemini/settings.json",
+    ".github/hooks/git-handover.json",
+    // The OpenCode plugin committed into the project's plugin directory.
+    ".opencode/plugin/git-handover.js",
+    ".opencode/plugins/git-handover.js",
 ];
 
 /// `hook session-start`: whether to brief on this start. A user-scope hook briefs only
@@ -45,8 +49,22 @@ pub struct Reminder {
     pub unsaved: Vec<String>,
 }
 
-/// `hook pre-compact` / `hook session-end`: `None` when there is no ready session.
-pub fn reminder(ctx: &Context, event: &Event) -> Result<Option<Reminder>> {
+/// `hook pre-compact` / `hook session-end`: `None` when there is no ready session, when
+/// a user-scope hook runs in a repository that did not opt in (the reminder names the
+/// repository's session and tasks, as a briefing would), and at a session's end when
+/// this agent session was reminded of the same already (Gemini CLI runs both
+/// `PreCompress` and `SessionEnd` for one headless prompt). Before a compaction it
+/// always reminds: each one takes the earlier reminder out of the agent's context, and
+/// the agent can still act on it.
+pub fn reminder(
+    ctx: &Context,
+    event: &Event,
+    args: &ReminderArgs,
+    moment: Moment,
+) -> Result<Option<Reminder>> {
+    if args.scope == Some(HookScope::User) && !opted_in(ctx) {
+        return Ok(None);
+    }
     let wt = ctx.current_worktree()?;
     let Some(session) = ctx.ready_session(&wt, &TeamArgs::default())?.0 else {
         return Ok(None);
@@ -68,7 +86,11 @@ pub fn reminder(ctx: &Context, event: &Event) -> Result<Option<Reminder>> {
             (Some(_), None) | (None, _) => true,
         })
         .map(|t| t.id.clone())
-        .collect();
+        .collect::<Vec<_>>();
+    let said = format!("{}\n{}", session.key, unsaved.join("\n"));
+    if already_reminded(&ctx.repo.tool_dir().hook_starts(), event, &said) && moment == Moment::End {
+        return Ok(None);
+    }
     Ok(Some(Reminder {
         key: session.key.clone(),
         unsaved,

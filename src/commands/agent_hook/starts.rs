@@ -91,6 +91,28 @@ pub(super) fn already_briefed(dir: &Path, event: &Event) -> bool {
     }
 }
 
+/// Whether this agent session (the event's `session_id`) was reminded of `said` (the
+/// session and the tasks named) by an earlier `hook pre-compact` or `hook session-end`,
+/// so that its end does not say it again. The first run leaves a marker
+/// `.remind-<session_id>-<digest of said>` in `dir` (a dot first: no session id starts
+/// with one, so [`agent_started`] never takes it for a start). Without a session id
+/// every run reminds.
+pub(super) fn already_reminded(dir: &Path, event: &Event, said: &str) -> bool {
+    let session = event.clean("session_id");
+    if session.is_empty() || std::fs::create_dir_all(dir).is_err() || !own_dir(dir) {
+        return false;
+    }
+    // FNV-1a: stable across runs and builds, which std's hasher is not promised to be.
+    let digest = said.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let marker = dir.join(format!(".remind-{session}-{digest:016x}"));
+    matches!(
+        std::fs::OpenOptions::new().write(true).create_new(true).open(&marker),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists
+    )
+}
+
 /// Whether `dir` and the tool's directory holding it are directories of their own, not
 /// links: the sweep removes old files, and through a link it would remove somebody
 /// else's.

@@ -266,6 +266,7 @@ pub fn hook(r: &crate::commands::agent_hook::InstallReport) -> HookV1 {
             crate::cli::HookAgent::Claude => "claude",
             crate::cli::HookAgent::Codex => "codex",
             crate::cli::HookAgent::Gemini => "gemini",
+            crate::cli::HookAgent::Copilot => "copilot",
         },
         settings: r.settings.display().to_string(),
         changed: r.changed,
