@@ -250,6 +250,7 @@ mod tests {
                 at: ts(t),
                 raw: t.into(),
             }),
+            claim: None,
         }
     }
 
