@@ -3,7 +3,7 @@
 use super::{TaskArgs, TaskOp, no_session};
 use crate::services::context::Context;
 use crate::services::sessions::{self, Owner};
-use crate::support::error::{Error, Result, msg};
+use crate::support::error::Result;
 
 /// `task list` and `task show ID`: the session's tasks as the file holds them.
 pub struct Listing {
@@ -47,13 +47,7 @@ pub fn read(ctx: &Context, args: &TaskArgs) -> Result<Listing> {
     let show = match &args.op {
         TaskOp::Show { id } => {
             if !state.tasks.iter().any(|t| &t.id == id) {
-                return Err(Error::usage_hint(
-                    msg(
-                        crate::k!("err.no_task"),
-                        &[("id", &format!("{id:?}")), ("key", &target.key)],
-                    ),
-                    msg(crate::k!("err.no_task_hint"), &[("id", id)]),
-                ));
+                return Err(super::no_task(id, &target.key));
             }
             Some(id.clone())
         }

@@ -3,6 +3,7 @@
 
 mod brief;
 mod briefing;
+pub mod claims;
 mod handover;
 mod short;
 mod status;

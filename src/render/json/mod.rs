@@ -2,6 +2,7 @@
 //! changes only on purpose. Every document names its schema.
 
 mod briefing;
+pub mod claims;
 mod stream;
 mod writes;
 

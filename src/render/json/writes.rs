@@ -319,9 +319,12 @@ pub struct TaskV1 {
     pub last_touched: Option<String>,
     /// What was tried and why it failed: `approach → result: reason (learnings)`.
     pub tried: Vec<String>,
+    /// The task's claim (SPEC section 10); absent when it has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim: Option<super::claims::ClaimV1>,
 }
 
-fn task_v1(state: &crate::model::state::State, i: usize) -> TaskV1 {
+pub(super) fn task_v1(state: &crate::model::state::State, i: usize) -> TaskV1 {
     let t = &state.tasks[i];
     TaskV1 {
         id: t.id.clone(),
@@ -338,6 +341,7 @@ fn task_v1(state: &crate::model::state::State, i: usize) -> TaskV1 {
             .iter()
             .map(|a| a.line(str::to_owned))
             .collect(),
+        claim: t.claim.as_ref().map(super::claims::claim_v1),
     }
 }
 
