@@ -74,6 +74,7 @@ pub fn claims(ctx: &Context, args: &TaskArgs) -> Result<ClaimReport> {
             let until = claims::until(ctx, lease.lease)?;
             task.clone_from(id);
             transact(ctx, &home, &session, owner, |doc| {
+                crate::support::testing::pause("claim");
                 let took = claim::claim(doc, id, &holder, now, until, *force, &stamp)
                     .map_err(|e| refused(e, id, &key))?;
                 act = Some(Act::Claimed(took));
@@ -85,6 +86,7 @@ pub fn claims(ctx: &Context, args: &TaskArgs) -> Result<ClaimReport> {
             transact(ctx, &home, &session, owner, |doc| {
                 // Chosen under the lock, on what the file holds now: two callers
                 // never get the same task.
+                crate::support::testing::pause("claim");
                 let id = claim::next_free(doc, &holder, now).ok_or_else(|| nothing_left(&key))?;
                 let took = claim::claim(doc, &id, &holder, now, until, false, &stamp)
                     .map_err(|e| refused(e, &id, &key))?;
