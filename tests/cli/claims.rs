@@ -366,3 +366,57 @@ fn done_and_block_release_the_callers_claim() {
     assert_eq!(other.code, 0, "{}", other.stderr);
     assert_eq!(claim_of(&repo, "T3")["holder"], "a");
 }
+
+#[test]
+fn status_shows_holder_age_time_left_and_expired_and_check_counts_an_expired_claim() {
+    let env = TestEnv::new();
+    let repo = session(&env, 3);
+    assert_eq!(
+        env.handover(&repo, &["task", "claim", "T1", "--as", "a"])
+            .code,
+        0
+    );
+    let later = "2026-11-30T12:10:00Z";
+    let check = at(&env, &repo, later, &["status", "--check"]);
+    assert!(
+        !check.stdout.contains("claim "),
+        "a live claim needs no attention: {}",
+        check.stdout
+    );
+    let claim = env.handover(&repo, &["task", "claim", "T2", "--as", "b", "--for", "5m"]);
+    assert_eq!(claim.code, 0, "{}", claim.stderr);
+    let long = at(&env, &repo, later, &["status"]);
+    assert!(
+        long.stdout.contains("[T1] claimed by a 10m ago, 20m left"),
+        "{}",
+        long.stdout
+    );
+    assert!(
+        long.stdout
+            .contains("[T2] claimed by b 10m ago, expired 5m ago"),
+        "{}",
+        long.stdout
+    );
+    let short = at(&env, &repo, later, &["status", "--short"]);
+    assert!(
+        short.stdout.contains("1-claimed 1-expired"),
+        "{}",
+        short.stdout
+    );
+    let check = at(&env, &repo, later, &["status", "--check"]);
+    assert_eq!(
+        check.code, 1,
+        "an expired claim on an unfinished task: {}",
+        check.stdout
+    );
+    assert!(check.stdout.contains("expired 5m ago"), "{}", check.stdout);
+    let doc = at(&env, &repo, later, &["--json", "status"]).json();
+    let claims = &doc["worktrees"][0]["handovers"][0]["claims"];
+    assert_eq!(claims[0]["task"], "T1");
+    assert_eq!(claims[0]["holder"], "a");
+    assert_eq!(claims[0]["expired"], false);
+    assert_eq!(claims[0]["left_seconds"], 1200);
+    assert_eq!(claims[0]["age_seconds"], 600);
+    assert_eq!(claims[1]["expired"], true);
+    assert_eq!(claims[1]["confirmed"], true);
+}

@@ -179,6 +179,15 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
             )),
         );
     }
+    for c in a.session().map(|s| s.claims.as_slice()).unwrap_or_default() {
+        let line = format!(
+            "[{}] {}",
+            escape(&c.task),
+            super::claims::held(&c.claim, c.now, p)
+        );
+        let line = if c.expired() { p.warn(&line) } else { line };
+        detail(out, p.t(crate::k!("label.claim")), &line);
+    }
     if let Some(note) = a.note() {
         note_lines(out, note, p, briefing);
     }

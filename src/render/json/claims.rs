@@ -48,6 +48,21 @@ pub fn claim_status_v1(c: &Claim, now: jiff::Timestamp) -> ClaimStatusV1 {
     }
 }
 
+/// A task's claim in `status`: the task, then the claim as status shows it.
+#[derive(Serialize)]
+pub struct TaskClaimV1 {
+    pub task: String,
+    #[serde(flatten)]
+    pub claim: ClaimStatusV1,
+}
+
+pub fn task_claim_v1(c: &crate::facts::assessed::TaskClaim) -> TaskClaimV1 {
+    TaskClaimV1 {
+        task: c.task.clone(),
+        claim: claim_status_v1(&c.claim, c.now),
+    }
+}
+
 #[derive(Serialize)]
 pub struct ClaimReportV1 {
     pub schema: &'static str,

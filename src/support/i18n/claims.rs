@@ -26,4 +26,7 @@ pub(super) const CLAIMS: &[Entry] = &[
     e("claim.released", "[{id}] released by {holder} in {key}", "{key} の [{id}] を {holder} が手放しました"),
     e("claim.released_other", "[{id}] released in {key}: the claim of {old} (until {ended}) is gone", "{key} の [{id}] を手放しました。{old} の確保（{ended} まで）はなくなりました"),
     e("claim.not_claimed", "[{id}] in {key} was not claimed: nothing released", "{key} の [{id}] は確保されていません。何も手放していません"),
+    e("label.claim", "claim", "確保"),
+    e("short.claimed", "{n}-claimed", "確保{n}件"),
+    e("short.expired", "{n}-expired", "期限切れ{n}件"),
 ];
