@@ -420,3 +420,77 @@ fn status_shows_holder_age_time_left_and_expired_and_check_counts_an_expired_cla
     assert_eq!(claims[1]["expired"], true);
     assert_eq!(claims[1]["confirmed"], true);
 }
+
+#[test]
+fn the_briefing_lists_tasks_others_hold_and_gives_the_claim_command_first() {
+    let env = TestEnv::new();
+    let repo = session(&env, 3);
+    assert_eq!(
+        env.handover(&repo, &["task", "claim", "T2", "--as", "bob"])
+            .code,
+        0
+    );
+    let run = env.handover(&repo, &["continue", "--as", "carol"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = &run.stdout;
+    assert!(
+        out.contains(
+            "Claimed by other agents (leave these alone):\n  [T2] claimed by bob 0s ago, 30m left"
+        ),
+        "{out}"
+    );
+    let claim =
+        format!("Claim your task first: git handover task next --claim --session {KEY} --as carol");
+    let at_claim = out.find(&claim).unwrap_or_else(|| panic!("{out}"));
+    let at_next = out.find("Next:").unwrap();
+    assert!(at_claim < at_next, "the claim command comes first: {out}");
+    // bob's own briefing does not call bob's claim another's.
+    let own = env.handover(&repo, &["continue", "--as", "bob"]);
+    assert!(
+        !own.stdout.contains("Claimed by other agents"),
+        "{}",
+        own.stdout
+    );
+    // JSON: the holder and the command, and each task's claim.
+    let doc = env.json(&repo, &["--json", "continue", "--as", "carol"]);
+    assert_eq!(doc["claim"]["holder"], "carol");
+    assert_eq!(doc["claim"]["command"][3], "next");
+    assert_eq!(doc["open_tasks"][0]["claim"]["holder"], "bob");
+    // The hook names the agent session as its tools will derive it.
+    let hook = env.handover_with(
+        &repo,
+        &["hook", "session-start", "--agent", "claude"],
+        |c| {
+            c.env_remove("GIT_HANDOVER_AS");
+            c.env("CLAUDE_CODE_SESSION_ID", "5e55-10n1d");
+            c.stdin(std::process::Stdio::null());
+        },
+    );
+    let context = hook.hook_context();
+    // No event on stdin: the agent's environment names the session.
+    assert!(context.contains("--as claude-5e5510n1"), "{context}");
+    assert!(context.contains("[T2] claimed by bob"), "{context}");
+    // An event names its session: the briefing's name is the agent's.
+    let event = json!({"session_id": "abcdef12-3456", "cwd": repo}).to_string();
+    let fed = env.handover_fed(
+        &repo,
+        &["hook", "session-start", "--agent", "codex"],
+        event.as_bytes(),
+        |c| {
+            c.env_remove("GIT_HANDOVER_AS");
+        },
+    );
+    assert!(
+        fed.hook_context().contains("--as codex-abcdef12"),
+        "{}",
+        fed.stdout
+    );
+    // What the briefing says works as printed, from the agent's environment.
+    let next = env.handover_with(&repo, &["task", "--session", KEY, "next", "--claim"], |c| {
+        c.env_remove("GIT_HANDOVER_AS");
+        c.env("CLAUDE_CODE_SESSION_ID", "5e55-10n1d");
+    });
+    assert_eq!(next.code, 0, "{}", next.stderr);
+    assert!(next.stdout.starts_with("T1 "), "{}", next.stdout);
+    assert_eq!(claim_of(&repo, "T1")["holder"], "claude-5e5510n1");
+}

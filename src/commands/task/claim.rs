@@ -3,8 +3,6 @@
 
 use std::path::PathBuf;
 
-use jiff::Timestamp;
-
 use super::target::target;
 use super::{TaskArgs, TaskOp, no_task, transact};
 use crate::facts::written::Saved;
@@ -36,7 +34,6 @@ pub struct ClaimReport {
     pub act: Act,
     /// The verb was `next`: the bare id is the first word of the output.
     pub next: bool,
-    pub now: Timestamp,
     /// The write, when there was one.
     pub written: Option<Saved>,
 }
@@ -57,7 +54,6 @@ pub fn claims(ctx: &Context, args: &TaskArgs) -> Result<ClaimReport> {
             holder,
             act: Act::Shown,
             next: true,
-            now: ctx.now,
             written: None,
         });
     }
@@ -119,7 +115,6 @@ pub fn claims(ctx: &Context, args: &TaskArgs) -> Result<ClaimReport> {
         holder,
         act: act.expect("a write that succeeded ran its change"),
         next: matches!(args.op, TaskOp::Next { .. }),
-        now,
         written: Some(written),
     })
 }

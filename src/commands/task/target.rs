@@ -5,6 +5,14 @@ use crate::services::context::Context;
 use crate::services::sessions::{self, Owner};
 use crate::support::error::Result;
 
+/// The worktree a session lives in, the session, and what `choose` found (with the
+/// owner) when it was chosen rather than named.
+pub(super) type Target = (
+    crate::git::Worktree,
+    sessions::SessionDir,
+    Option<(sessions::Chosen, Owner)>,
+);
+
 /// The session the edit goes to, with the worktree it lives in: the one named with
 /// `--session` (in any worktree), or the one `choose` picks in `wt` (kept with the
 /// owner: it holds the branch's lock until the write is done).
@@ -14,11 +22,7 @@ pub(super) fn target(
     wt: &crate::git::Worktree,
     is_add: bool,
     reopen: bool,
-) -> Result<(
-    crate::git::Worktree,
-    sessions::SessionDir,
-    Option<(sessions::Chosen, Owner)>,
-)> {
+) -> Result<Target> {
     if let Some(key) = &args.session {
         let (home, session) = ctx.session_anywhere(wt, key)?;
         return Ok((home, session, None));

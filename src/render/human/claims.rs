@@ -3,8 +3,13 @@
 
 use jiff::Timestamp;
 
+use std::fmt::Write as _;
+
 use super::Painter;
+use super::brief::{Block, Priority};
+use crate::commands::r#continue::Briefing;
 use crate::commands::task::{Act, ClaimReport};
+use crate::facts::assessed::{Assessment, Kind};
 use crate::model::claim::{Claim, Released, Took, format_utc};
 use crate::support::i18n::duration;
 use crate::support::text::escape;
@@ -58,7 +63,7 @@ pub fn report(r: &ClaimReport, p: &Painter) -> String {
             .find(|t| t.id == r.task)
             .map(|t| escape(&t.description))
             .unwrap_or_default();
-        out.push_str(&format!("{id}  {description}\n"));
+        let _ = writeln!(out, "{id}  {description}");
     }
     let mine = r
         .state
@@ -134,4 +139,57 @@ pub fn report(r: &ClaimReport, p: &Painter) -> String {
     out.push_str(&line);
     out.push('\n');
     out
+}
+
+/// The tasks other holders' live leases hold: the successor leaves them alone.
+pub(super) fn held_by_others(b: &Briefing, assessment: &Assessment, p: &Painter) -> Option<Block> {
+    let others: Vec<_> = assessment
+        .session()
+        .map(|s| s.claims.as_slice())
+        .unwrap_or_default()
+        .iter()
+        .filter(|c| c.claim.held_against(&b.holder, c.now))
+        .collect();
+    if others.is_empty() {
+        return None;
+    }
+    let mut text = format!("\n{}\n", p.bold(p.t(crate::k!("cont.claimed_by_others"))));
+    for c in others {
+        let _ = writeln!(text, "  [{}] {}", escape(&c.task), held(&c.claim, c.now, p));
+    }
+    Some(Block {
+        priority: Priority::Must,
+        name: None,
+        text,
+        task: None,
+    })
+}
+
+/// The claim command the briefing gives first in how to proceed, for a session with
+/// unfinished tasks.
+pub(super) fn claim_first(b: &Briefing, p: &Painter) -> Option<String> {
+    let session = &b.candidate.handover;
+    let unfinished = !b.open_tasks.is_empty() || !b.other_tasks.is_empty();
+    (matches!(session.kind, Kind::Session | Kind::Legacy) && unfinished).then(|| {
+        p.f(
+            crate::k!("cont.claim_first"),
+            &[
+                ("key", &escape(&session.key)),
+                ("holder", &shell_word(&b.holder)),
+            ],
+        )
+    })
+}
+
+/// `s` as one word of a shell command: as it is when it is made of safe characters,
+/// else in single quotes.
+fn shell_word(s: &str) -> String {
+    let safe = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.@:/+=,".contains(c));
+    if safe {
+        s.to_owned()
+    } else {
+        format!("'{}'", escape(s).replace('\'', "'\\''"))
+    }
 }

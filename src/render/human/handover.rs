@@ -179,7 +179,12 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
             )),
         );
     }
-    for c in a.session().map(|s| s.claims.as_slice()).unwrap_or_default() {
+    // A briefing lists the tasks others hold in a block of its own.
+    let claims = a
+        .session()
+        .filter(|_| !briefing)
+        .map(|s| s.claims.as_slice());
+    for c in claims.unwrap_or_default() {
         let line = format!(
             "[{}] {}",
             escape(&c.task),
