@@ -6,8 +6,6 @@
 use jiff::Timestamp;
 use serde_json::{Map, Value};
 
-use super::session::array_mut;
-
 /// The key of a task that holds its claim.
 pub const KEY: &str = "claim";
 
@@ -45,7 +43,7 @@ impl Claim {
         let time = |key: &str| {
             m.get(key)
                 .and_then(Value::as_str)
-                .and_then(super::state::parse_rfc3339)
+                .and_then(|s| s.parse::<Timestamp>().ok())
         };
         let since = time("since").ok_or("must have an RFC 3339 since")?;
         let expires = time("expires").ok_or("must have an RFC 3339 expires")?;
@@ -131,7 +129,10 @@ fn is_blocked(task: &Map<String, Value>) -> bool {
 /// The objects of task `id` (a hand-edited file may hold an id twice: every copy is
 /// changed, the first decides).
 fn copies<'a>(doc: &'a mut Map<String, Value>, id: &str) -> Vec<&'a mut Map<String, Value>> {
-    array_mut(doc, "active_tasks")
+    let Some(Value::Array(tasks)) = doc.get_mut("active_tasks") else {
+        return Vec::new();
+    };
+    tasks
         .iter_mut()
         .filter_map(Value::as_object_mut)
         .filter(|t| t.get("id").and_then(Value::as_str) == Some(id))

@@ -254,7 +254,7 @@ fn tasks(blocks: &mut Vec<Block>, b: &Briefing, assessment: &Assessment, p: &Pai
             });
         }
     }
-    blocks.extend(super::claims::held_by_others(b, assessment, p));
+    blocks.extend(super::claims::held_by_others(b, assessment, p).map(Block::must));
 }
 
 /// The state's known issues, decisions, observations and notes, a block each.

@@ -6,7 +6,6 @@ use jiff::Timestamp;
 use std::fmt::Write as _;
 
 use super::Painter;
-use super::brief::{Block, Priority};
 use crate::commands::r#continue::Briefing;
 use crate::commands::task::{Act, ClaimReport};
 use crate::facts::assessed::{Assessment, Kind};
@@ -142,7 +141,7 @@ pub fn report(r: &ClaimReport, p: &Painter) -> String {
 }
 
 /// The tasks other holders' live leases hold: the successor leaves them alone.
-pub(super) fn held_by_others(b: &Briefing, assessment: &Assessment, p: &Painter) -> Option<Block> {
+pub(super) fn held_by_others(b: &Briefing, assessment: &Assessment, p: &Painter) -> Option<String> {
     let others: Vec<_> = assessment
         .session()
         .map(|s| s.claims.as_slice())
@@ -157,12 +156,7 @@ pub(super) fn held_by_others(b: &Briefing, assessment: &Assessment, p: &Painter)
     for c in others {
         let _ = writeln!(text, "  [{}] {}", escape(&c.task), held(&c.claim, c.now, p));
     }
-    Some(Block {
-        priority: Priority::Must,
-        name: None,
-        text,
-        task: None,
-    })
+    Some(text)
 }
 
 /// The claim command the briefing gives first in how to proceed, for a session with

@@ -63,7 +63,7 @@ pub struct OpenTaskV1 {
     pub tried: Vec<String>,
     /// The task's claim, if any (another holder's, or the caller's).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub claim: Option<super::claims::ClaimV1>,
+    pub claim: Option<super::ClaimV1>,
 }
 
 #[derive(Serialize)]
@@ -315,7 +315,7 @@ fn briefing(v: &mut ContinueV1, b: &crate::commands::r#continue::Briefing) {
         last_touched: t.last_touched.as_ref().map(|s| s.raw.clone()),
         stale: stale.contains(t.id.as_str()),
         tried: tried(&t.id),
-        claim: t.claim.as_ref().map(super::claims::claim_v1),
+        claim: t.claim.as_ref().map(super::claim_v1),
     };
     v.open_tasks = b.open_tasks.iter().map(task).collect();
     if let Some(state) = &b.state {

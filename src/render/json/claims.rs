@@ -2,27 +2,9 @@
 
 use serde::Serialize;
 
+use super::writes::{ClaimV1, claim_v1};
 use crate::commands::task::{Act, ClaimReport};
-use crate::model::claim::{Claim, Released, Took, format_utc};
-
-/// A task's claim (SPEC section 10).
-#[derive(Serialize)]
-pub struct ClaimV1 {
-    pub holder: String,
-    /// RFC 3339, UTC.
-    pub since: String,
-    pub expires: String,
-    pub confirmed: bool,
-}
-
-pub fn claim_v1(c: &Claim) -> ClaimV1 {
-    ClaimV1 {
-        holder: c.holder.clone(),
-        since: format_utc(c.since),
-        expires: format_utc(c.expires),
-        confirmed: c.confirmed,
-    }
-}
+use crate::model::claim::{Claim, Released, Took};
 
 /// A claim as status shows it: the claim, whether it ran out, how long is left.
 #[derive(Serialize)]

@@ -321,7 +321,7 @@ pub struct TaskV1 {
     pub tried: Vec<String>,
     /// The task's claim (SPEC section 10); absent when it has none.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub claim: Option<super::claims::ClaimV1>,
+    pub claim: Option<ClaimV1>,
 }
 
 pub(super) fn task_v1(state: &crate::model::state::State, i: usize) -> TaskV1 {
@@ -341,7 +341,7 @@ pub(super) fn task_v1(state: &crate::model::state::State, i: usize) -> TaskV1 {
             .iter()
             .map(|a| a.line(str::to_owned))
             .collect(),
-        claim: t.claim.as_ref().map(super::claims::claim_v1),
+        claim: t.claim.as_ref().map(claim_v1),
     }
 }
 
@@ -367,5 +367,24 @@ pub fn task_list(r: &crate::commands::task::Listing) -> String {
                 .map(|i| task_v1(&r.state, i))
                 .collect(),
         }),
+    }
+}
+
+/// A task's claim (SPEC section 10).
+#[derive(Serialize)]
+pub struct ClaimV1 {
+    pub holder: String,
+    /// RFC 3339, UTC.
+    pub since: String,
+    pub expires: String,
+    pub confirmed: bool,
+}
+
+pub fn claim_v1(c: &crate::model::claim::Claim) -> ClaimV1 {
+    ClaimV1 {
+        holder: c.holder.clone(),
+        since: crate::model::claim::format_utc(c.since),
+        expires: crate::model::claim::format_utc(c.expires),
+        confirmed: c.confirmed,
     }
 }
