@@ -494,3 +494,24 @@ fn the_briefing_lists_tasks_others_hold_and_gives_the_claim_command_first() {
     assert!(next.stdout.starts_with("T1 "), "{}", next.stdout);
     assert_eq!(claim_of(&repo, "T1")["holder"], "claude-5e5510n1");
 }
+
+#[test]
+fn a_claimer_killed_inside_its_decision_leaves_nothing_claimed_and_the_next_takes_it() {
+    let env = TestEnv::new();
+    let repo = session(&env, 2);
+    let before = std::fs::read(state_path(&repo, KEY)).unwrap();
+    let args = ["task", "next", "--claim", "--as", "a"];
+    let mut a = env.spawn_at_pause(&repo, &args, "claim:5000");
+    a.kill().unwrap(); // SIGKILL, holding the session's lock
+    a.wait().unwrap();
+    assert_eq!(
+        std::fs::read(state_path(&repo, KEY)).unwrap(),
+        before,
+        "nothing half-written"
+    );
+    // The dead writer's lock is taken over; its task was never claimed.
+    let b = env.handover(&repo, &["task", "next", "--claim", "--as", "b"]);
+    assert_eq!(b.code, 0, "{}", b.stderr);
+    assert!(b.stdout.starts_with("T1 "), "{}", b.stdout);
+    assert_eq!(claim_of(&repo, "T1")["holder"], "b");
+}

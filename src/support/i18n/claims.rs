@@ -10,7 +10,7 @@ const fn e(key: &'static str, en: &'static str, ja: &'static str) -> Entry {
 pub(super) const CLAIMS: &[Entry] = &[
     e("cfg.lease", "a duration longer than nothing, such as 30m or 2h", "30m や 2h のような 0 より長い期間"),
     e("claim.held", "task {id} of session {key} is held by {holder} since {since} until {expires}", "セッション {key} のタスク {id} は {holder} が {since} から {expires} まで確保しています"),
-    e("claim.hint_held", "take another with `git handover task next --claim`, or wait until {expires}; `git handover task claim {id} --force` overrides the lease", "`git handover task next --claim` で別のタスクを取るか、{expires} まで待ってください。`git handover task claim {id} --force` で確保を上書きできます"),
+    e("claim.hint_held", "take another with `git handover task next --claim`, or wait until {expires}; --force overrides the lease of {id} and says whose it was", "`git handover task next --claim` で別のタスクを取るか、{expires} まで待ってください。--force で {id} の確保を上書きでき、誰のものだったかを表示します"),
     e("claim.bad_name", "the claim holder {name} is empty, too long or holds a control character", "確保する名前 {name} が空か、長すぎるか、制御文字を含んでいます"),
     e("claim.too_long", "the lease is too long to end at a time that can be written", "確保の期間が長すぎて、終わる時刻を書けません"),
     e("claim.done", "task {id} of session {key} is done: there is nothing to claim", "セッション {key} のタスク {id} は完了しています。確保するものはありません"),
