@@ -397,6 +397,20 @@ fn status_shows_holder_age_time_left_and_expired_and_check_counts_an_expired_cla
         "{}",
         long.stdout
     );
+    let list = at(&env, &repo, later, &["task", "list"]);
+    assert!(
+        list.stdout
+            .contains("task 1 · claimed by a 10m ago, 20m left"),
+        "{}",
+        list.stdout
+    );
+    let show = at(&env, &repo, later, &["task", "show", "T2"]);
+    assert!(
+        show.stdout
+            .contains("claim        claimed by b 10m ago, expired 5m ago"),
+        "{}",
+        show.stdout
+    );
     let short = at(&env, &repo, later, &["status", "--short"]);
     assert!(
         short.stdout.contains("1-claimed 1-expired"),

@@ -14,6 +14,8 @@ pub struct Listing {
     pub show: Option<String>,
     /// `list --ids`: ids only.
     pub ids: bool,
+    /// The run's time, that claims are shown at.
+    pub now: jiff::Timestamp,
 }
 
 /// `task list|show`: read the session `task` would edit, change nothing.
@@ -59,5 +61,6 @@ pub fn read(ctx: &Context, args: &TaskArgs) -> Result<Listing> {
         state,
         show,
         ids: matches!(args.op, TaskOp::List { ids: true }),
+        now: ctx.now,
     })
 }
