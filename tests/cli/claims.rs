@@ -529,3 +529,55 @@ fn a_claimer_killed_inside_its_decision_leaves_nothing_claimed_and_the_next_take
     assert!(b.stdout.starts_with("T1 "), "{}", b.stdout);
     assert_eq!(claim_of(&repo, "T1")["holder"], "b");
 }
+
+#[test]
+fn a_malformed_claim_a_bad_name_and_a_bad_lease_are_refused_by_name() {
+    let env = TestEnv::new();
+    let repo = session(&env, 1);
+    let bad_name = env.handover(&repo, &["task", "claim", "T1", "--as", "a\u{7}b"]);
+    assert_eq!(bad_name.code, 2, "{}", bad_name.stderr);
+    assert!(
+        bad_name.stderr.contains("control character"),
+        "{}",
+        bad_name.stderr
+    );
+    env.git(&repo, &["config", "handover.claimFor", "soon"]);
+    let bad_lease = env.handover(&repo, &["task", "claim", "T1", "--as", "a"]);
+    assert_eq!(bad_lease.code, 2, "{}", bad_lease.stderr);
+    assert!(
+        bad_lease.stderr.contains("handover.claimFor"),
+        "{}",
+        bad_lease.stderr
+    );
+    env.git(&repo, &["config", "--unset", "handover.claimFor"]);
+    // A hand-written claim that is not one: the field is named, nothing is decided on it.
+    env.write_session(
+        &repo,
+        KEY,
+        &json!({"version": 4, "status": "READY", "workspace": {"branch": "main"},
+            "active_tasks": [{"id": "T1", "status": "pending",
+                "claim": {"holder": "mallory", "since": "now", "expires": "forever"}}]}),
+    );
+    let forged = env.handover(&repo, &["task", "claim", "T1", "--as", "a"]);
+    assert_eq!(forged.code, 3, "{}", forged.stderr);
+    assert!(
+        forged.stderr.contains("active_tasks[0].claim"),
+        "{}",
+        forged.stderr
+    );
+    // In Japanese too.
+    env.write_session(
+        &repo,
+        KEY,
+        &json!({"version": 4, "status": "READY", "workspace": {"branch": "main"},
+            "active_tasks": [{"id": "T1", "status": "pending"}]}),
+    );
+    assert_eq!(
+        env.handover(&repo, &["task", "claim", "T1", "--as", "a"])
+            .code,
+        0
+    );
+    let ja = env.handover(&repo, &["--lang", "ja", "task", "claim", "T1", "--as", "b"]);
+    assert_eq!(ja.code, 6);
+    assert!(ja.stderr.contains("確保しています"), "{}", ja.stderr);
+}
