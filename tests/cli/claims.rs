@@ -581,3 +581,37 @@ fn a_malformed_claim_a_bad_name_and_a_bad_lease_are_refused_by_name() {
     assert_eq!(ja.code, 6);
     assert!(ja.stderr.contains("確保しています"), "{}", ja.stderr);
 }
+
+#[test]
+fn an_unconfirmed_claim_is_shown_as_such() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    env.write_session(
+        &repo,
+        KEY,
+        &json!({"version": 4, "status": "READY", "workspace": {"branch": "main"},
+            "active_tasks": [{"id": "T1", "status": "in_progress", "claim": {"holder": "far",
+                "since": "2026-11-30T11:55:00Z", "expires": "2026-11-30T12:25:00Z",
+                "confirmed": false, "via": "origin"}}]}),
+    );
+    let status = env.handover(&repo, &["status"]);
+    assert!(
+        status
+            .stdout
+            .contains("[T1] claimed by far 5m ago, 25m left, unconfirmed"),
+        "{}",
+        status.stdout
+    );
+    let doc = env.json(&repo, &["--json", "status"]);
+    assert_eq!(
+        doc["worktrees"][0]["handovers"][0]["claims"][0]["confirmed"],
+        false
+    );
+    // Renewed by its holder here, the unknown key of the claim stays.
+    assert_eq!(
+        env.handover(&repo, &["task", "claim", "T1", "--as", "far"])
+            .code,
+        0
+    );
+    assert_eq!(claim_of(&repo, "T1")["via"], "origin");
+}
