@@ -69,6 +69,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         }
         'git-handover;continue' {
             [CompletionResult]::new('--take', '--take', [CompletionResultType]::ParameterName, 'For a session written on two clones from one state (diverged): take the side whose state hash starts with HASH (`status` lists the sides), set the others aside in the notes store, and resume it')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The name the briefing''s claim command uses (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)')
             [CompletionResult]::new('--team', '--team', [CompletionResultType]::ParameterName, 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
@@ -103,6 +104,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         }
         'git-handover;task' {
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)')
             [CompletionResult]::new('--team', '--team', [CompletionResultType]::ParameterName, 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
@@ -120,6 +122,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('block', 'block', [CompletionResultType]::ParameterValue, 'Mark a task blocked')
             [CompletionResult]::new('reopen', 'reopen', [CompletionResultType]::ParameterValue, 'Put a done or blocked task back in progress, clearing its blockers and its commit')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Change what a task says: its description, next action or files')
+            [CompletionResult]::new('claim', 'claim', [CompletionResultType]::ParameterValue, 'Claim a task: a lease only its holder may renew, release or finish early; exit 6 when another holder''s lease is live')
+            [CompletionResult]::new('next', 'next', [CompletionResultType]::ParameterValue, 'Show the next task to work on: the first not done, not blocked and not claimed by another live lease; its bare id is the first word. Exit 1 when none is left')
+            [CompletionResult]::new('release', 'release', [CompletionResultType]::ParameterValue, 'Release a claim: another holder''s live claim only with --force')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove a task from the session (it stays in the notes store''s history)')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the session''s tasks, one a line (read-only)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one task whole: description, next action, files, blockers, what was tried (read-only)')
@@ -129,6 +134,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'A file the task touches; repeatable')
             [CompletionResult]::new('--next', '--next', [CompletionResultType]::ParameterName, 'What to do next')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
@@ -142,6 +148,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         }
         'git-handover;task;start' {
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
@@ -156,6 +163,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         'git-handover;task;done' {
             [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'The commit (any revision; default HEAD), stored as a full sha')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
@@ -170,6 +178,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         'git-handover;task;block' {
             [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why; repeatable')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
@@ -183,6 +192,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         }
         'git-handover;task;reopen' {
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
@@ -199,6 +209,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('--next', '--next', [CompletionResultType]::ParameterName, 'The new next action')
             [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The task''s files (repeatable); given once or more, they replace the list')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
@@ -210,8 +221,56 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'git-handover;task;claim' {
+            [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, 'How long the lease lasts (`30m`, `2h`; default `handover.claimFor`, 30m)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Take the task even from another holder''s live lease (says whose)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (versioned, the same in every language)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'git-handover;task;next' {
+            [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, 'How long the lease lasts (`30m`, `2h`; default `handover.claimFor`, 30m)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
+            [CompletionResult]::new('--claim', '--claim', [CompletionResultType]::ParameterName, 'Claim it in the same step, so two callers never get the same task')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (versioned, the same in every language)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'git-handover;task;release' {
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Release another holder''s live claim (says whose)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (versioned, the same in every language)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'git-handover;task;remove' {
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
@@ -225,6 +284,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         }
         'git-handover;task;list' {
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
@@ -239,6 +299,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         }
         'git-handover;task;show' {
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
             [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')

@@ -88,6 +88,9 @@ _git__handover() {
             git__handover__subcmd__task,block)
                 cmd="git__handover__subcmd__task__subcmd__block"
                 ;;
+            git__handover__subcmd__task,claim)
+                cmd="git__handover__subcmd__task__subcmd__claim"
+                ;;
             git__handover__subcmd__task,done)
                 cmd="git__handover__subcmd__task__subcmd__done"
                 ;;
@@ -96,6 +99,12 @@ _git__handover() {
                 ;;
             git__handover__subcmd__task,list)
                 cmd="git__handover__subcmd__task__subcmd__list"
+                ;;
+            git__handover__subcmd__task,next)
+                cmd="git__handover__subcmd__task__subcmd__next"
+                ;;
+            git__handover__subcmd__task,release)
+                cmd="git__handover__subcmd__task__subcmd__release"
                 ;;
             git__handover__subcmd__task,remove)
                 cmd="git__handover__subcmd__task__subcmd__remove"
@@ -214,13 +223,17 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__continue)
-            opts="-C -c -q -h --successor --keep --adopt --take --full --team --agent --json --color --lang --quiet --help"
+            opts="-C -c -q -h --successor --keep --adopt --take --full --as --team --agent --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --take)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -842,13 +855,17 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__task)
-            opts="-C -c -q -h --session --team --agent --json --color --lang --quiet --help add start done block reopen edit remove list show"
+            opts="-C -c -q -h --session --as --team --agent --json --color --lang --quiet --help add start done block reopen edit claim next release remove list show"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -884,7 +901,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__task__subcmd__add)
-            opts="-C -c -q -h --file --next --session --json --color --lang --quiet --help"
+            opts="-C -c -q -h --file --next --session --as --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -899,6 +916,10 @@ _git__handover() {
                     return 0
                     ;;
                 --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -926,7 +947,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__task__subcmd__block)
-            opts="-C -c -q -h --reason --session --json --color --lang --quiet --help"
+            opts="-C -c -q -h --reason --session --as --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -937,6 +958,52 @@ _git__handover() {
                     return 0
                     ;;
                 --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -W "en ja" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__handover__subcmd__task__subcmd__claim)
+            opts="-C -c -q -h --for --force --session --as --json --color --lang --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --for)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -964,7 +1031,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__task__subcmd__done)
-            opts="-C -c -q -h --commit --session --json --color --lang --quiet --help"
+            opts="-C -c -q -h --commit --session --as --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -975,6 +1042,10 @@ _git__handover() {
                     return 0
                     ;;
                 --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1002,7 +1073,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__task__subcmd__edit)
-            opts="-C -c -q -h --description --next --file --session --json --color --lang --quiet --help"
+            opts="-C -c -q -h --description --next --file --session --as --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1021,6 +1092,10 @@ _git__handover() {
                     return 0
                     ;;
                 --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1048,13 +1123,97 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__task__subcmd__list)
-            opts="-C -c -q -h --ids --session --json --color --lang --quiet --help"
+            opts="-C -c -q -h --ids --session --as --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -W "en ja" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__handover__subcmd__task__subcmd__next)
+            opts="-C -c -q -h --claim --for --session --as --json --color --lang --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --for)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -W "en ja" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__handover__subcmd__task__subcmd__release)
+            opts="-C -c -q -h --force --session --as --json --color --lang --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1082,13 +1241,17 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__task__subcmd__remove)
-            opts="-C -c -q -h --session --json --color --lang --quiet --help"
+            opts="-C -c -q -h --session --as --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1116,13 +1279,17 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__task__subcmd__reopen)
-            opts="-C -c -q -h --session --json --color --lang --quiet --help"
+            opts="-C -c -q -h --session --as --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1150,13 +1317,17 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__task__subcmd__show)
-            opts="-C -c -q -h --session --json --color --lang --quiet --help"
+            opts="-C -c -q -h --session --as --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1184,13 +1355,17 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__task__subcmd__start)
-            opts="-C -c -q -h --session --json --color --lang --quiet --help"
+            opts="-C -c -q -h --session --as --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -64,6 +64,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         }
         &'git-handover;continue'= {
             cand --take 'For a session written on two clones from one state (diverged): take the side whose state hash starts with HASH (`status` lists the sides), set the others aside in the notes store, and resume it'
+            cand --as 'The name the briefing''s claim command uses (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)'
             cand --team 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)'
             cand --agent 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
@@ -96,6 +97,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         }
         &'git-handover;task'= {
             cand --session 'Edit the session with this key instead of this branch''s ready session'
+            cand --as 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)'
             cand --team 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)'
             cand --agent 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
@@ -113,6 +115,9 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand block 'Mark a task blocked'
             cand reopen 'Put a done or blocked task back in progress, clearing its blockers and its commit'
             cand edit 'Change what a task says: its description, next action or files'
+            cand claim 'Claim a task: a lease only its holder may renew, release or finish early; exit 6 when another holder''s lease is live'
+            cand next 'Show the next task to work on: the first not done, not blocked and not claimed by another live lease; its bare id is the first word. Exit 1 when none is left'
+            cand release 'Release a claim: another holder''s live claim only with --force'
             cand remove 'Remove a task from the session (it stays in the notes store''s history)'
             cand list 'List the session''s tasks, one a line (read-only)'
             cand show 'Show one task whole: description, next action, files, blockers, what was tried (read-only)'
@@ -121,6 +126,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --file 'A file the task touches; repeatable'
             cand --next 'What to do next'
             cand --session 'Edit the session with this key instead of this branch''s ready session'
+            cand --as 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
@@ -133,6 +139,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         }
         &'git-handover;task;start'= {
             cand --session 'Edit the session with this key instead of this branch''s ready session'
+            cand --as 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
@@ -146,6 +153,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         &'git-handover;task;done'= {
             cand --commit 'The commit (any revision; default HEAD), stored as a full sha'
             cand --session 'Edit the session with this key instead of this branch''s ready session'
+            cand --as 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
@@ -159,6 +167,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         &'git-handover;task;block'= {
             cand --reason 'Why; repeatable'
             cand --session 'Edit the session with this key instead of this branch''s ready session'
+            cand --as 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
@@ -171,6 +180,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         }
         &'git-handover;task;reopen'= {
             cand --session 'Edit the session with this key instead of this branch''s ready session'
+            cand --as 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
@@ -186,6 +196,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --next 'The new next action'
             cand --file 'The task''s files (repeatable); given once or more, they replace the list'
             cand --session 'Edit the session with this key instead of this branch''s ready session'
+            cand --as 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
@@ -196,8 +207,53 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand -h 'Print help'
             cand --help 'Print help'
         }
+        &'git-handover;task;claim'= {
+            cand --for 'How long the lease lasts (`30m`, `2h`; default `handover.claimFor`, 30m)'
+            cand --session 'Edit the session with this key instead of this branch''s ready session'
+            cand --as 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
+            cand --color 'When to colour the output'
+            cand --lang 'The language of messages and labels'
+            cand --force 'Take the task even from another holder''s live lease (says whose)'
+            cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+            cand -q 'Say less: no warnings or hints on stderr'
+            cand --quiet 'Say less: no warnings or hints on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-handover;task;next'= {
+            cand --for 'How long the lease lasts (`30m`, `2h`; default `handover.claimFor`, 30m)'
+            cand --session 'Edit the session with this key instead of this branch''s ready session'
+            cand --as 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
+            cand --color 'When to colour the output'
+            cand --lang 'The language of messages and labels'
+            cand --claim 'Claim it in the same step, so two callers never get the same task'
+            cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+            cand -q 'Say less: no warnings or hints on stderr'
+            cand --quiet 'Say less: no warnings or hints on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-handover;task;release'= {
+            cand --session 'Edit the session with this key instead of this branch''s ready session'
+            cand --as 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
+            cand --color 'When to colour the output'
+            cand --lang 'The language of messages and labels'
+            cand --force 'Release another holder''s live claim (says whose)'
+            cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+            cand -q 'Say less: no warnings or hints on stderr'
+            cand --quiet 'Say less: no warnings or hints on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
         &'git-handover;task;remove'= {
             cand --session 'Edit the session with this key instead of this branch''s ready session'
+            cand --as 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
@@ -210,6 +266,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         }
         &'git-handover;task;list'= {
             cand --session 'Edit the session with this key instead of this branch''s ready session'
+            cand --as 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'
@@ -223,6 +280,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         }
         &'git-handover;task;show'= {
             cand --session 'Edit the session with this key instead of this branch''s ready session'
+            cand --as 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
             cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
             cand --color 'When to colour the output'

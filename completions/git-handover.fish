@@ -66,6 +66,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand status" -l jso
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l take -d 'For a session written on two clones from one state (diverged): take the side whose state hash starts with HASH (`status` lists the sides), set the others aside in the notes store, and resume it' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l as -d 'The name the briefing\'s claim command uses (default `GIT_HANDOVER_AS`, else the calling agent session\'s identity)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l team -d 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -l agent -d 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand continue" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
@@ -95,31 +96,36 @@ ja\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand save" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand save" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand save" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -l team -d 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)' -r
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -l agent -d 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)' -r
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -l color -d 'When to colour the output' -r -f -a "auto\t''
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit claim next release remove list show" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit claim next release remove list show" -l as -d 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session\'s identity)' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit claim next release remove list show" -l team -d 'Use the team session <root>/<TEAM>/<AGENT>/ (also `GIT_HANDOVER_TEAM`)' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit claim next release remove list show" -l agent -d 'The agent within the team, `default` when left out (also `GIT_HANDOVER_AGENT`)' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit claim next release remove list show" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit claim next release remove list show" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit claim next release remove list show" -l color -d 'When to colour the output' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit claim next release remove list show" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
 ja\t''"
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "add" -d 'Add a task (status `pending`)'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "start" -d 'Mark a task in progress'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "done" -d 'Mark a task done, recording the commit that did it'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "block" -d 'Mark a task blocked'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "reopen" -d 'Put a done or blocked task back in progress, clearing its blockers and its commit'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "edit" -d 'Change what a task says: its description, next action or files'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "remove" -d 'Remove a task from the session (it stays in the notes store\'s history)'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "list" -d 'List the session\'s tasks, one a line (read-only)'
-complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit remove list show" -f -a "show" -d 'Show one task whole: description, next action, files, blockers, what was tried (read-only)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit claim next release remove list show" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit claim next release remove list show" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit claim next release remove list show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit claim next release remove list show" -f -a "add" -d 'Add a task (status `pending`)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit claim next release remove list show" -f -a "start" -d 'Mark a task in progress'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit claim next release remove list show" -f -a "done" -d 'Mark a task done, recording the commit that did it'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit claim next release remove list show" -f -a "block" -d 'Mark a task blocked'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit claim next release remove list show" -f -a "reopen" -d 'Put a done or blocked task back in progress, clearing its blockers and its commit'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit claim next release remove list show" -f -a "edit" -d 'Change what a task says: its description, next action or files'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit claim next release remove list show" -f -a "claim" -d 'Claim a task: a lease only its holder may renew, release or finish early; exit 6 when another holder\'s lease is live'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit claim next release remove list show" -f -a "next" -d 'Show the next task to work on: the first not done, not blocked and not claimed by another live lease; its bare id is the first word. Exit 1 when none is left'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit claim next release remove list show" -f -a "release" -d 'Release a claim: another holder\'s live claim only with --force'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit claim next release remove list show" -f -a "remove" -d 'Remove a task from the session (it stays in the notes store\'s history)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit claim next release remove list show" -f -a "list" -d 'List the session\'s tasks, one a line (read-only)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and not __fish_seen_subcommand_from add start done block reopen edit claim next release remove list show" -f -a "show" -d 'Show one task whole: description, next action, files, blockers, what was tried (read-only)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -l file -d 'A file the task touches; repeatable' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -l next -d 'What to do next' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -l as -d 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session\'s identity)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -l color -d 'When to colour the output' -r -f -a "auto\t''
@@ -131,6 +137,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from start" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from start" -l as -d 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session\'s identity)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from start" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from start" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from start" -l color -d 'When to colour the output' -r -f -a "auto\t''
@@ -143,6 +150,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from start" -s h -l help -d 'Print help'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from done" -l commit -d 'The commit (any revision; default HEAD), stored as a full sha' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from done" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from done" -l as -d 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session\'s identity)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from done" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from done" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from done" -l color -d 'When to colour the output' -r -f -a "auto\t''
@@ -155,6 +163,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from done" -s h -l help -d 'Print help'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -l reason -d 'Why; repeatable' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -l as -d 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session\'s identity)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -l color -d 'When to colour the output' -r -f -a "auto\t''
@@ -166,6 +175,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from block" -s h -l help -d 'Print help'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from reopen" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from reopen" -l as -d 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session\'s identity)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from reopen" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from reopen" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from reopen" -l color -d 'When to colour the output' -r -f -a "auto\t''
@@ -180,6 +190,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -l next -d 'The new next action' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -l file -d 'The task\'s files (repeatable); given once or more, they replace the list' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -l as -d 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session\'s identity)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -l color -d 'When to colour the output' -r -f -a "auto\t''
@@ -190,7 +201,49 @@ ja\t''"
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from edit" -s h -l help -d 'Print help'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from claim" -l for -d 'How long the lease lasts (`30m`, `2h`; default `handover.claimFor`, 30m)' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from claim" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from claim" -l as -d 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session\'s identity)' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from claim" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from claim" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from claim" -l color -d 'When to colour the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from claim" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+ja\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from claim" -l force -d 'Take the task even from another holder\'s live lease (says whose)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from claim" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from claim" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from claim" -s h -l help -d 'Print help'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from next" -l for -d 'How long the lease lasts (`30m`, `2h`; default `handover.claimFor`, 30m)' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from next" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from next" -l as -d 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session\'s identity)' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from next" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from next" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from next" -l color -d 'When to colour the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from next" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+ja\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from next" -l claim -d 'Claim it in the same step, so two callers never get the same task'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from next" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from next" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from next" -s h -l help -d 'Print help'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from release" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from release" -l as -d 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session\'s identity)' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from release" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from release" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from release" -l color -d 'When to colour the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from release" -l lang -d 'The language of messages and labels' -r -f -a "en\t''
+ja\t''"
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from release" -l force -d 'Release another holder\'s live claim (says whose)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from release" -l json -d 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from release" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from release" -s h -l help -d 'Print help'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from remove" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from remove" -l as -d 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session\'s identity)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from remove" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from remove" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from remove" -l color -d 'When to colour the output' -r -f -a "auto\t''
@@ -202,6 +255,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from list" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from list" -l as -d 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session\'s identity)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from list" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from list" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from list" -l color -d 'When to colour the output' -r -f -a "auto\t''
@@ -214,6 +268,7 @@ complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fi
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Say less: no warnings or hints on stderr'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from show" -l session -d 'Edit the session with this key instead of this branch\'s ready session' -r
+complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from show" -l as -d 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session\'s identity)' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from show" -s C -d 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)' -r -F
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from show" -s c -d 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too' -r
 complete -c git-handover -n "__fish_git_handover_using_subcommand task; and __fish_seen_subcommand_from show" -l color -d 'When to colour the output' -r -f -a "auto\t''

@@ -176,6 +176,16 @@ fn in_repository(
         {
             Ok(emit(&task::read(ctx, &args)?, json, painter))
         }
+        Command::Task(args)
+            if matches!(
+                args.op,
+                task::TaskOp::Claim { .. }
+                    | task::TaskOp::Next { .. }
+                    | task::TaskOp::Release { .. }
+            ) =>
+        {
+            Ok(emit(&task::claims(ctx, &args)?, json, painter))
+        }
         Command::Task(args) => Ok(emit(&task::run(ctx, &args)?, json, painter)),
         Command::Render(args) => Ok(emit(&render::run(ctx, &args)?, json, painter)),
         Command::Here(args) => Ok(emit(&here::run(ctx, &args)?, json, painter)),

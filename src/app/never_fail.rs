@@ -35,7 +35,8 @@ pub(super) fn session_start(inv: &mut Invocation, args: &SessionStartArgs) -> Pr
             if !agent_hook::session_start(&mut ctx, &event, args) {
                 return Ok(None);
             }
-            let briefing = ContinueArgs::briefing();
+            let mut briefing = ContinueArgs::briefing();
+            briefing.holder = args.agent.and_then(|a| event.claim_name(a));
             let report = r#continue::run(&ctx, &briefing, Mode::ReadOnly, &mut r#continue::Nobody)?;
             let budget = crate::render::agent_hook::Budget::of(args.agent);
             Ok(crate::render::agent_hook::context(

@@ -179,6 +179,22 @@ pub struct SessionFacts {
     pub total: usize,
     pub next: Option<TaskBrief>,
     pub stale_tasks: Vec<StaleTask>,
+    /// The claims on tasks not done (SPEC section 10), in task order.
+    pub claims: Vec<TaskClaim>,
+}
+
+/// A claim on a task, as seen at `now` (the run's time).
+#[derive(Debug, Clone)]
+pub struct TaskClaim {
+    pub task: String,
+    pub claim: crate::model::claim::Claim,
+    pub now: Timestamp,
+}
+
+impl TaskClaim {
+    pub fn expired(&self) -> bool {
+        !self.claim.is_live(self.now)
+    }
 }
 
 impl Assessment {
@@ -219,6 +235,9 @@ impl Assessment {
             || self.history_unreadable
             || self.commits.iter().any(CommitCheck::needs_attention)
             || self.session().is_some_and(|s| !s.stale_tasks.is_empty())
+            || self
+                .session()
+                .is_some_and(|s| s.claims.iter().any(TaskClaim::expired))
     }
 }
 

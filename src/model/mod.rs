@@ -3,6 +3,7 @@
 
 pub mod canonical;
 pub mod changes;
+pub mod claim;
 pub mod extras;
 pub mod markdown;
 pub mod note;

@@ -316,6 +316,7 @@ mod tests {
                 at: ts(t),
                 raw: t.into(),
             }),
+            claim: None,
         }
     }
 

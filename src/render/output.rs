@@ -267,6 +267,20 @@ impl Output for crate::facts::git_hook::GitHookReport {
     }
 }
 
+impl Output for task::ClaimReport {
+    fn human(&self, p: &Painter) -> String {
+        human::claims::report(self, p)
+    }
+    fn json(&self) -> String {
+        json::claims::report(self)
+    }
+    fn notices(&self, p: &Painter) -> Notices {
+        self.written
+            .as_ref()
+            .map_or_else(Notices::default, |w| w.notices(p))
+    }
+}
+
 impl Output for task::Listing {
     fn human(&self, p: &Painter) -> String {
         if self.ids {

@@ -3,6 +3,7 @@
 //! Services use the model, git and support layers; they never use commands or render.
 
 pub mod assess;
+pub mod claims;
 pub mod cleanup;
 pub mod context;
 pub mod exclude;

@@ -59,6 +59,8 @@ pub struct Settings {
     /// `handover.recordCommits`: the post-commit hook adds each commit to
     /// `architecture_changes`. A value that is not a boolean is false, as for `hook`.
     pub record_commits: bool,
+    /// `handover.claimFor`: how long a claim's lease lasts unless `--for` says.
+    pub claim_for: Duration,
 }
 
 /// The `name=value` pairs git passes to a subcommand for `git -c name=value …`, from
@@ -218,6 +220,10 @@ impl Settings {
             hook: get("handover.hook").map(|v| parse_bool(&v) == Some(true)),
             record_commits: get("handover.recordCommits")
                 .is_some_and(|v| parse_bool(&v) == Some(true)),
+            claim_for: match get("handover.claimFor") {
+                None => Duration::from_secs(30 * 60),
+                Some(v) => parse_lease(&v).map_err(|e| invalid("handover.claimFor", &v, e))?,
+            },
         })
     }
 
@@ -259,6 +265,14 @@ pub fn parse_duration(s: &str) -> std::result::Result<Duration, Msg> {
         .to_duration(jiff::SpanRelativeTo::days_are_24_hours())
         .map_err(|_| expected())?;
     Duration::try_from(signed).map_err(|_| msg(crate::k!("cfg.not_negative"), &[]))
+}
+
+/// A lease's length ([`parse_duration`]), more than nothing.
+pub fn parse_lease(s: &str) -> std::result::Result<Duration, Msg> {
+    match parse_duration(s)? {
+        d if d.is_zero() => Err(msg(crate::k!("cfg.lease"), &[])),
+        d => Ok(d),
+    }
 }
 
 /// A boolean as git spells it (`true`/`yes`/`on`/`1`, `false`/`no`/`off`/`0`/empty, any

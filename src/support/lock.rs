@@ -225,7 +225,8 @@ fn process_alive(pid: u32) -> bool {
     !Path::new("/proc/self").exists() || Path::new("/proc").join(pid.to_string()).exists()
 }
 
-fn hostname() -> String {
+/// This machine's name (`localhost` when it has none to give).
+pub fn hostname() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
         .or_else(|_| std::fs::read_to_string("/etc/hostname"))
         .map(|h| h.trim().to_owned())

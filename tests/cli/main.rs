@@ -13,6 +13,7 @@ mod attacks_git;
 mod attacks_hooks;
 mod attacks_sessions;
 mod briefing;
+mod claims;
 mod clean;
 mod commit_subjects;
 mod commits;

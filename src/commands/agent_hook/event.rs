@@ -34,6 +34,23 @@ impl Event {
         &self.dir
     }
 
+    /// The claim holder's name for the agent session of this event (`claude-1a2b3c4d`,
+    /// as its tools derive it from the session id in their environment), unless
+    /// `GIT_HANDOVER_AS` names one: then `None`, and the name comes from there.
+    pub fn claim_name(&self, agent: crate::cli::shared::HookAgent) -> Option<String> {
+        use crate::cli::shared::HookAgent;
+        if std::env::var_os(crate::services::claims::AS_ENV).is_some() {
+            return None;
+        }
+        let word = match agent {
+            HookAgent::Claude => "claude",
+            HookAgent::Codex => "codex",
+            HookAgent::Gemini => "gemini",
+            HookAgent::Copilot => "copilot",
+        };
+        crate::services::claims::agent_identity(word, &self.clean("session_id"))
+    }
+
     /// The event's `field`, kept to the characters a file name may safely hold (at
     /// most 100); empty when the event is not JSON or has no such string.
     pub(super) fn clean(&self, field: &str) -> String {

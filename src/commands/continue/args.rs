@@ -37,6 +37,11 @@ pub struct ContinueArgs {
     #[arg(long, conflicts_with_all = ["take", "adopt"])]
     pub full: bool,
 
+    /// The name the briefing's claim command uses (default `GIT_HANDOVER_AS`, else
+    /// the calling agent session's identity).
+    #[arg(long = "as", value_name = "NAME")]
+    pub holder: Option<String>,
+
     #[command(flatten)]
     pub team: TeamArgs,
 }
@@ -74,6 +79,7 @@ impl ContinueArgs {
             adopt: false,
             take: None,
             full: false,
+            holder: None,
             team: TeamArgs::default(),
         }
     }

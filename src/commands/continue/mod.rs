@@ -155,6 +155,9 @@ pub struct Briefing {
     pub state: Option<std::sync::Arc<crate::model::state::View>>,
     pub note: Option<Note>,
     pub successor: bool,
+    /// The caller's name for claims (SPEC section 10): the briefing gives the claim
+    /// command with it, and lists the tasks others hold.
+    pub holder: String,
 }
 
 #[derive(Debug)]

@@ -86,6 +86,8 @@ pub(super) fn resume(
         Brief::Finished(candidate) => return Ok(Outcome::AllComplete(candidate)),
         Brief::Open(b) => b,
     };
+    let here = current.unwrap_or(&briefing.candidate.worktree);
+    briefing.holder = crate::services::claims::holder_of(args.holder.as_deref(), here)?;
     let tip = briefing
         .candidate
         .handover
@@ -432,6 +434,7 @@ fn brief(args: &ContinueArgs, chosen: Candidate) -> Result<(Brief, Option<Vec<u8
         state: None,
         note: None,
         successor: args.successor,
+        holder: String::new(),
     };
     let file = briefing.candidate.handover.file.clone();
     match briefing.candidate.handover.kind {

@@ -12,8 +12,25 @@ pub struct TaskArgs {
     #[arg(long, value_name = "KEY", global = true)]
     pub session: Option<String>,
 
+    /// The name claims are made, released and checked under (default
+    /// `GIT_HANDOVER_AS`, else the calling agent session's identity).
+    #[arg(long = "as", value_name = "NAME", global = true)]
+    pub holder: Option<String>,
+
     #[command(flatten)]
     pub team: TeamArgs,
+}
+
+/// How long a claim's lease lasts.
+#[derive(Debug, Args, Clone)]
+pub struct LeaseArgs {
+    /// How long the lease lasts (`30m`, `2h`; default `handover.claimFor`, 30m).
+    #[arg(long = "for", value_name = "DURATION", value_parser = parse_lease)]
+    pub lease: Option<std::time::Duration>,
+}
+
+fn parse_lease(s: &str) -> Result<std::time::Duration, String> {
+    crate::support::config::parse_lease(s).map_err(|m| m.to_string())
 }
 
 #[derive(Debug, Subcommand)]
@@ -71,6 +88,34 @@ pub enum TaskOp {
         #[arg(long = "file", value_name = "PATH")]
         files: Vec<String>,
     },
+    /// Claim a task: a lease only its holder may renew, release or finish early; exit 6
+    /// when another holder's lease is live.
+    Claim {
+        /// The task's id.
+        id: String,
+        #[command(flatten)]
+        lease: LeaseArgs,
+        /// Take the task even from another holder's live lease (says whose).
+        #[arg(long)]
+        force: bool,
+    },
+    /// Show the next task to work on: the first not done, not blocked and not claimed
+    /// by another live lease; its bare id is the first word. Exit 1 when none is left.
+    Next {
+        /// Claim it in the same step, so two callers never get the same task.
+        #[arg(long)]
+        claim: bool,
+        #[command(flatten)]
+        lease: LeaseArgs,
+    },
+    /// Release a claim: another holder's live claim only with --force.
+    Release {
+        /// The task's id.
+        id: String,
+        /// Release another holder's live claim (says whose).
+        #[arg(long)]
+        force: bool,
+    },
     /// Remove a task from the session (it stays in the notes store's history).
     Remove {
         /// The task's id.
@@ -97,10 +142,18 @@ named with --session. `add` makes the session when the branch has none. Each edi
 task's last_touched, recomputes the session's status (ALL_COMPLETE when every task is done)
 and regenerates handover.md, under the session's lock.
 
+A claim is a lease on a task: `claim`, `next --claim`, `release`, and `done` and `block`
+(which release the caller's claim) act as --as NAME, else GIT_HANDOVER_AS, else the
+calling agent session (claude-…, codex-…, gemini-… from the agent's session id), else
+user@host:worktree. Exit 6: the task is held by another live lease.
+
 Examples:
   git handover task add T2 \"Write the docs\" --file README.md --next \"outline\"
   git handover task start T2
   git handover task done T1 --commit HEAD~1
   git handover task block T2 --reason \"waiting for review\"
   git handover task reopen T2
+  git handover task next --claim --as agent-1 --for 1h
+  git handover task claim T2 --as agent-1
+  git handover task release T2 --as agent-1
   git handover task --session main/20261130-120000 done T3";

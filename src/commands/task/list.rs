@@ -3,7 +3,7 @@
 use super::{TaskArgs, TaskOp, no_session};
 use crate::services::context::Context;
 use crate::services::sessions::{self, Owner};
-use crate::support::error::{Error, Result, msg};
+use crate::support::error::Result;
 
 /// `task list` and `task show ID`: the session's tasks as the file holds them.
 pub struct Listing {
@@ -14,6 +14,8 @@ pub struct Listing {
     pub show: Option<String>,
     /// `list --ids`: ids only.
     pub ids: bool,
+    /// The run's time, that claims are shown at.
+    pub now: jiff::Timestamp,
 }
 
 /// `task list|show`: read the session `task` would edit, change nothing.
@@ -47,13 +49,7 @@ pub fn read(ctx: &Context, args: &TaskArgs) -> Result<Listing> {
     let show = match &args.op {
         TaskOp::Show { id } => {
             if !state.tasks.iter().any(|t| &t.id == id) {
-                return Err(Error::usage_hint(
-                    msg(
-                        crate::k!("err.no_task"),
-                        &[("id", &format!("{id:?}")), ("key", &target.key)],
-                    ),
-                    msg(crate::k!("err.no_task_hint"), &[("id", id)]),
-                ));
+                return Err(super::no_task(id, &target.key));
             }
             Some(id.clone())
         }
@@ -65,5 +61,6 @@ pub fn read(ctx: &Context, args: &TaskArgs) -> Result<Listing> {
         state,
         show,
         ids: matches!(args.op, TaskOp::List { ids: true }),
+        now: ctx.now,
     })
 }

@@ -1,11 +1,13 @@
 //! `task add|start|done|block|reopen|edit|remove`: edit one task of a session;
-//! `task list|show`: read them.
+//! `task list|show`: read them; `task claim|next|release`: leases (`claim.rs`).
 
 mod args;
+mod claim;
 mod list;
 mod target;
 
 pub use args::{TASK_HELP, TaskArgs, TaskOp};
+pub use claim::{Act, ClaimReport, claims};
 pub use list::{Listing, read};
 
 use crate::facts::written::Saved;
@@ -39,7 +41,14 @@ pub fn run(ctx: &Context, args: &TaskArgs) -> Result<Report> {
     };
     let (home, target, chosen) = target(ctx, args, &wt, is_add, reopen)?;
     let owner = chosen.as_ref().map(|(_, o)| o);
-    let mut written = write(ctx, &home, &target, owner, &id, edit)?;
+    let holder = match edit {
+        TaskEdit::Done { .. } | TaskEdit::Block { .. } => Some(crate::services::claims::holder_of(
+            args.holder.as_deref(),
+            &wt,
+        )?),
+        _ => None,
+    };
+    let mut written = write(ctx, &home, &target, owner, &id, edit, holder.as_deref())?;
     if let Some((c, _)) = chosen {
         written.skipped.splice(0..0, c.skipped);
         written.others = c.others;
@@ -112,6 +121,9 @@ fn edit_of(ctx: &Context, op: &TaskOp) -> Result<(String, TaskEdit)> {
         }
         TaskOp::Remove { id } => (id.clone(), TaskEdit::Remove),
         TaskOp::List { .. } | TaskOp::Show { .. } => unreachable!("read by `read`"),
+        TaskOp::Claim { .. } | TaskOp::Next { .. } | TaskOp::Release { .. } => {
+            unreachable!("made by `claims`")
+        }
     })
 }
 
@@ -141,7 +153,8 @@ fn check_id(id: &str, edit: &TaskEdit) -> Result<()> {
     }
 }
 
-/// Apply `edit` to task `id` of `target` in one transaction.
+/// Apply `edit` to task `id` of `target` in one transaction; `done` and `block`
+/// release `holder`'s claim on it in the same write.
 fn write(
     ctx: &Context,
     wt: &crate::git::Worktree,
@@ -149,9 +162,35 @@ fn write(
     owner: Option<&Owner>,
     id: &str,
     edit: TaskEdit,
+    holder: Option<&str>,
 ) -> Result<sessions::Written> {
     let now = session::format_time(ctx.now);
     let key = target.key.clone();
+    let done = matches!(edit, TaskEdit::Done { .. });
+    transact(ctx, wt, target, owner, |doc| {
+        task_edit::edit_task(doc, id, edit, &now).map_err(|e| match e {
+            TaskError::NoSuchTask => no_task(id, &key),
+            TaskError::AlreadyExists => Error::usage(msg(
+                crate::k!("err.task_exists"),
+                &[("id", &format!("{id:?}")), ("key", &key)],
+            )),
+        })?;
+        if let Some(holder) = holder {
+            crate::model::claim::release_on_edit(doc, id, holder, ctx.now, done);
+        }
+        Ok(())
+    })
+}
+
+/// Change the document of `target` with `change` in the one write transaction: it
+/// gets what the file holds under the lock, and may refuse (then nothing is written).
+fn transact(
+    ctx: &Context,
+    wt: &crate::git::Worktree,
+    target: &sessions::SessionDir,
+    owner: Option<&Owner>,
+    change: impl FnOnce(&mut serde_json::Map<String, serde_json::Value>) -> Result<()>,
+) -> Result<sessions::Written> {
     let tx = sessions::Transaction::recorded(ctx, wt)?.excluding();
     tx.update(target, |current| {
         let mut doc = current.into_document();
@@ -160,21 +199,20 @@ fn write(
         {
             session::merge(&mut doc, &sessions::workspace(wt, owner));
         }
-        task_edit::edit_task(&mut doc, id, edit, &now).map_err(|e| match e {
-            TaskError::NoSuchTask => Error::usage_hint(
-                msg(
-                    crate::k!("err.no_task"),
-                    &[("id", &format!("{id:?}")), ("key", &key)],
-                ),
-                msg(crate::k!("err.no_task_hint"), &[("id", &id)]),
-            ),
-            TaskError::AlreadyExists => Error::usage(msg(
-                crate::k!("err.task_exists"),
-                &[("id", &format!("{id:?}")), ("key", &key)],
-            )),
-        })?;
+        change(&mut doc)?;
         Ok(doc)
     })
+}
+
+/// No task `id` in session `key`: an error naming both.
+fn no_task(id: &str, key: &str) -> Error {
+    Error::usage_hint(
+        msg(
+            crate::k!("err.no_task"),
+            &[("id", &format!("{id:?}")), ("key", &key)],
+        ),
+        msg(crate::k!("err.no_task_hint"), &[("id", &id)]),
+    )
 }
 
 fn no_session(what: &str) -> Error {

@@ -54,7 +54,7 @@ impl RawState {
     }
 }
 
-const TASK_KEYS: [&str; 9] = [
+const TASK_KEYS: [&str; 10] = [
     "id",
     "description",
     "status",
@@ -64,12 +64,13 @@ const TASK_KEYS: [&str; 9] = [
     "blockers",
     "last_touched",
     "attempted_approaches",
+    "claim",
 ];
 
 /// A task's fields the view reads. Read from a JSON object only (a derived struct
 /// would also take an array, field by field); a key given twice keeps its last value,
 /// as the document does.
-pub(super) struct RawTask([Option<Value>; 9]);
+pub(super) struct RawTask([Option<Value>; 10]);
 
 impl RawTask {
     fn slot(key: &str) -> Option<usize> {

@@ -110,6 +110,8 @@ pub struct Task {
     pub next_action: Option<String>,
     pub blockers: Vec<String>,
     pub last_touched: Option<Stamp>,
+    /// The lease on the task (SPEC section 10), if any.
+    pub claim: Option<crate::model::claim::Claim>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -178,6 +178,14 @@ impl Validator<'_> {
             next_action: self.string(t("next_action"), &field("next_action"))?,
             blockers: self.strings(t("blockers"), &field("blockers"))?,
             last_touched: self.stamp(t("last_touched"), &field("last_touched"))?,
+            claim: match t(crate::model::claim::KEY) {
+                None => None,
+                Some(v) if v.is_null() => None,
+                Some(v) => Some(
+                    crate::model::claim::Claim::from_value(&v)
+                        .map_err(|why| self.err(&field("claim"), why))?,
+                ),
+            },
         })
     }
 }

@@ -254,6 +254,7 @@ fn tasks(blocks: &mut Vec<Block>, b: &Briefing, assessment: &Assessment, p: &Pai
             });
         }
     }
+    blocks.extend(super::claims::held_by_others(b, assessment, p).map(Block::must));
 }
 
 /// The state's known issues, decisions, observations and notes, a block each.
@@ -385,6 +386,11 @@ fn last(b: &Briefing, assessment: &Assessment, p: &Painter) -> Block {
                 .map(|s| one_line(s, super::SUMMARY_WIDTH))
         });
     let _ = writeln!(last);
+    // First of all: claim the task, so two agents never take the same one.
+    if let Some(line) = super::claims::claim_first(b, p) {
+        let _ = writeln!(last, "{line}");
+    }
+    let session = &b.candidate.handover;
     let line = match (b.successor, first) {
         (true, Some(first)) => p.f(crate::k!("cont.successor_first"), &[("first", &first)]),
         (true, None) => p.t(crate::k!("cont.successor")).to_owned(),
@@ -396,7 +402,6 @@ fn last(b: &Briefing, assessment: &Assessment, p: &Painter) -> Block {
     let _ = writeln!(last, "{line}");
     // How to record progress on exactly this session (with its key, so that it works
     // from any worktree and whichever session would be the default).
-    let session = &b.candidate.handover;
     if matches!(session.kind, Kind::Session | Kind::Legacy)
         && (!b.open_tasks.is_empty() || !b.other_tasks.is_empty())
     {

@@ -179,6 +179,20 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
             )),
         );
     }
+    // A briefing lists the tasks others hold in a block of its own.
+    let claims = a
+        .session()
+        .filter(|_| !briefing)
+        .map(|s| s.claims.as_slice());
+    for c in claims.unwrap_or_default() {
+        let line = format!(
+            "[{}] {}",
+            escape(&c.task),
+            super::claims::held(&c.claim, c.now, p)
+        );
+        let line = if c.expired() { p.warn(&line) } else { line };
+        detail(out, p.t(crate::k!("label.claim")), &line);
+    }
     if let Some(note) = a.note() {
         note_lines(out, note, p, briefing);
     }

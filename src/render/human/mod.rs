@@ -4,6 +4,7 @@
 mod brief;
 mod briefing;
 mod doctor;
+pub mod claims;
 mod handover;
 mod short;
 mod status;

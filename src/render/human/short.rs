@@ -76,6 +76,15 @@ pub(super) fn short(report: &status::Report, p: &Painter) -> String {
             if stale > 0 {
                 verdicts.push(p.f(crate::k!("short.stale"), &[("n", &stale)]));
             }
+            let claims = a.session().map_or(&[][..], |s| s.claims.as_slice());
+            let expired = claims.iter().filter(|c| c.expired()).count();
+            if claims.len() > expired {
+                let n = claims.len() - expired;
+                verdicts.push(p.f(crate::k!("short.claimed"), &[("n", &n)]));
+            }
+            if expired > 0 {
+                verdicts.push(p.f(crate::k!("short.expired"), &[("n", &expired)]));
+            }
         } else {
             verdicts.push(p.t(crate::k!("short.unreadable")).to_owned());
         }

@@ -358,9 +358,12 @@ pub fn task_list(r: &crate::commands::task::Listing, p: &Painter) -> String {
         .max()
         .unwrap_or(0);
     for t in &state.tasks {
+        let claim = t.claim.as_ref().map_or_else(String::new, |c| {
+            format!(" · {}", super::claims::held(c, r.now, p))
+        });
         let _ = writeln!(
             out,
-            "  [{}] {:<width$}  {}",
+            "  [{}] {:<width$}  {}{claim}",
             escape(&t.id),
             escape(t.status.as_str()),
             one_line(&t.description, 72)
@@ -420,6 +423,11 @@ pub fn task_show(r: &crate::commands::task::Listing, p: &Painter) -> String {
     }
     if let Some(touched) = &t.last_touched {
         block(&mut out, p.t(crate::k!("show.touched")), &touched.raw);
+    }
+    if let Some(c) = &t.claim {
+        // Escaped by `held` already.
+        let label = p.t(crate::k!("label.claim"));
+        let _ = writeln!(out, "  {label:<12} {}", super::claims::held(c, r.now, p));
     }
     let tried: Vec<String> = state
         .extras

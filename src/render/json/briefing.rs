@@ -24,11 +24,21 @@ pub struct ContinueV1 {
     pub note: Option<NoteBodyV1>,
     /// `ask_approval` or `start_now`, for a briefing
     pub proceed: Option<&'static str>,
+    /// For a briefing on a session with unfinished tasks: the caller's name for claims
+    /// and the command that claims its next task (SPEC section 10).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim: Option<ClaimCommandV1>,
     pub candidates: Vec<CandidateV1>,
     /// For `diverged`: every side, newest first (`continue --take HASH` picks one).
     pub sides: Vec<super::SideV1>,
     pub effects: Vec<EffectV1>,
     pub skipped: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct ClaimCommandV1 {
+    pub holder: String,
+    pub command: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -51,6 +61,9 @@ pub struct OpenTaskV1 {
     pub stale: bool,
     /// What was tried and why it failed: `approach → result: reason (learnings)`.
     pub tried: Vec<String>,
+    /// The task's claim, if any (another holder's, or the caller's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim: Option<super::ClaimV1>,
 }
 
 #[derive(Serialize)]
@@ -125,6 +138,7 @@ pub fn continue_(r: &crate::commands::r#continue::Report) -> ContinueV1 {
         session_notes: Vec::new(),
         note: None,
         proceed: None,
+        claim: None,
         candidates: Vec::new(),
         sides: Vec::new(),
         effects: r.effects.iter().map(effect).collect(),
@@ -311,6 +325,7 @@ fn briefing(v: &mut ContinueV1, b: &crate::commands::r#continue::Briefing) {
         last_touched: t.last_touched.as_ref().map(|s| s.raw.clone()),
         stale: stale.contains(t.id.as_str()),
         tried: tried(&t.id),
+        claim: t.claim.as_ref().map(super::claim_v1),
     };
     v.open_tasks = b.open_tasks.iter().map(task).collect();
     if let Some(state) = &b.state {
@@ -325,6 +340,28 @@ fn briefing(v: &mut ContinueV1, b: &crate::commands::r#continue::Briefing) {
         extras(v, &state.extras);
     }
     v.other_tasks.clone_from(&b.other_tasks);
+    let session = &b.candidate.handover;
+    if matches!(
+        session.kind,
+        crate::facts::assessed::Kind::Session | crate::facts::assessed::Kind::Legacy
+    ) && (!b.open_tasks.is_empty() || !b.other_tasks.is_empty())
+    {
+        let command = [
+            "git",
+            "handover",
+            "task",
+            "next",
+            "--claim",
+            "--session",
+            &session.key,
+            "--as",
+            &b.holder,
+        ];
+        v.claim = Some(ClaimCommandV1 {
+            holder: b.holder.clone(),
+            command: command.iter().map(|s| (*s).to_owned()).collect(),
+        });
+    }
     v.note = b.note.as_ref().map(|n| NoteBodyV1 {
         sections: n
             .sections

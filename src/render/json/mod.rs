@@ -3,6 +3,7 @@
 
 mod briefing;
 mod doctor;
+pub mod claims;
 mod stream;
 mod why;
 mod writes;
@@ -125,6 +126,9 @@ pub struct DetailsV1 {
     pub next_task: Option<TaskV1>,
     pub commits: Vec<CommitV1>,
     pub stale_tasks: Vec<StaleTaskV1>,
+    /// The claims on tasks not done (SPEC section 10); absent when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub claims: Vec<claims::TaskClaimV1>,
     pub note: Option<NoteV1>,
     pub warnings: Vec<String>,
 }
@@ -323,6 +327,12 @@ pub(super) fn details(a: &Assessment) -> DetailsV1 {
                 id: s.id.clone(),
                 untouched_seconds: s.untouched_for.as_secs(),
             })
+            .collect(),
+        claims: s
+            .map(|s| s.claims.as_slice())
+            .unwrap_or_default()
+            .iter()
+            .map(claims::task_claim_v1)
             .collect(),
         note: a.note().map(|n| NoteV1 {
             objective: n.objective.clone(),

@@ -410,9 +410,12 @@ pub struct TaskV1 {
     pub last_touched: Option<String>,
     /// What was tried and why it failed: `approach → result: reason (learnings)`.
     pub tried: Vec<String>,
+    /// The task's claim (SPEC section 10); absent when it has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim: Option<ClaimV1>,
 }
 
-fn task_v1(state: &crate::model::state::State, i: usize) -> TaskV1 {
+pub(super) fn task_v1(state: &crate::model::state::State, i: usize) -> TaskV1 {
     let t = &state.tasks[i];
     TaskV1 {
         id: t.id.clone(),
@@ -429,6 +432,7 @@ fn task_v1(state: &crate::model::state::State, i: usize) -> TaskV1 {
             .iter()
             .map(|a| a.line(str::to_owned))
             .collect(),
+        claim: t.claim.as_ref().map(claim_v1),
     }
 }
 
@@ -454,5 +458,24 @@ pub fn task_list(r: &crate::commands::task::Listing) -> String {
                 .map(|i| task_v1(&r.state, i))
                 .collect(),
         }),
+    }
+}
+
+/// A task's claim (SPEC section 10).
+#[derive(Serialize)]
+pub struct ClaimV1 {
+    pub holder: String,
+    /// RFC 3339, UTC.
+    pub since: String,
+    pub expires: String,
+    pub confirmed: bool,
+}
+
+pub fn claim_v1(c: &crate::model::claim::Claim) -> ClaimV1 {
+    ClaimV1 {
+        holder: c.holder.clone(),
+        since: crate::model::claim::format_utc(c.since),
+        expires: crate::model::claim::format_utc(c.expires),
+        confirmed: c.confirmed,
     }
 }

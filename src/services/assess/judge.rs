@@ -266,6 +266,18 @@ fn session_facts(state: &View, kind: Kind, settings: &Settings, now: Timestamp) 
         description: t.description.clone(),
         status: t.status.clone(),
     });
+    let claims = state
+        .tasks
+        .iter()
+        .filter(|t| t.status != crate::model::state::TaskStatus::Done)
+        .filter_map(|t| {
+            t.claim.as_ref().map(|c| crate::facts::assessed::TaskClaim {
+                task: t.id.clone(),
+                claim: c.clone(),
+                now,
+            })
+        })
+        .collect();
     SessionFacts {
         status: state.status,
         session_id: state.session_id.clone(),
@@ -275,6 +287,7 @@ fn session_facts(state: &View, kind: Kind, settings: &Settings, now: Timestamp) 
         total: state.tasks.len(),
         next,
         stale_tasks,
+        claims,
     }
 }
 

@@ -86,6 +86,8 @@ pub mod exit {
     pub const RACE: u8 = 4;
     /// The files were written but the notes store was not updated.
     pub const NOT_RECORDED: u8 = 5;
+    /// A task is held by another holder's live claim (SPEC section 10).
+    pub const HELD: u8 = 6;
     /// Not inside a git repository.
     pub const NOT_A_REPOSITORY: u8 = 128;
 }
@@ -195,6 +197,14 @@ pub enum Error {
     },
     /// The handovers were listed but some of them could not be read; the report says which.
     InvalidHandovers { count: usize },
+    /// A task is held by another holder's live lease: nothing was written.
+    Held {
+        task: String,
+        key: String,
+        holder: String,
+        since: jiff::Timestamp,
+        expires: jiff::Timestamp,
+    },
 }
 
 impl Error {
@@ -295,6 +305,7 @@ impl Error {
             Error::RefLocked { .. } => "ref_locked",
             Error::NotRecorded { .. } => "not_recorded",
             Error::InvalidHandovers { .. } => "invalid_handovers",
+            Error::Held { .. } => "held",
         }
     }
 
@@ -333,7 +344,7 @@ impl Error {
     /// The error as `--json` prints it on stdout: English message, the hint, what it
     /// is about, and the exit status.
     pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
+        let mut doc = serde_json::json!({
             "schema": "git-handover/error/1",
             "error": {
                 "kind": self.kind(),
@@ -343,7 +354,23 @@ impl Error {
                 "field": self.field(),
                 "exit": self.exit_code(),
             }
-        })
+        });
+        if let Error::Held {
+            task,
+            holder,
+            since,
+            expires,
+            ..
+        } = self
+        {
+            let utc = |t: &jiff::Timestamp| t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
+            let e = &mut doc["error"];
+            e["task"] = task.as_str().into();
+            e["holder"] = holder.as_str().into();
+            e["since"] = utc(since).into();
+            e["expires"] = utc(expires).into();
+        }
+        doc
     }
 
     /// The exit status this error ends the process with.
@@ -374,6 +401,7 @@ impl Error {
             | Error::RefRace { .. }
             | Error::RefLocked { .. } => exit::RACE,
             Error::NotRecorded { .. } => exit::NOT_RECORDED,
+            Error::Held { .. } => exit::HELD,
         }
     }
 }

@@ -62,6 +62,10 @@ impl Error {
             | Error::Changed { hint, .. }
             | Error::NothingToDo { hint, .. } => hint.as_ref().map(|h| h.render(lang)),
             Error::InvalidHandovers { .. } => Some(f(crate::k!("err.hint_fix_files"), &[])),
+            Error::Held { task, expires, .. } => Some(f(
+                crate::k!("claim.hint_held"),
+                &[("id", task), ("expires", &utc(expires))],
+            )),
             Error::Locked { lock, .. } => Some(f(
                 crate::k!("err.hint_locked"),
                 &[("lock", &lock.display())],
@@ -185,6 +189,22 @@ impl Error {
                     f(crate::k!("err.invalid_many"), &[("n", count)])
                 }
             }
+            Error::Held {
+                task,
+                key,
+                holder,
+                since,
+                expires,
+            } => f(
+                crate::k!("claim.held"),
+                &[
+                    ("id", &format!("{task:?}")),
+                    ("key", key),
+                    ("holder", &format!("{holder:?}")),
+                    ("since", &utc(since)),
+                    ("expires", &utc(expires)),
+                ],
+            ),
         }
     }
 
@@ -306,6 +326,11 @@ impl Error {
             _ => unreachable!("not an error about a lock: {self:?}"),
         }
     }
+}
+
+/// A claim's time in a message: RFC 3339, UTC, to the second.
+fn utc(t: &jiff::Timestamp) -> String {
+    t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
 
 fn lowercase_first(s: &str) -> String {

@@ -10,8 +10,12 @@ use std::fmt::Display;
 use std::time::Duration;
 
 mod catalog;
+mod claims;
 
-use catalog::{CATALOG, Entry};
+use catalog::Entry;
+
+/// The catalog's parts, a file each (claims have their own).
+const PARTS: &[&[Entry]] = &[catalog::CATALOG, claims::CLAIMS];
 
 /// Which output language messages and `handover.md` words use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,12 +66,17 @@ pub fn human_duration(d: Duration) -> String {
 /// Whether `key` is in the catalog. A `const fn`, so [`k!`](crate::k) checks every
 /// key while the crate compiles: a key that is not in the catalog does not build.
 pub const fn has(key: &str) -> bool {
-    let mut i = 0;
-    while i < CATALOG.len() {
-        if same(CATALOG[i].key.as_bytes(), key.as_bytes()) {
-            return true;
+    let mut p = 0;
+    while p < PARTS.len() {
+        let part = PARTS[p];
+        let mut i = 0;
+        while i < part.len() {
+            if same(part[i].key.as_bytes(), key.as_bytes()) {
+                return true;
+            }
+            i += 1;
         }
-        i += 1;
+        p += 1;
     }
     false
 }
@@ -105,7 +114,13 @@ macro_rules! k {
 fn index() -> &'static std::collections::HashMap<&'static str, &'static Entry> {
     static INDEX: std::sync::OnceLock<std::collections::HashMap<&'static str, &'static Entry>> =
         std::sync::OnceLock::new();
-    INDEX.get_or_init(|| CATALOG.iter().map(|e| (e.key, e)).collect())
+    INDEX.get_or_init(|| {
+        PARTS
+            .iter()
+            .flat_map(|part| part.iter())
+            .map(|e| (e.key, e))
+            .collect()
+    })
 }
 
 /// The message `key` in `lang`, or `fallback` when the catalog has no such key.
@@ -223,9 +238,10 @@ mod tests {
 
     #[test]
     fn keys_are_unique_and_both_languages_have_the_same_placeholders() {
-        for (i, a) in CATALOG.iter().enumerate() {
+        let catalog: Vec<&Entry> = PARTS.iter().flat_map(|part| part.iter()).collect();
+        for (i, a) in catalog.iter().enumerate() {
             assert!(
-                CATALOG[i + 1..].iter().all(|b| b.key != a.key),
+                catalog[i + 1..].iter().all(|b| b.key != a.key),
                 "{} twice",
                 a.key
             );
@@ -237,7 +253,8 @@ mod tests {
     #[test]
     fn every_key_the_source_asks_for_is_in_the_catalog() {
         // Every string literal shaped like a key of one of the catalog's namespaces.
-        let namespaces: Vec<&str> = CATALOG
+        let catalog: Vec<&Entry> = PARTS.iter().flat_map(|part| part.iter()).collect();
+        let namespaces: Vec<&str> = catalog
             .iter()
             .map(|e| e.key.split('.').next().unwrap())
             .collect();
@@ -268,7 +285,7 @@ mod tests {
                 if shaped {
                     asked += 1;
                     assert!(
-                        CATALOG.iter().any(|e| e.key == piece),
+                        catalog.iter().any(|e| e.key == piece),
                         "{} asks for {piece:?}",
                         file.display()
                     );

@@ -88,7 +88,9 @@ impl TestEnv {
             .env("GIT_COMMITTER_DATE", "2026-11-01T00:00:00Z")
             .env("LANG", "C")
             .env("TZ", "UTC")
-            .env("GIT_HANDOVER_NOW", &self.now);
+            .env("GIT_HANDOVER_NOW", &self.now)
+            // The claim holder's name, which would otherwise be user@host:worktree.
+            .env("GIT_HANDOVER_AS", "ada");
         cmd
     }
 

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The cost of a claim: `task next --claim` (pick the next task under the lock and
+# claim it, here renewing the caller's own lease each round) against `task start`
+# (the plain write it extends), process to process with bench/ab.py, on a session of
+# TASKS tasks. Goal (issue 33): the claim within 1.5x of the start.
+#   bench/claims.sh DIR [TASKS] [ROUNDS]     (GIT_HANDOVER= a binary)
+set -euo pipefail
+dir=${1:?usage: bench/claims.sh DIR [TASKS] [ROUNDS]}
+tasks=${2:-20}
+rounds=${3:-21}
+bin=${GIT_HANDOVER:-$(command -v git-handover)}
+here=$(cd "$(dirname "$0")" && pwd)
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
+export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
+rm -rf "$dir" && mkdir -p "$dir" && cd "$dir"
+git init -q -b main repo && cd repo
+git commit -q --allow-empty -m start
+for i in $(seq 1 "$tasks"); do
+    "$bin" task add "T$i" "task number $i with some words to make it realistic" \
+        --file src/a.rs --next "do the next thing" > /dev/null
+done
+"$bin" task next --claim --as bench > /dev/null
+python3 "$here/ab.py" "$dir/repo" "$rounds" \
+    "$bin" task start T1 :: \
+    "$bin" task next --claim --as bench

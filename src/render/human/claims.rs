@@ -1,0 +1,189 @@
+//! Claims for people: the words of `task claim|next|release` and the one line that
+//! says who holds a task (status, the briefing).
+
+use jiff::Timestamp;
+
+use std::fmt::Write as _;
+
+use super::Painter;
+use crate::commands::r#continue::Briefing;
+use crate::commands::task::{Act, ClaimReport};
+use crate::facts::assessed::{Assessment, Kind};
+use crate::model::claim::{Claim, Released, Took, format_utc};
+use crate::support::i18n::duration;
+use crate::support::text::escape;
+
+/// How long from `from` to `to`, never negative.
+fn span(from: Timestamp, to: Timestamp) -> std::time::Duration {
+    std::time::Duration::try_from(to.duration_since(from)).unwrap_or_default()
+}
+
+/// Who holds a task and for how long: `claimed by agent-1 5m ago, 25m left`, or
+/// `… expired 3m ago`, with `unconfirmed` when a sync has not confirmed it.
+pub fn held(c: &Claim, now: Timestamp, p: &Painter) -> String {
+    let holder = escape(&c.holder);
+    let age = duration(p.lang(), span(c.since, now));
+    let mut line = if c.is_live(now) {
+        p.f(
+            crate::k!("claim.live"),
+            &[
+                ("holder", &holder),
+                ("age", &age),
+                ("left", &duration(p.lang(), span(now, c.expires))),
+            ],
+        )
+    } else {
+        p.f(
+            crate::k!("claim.expired"),
+            &[
+                ("holder", &holder),
+                ("age", &age),
+                ("ago", &duration(p.lang(), span(c.expires, now))),
+            ],
+        )
+    };
+    if !c.confirmed {
+        line.push_str(p.separator());
+        line.push_str(p.t(crate::k!("claim.unconfirmed")));
+    }
+    line
+}
+
+/// `task claim|next|release`: what was done, and for `next` the bare id first.
+pub fn report(r: &ClaimReport, p: &Painter) -> String {
+    let id = escape(&r.task);
+    let key = escape(&r.key);
+    let mut out = String::new();
+    if r.next {
+        let description = r
+            .state
+            .tasks
+            .iter()
+            .find(|t| t.id == r.task)
+            .map(|t| escape(&t.description))
+            .unwrap_or_default();
+        let _ = writeln!(out, "{id}  {description}");
+    }
+    let mine = r
+        .state
+        .tasks
+        .iter()
+        .find(|t| t.id == r.task)
+        .and_then(|t| t.claim.as_ref());
+    let until = mine.map_or_else(String::new, |c| format_utc(c.expires));
+    let holder = escape(&r.holder);
+    let line = match &r.act {
+        Act::Shown => p.f(
+            crate::k!("claim.shown"),
+            &[("id", &id), ("holder", &holder)],
+        ),
+        Act::Claimed(Took::New) => p.f(
+            crate::k!("claim.claimed"),
+            &[
+                ("id", &id),
+                ("holder", &holder),
+                ("key", &key),
+                ("until", &until),
+            ],
+        ),
+        Act::Claimed(Took::Renewed) => p.f(
+            crate::k!("claim.renewed"),
+            &[
+                ("id", &id),
+                ("holder", &holder),
+                ("key", &key),
+                ("until", &until),
+            ],
+        ),
+        Act::Claimed(Took::Expired(old)) => p.f(
+            crate::k!("claim.took_expired"),
+            &[
+                ("id", &id),
+                ("holder", &holder),
+                ("key", &key),
+                ("until", &until),
+                ("old", &escape(&old.holder)),
+                ("ended", &format_utc(old.expires)),
+            ],
+        ),
+        Act::Claimed(Took::Forced(old)) => p.f(
+            crate::k!("claim.forced"),
+            &[
+                ("id", &id),
+                ("holder", &holder),
+                ("key", &key),
+                ("until", &until),
+                ("old", &escape(&old.holder)),
+                ("ended", &format_utc(old.expires)),
+            ],
+        ),
+        Act::Released(Released::Own) => p.f(
+            crate::k!("claim.released"),
+            &[("id", &id), ("holder", &holder), ("key", &key)],
+        ),
+        Act::Released(Released::Other(old)) => p.f(
+            crate::k!("claim.released_other"),
+            &[
+                ("id", &id),
+                ("key", &key),
+                ("old", &escape(&old.holder)),
+                ("ended", &format_utc(old.expires)),
+            ],
+        ),
+        Act::Released(Released::Unclaimed) => p.f(
+            crate::k!("claim.not_claimed"),
+            &[("id", &id), ("key", &key)],
+        ),
+    };
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+/// The tasks other holders' live leases hold: the successor leaves them alone.
+pub(super) fn held_by_others(b: &Briefing, assessment: &Assessment, p: &Painter) -> Option<String> {
+    let others: Vec<_> = assessment
+        .session()
+        .map(|s| s.claims.as_slice())
+        .unwrap_or_default()
+        .iter()
+        .filter(|c| c.claim.held_against(&b.holder, c.now))
+        .collect();
+    if others.is_empty() {
+        return None;
+    }
+    let mut text = format!("\n{}\n", p.bold(p.t(crate::k!("cont.claimed_by_others"))));
+    for c in others {
+        let _ = writeln!(text, "  [{}] {}", escape(&c.task), held(&c.claim, c.now, p));
+    }
+    Some(text)
+}
+
+/// The claim command the briefing gives first in how to proceed, for a session with
+/// unfinished tasks.
+pub(super) fn claim_first(b: &Briefing, p: &Painter) -> Option<String> {
+    let session = &b.candidate.handover;
+    let unfinished = !b.open_tasks.is_empty() || !b.other_tasks.is_empty();
+    (matches!(session.kind, Kind::Session | Kind::Legacy) && unfinished).then(|| {
+        p.f(
+            crate::k!("cont.claim_first"),
+            &[
+                ("key", &escape(&session.key)),
+                ("holder", &shell_word(&b.holder)),
+            ],
+        )
+    })
+}
+
+/// `s` as one word of a shell command: as it is when it is made of safe characters,
+/// else in single quotes.
+fn shell_word(s: &str) -> String {
+    let safe = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.@:/+=,".contains(c));
+    if safe {
+        s.to_owned()
+    } else {
+        format!("'{}'", escape(s).replace('\'', "'\\''"))
+    }
+}
