@@ -121,14 +121,19 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
         };
         detail(out, p.t(crate::k!("label.status")), &counts);
         if let Some(next) = &s.next {
+            // A briefing lists the open tasks whole just below: the id says which.
+            let summary = if briefing {
+                String::new()
+            } else {
+                format!(" {}", one_line(&next.description, SUMMARY_WIDTH))
+            };
             detail(
                 out,
                 p.t(crate::k!("label.next")),
                 &format!(
-                    "[{}] ({}) {}",
+                    "[{}] ({}){summary}",
                     escape(&next.id),
                     escape(next.status.as_str()),
-                    one_line(&next.description, SUMMARY_WIDTH)
                 ),
             );
         }
