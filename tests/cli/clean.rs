@@ -206,3 +206,26 @@ fn a_session_holding_other_files_is_kept_whole_and_said_why() {
     run.assert_ok();
     assert!(!dir.exists(), "{}", run.snapshot());
 }
+
+/// Item 18, raced: a file written into a finished session after `clean` chose it (it
+/// waits at its pause) is seen under the session's lock: kept whole, nothing removed.
+#[test]
+fn a_file_written_after_clean_chose_the_session_keeps_it_whole() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let dir = repo.join(".claude/handover/main/20261101-000000");
+    env.write(
+        &dir.join("project-state.json"),
+        &json!({"version": 4, "generated_at": "2026-11-01T00:00:00Z", "status": "ALL_COMPLETE",
+            "active_tasks": []})
+        .to_string(),
+    );
+    let clean = env.spawn_at_pause(&repo, &["clean"], "clean:1500");
+    env.write(&dir.join("phase-summaries/2.md"), "late\n");
+    let (code, stdout, stderr) = crate::common::finish(clean);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(!stdout.contains("removing"), "{stdout}");
+    assert!(stderr.contains("kept whole"), "{stderr}");
+    assert!(dir.join("project-state.json").exists());
+    assert!(dir.join("phase-summaries/2.md").exists());
+}

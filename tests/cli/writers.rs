@@ -260,3 +260,63 @@ fn continue_of_an_unknown_key_points_to_status_keys() {
     hint: `git handover status --keys` lists the key of every session, in every worktree and in the notes store
     "#);
 }
+
+/// Item 16: `save --help`'s first example, which spans two lines inside its JSON, runs
+/// as printed; the usage line says `git handover`, and the global options come after
+/// the command's own.
+#[test]
+fn the_save_example_runs_as_printed_and_help_puts_globals_last() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let help = env.handover(&repo, &["save", "--help"]);
+    help.assert_ok();
+    assert!(
+        help.stdout.contains("Usage: git handover save [OPTIONS]"),
+        "{}",
+        help.stdout
+    );
+    let own = help.stdout.find("--from <FILE>").unwrap();
+    let globals = help.stdout.find("Global options:").unwrap();
+    assert!(
+        own < globals && help.stdout[globals..].contains("--json"),
+        "{}",
+        help.stdout
+    );
+    let examples = help.stdout.split("Examples:\n").nth(1).unwrap();
+    // The lines up to the one that pipes into `git handover save`.
+    let mut first = String::new();
+    for line in examples.lines() {
+        first.push_str(line.trim_start());
+        first.push('\n');
+        if line.ends_with("| git handover save") {
+            break;
+        }
+    }
+    assert!(first.starts_with("echo '{"), "{first}");
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_git-handover"))
+        .parent()
+        .unwrap()
+        .to_owned();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = env
+        .command("bash")
+        .args(["-e", "-c", &first])
+        .current_dir(&repo)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{first}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let state = crate::common::read_json(
+        &repo.join(".claude/handover/main/20261130-120000/project-state.json"),
+    );
+    assert_eq!(state["active_tasks"][0]["status"], "in_progress");
+    assert_eq!(state["active_tasks"][0]["description"], "Parse");
+}

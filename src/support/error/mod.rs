@@ -256,7 +256,8 @@ impl Error {
 
     /// An error about the input of a command, `<stdin>` (its name as
     /// [`STDIN`]) or a file given with `--from`: its hint speaks of that input, which
-    /// is never stored or rewritten. Errors of another kind pass unchanged.
+    /// is never stored or rewritten. Errors of another kind pass unchanged (a
+    /// `--from` that is not a regular file keeps its own hint: replace it with one).
     #[must_use]
     pub fn of_input(self) -> Self {
         match self {
@@ -264,8 +265,7 @@ impl Error {
             | Error::InvalidField { .. }
             | Error::TooLarge { .. }
             | Error::TooManyValues { .. }
-            | Error::NotText { .. }
-            | Error::NotRegular { .. } => {
+            | Error::NotText { .. } => {
                 let stdin = self.file() == Some(std::path::Path::new(STDIN));
                 Error::BadInput {
                     error: Box::new(self),
