@@ -27,6 +27,9 @@ pub struct InstallReport {
     /// Codex in a linked worktree: the main worktree, whose `.codex/hooks.json` got
     /// the hook because Codex reads project hooks only there.
     pub main_worktree: Option<PathBuf>,
+    /// The linked worktree's `.codex` directory, made so that Codex reads the main
+    /// worktree's hooks from it.
+    pub made_codex_dir: Option<PathBuf>,
 }
 
 impl InstallReport {
@@ -275,6 +278,7 @@ pub fn install(
         excluded: None,
         also_at: other_scope(project, args),
         main_worktree: None,
+        made_codex_dir: None,
         agent: args.agent,
         settings: path,
         changed: !present,
@@ -369,6 +373,7 @@ pub fn uninstall(
         excluded: None,
         also_at: None,
         main_worktree: None,
+        made_codex_dir: None,
         agent: args.agent,
         settings: path,
         changed,
