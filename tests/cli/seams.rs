@@ -290,7 +290,18 @@ fn codex_project_hook_from_a_linked_worktree_goes_where_codex_reads_it() {
     run.assert_ok();
     let main_file = repo.join(".codex/hooks.json");
     assert!(main_file.is_file(), "{}", run.snapshot());
-    assert!(!b.join(".codex").exists(), "nothing Codex never reads");
+    assert!(
+        !b.join(".codex/hooks.json").exists(),
+        "nothing Codex never reads"
+    );
+    // Codex reads the main worktree's hooks from a linked worktree only when it has a
+    // `.codex` directory (tests/cli/agents/day.rs runs Codex so): made, and said.
+    assert!(b.join(".codex").is_dir());
+    assert!(
+        run.stdout.contains("made [ROOT]/day-b/.codex"),
+        "{}",
+        run.stdout
+    );
     assert!(
         b.join("AGENTS.md").is_file(),
         "instructions where Codex reads them"

@@ -27,6 +27,9 @@ pub struct InstallReport {
     /// Codex in a linked worktree: the main worktree, whose `.codex/hooks.json` got
     /// the hook because Codex reads project hooks only there.
     pub main_worktree: Option<PathBuf>,
+    /// The linked worktree's `.codex` directory, made so that Codex reads the main
+    /// worktree's hooks from it.
+    pub made_codex_dir: Option<PathBuf>,
 }
 
 impl InstallReport {
@@ -338,6 +341,7 @@ fn finish(
         excluded: None,
         also_at: other_scope(project, args),
         main_worktree: None,
+        made_codex_dir: None,
         agent: args.agent,
         settings: path,
         changed,
@@ -446,6 +450,7 @@ pub fn uninstall(
         excluded: None,
         also_at: None,
         main_worktree: None,
+        made_codex_dir: None,
         agent: args.agent,
         settings: path,
         changed,

@@ -40,6 +40,19 @@ pub fn install(ctx: Option<&Context>, args: &HookInstallArgs) -> Result<InstallR
         timeout,
     )?;
     report.main_worktree = settings_at.filter(|m| Some(m) != here.as_ref());
+    // Codex reads the main worktree's file from a linked worktree only when that
+    // worktree has a `.codex` directory of its own (its project layer; checked by
+    // running Codex 0.171 in tests/cli/agents/day.rs): made, empty, when missing.
+    if report.main_worktree.is_some()
+        && let Some(here) = &here
+    {
+        let dir = here.join(".codex");
+        if std::fs::symlink_metadata(&dir).is_err() {
+            std::fs::create_dir(&dir)
+                .map_err(|e| crate::support::error::Error::io(&dir, "create", e))?;
+            report.made_codex_dir = Some(dir);
+        }
+    }
     // A local settings file stays out of commits, as Claude Code keeps its own.
     if let Some(ctx) = ctx.filter(|_| args.scope == HookScope::Local) {
         report.excluded =
@@ -65,9 +78,9 @@ pub fn uninstall(ctx: Option<&Context>, args: &HookInstallArgs) -> Result<Instal
 
 /// Where Codex reads a project's `.codex/hooks.json`: only the main worktree's root
 /// (its trust prompt names `<main>/.codex/hooks.json`; ENGINEERING-NOTES), whichever
-/// linked worktree it runs in. So `--scope project` in a linked worktree registers
-/// the hook there, where it then runs for every worktree of the repository (the hook
-/// briefs the worktree Codex runs in, from the event's `cwd`). `None` for every other
+/// linked worktree it runs in, once that worktree has a `.codex` directory. So
+/// `--scope project` in a linked worktree registers the hook there (the hook briefs
+/// the worktree Codex runs in, from the event's `cwd`). `None` for every other
 /// agent and scope. A bare main worktree has no root to read: refused, with `--scope
 /// user` as the way.
 fn codex_reads(

@@ -131,6 +131,14 @@ pub fn hook(r: &crate::commands::agent_hook::InstallReport, p: &Painter) -> Stri
         );
         let _ = writeln!(out, "{line}");
     }
+    if let Some(dir) = &r.made_codex_dir {
+        let dir = escape(&dir.display().to_string());
+        let _ = writeln!(
+            out,
+            "{}",
+            p.f(crate::k!("hook.codex_dir_made"), &[("path", &dir)])
+        );
+    }
     if let Some((file, changed)) = &r.instructions {
         let file = escape(&file.display().to_string());
         let key = match (install, changed) {

@@ -21,6 +21,7 @@
 //! each agent, `packages` the plugin, extension and Codex setup.
 
 mod opencode;
+mod day;
 mod packages;
 mod sessions;
 
@@ -43,9 +44,15 @@ const MARKER: &str = "QUOKKA-7 port the lexer";
 /// What the stub was sent: (path, body).
 type Log = Arc<Mutex<Vec<(String, String)>>>;
 
+/// A test's own answers, tried before the usual ones (a model that calls tools):
+/// (content type, body) for a request (path, body), or `None` for the usual answer.
+type Reply = Box<dyn Fn(&str, &str) -> Option<(&'static str, String)> + Send>;
+type Script = Arc<Mutex<Option<Reply>>>;
+
 struct Stub {
     port: u16,
     log: Log,
+    script: Script,
 }
 
 impl Stub {
@@ -53,14 +60,22 @@ impl Stub {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let log: Log = Arc::default();
+        let script: Script = Arc::default();
         let shared = Arc::clone(&log);
+        let scripted = Arc::clone(&script);
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let log = Arc::clone(&shared);
-                std::thread::spawn(move || serve(stream, &log));
+                let script = Arc::clone(&scripted);
+                std::thread::spawn(move || serve(stream, &log, &script));
             }
         });
-        Stub { port, log }
+        Stub { port, log, script }
+    }
+
+    /// Answer with `reply` first from now on (where it gives an answer).
+    fn script(&self, reply: Reply) {
+        *self.script.lock().unwrap() = Some(reply);
     }
 
     fn url(&self) -> String {
@@ -77,7 +92,7 @@ impl Stub {
     }
 }
 
-fn serve(stream: TcpStream, log: &Log) {
+fn serve(stream: TcpStream, log: &Log, script: &Script) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(60)));
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut out = stream;
@@ -130,7 +145,12 @@ fn serve(stream: TcpStream, log: &Log) {
             }
         }
         let body = String::from_utf8_lossy(&body).into_owned();
-        let (kind, reply) = answer(&path, &body);
+        let scripted = script
+            .lock()
+            .unwrap()
+            .as_ref()
+            .and_then(|f| f(&path, &body));
+        let (kind, reply) = scripted.unwrap_or_else(|| answer(&path, &body));
         log.lock().unwrap().push((path, body));
         let head = format!(
             "HTTP/1.1 200 OK\r\ncontent-type: {kind}\r\ncontent-length: {}\r\n\r\n",
@@ -324,7 +344,6 @@ impl World {
 
     /// Run the real agent with `args`; `path_has_tool`: git-handover on its PATH.
     fn run(&self, agent: Agent, args: &[&str], path_has_tool: bool) -> std::process::Output {
-        let bin = agent_bin(agent).expect("checked");
         let path = if path_has_tool {
             format!(
                 "{}:{}",
@@ -334,8 +353,14 @@ impl World {
         } else {
             std::env::var("PATH").unwrap_or_default()
         };
+        self.run_in(&self.repo, agent, args, &path)
+    }
+
+    /// Run the real agent with `args` in `dir`, with `path` as its PATH.
+    fn run_in(&self, dir: &Path, agent: Agent, args: &[&str], path: &str) -> std::process::Output {
+        let bin = agent_bin(agent).expect("checked");
         let mut cmd: Command = self.env.command(&bin);
-        cmd.current_dir(&self.repo)
+        cmd.current_dir(dir)
             .env("PATH", path)
             .env("CODEX_HOME", self.home().join(".codex"))
             .stdin(Stdio::null())
