@@ -453,8 +453,9 @@ fn the_briefing_lists_tasks_others_hold_and_gives_the_claim_command_first() {
         ),
         "{out}"
     );
-    let claim =
-        format!("Claim your task first: git handover task next --claim --session {KEY} --as carol");
+    let claim = format!(
+        "Claim your task first: `git handover task next --claim --session {KEY} --as carol`"
+    );
     let at_claim = out.find(&claim).unwrap_or_else(|| panic!("{out}"));
     let at_next = out.find("Next:").unwrap();
     assert!(at_claim < at_next, "the claim command comes first: {out}");

@@ -322,7 +322,7 @@ fn the_briefing_says_how_to_record_progress_and_how_to_use_up_a_note() {
     let cont = env.handover(&repo, &["continue"]);
     assert!(
         cont.stdout.contains(
-            "Record progress on this session (each runs as written in any worktree; ID is a task's id): `git handover task start ID --session main/20261130-120000`"
+            "Record progress on this session, from any worktree (ID: a task's id): `git handover task start ID --session main/20261130-120000`"
         ),
         "{}",
         cont.stdout

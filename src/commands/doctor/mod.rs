@@ -133,17 +133,3 @@ pub fn run(ctx: &Context, args: &DoctorArgs) -> Result<Report> {
         fix: args.fix,
     })
 }
-
-/// `word` as one word for `sh`: as it is when it holds nothing the shell acts on, else
-/// in single quotes.
-fn shell_word(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-+=:@,".contains(c));
-    if plain {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
-}

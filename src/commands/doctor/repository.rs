@@ -3,11 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Check, Outcome, shell_word};
+use super::{Check, Outcome};
 use crate::git::Worktree;
 use crate::services::context::Context;
 use crate::services::scan::{self, Found, STATE_FILE};
 use crate::support::error::Result;
+use crate::support::text::shell_word;
 
 pub(super) fn checks(ctx: &Context, wt: &Worktree) -> Result<Vec<Check>> {
     let mut checks = vec![commit_graph(ctx), exclude(ctx, wt)?];

@@ -168,22 +168,9 @@ pub(super) fn claim_first(b: &Briefing, p: &Painter) -> Option<String> {
         p.f(
             crate::k!("cont.claim_first"),
             &[
-                ("key", &escape(&session.key)),
-                ("holder", &shell_word(&b.holder)),
+                ("key", &crate::support::text::shell_word(&session.key)),
+                ("holder", &crate::support::text::shell_word(&b.holder)),
             ],
         )
     })
-}
-
-/// `s` as one word of a shell command: as it is when it is made of safe characters,
-/// else in single quotes.
-fn shell_word(s: &str) -> String {
-    let safe = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_.@:/+=,".contains(c));
-    if safe {
-        s.to_owned()
-    } else {
-        format!("'{}'", escape(s).replace('\'', "'\\''"))
-    }
 }

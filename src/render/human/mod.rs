@@ -3,8 +3,8 @@
 
 mod brief;
 mod briefing;
-mod doctor;
 pub mod claims;
+mod doctor;
 mod handover;
 mod short;
 mod status;

@@ -2,8 +2,8 @@
 //! changes only on purpose. Every document names its schema.
 
 mod briefing;
-mod doctor;
 pub mod claims;
+mod doctor;
 mod stream;
 mod why;
 mod writes;

@@ -30,5 +30,5 @@ pub(super) const CLAIMS: &[Entry] = &[
     e("short.claimed", "{n}-claimed", "確保{n}件"),
     e("short.expired", "{n}-expired", "期限切れ{n}件"),
     e("cont.claimed_by_others", "Claimed by other agents (leave these alone):", "他のエージェントが確保中（手を付けないでください）:"),
-    e("cont.claim_first", "Claim your task first: git handover task next --claim --session {key} --as {holder}", "まずタスクを確保: git handover task next --claim --session {key} --as {holder}"),
+    e("cont.claim_first", "Claim your task first: `git handover task next --claim --session {key} --as {holder}`", "まずタスクを確保: `git handover task next --claim --session {key} --as {holder}`"),
 ];

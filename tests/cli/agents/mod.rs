@@ -20,8 +20,8 @@
 //! This module is the stub and the agents' world; `sessions` runs the hooks through
 //! each agent, `packages` the plugin, extension and Codex setup.
 
-mod opencode;
 mod day;
+mod opencode;
 mod packages;
 mod sessions;
 
