@@ -11,11 +11,12 @@ use std::time::Duration;
 
 mod catalog;
 mod claims;
+mod diagnose;
 
 use catalog::Entry;
 
-/// The catalog's parts, a file each (claims have their own).
-const PARTS: &[&[Entry]] = &[catalog::CATALOG, claims::CLAIMS];
+/// The catalog's parts, a file each (claims, and `why` with `doctor`, have their own).
+const PARTS: &[&[Entry]] = &[catalog::CATALOG, claims::CLAIMS, diagnose::DIAGNOSE];
 
 /// Which output language messages and `handover.md` words use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
