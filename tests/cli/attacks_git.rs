@@ -372,12 +372,7 @@ fn a_shallow_clone_resumes_and_says_what_it_could_not_check() {
 
 /// Run `command` through the shell in `dir`, as a user pasting what the tool printed.
 fn run_as_printed(env: &TestEnv, dir: &Path, command: &str) {
-    let out = env
-        .command("sh")
-        .args(["-c", command])
-        .current_dir(dir)
-        .output()
-        .unwrap();
+    let out = env.shell(dir, command).output().unwrap();
     assert!(
         out.status.success(),
         "{command}: {}",

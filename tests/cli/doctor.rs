@@ -22,23 +22,8 @@ fn check<'a>(doc: &'a Value, id: &str) -> &'a Value {
 /// Run `command` as printed, through `sh`, in `dir`, with git-handover on the `PATH`
 /// (as `git handover` finds it once installed).
 fn run_as_printed(env: &TestEnv, dir: &Path, command: &str) {
-    let bin = Path::new(env!("CARGO_BIN_EXE_git-handover"))
-        .parent()
-        .unwrap();
-    let path = std::env::join_paths(std::iter::once(bin.to_owned()).chain(std::env::split_paths(
-        &std::env::var_os("PATH").unwrap_or_default(),
-    )))
-    .unwrap();
-    let out = env
-        .command("sh")
-        .args([
-            "-c",
-            &command.replace("[ROOT]", env.root().to_str().unwrap()),
-        ])
-        .env("PATH", path)
-        .current_dir(dir)
-        .output()
-        .unwrap();
+    let command = command.replace("[ROOT]", env.root().to_str().unwrap());
+    let out = env.shell(dir, &command).output().unwrap();
     assert!(
         out.status.success(),
         "{command}: {}",

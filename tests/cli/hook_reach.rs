@@ -12,22 +12,11 @@ use serde_json::{Value, json};
 
 /// Run `git-handover hook …` as an agent does: through a shell, the event on stdin.
 fn hook(env: &TestEnv, dir: &Path, args: &str, event: &Value) -> String {
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_git-handover"))
-        .parent()
-        .unwrap();
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
     let out = crate::common::fed(
-        env.command("sh")
-            .args([
-                "-c",
-                &format!("git-handover hook {args} 2>/dev/null || true"),
-            ])
-            .env("PATH", path)
-            .current_dir(dir),
+        &mut env.shell(
+            dir,
+            &format!("git-handover hook {args} 2>/dev/null || true"),
+        ),
         event.to_string().as_bytes(),
     );
     assert!(out.status.success());

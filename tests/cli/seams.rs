@@ -41,22 +41,7 @@ fn filled(command: &str) -> String {
 /// Run `command` through `sh -c` in `dir`, `git-handover` on PATH (so that `git
 /// handover` finds it, as it does for a user).
 fn sh(env: &TestEnv, dir: &Path, command: &str) -> Run {
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_git-handover"))
-        .parent()
-        .unwrap();
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let out = env
-        .command("sh")
-        .args(["-c", command])
-        .env("PATH", path)
-        .current_dir(dir)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
+    let out = env.shell(dir, command).output().unwrap();
     Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),

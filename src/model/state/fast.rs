@@ -54,18 +54,7 @@ impl RawState {
     }
 }
 
-const TASK_KEYS: [&str; 10] = [
-    "id",
-    "description",
-    "status",
-    "commit_sha",
-    "file_paths",
-    "next_action",
-    "blockers",
-    "last_touched",
-    "attempted_approaches",
-    "claim",
-];
+use super::known::TASK_KEYS;
 
 /// A task's fields the view reads. Read from a JSON object only (a derived struct
 /// would also take an array, field by field); a key given twice keeps its last value,

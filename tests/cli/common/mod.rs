@@ -107,6 +107,24 @@ impl TestEnv {
         self.run_git(dir, args, None)
     }
 
+    /// `sh -c command` in `dir`, as a user runs what the tool printed: `git-handover` on
+    /// the `PATH` (so `git handover` finds it), standard input empty.
+    pub fn shell(&self, dir: &Path, command: &str) -> Command {
+        let bin = Path::new(env!("CARGO_BIN_EXE_git-handover"))
+            .parent()
+            .unwrap();
+        let path = std::env::join_paths(std::iter::once(bin.to_owned()).chain(
+            std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+        ))
+        .unwrap();
+        let mut cmd = self.command("sh");
+        cmd.args(["-c", command])
+            .env("PATH", path)
+            .current_dir(dir)
+            .stdin(std::process::Stdio::null());
+        cmd
+    }
+
     /// A new repository at `<root>/<name>` on branch `main`.
     #[track_caller]
     pub fn init(&self, name: &str) -> PathBuf {
