@@ -73,7 +73,7 @@ impl Repo {
         let new_tree = self.tree_of(Some(new.0))?;
         let mut olds = BTreeMap::new();
         let mut news = BTreeMap::new();
-        self.diff_trees(old_tree, new_tree, String::new(), &mut olds, &mut news)?;
+        self.diff_trees(old_tree, new_tree, "", &mut olds, &mut news)?;
         let mut objects: Vec<&ObjectId> = olds.keys().chain(news.keys()).collect();
         objects.sort();
         objects.dedup();
@@ -151,7 +151,7 @@ impl Repo {
         &self,
         old: ObjectId,
         new: ObjectId,
-        prefix: String,
+        prefix: &str,
         olds: &mut BTreeMap<ObjectId, ObjectId>,
         news: &mut BTreeMap<ObjectId, ObjectId>,
     ) -> Result<()> {
@@ -172,7 +172,7 @@ impl Repo {
             };
             let full = format!("{prefix}{text}");
             if let (Some((true, x)), Some((true, y))) = (x, y) {
-                self.diff_trees(*x, *y, full, olds, news)?;
+                self.diff_trees(*x, *y, &full, olds, news)?;
                 continue;
             }
             for (side, out) in [(x, &mut *olds), (y, &mut *news)] {

@@ -119,8 +119,8 @@ impl<'a> Store<'a> {
     /// The sides of session `id` when it diverged, newest first; `None` when it did not
     /// or the store does not have it. Only that session's sides are parsed whole.
     pub fn sides(&self, id: &str) -> Result<Option<Vec<Side>>> {
-        if let Some(answer) = self.sides_indexed(id)? {
-            return Ok(answer);
+        if let Some(sides) = self.sides_indexed(id)? {
+            return Ok(Some(sides).filter(|s| !s.is_empty()));
         }
         let notes = self.repo.notes_all(&self.settings.notes_ref)?;
         let texts: Vec<&[u8]> = notes.iter().map(|n| n.text.as_slice()).collect();

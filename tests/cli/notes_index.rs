@@ -251,10 +251,13 @@ fn nth_line_end(text: &str, n: usize) -> usize {
 
 fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::Digest as _;
+    use std::fmt::Write as _;
     sha2::Sha256::digest(bytes)
         .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+        .fold(String::new(), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
 }
 
 #[test]
@@ -354,4 +357,40 @@ fn a_record_arriving_by_sync_for_a_session_never_seen_is_read() {
     assert_eq!(sync.code, 0, "{}", sync.snapshot());
     let after = same(&env, &repo, "after the sync");
     assert!(after.contains("s9"), "{after}");
+}
+
+#[test]
+fn an_append_is_indexed_from_the_changed_note_and_a_rewritten_ref_afresh() {
+    let env = TestEnv::new();
+    let (repo, c) = populated(&env);
+    let log = env.event_log("index");
+    let status = || {
+        let run = env.handover_with(&repo, &["status"], |cmd| {
+            cmd.env("GIT_HANDOVER_TEST_LOG", log.path());
+        });
+        assert_eq!(run.code, 0, "{}", run.snapshot());
+    };
+    status();
+    assert_eq!(log.count("notes-index-built"), 1);
+    status();
+    assert_eq!(log.count("notes-index-built"), 1, "read back, not built");
+    append(
+        &env,
+        &repo,
+        &c[1],
+        &[record("s1", 3, Some("h12"), "h13", "2026-11-30T12:00:00Z")],
+    );
+    status();
+    assert_eq!(log.count("notes-index-built"), 1, "brought up to date");
+    assert_eq!(log.count("notes-index-updated"), 1);
+    same(&env, &repo, "after the update");
+    let old = env.git(&repo, &["rev-parse", &format!("{NOTES}~2")]);
+    env.git(&repo, &["update-ref", NOTES, &old]);
+    status();
+    assert_eq!(
+        log.count("notes-index-built"),
+        2,
+        "a rewritten ref is indexed afresh"
+    );
+    same(&env, &repo, "after the rewrite");
 }

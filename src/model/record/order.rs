@@ -91,7 +91,8 @@ struct Placed<'a> {
     line_no: usize,
     /// Reading order: the later of two equal records wins.
     order: usize,
-    line: &'a [u8],
+    /// `None`: fetched when it must be parsed whole.
+    line: Option<&'a [u8]>,
 }
 
 impl Placed<'_> {
@@ -257,7 +258,7 @@ fn newest_of(notes: &[&[u8]], only: Option<Group<'_>>) -> (Vec<Newest>, Vec<Skip
                 Some(head) => placed.push(HeadLine {
                     note: ni,
                     line_no: li + 1,
-                    line,
+                    line: Some(line),
                     head,
                 }),
                 None if only.is_some() => {}
@@ -269,9 +270,20 @@ fn newest_of(notes: &[&[u8]], only: Option<Group<'_>>) -> (Vec<Newest>, Vec<Skip
             }
         }
     }
-    let (found, more) = newest_of_heads(placed);
+    let (found, more) = newest_of_heads(placed, &mut |_, _| None);
     skipped.extend(more);
     (found, skipped)
+}
+
+/// A placed record parsed whole, its line fetched when it was not kept.
+fn parse_placed(
+    r: &Placed<'_>,
+    fetch: &mut dyn FnMut(usize, usize) -> Option<Vec<u8>>,
+) -> Result<Record, String> {
+    match r.line {
+        Some(line) => parse_record(line),
+        None => parse_record(&fetch(r.note, r.line_no).unwrap_or_default()),
+    }
 }
 
 /// A session record's line and head, where the store holds it.
@@ -281,14 +293,19 @@ pub struct HeadLine<'a> {
     pub note: usize,
     /// 1-based.
     pub line_no: usize,
-    pub line: &'a [u8],
+    /// `None` when the caller did not keep it: `fetch` then reads it, for the few
+    /// lines parsed whole.
+    pub line: Option<&'a [u8]>,
     pub head: Head,
 }
 
 /// [`newest_sessions`] of records whose heads are already read (session records only,
 /// in the store's order): the newest of each group, and the lines of them passed over.
 /// Given one group's records, it answers for that group alone.
-pub fn newest_of_heads(lines: Vec<HeadLine<'_>>) -> (Vec<Newest>, Vec<Skipped>) {
+pub fn newest_of_heads(
+    lines: Vec<HeadLine<'_>>,
+    fetch: &mut dyn FnMut(usize, usize) -> Option<Vec<u8>>,
+) -> (Vec<Newest>, Vec<Skipped>) {
     use std::collections::BTreeMap;
     let mut skipped = Vec::new();
     let mut by_id: BTreeMap<String, Vec<Placed<'_>>> = BTreeMap::new();
@@ -323,7 +340,7 @@ pub fn newest_of_heads(lines: Vec<HeadLine<'_>>) -> (Vec<Newest>, Vec<Skipped>) 
             let found = sides(&records);
             let parsed: Vec<(usize, Result<Record, String>)> = found
                 .iter()
-                .map(|&i| (i, parse_record(records[i].line)))
+                .map(|&i| (i, parse_placed(&records[i], fetch)))
                 .collect();
             if let Some((bad, Err(why))) = parsed.iter().find(|(_, r)| r.is_err()) {
                 let r = records.remove(*bad);
@@ -351,7 +368,7 @@ pub fn newest_of_heads(lines: Vec<HeadLine<'_>>) -> (Vec<Newest>, Vec<Skipped>) 
         // Newest first; of equal times, the one read last wins.
         records.sort_by_key(|r| std::cmp::Reverse((r.head.saved_at, r.order)));
         for r in records {
-            match parse_record(r.line) {
+            match parse_placed(&r, fetch) {
                 Ok(record) => {
                     out.push(Newest {
                         note: r.note,

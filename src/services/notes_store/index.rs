@@ -71,7 +71,11 @@ fn text_of(repo: &Repo, blob: NoteText) -> std::result::Result<Option<Vec<u8>>, 
 
 /// One group's entry from its records' lines (in the store's order; `notes` names the
 /// note of each line's index).
-fn entry_of(lines: Vec<HeadLine<'_>>, notes: &[(CommitId, NoteText)]) -> GroupEntry {
+fn entry_of(
+    lines: Vec<HeadLine<'_>>,
+    notes: &[(CommitId, NoteText)],
+    fetch: &mut dyn FnMut(usize, usize) -> Option<Vec<u8>>,
+) -> GroupEntry {
     let mut keys: Vec<String> = lines
         .iter()
         .filter(|l| l.head.kind == RecordKind::Session && l.head.session_id.is_some())
@@ -83,7 +87,7 @@ fn entry_of(lines: Vec<HeadLine<'_>>, notes: &[(CommitId, NoteText)]) -> GroupEn
         .into_iter()
         .filter(|l| l.head.kind == RecordKind::Session)
         .collect();
-    let (found, skipped) = crate::model::record::newest_of_heads(lines);
+    let (found, skipped) = crate::model::record::newest_of_heads(lines, fetch);
     let at = |note: usize, line: usize| Located {
         note: notes[note].0.to_string(),
         blob: notes[note].1.to_hex(),
@@ -119,27 +123,47 @@ fn entry_of(lines: Vec<HeadLine<'_>>, notes: &[(CommitId, NoteText)]) -> GroupEn
 fn entries_of(
     notes: &[(CommitId, NoteText)],
     texts: &[Option<Vec<u8>>],
-    only: Option<&BTreeSet<String>>,
+    only: &BTreeSet<String>,
 ) -> BTreeMap<String, GroupEntry> {
     let mut lines: BTreeMap<String, Vec<HeadLine<'_>>> = BTreeMap::new();
     for (ni, text) in texts.iter().enumerate() {
         for (line_no, line, head) in scan(text.as_deref().unwrap_or_default()).0 {
             let g = group_name(Group::of(&head));
-            if only.is_some_and(|o| !o.contains(&g)) {
+            if !only.contains(&g) {
                 continue;
             }
             lines.entry(g).or_default().push(HeadLine {
                 note: ni,
                 line_no,
-                line,
+                line: Some(line),
                 head,
             });
         }
     }
     lines
         .into_iter()
-        .map(|(g, l)| (g, entry_of(l, notes)))
+        .map(|(g, l)| (g, entry_of(l, notes, &mut |_, _| None)))
         .collect()
+}
+
+/// The line `line_no` of note `ni` of `notes`, read again (the full build keeps heads
+/// only); the last note read is kept, as a session's sides are often on one note.
+fn refetch<'a>(
+    repo: &'a Repo,
+    notes: &'a [(CommitId, NoteText)],
+) -> impl FnMut(usize, usize) -> Option<Vec<u8>> + 'a {
+    let mut last: Option<(usize, Vec<u8>)> = None;
+    move |ni, line_no| {
+        if last.as_ref().is_none_or(|(n, _)| *n != ni) {
+            last = Some((ni, repo.note_text(notes.get(ni)?.1, MAX_NOTE_SIZE)?));
+        }
+        let text = &last.as_ref()?.1;
+        Some(
+            text.split(|b| *b == b'\n')
+                .nth(line_no.checked_sub(1)?)?
+                .to_vec(),
+        )
+    }
 }
 
 /// The index of notes commit `now`, read whole from the store.
@@ -147,22 +171,30 @@ fn build(repo: &Repo, now: CommitId) -> Result<(Heads, Members)> {
     let notes = repo.notes_listing(now)?;
     let mut heads = Heads::default();
     let mut members = Members::new();
-    let mut texts = Vec::with_capacity(notes.len());
-    for (object, blob) in &notes {
-        let text = match text_of(repo, *blob) {
-            Ok(t) => t,
-            // Unreadable: as the store's own reader would fail, say it from there.
-            Err(()) => return Err(missing(object)),
+    // Heads only: the lines are read again for the few records parsed whole, so a
+    // store of any size is built in the memory of its heads.
+    let mut lines: BTreeMap<String, Vec<HeadLine<'static>>> = BTreeMap::new();
+    for (ni, (object, blob)) in notes.iter().enumerate() {
+        // Unreadable: as the store's own reader would fail, say it from there.
+        let Ok(text) = text_of(repo, *blob) else {
+            return Err(missing(object));
         };
         let skips = match &text {
             None => vec![oversize(repo.note_size(*blob).unwrap_or_default())],
             Some(t) => {
                 let (found, skips) = scan(t);
-                for (_, _, head) in &found {
-                    let m = members.entry(group_name(Group::of(head))).or_default();
+                for (line_no, _, head) in found {
+                    let g = group_name(Group::of(&head));
+                    let m = members.entry(g.clone()).or_default();
                     if m.last() != Some(object) {
                         m.push(*object);
                     }
+                    lines.entry(g).or_default().push(HeadLine {
+                        note: ni,
+                        line_no,
+                        line: None,
+                        head,
+                    });
                 }
                 skips
             }
@@ -170,9 +202,12 @@ fn build(repo: &Repo, now: CommitId) -> Result<(Heads, Members)> {
         if !skips.is_empty() {
             heads.notes.insert(object.to_string(), skips);
         }
-        texts.push(text);
     }
-    heads.groups = entries_of(&notes, &texts, None);
+    let mut fetch = refetch(repo, &notes);
+    heads.groups = lines
+        .into_iter()
+        .map(|(g, l)| (g, entry_of(l, &notes, &mut fetch)))
+        .collect();
     Ok((heads, members))
 }
 
@@ -214,7 +249,7 @@ fn update(
         // Lines appended to a note move no other line: only their groups change.
         let appended = match (&old, &new) {
             (Some(o), Some(n)) if n.starts_with(o) && (o.is_empty() || o.ends_with(b"\n")) => {
-                Some(o.iter().filter(|b| **b == b'\n').count())
+                Some(memchr::memchr_iter(b'\n', o).count())
             }
             _ => None,
         };
@@ -279,7 +314,7 @@ fn update(
         listed.push((object, blob));
         texts.push(text);
     }
-    let mut fresh = entries_of(&listed, &texts, Some(&affected));
+    let mut fresh = entries_of(&listed, &texts, &affected);
     for g in &affected {
         match fresh.remove(g) {
             Some(e) => {

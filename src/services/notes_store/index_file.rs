@@ -144,8 +144,7 @@ pub fn read_members(files: &Files, notes_ref: &str, commit: CommitId) -> Option<
     let u32_at = |b: &[u8]| -> Option<usize> {
         usize::try_from(u32::from_le_bytes(b.try_into().ok()?)).ok()
     };
-    loop {
-        let Some(len) = take(4) else { break };
+    while let Some(len) = take(4) {
         let len = u32_at(len)?;
         let name = String::from_utf8(take(len)?.to_vec()).ok()?;
         let count = u32_at(take(4)?)?;

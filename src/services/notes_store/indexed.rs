@@ -8,14 +8,27 @@ use super::index_file::{GroupEntry, Heads};
 use super::{Store, StoredRecord};
 use crate::support::error::Result;
 
+/// The index of a run: the ref has no commit, or its answers as of the ref's commit.
+enum Indexed {
+    NoRef,
+    At(crate::git::CommitId, Heads),
+}
+
+/// A located record did not read back as a record of its group.
+struct Forged;
+
 impl Store<'_> {
-    /// The index as of the notes ref's commit, when it may be used; `Some(None)` when
-    /// the ref does not exist.
-    fn index(&self) -> Result<Option<Option<(crate::git::CommitId, Heads)>>> {
+    /// The index as of the notes ref's commit, when it may be used.
+    fn index(&self) -> Result<Option<Indexed>> {
         if !index::wanted() {
             return Ok(None);
         }
-        index::current(self.repo, &self.settings.notes_ref).map(Some)
+        Ok(Some(
+            match index::current(self.repo, &self.settings.notes_ref)? {
+                None => Indexed::NoRef,
+                Some((commit, heads)) => Indexed::At(commit, heads),
+            },
+        ))
     }
 
     /// A group's newest record with its sides, read back through `reader`; `None`
@@ -25,21 +38,21 @@ impl Store<'_> {
         reader: &mut Reader,
         group: &str,
         e: &GroupEntry,
-    ) -> Option<Option<StoredRecord>> {
+    ) -> std::result::Result<Option<StoredRecord>, Forged> {
         let Some(newest) = &e.newest else {
-            return Some(None);
+            return Ok(None);
         };
-        let (commit, record) = reader.record(self.repo, newest, group)?;
+        let (commit, record) = reader.record(self.repo, newest, group).ok_or(Forged)?;
         let mut diverged = Vec::new();
         for side in &e.sides {
-            let (commit, record) = reader.record(self.repo, side, group)?;
+            let (commit, record) = reader.record(self.repo, side, group).ok_or(Forged)?;
             diverged.push(StoredRecord {
                 commit,
                 record,
                 diverged: Vec::new(),
             });
         }
-        Some(Some(StoredRecord {
+        Ok(Some(StoredRecord {
             commit,
             record,
             diverged,
@@ -51,11 +64,10 @@ impl Store<'_> {
         &self,
         keep: &dyn Fn(&super::Light<'_>) -> bool,
     ) -> Result<Option<(Vec<StoredRecord>, Vec<String>)>> {
-        let Some(found) = self.index()? else {
-            return Ok(None);
-        };
-        let Some((_, heads)) = found else {
-            return Ok(Some((Vec::new(), Vec::new())));
+        let heads = match self.index()? {
+            None => return Ok(None),
+            Some(Indexed::NoRef) => return Ok(Some((Vec::new(), Vec::new()))),
+            Some(Indexed::At(_, heads)) => heads,
         };
         let with_ids: HashSet<&str> = (heads.groups.iter())
             .filter(|(g, _)| g.starts_with("i:"))
@@ -75,9 +87,9 @@ impl Store<'_> {
                 continue;
             }
             match self.entry_record(&mut reader, g, e) {
-                Some(Some(r)) => records.push(r),
-                Some(None) => {}
-                None => {
+                Ok(Some(r)) => records.push(r),
+                Ok(None) => {}
+                Err(Forged) => {
                     index::forget(self.repo, &self.settings.notes_ref);
                     return Ok(None);
                 }
@@ -113,25 +125,21 @@ impl Store<'_> {
         Ok(Some((records, said)))
     }
 
-    /// [`Store::sides`] from the index.
-    pub(super) fn sides_indexed(&self, id: &str) -> Result<Option<Option<Vec<super::Side>>>> {
-        let Some(found) = self.index()? else {
-            return Ok(None);
-        };
-        let Some((_, heads)) = found else {
-            return Ok(Some(None));
+    /// [`Store::sides`] from the index (empty: the session did not diverge, or the
+    /// store does not have it); `None` when the index cannot say.
+    pub(super) fn sides_indexed(&self, id: &str) -> Result<Option<Vec<super::Side>>> {
+        let heads = match self.index()? {
+            None => return Ok(None),
+            Some(Indexed::NoRef) => return Ok(Some(Vec::new())),
+            Some(Indexed::At(_, heads)) => heads,
         };
         let group = format!("i:{id}");
-        let Some(e) = heads.groups.get(&group) else {
-            return Ok(Some(None));
+        let Some(e) = heads.groups.get(&group).filter(|e| !e.sides.is_empty()) else {
+            return Ok(Some(Vec::new()));
         };
-        if e.sides.is_empty() {
-            return Ok(Some(None));
-        }
         match self.entry_record(&mut Reader::default(), &group, e) {
-            Some(Some(r)) => Ok(Some(Some(super::sides(&r)))),
-            Some(None) => Ok(Some(None)),
-            None => {
+            Ok(r) => Ok(Some(r.as_ref().map(super::sides).unwrap_or_default())),
+            Err(Forged) => {
                 index::forget(self.repo, &self.settings.notes_ref);
                 Ok(None)
             }
@@ -141,11 +149,10 @@ impl Store<'_> {
     /// The texts of the notes holding records of session `id`, from the index; `None`
     /// when it cannot say.
     pub(super) fn session_notes(&self, id: &str) -> Result<Option<Vec<Vec<u8>>>> {
-        let Some(found) = self.index()? else {
-            return Ok(None);
-        };
-        let Some((commit, _)) = found else {
-            return Ok(Some(Vec::new()));
+        let commit = match self.index()? {
+            None => return Ok(None),
+            Some(Indexed::NoRef) => return Ok(Some(Vec::new())),
+            Some(Indexed::At(commit, _)) => commit,
         };
         let Some(members) = index::members(self.repo, &self.settings.notes_ref, commit) else {
             return Ok(None);
