@@ -13,7 +13,10 @@ use sha2::{Digest, Sha256};
 
 use crate::git::{CommitId, NoteText};
 
-const MAGIC: &str = "git-handover notes-index 1";
+/// The format, and the reader it was built by: an index built by another version of the
+/// tool is built again, since how records are read (a new record kind, claims) may have
+/// changed. A change to how a record line is read within one version bumps the number.
+const MAGIC: &str = concat!("git-handover notes-index 1 ", env!("CARGO_PKG_VERSION"));
 /// Bounds for reading the files back: far beyond any real store's index.
 const HEADS_LIMIT: u64 = 256 << 20;
 const MEMBERS_LIMIT: u64 = 1 << 30;
