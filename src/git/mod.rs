@@ -15,6 +15,7 @@ mod compact;
 mod history;
 mod index;
 mod notes;
+mod notes_diff;
 mod notes_fetch;
 mod packed;
 mod resolve;
@@ -27,6 +28,7 @@ use worktrees::target_commit;
 pub mod subprocess;
 
 pub use notes::{NoteBlob, NoteChoice, NoteRules, NotesMerge};
+pub use notes_diff::NoteText;
 pub use session::History;
 
 /// A commit id. Only this module makes them.

@@ -91,7 +91,7 @@ impl Repo {
     }
 
     /// The commit a (notes) reference points to, `None` when it does not exist.
-    fn ref_commit(&self, name: &str) -> Result<Option<ObjectId>> {
+    pub(super) fn ref_commit(&self, name: &str) -> Result<Option<ObjectId>> {
         let reference = self
             .repo
             .try_find_reference(name)
@@ -110,7 +110,7 @@ impl Repo {
         Ok(self.ref_commit(name)?.map(|id| id.to_string()))
     }
 
-    fn tree_of(&self, commit: Option<ObjectId>) -> Result<ObjectId> {
+    pub(super) fn tree_of(&self, commit: Option<ObjectId>) -> Result<ObjectId> {
         match commit {
             None => Ok(ObjectId::empty_tree(self.repo.object_hash())),
             Some(c) => self
@@ -126,14 +126,18 @@ impl Repo {
         }
     }
 
-    /// Every note of `notes_ref`, in tree order; nothing when the ref does not exist.
+    /// Every note of `notes_ref`, in the order of the objects they annotate (whatever
+    /// the tree's fan-out: the notes index reads a part of the store in the same order);
+    /// nothing when the ref does not exist.
     pub fn notes_all(&self, notes_ref: &str) -> Result<Vec<StoredNote>> {
         let Some(commit) = self.ref_commit(notes_ref)? else {
             return Ok(Vec::new());
         };
         let tree = self.tree_of(Some(commit))?;
         let mut out = Vec::new();
-        for (annotated, blob) in self.note_entries(tree)? {
+        let mut entries = self.note_entries(tree)?;
+        entries.sort();
+        for (annotated, blob) in entries {
             let unreadable = |e: gix::Error| {
                 Error::git(
                     msg(crate::k!("git.read_note_of"), &[("object", &annotated)]),
@@ -163,10 +167,19 @@ impl Repo {
     /// The (annotated object, note blob) pairs of a notes tree. Fan-out directories are
     /// followed; entries that are not notes (other names, other modes) are passed over,
     /// as git does.
-    fn note_entries(&self, tree: ObjectId) -> Result<Vec<(ObjectId, ObjectId)>> {
+    pub(super) fn note_entries(&self, tree: ObjectId) -> Result<Vec<(ObjectId, ObjectId)>> {
+        self.note_entries_at(tree, "")
+    }
+
+    /// [`Repo::note_entries`] of a subtree whose path is `prefix`.
+    pub(super) fn note_entries_at(
+        &self,
+        tree: ObjectId,
+        prefix: &str,
+    ) -> Result<Vec<(ObjectId, ObjectId)>> {
         let hex_len = self.repo.object_hash().len_in_hex();
         let mut out = Vec::new();
-        let mut pending = vec![(tree, String::new())];
+        let mut pending = vec![(tree, prefix.to_owned())];
         while let Some((tree, prefix)) = pending.pop() {
             let tree = self
                 .repo

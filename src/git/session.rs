@@ -230,6 +230,21 @@ impl ToolDir {
         self.0.join("graph-verified")
     }
 
+    /// The notes index of `notes_ref` (issue 36): what its readers need, kept as of one
+    /// notes commit. A cache: any of it may be removed at any time. The file name is
+    /// the ref's own with `/` as `%`, so two refs never share one.
+    pub fn notes_index(&self, notes_ref: &str) -> PathBuf {
+        let name: String = notes_ref
+            .chars()
+            .map(|c| match c {
+                '/' => '%',
+                c if c.is_ascii_alphanumeric() || "-_.".contains(c) => c,
+                _ => '_',
+            })
+            .collect();
+        self.0.join("notes-index").join(name)
+    }
+
     /// The markers of agent starts already briefed by the session-start hook.
     pub fn hook_starts(&self) -> PathBuf {
         self.0.join("hook-starts")

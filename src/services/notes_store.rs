@@ -2,6 +2,12 @@
 //! HEAD's note, and reading the newest record of each session.
 
 mod free_key;
+mod index;
+mod index_file;
+mod indexed;
+mod sides;
+
+pub use sides::facts;
 
 use crate::git::Repo;
 use crate::services::scan::Found;
@@ -113,6 +119,9 @@ impl<'a> Store<'a> {
     /// The sides of session `id` when it diverged, newest first; `None` when it did not
     /// or the store does not have it. Only that session's sides are parsed whole.
     pub fn sides(&self, id: &str) -> Result<Option<Vec<Side>>> {
+        if let Some(sides) = self.sides_indexed(id)? {
+            return Ok(Some(sides).filter(|s| !s.is_empty()));
+        }
         let notes = self.repo.notes_all(&self.settings.notes_ref)?;
         let texts: Vec<&[u8]> = notes.iter().map(|n| n.text.as_slice()).collect();
         let Some(n) = crate::model::record::newest_session_of(&texts, id) else {
@@ -141,9 +150,15 @@ impl<'a> Store<'a> {
     /// Whether the store has a record of session `id` holding the state `hash`
     /// (records' heads only: nothing is parsed whole).
     pub fn has_state(&self, id: &str, hash: &str) -> Result<bool> {
-        let notes = self.repo.notes_all(&self.settings.notes_ref)?;
-        Ok(notes.iter().any(|n| {
-            n.text.split(|b| *b == b'\n').any(|line| {
+        let texts = match self.session_notes(id)? {
+            Some(texts) => texts,
+            None => (self.repo.notes_all(&self.settings.notes_ref)?)
+                .into_iter()
+                .map(|n| n.text)
+                .collect(),
+        };
+        Ok(texts.iter().any(|n| {
+            n.split(|b| *b == b'\n').any(|line| {
                 crate::model::record::parse_head(line).is_some_and(|h| {
                     h.session_id.as_deref() == Some(id) && h.hash.as_deref() == Some(hash)
                 })
@@ -154,6 +169,38 @@ impl<'a> Store<'a> {
     /// The newest readable session record of each key in the notes store, and a line for
     /// each record passed over. Only the winning lines are parsed whole.
     pub fn newest(&self) -> Result<(Vec<StoredRecord>, Vec<String>)> {
+        self.newest_where(&|_| true)
+    }
+
+    /// [`Store::newest`], of the sessions `keep` wants only (the others' records are
+    /// not read whole when the index can tell them apart).
+    pub fn newest_where(
+        &self,
+        keep: &dyn Fn(&Light<'_>) -> bool,
+    ) -> Result<(Vec<StoredRecord>, Vec<String>)> {
+        if let Some(answer) = self.newest_indexed(keep)? {
+            return Ok(answer);
+        }
+        let (mut records, skipped) = self.newest_read()?;
+        records.retain(|r| {
+            keep(&Light {
+                key: &r.record.key,
+                session_id: r.record.session_id.as_deref(),
+                finished: r
+                    .record
+                    .state
+                    .as_ref()
+                    .and_then(crate::model::record::StateText::status)
+                    .as_deref()
+                    == Some(crate::model::state::ALL_COMPLETE),
+                diverged: !r.diverged.is_empty(),
+            })
+        });
+        Ok((records, skipped))
+    }
+
+    /// [`Store::newest`] read from the store itself.
+    fn newest_read(&self) -> Result<(Vec<StoredRecord>, Vec<String>)> {
         let notes = self.repo.notes_all(&self.settings.notes_ref)?;
         let texts: Vec<&[u8]> = notes.iter().map(|n| n.text.as_slice()).collect();
         let (found, skipped) = crate::model::record::newest_sessions(&texts);
@@ -214,6 +261,15 @@ impl<'a> Store<'a> {
     }
 }
 
+/// What a listing knows of a session's newest record before reading it whole.
+#[derive(Debug, Clone, Copy)]
+pub struct Light<'a> {
+    pub key: &'a str,
+    pub session_id: Option<&'a str>,
+    pub finished: bool,
+    pub diverged: bool,
+}
+
 /// A session on disk, as the notes store is matched with it.
 #[derive(Debug, Clone, Copy)]
 pub struct OnDisk<'a> {
@@ -240,125 +296,6 @@ fn sides(r: &StoredRecord) -> Vec<Side> {
         .collect()
 }
 
-/// What a side holds, in short: status, tasks done of all, the next open task.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SideSummary {
-    pub status: String,
-    pub done: usize,
-    pub total: usize,
-    pub next: Option<String>,
-}
-
-/// For each side, the tasks that set it apart: `id (status)` of each task whose id and
-/// status are not on every side.
-pub fn differences(sides: &[Side]) -> Vec<Vec<String>> {
-    let tasks = |side: &Side| -> Vec<(String, String)> {
-        let doc = side
-            .record
-            .state
-            .as_ref()
-            .map(crate::model::record::StateText::doc);
-        doc.as_ref()
-            .and_then(|s| s.get("active_tasks"))
-            .and_then(serde_json::Value::as_array)
-            .map(|tasks| {
-                tasks
-                    .iter()
-                    .map(|t| {
-                        let field = |name: &str| {
-                            t.get(name)
-                                .and_then(serde_json::Value::as_str)
-                                .unwrap_or_default()
-                                .to_owned()
-                        };
-                        (field("id"), field("status"))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let all: Vec<Vec<(String, String)>> = sides.iter().map(tasks).collect();
-    all.iter()
-        .map(|mine| {
-            mine.iter()
-                .filter(|t| !all.iter().all(|other| other.contains(t)))
-                .map(|(id, status)| format!("{id} ({status})"))
-                .collect()
-        })
-        .collect()
-}
-
-impl Side {
-    pub fn summary(&self) -> SideSummary {
-        let doc = self
-            .record
-            .state
-            .as_ref()
-            .map(crate::model::record::StateText::doc);
-        let state = doc.as_ref();
-        let tasks: &[serde_json::Value] = state
-            .and_then(|s| s.get("active_tasks"))
-            .and_then(serde_json::Value::as_array)
-            .map_or(&[], Vec::as_slice);
-        let status_of = |t: &serde_json::Value| {
-            t.get("status")
-                .and_then(serde_json::Value::as_str)
-                .unwrap_or_default()
-                .to_owned()
-        };
-        SideSummary {
-            status: state
-                .and_then(|s| s.get("status"))
-                .and_then(serde_json::Value::as_str)
-                .unwrap_or_default()
-                .to_owned(),
-            done: tasks.iter().filter(|t| status_of(t) == "done").count(),
-            total: tasks.len(),
-            next: tasks
-                .iter()
-                .find(|t| status_of(t) != "done")
-                .and_then(|t| t.get("id"))
-                .and_then(serde_json::Value::as_str)
-                .map(str::to_owned),
-        }
-    }
-
-    /// The state's own hash, how a side is named (`continue --take`).
-    pub fn hash(&self) -> String {
-        let state = self.record.state_doc();
-        state
-            .get("session_hash")
-            .and_then(serde_json::Value::as_str)
-            .map_or_else(
-                || crate::model::session::session_hash(&state),
-                str::to_owned,
-            )
-    }
-}
-
-/// The sides as a report shows them: each side's facts, and the tasks that set it apart.
-pub fn facts(sides: &[Side]) -> Vec<crate::facts::side::SideFacts> {
-    sides
-        .iter()
-        .zip(differences(sides))
-        .map(|(side, differs)| {
-            let sum = side.summary();
-            crate::facts::side::SideFacts {
-                commit: side.commit,
-                hash: side.hash(),
-                seq: side.record.seq,
-                saved_at: side.record.saved_at,
-                worktree: side.record.worktree.clone(),
-                status: sum.status,
-                done: sum.done,
-                total: sum.total,
-                next: sum.next,
-                differs,
-            }
-        })
-        .collect()
-}
-
 /// What the notes store says beyond the files: the sessions only it has, the sessions
 /// that diverged (each side, newest first), and its unreadable lines.
 #[derive(Debug, Default)]
@@ -378,7 +315,16 @@ impl Store<'_> {
     pub fn view(&self, on_disk: &[OnDisk<'_>]) -> StoreView {
         // A damaged store (its ref at a tree, an unreadable commit) is said, and everything
         // else is still listed: one broken thing never hides the rest.
-        let (newest, skipped) = match self.newest() {
+        // Only what the view may show is read whole: diverged sessions, and unfinished
+        // ones no session directory holds.
+        let keep = |l: &Light<'_>| {
+            let here = match l.session_id {
+                Some(id) => on_disk.iter().any(|d| d.session_id == Some(id)),
+                None => on_disk.iter().any(|d| d.key == l.key),
+            };
+            l.diverged || !(here || l.finished)
+        };
+        let (newest, skipped) = match self.newest_where(&keep) {
             Ok(read) => read,
             Err(e) => {
                 return StoreView {

@@ -61,6 +61,33 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// Replace a cache file of the tool's own with `bytes` atomically (a temporary file
+/// renamed over it), without flushing to disk: a reader sees the old content or the
+/// new, and a file a crash left torn is caught by the checksum its reader checks.
+pub fn write_cache(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(Error::io(
+            path,
+            "replace",
+            std::io::ErrorKind::AlreadyExists.into(),
+        ));
+    }
+    let mut tmp = tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .tempfile_in(dir)
+        .map_err(|e| Error::io(dir, "create a temporary file in", e))?;
+    tmp.as_file_mut()
+        .write_all(bytes)
+        .map_err(|e| Error::io(path, "write", e))?;
+    tmp.persist(path)
+        .map_err(|e| Error::io(path, "replace", e.error))?;
+    Ok(())
+}
+
 /// Where a write to a user's file lands: a symbolic link (a dotfile manager's
 /// `~/.claude/settings.json`) is followed to the file it names, as git does for its own
 /// config, so the link stays a link; anything else is written in place.

@@ -34,6 +34,7 @@ mod language;
 mod memory;
 mod named_problems;
 mod note_consumption;
+mod notes_index;
 mod notes_log;
 mod notes_property;
 mod notes_store;

@@ -416,7 +416,10 @@ pub fn merge3<T: PartialEq + Clone>(
 }
 
 mod order;
-pub use order::{Head, Newest, Skipped, newest_session_of, newest_sessions, parse_head};
+pub use order::{
+    Group, Head, HeadLine, Newest, Skipped, newest_of_heads, newest_session_of, newest_sessions,
+    parse_head,
+};
 
 #[cfg(test)]
 mod tests;

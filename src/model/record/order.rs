@@ -79,6 +79,8 @@ pub struct Newest {
     /// When the session diverged (written on two machines from one state): the newest
     /// record of each other side, with its note's index. Empty when it did not.
     pub diverged: Vec<(usize, Record)>,
+    /// The line numbers (1-based) of the newest record, then of each side.
+    pub lines: Vec<usize>,
 }
 
 /// One record's place, for ordering a session's records.
@@ -89,7 +91,8 @@ struct Placed<'a> {
     line_no: usize,
     /// Reading order: the later of two equal records wins.
     order: usize,
-    line: &'a [u8],
+    /// `None`: fetched when it must be parsed whole.
+    line: Option<&'a [u8]>,
 }
 
 impl Placed<'_> {
@@ -204,19 +207,34 @@ pub fn newest_sessions(notes: &[&[u8]]) -> (Vec<Newest>, Vec<Skipped>) {
     newest_of(notes, None)
 }
 
+/// One group of records the reader orders on its own: a session's (by id), or the
+/// records of one key written before ids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group<'a> {
+    Id(&'a str),
+    Key(&'a str),
+}
+
+impl<'a> Group<'a> {
+    /// The group a record's head belongs to.
+    pub fn of(head: &'a Head) -> Group<'a> {
+        match &head.session_id {
+            Some(id) => Group::Id(id),
+            None => Group::Key(&head.key),
+        }
+    }
+}
+
 /// [`newest_sessions`] for the one session `id`: every line's head is read, but only
 /// that session's sides are parsed whole (what `continue` and the hook ask for one
 /// session, without building every state of the store).
 pub fn newest_session_of(notes: &[&[u8]], id: &str) -> Option<Newest> {
-    newest_of(notes, Some(id)).0.into_iter().next()
+    newest_of(notes, Some(Group::Id(id))).0.into_iter().next()
 }
 
-fn newest_of(notes: &[&[u8]], only: Option<&str>) -> (Vec<Newest>, Vec<Skipped>) {
-    use std::collections::BTreeMap;
+fn newest_of(notes: &[&[u8]], only: Option<Group<'_>>) -> (Vec<Newest>, Vec<Skipped>) {
     let mut skipped = Vec::new();
-    let mut by_id: BTreeMap<String, Vec<Placed<'_>>> = BTreeMap::new();
-    let mut by_key: BTreeMap<String, Vec<Placed<'_>>> = BTreeMap::new();
-    let mut order = 0;
+    let mut placed = Vec::new();
     for (ni, text) in notes.iter().enumerate() {
         if text.len() > MAX_NOTE_SIZE {
             skipped.push((
@@ -235,25 +253,14 @@ fn newest_of(notes: &[&[u8]], only: Option<&str>) -> (Vec<Newest>, Vec<Skipped>)
             }
             match parse_head(line) {
                 Some(head)
-                    if only.is_some() && head.session_id.as_deref() != only
+                    if only.is_some_and(|g| Group::of(&head) != g)
                         || head.kind != RecordKind::Session => {}
-                Some(head) => {
-                    order += 1;
-                    let placed = Placed {
-                        note: ni,
-                        line_no: li + 1,
-                        order,
-                        line,
-                        head,
-                    };
-                    match placed.head.session_id.clone() {
-                        Some(id) => by_id.entry(id).or_default().push(placed),
-                        None => by_key
-                            .entry(placed.head.key.clone())
-                            .or_default()
-                            .push(placed),
-                    }
-                }
+                Some(head) => placed.push(HeadLine {
+                    note: ni,
+                    line_no: li + 1,
+                    line: Some(line),
+                    head,
+                }),
                 None if only.is_some() => {}
                 None => {
                     if let Err(why) = parse_record(line) {
@@ -261,6 +268,62 @@ fn newest_of(notes: &[&[u8]], only: Option<&str>) -> (Vec<Newest>, Vec<Skipped>)
                     }
                 }
             }
+        }
+    }
+    let (found, more) = newest_of_heads(placed, &mut |_, _| None);
+    skipped.extend(more);
+    (found, skipped)
+}
+
+/// A placed record parsed whole, its line fetched when it was not kept.
+fn parse_placed(
+    r: &Placed<'_>,
+    fetch: &mut dyn FnMut(usize, usize) -> Option<Vec<u8>>,
+) -> Result<Record, String> {
+    match r.line {
+        Some(line) => parse_record(line),
+        None => parse_record(&fetch(r.note, r.line_no).unwrap_or_default()),
+    }
+}
+
+/// A session record's line and head, where the store holds it.
+#[derive(Debug, Clone)]
+pub struct HeadLine<'a> {
+    /// The index of its note, in the store's order.
+    pub note: usize,
+    /// 1-based.
+    pub line_no: usize,
+    /// `None` when the caller did not keep it: `fetch` then reads it, for the few
+    /// lines parsed whole.
+    pub line: Option<&'a [u8]>,
+    pub head: Head,
+}
+
+/// [`newest_sessions`] of records whose heads are already read (session records only,
+/// in the store's order): the newest of each group, and the lines of them passed over.
+/// Given one group's records, it answers for that group alone.
+pub fn newest_of_heads(
+    lines: Vec<HeadLine<'_>>,
+    fetch: &mut dyn FnMut(usize, usize) -> Option<Vec<u8>>,
+) -> (Vec<Newest>, Vec<Skipped>) {
+    use std::collections::BTreeMap;
+    let mut skipped = Vec::new();
+    let mut by_id: BTreeMap<String, Vec<Placed<'_>>> = BTreeMap::new();
+    let mut by_key: BTreeMap<String, Vec<Placed<'_>>> = BTreeMap::new();
+    for (i, l) in lines.into_iter().enumerate() {
+        let placed = Placed {
+            note: l.note,
+            line_no: l.line_no,
+            order: i + 1,
+            line: l.line,
+            head: l.head,
+        };
+        match placed.head.session_id.clone() {
+            Some(id) => by_id.entry(id).or_default().push(placed),
+            None => by_key
+                .entry(placed.head.key.clone())
+                .or_default()
+                .push(placed),
         }
     }
     let mut out = Vec::new();
@@ -277,13 +340,14 @@ fn newest_of(notes: &[&[u8]], only: Option<&str>) -> (Vec<Newest>, Vec<Skipped>)
             let found = sides(&records);
             let parsed: Vec<(usize, Result<Record, String>)> = found
                 .iter()
-                .map(|&i| (i, parse_record(records[i].line)))
+                .map(|&i| (i, parse_placed(&records[i], fetch)))
                 .collect();
             if let Some((bad, Err(why))) = parsed.iter().find(|(_, r)| r.is_err()) {
                 let r = records.remove(*bad);
                 skipped.push((r.note, r.line_no, why.clone()));
                 continue;
             }
+            let lines = found.iter().map(|&i| records[i].line_no).collect();
             let mut sides = parsed
                 .into_iter()
                 .map(|(i, r)| (records[i].note, r.expect("all parsed")));
@@ -292,6 +356,7 @@ fn newest_of(notes: &[&[u8]], only: Option<&str>) -> (Vec<Newest>, Vec<Skipped>)
                 note,
                 record,
                 diverged: sides.collect(),
+                lines,
             });
             break;
         }
@@ -303,12 +368,13 @@ fn newest_of(notes: &[&[u8]], only: Option<&str>) -> (Vec<Newest>, Vec<Skipped>)
         // Newest first; of equal times, the one read last wins.
         records.sort_by_key(|r| std::cmp::Reverse((r.head.saved_at, r.order)));
         for r in records {
-            match parse_record(r.line) {
+            match parse_placed(&r, fetch) {
                 Ok(record) => {
                     out.push(Newest {
                         note: r.note,
                         record,
                         diverged: Vec::new(),
+                        lines: vec![r.line_no],
                     });
                     break;
                 }

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""The notes store at scale (issue 36): generate a repository whose refs/notes/handover
+holds RECORDS session records with `git fast-import`, then time the readers against it
+process to process (fork/exec, reaped by wait4: wall time and the child's peak RSS).
+
+  bench/notes-index.py make DIR RECORDS [--latest-only]
+      DIR/repo: RECORDS/20 commits on main; RECORDS/100 sessions of 100 writes each,
+      every record an 8-task state (tasks done as the session goes on; nine sessions
+      in ten end finished, as a year of sessions does), written in time order on the commit that was HEAD then, 20 records
+      per notes commit (RECORDS/20 notes commits). DIR/origin.git: a bare clone with the
+      same store, the repository's `origin`, for `sync`. --latest-only keeps only each
+      session's newest record (the one-record-per-session store of the same sessions).
+  bench/notes-index.py run DIR ROUNDS [NAME...]      (GIT_HANDOVER= the binary)
+      Times hook session-start, continue --json, status --json, log -n 20, sync and
+      `git rev-parse HEAD`, alternating within each round. Prints a markdown table.
+"""
+import hashlib
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+ENV = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+ENV.update(GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL="/dev/null", LC_ALL="C",
+           GIT_AUTHOR_NAME="bench", GIT_AUTHOR_EMAIL="bench@example.com",
+           GIT_COMMITTER_NAME="bench", GIT_COMMITTER_EMAIL="bench@example.com")
+PER_SESSION = 100
+PER_NOTES_COMMIT = 20
+PER_COMMIT = 20
+TASKS = 8
+
+
+def canonical_hash(doc):
+    text = json.dumps({k: v for k, v in doc.items() if k != "session_hash"},
+                      sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def state(sid, seq, finish):
+    done = TASKS if finish and seq == PER_SESSION else min(TASKS - 1, seq * TASKS // PER_SESSION)
+    tasks = [{"id": "T%d" % t, "description": "task %d of session %s: some words to make it "
+              "realistic, as an agent writes them" % (t, sid),
+              "status": "done" if t < done else ("in_progress" if t == done else "pending"),
+              "file_paths": ["src/a%d.rs" % t, "src/b%d.rs" % t],
+              "next_action": "do the next thing for task %d" % t} for t in range(TASKS)]
+    doc = {"version": 3, "generated_at": "2026-11-01T10:00:00Z", "session_id": sid,
+           "seq": seq, "status": "ALL_COMPLETE" if done == TASKS else "READY",
+           "workspace": {"root": "/gone/%s" % sid}, "active_tasks": tasks,
+           "recent_decisions": [], "architecture_changes": [], "known_issues": []}
+    doc["session_hash"] = canonical_hash(doc)
+    return doc
+
+
+def records(n, latest_only):
+    """(commit index, record line) in time order."""
+    sessions = max(1, n // PER_SESSION)
+    commits = max(1, n // PER_COMMIT)
+    rng = random.Random(36)
+    order = [s for s in range(sessions) for _ in range(PER_SESSION)]
+    rng.shuffle(order)
+    seq = [0] * sessions
+    parent = [None] * sessions
+    out = []
+    for i, s in enumerate(order):
+        seq[s] += 1
+        sid = "bench-%06d" % s
+        doc = state(sid, seq[s], s % 10 != 0)
+        rec = {"key": "w%d/%s" % (s % 50, sid), "session_id": sid, "seq": seq[s],
+               "parent": parent[s], "worktree": "/gone/w%d" % (s % 50), "branch": "main",
+               "saved_at": "2026-%02d-%02dT%02d:%02d:%02d.%06dZ" % (
+                   1 + i * 11 // n, 1 + (i * 28 * 11 // n) % 28, (i // 3600) % 24,
+                   (i // 60) % 60, i % 60, i % 1000000),
+               "kind": "session"}
+        parent[s] = doc["session_hash"]
+        line = json.dumps(rec, separators=(",", ":")).rstrip("}") + ',"state":' + \
+            json.dumps(doc, separators=(",", ":")) + "}"
+        if latest_only and seq[s] != PER_SESSION:
+            continue
+        out.append((i * commits // n, line))
+    return commits, out
+
+
+def make(d, n, latest_only):
+    subprocess.run(["rm", "-rf", d], check=True)
+    os.makedirs(d)
+    repo = os.path.join(d, "repo")
+    subprocess.run(["git", "init", "-q", "-b", "main", repo], check=True, env=ENV)
+    commits, recs = records(n, latest_only)
+    p = subprocess.Popen(["git", "fast-import", "--quiet"], cwd=repo, env=ENV,
+                         stdin=subprocess.PIPE)
+    w = p.stdin.write
+
+    def data(b):
+        w(b"data %d\n" % len(b))
+        w(b)
+        w(b"\n")
+
+    t0 = 1761991200
+    for c in range(commits):
+        w(b"commit refs/heads/main\nmark :%d\ncommitter bench <b@e> %d +0000\n" % (c + 1, t0 + c * 60))
+        data(b"commit %d" % c)
+        w(b"M 644 inline file%d.txt\n" % (c % 300))
+        data(b"content %d\n" % c)
+    notes = {}
+    batch = []
+    nc = 0
+
+    def flush():
+        nonlocal nc
+        if not batch:
+            return
+        w(b"commit refs/notes/handover\ncommitter bench <b@e> %d +0000\n" % (t0 + nc * 30))
+        data(b"Notes added by 'git handover'")
+        for c in sorted(set(batch)):
+            w(b"N inline :%d\n" % (c + 1))
+            data(notes[c])
+        batch.clear()
+        nc += 1
+
+    for c, line in recs:
+        notes[c] = notes.get(c, b"") + line.encode() + b"\n"
+        batch.append(c)
+        if len(batch) == PER_NOTES_COMMIT:
+            flush()
+    flush()
+    p.stdin.close()
+    if p.wait() != 0:
+        sys.exit("fast-import failed")
+    for args in (["reset", "-q", "--hard", "main"], ["config", "user.name", "bench"],
+                 ["config", "user.email", "bench@example.com"]):
+        subprocess.run(["git", "-C", repo] + args, check=True, env=ENV)
+    subprocess.run(["git", "clone", "-q", "--bare", repo, os.path.join(d, "origin.git")],
+                   check=True, env=ENV)
+    subprocess.run(["git", "-C", repo, "remote", "add", "origin", os.path.join(d, "origin.git")],
+                   check=True, env=ENV)
+    subprocess.run(["git", "-C", repo, "push", "-q", "origin", "refs/notes/handover"],
+                   check=True, env=ENV)
+    subprocess.run(["git", "-C", repo, "fetch", "-q", "origin"], check=True, env=ENV)
+    size = subprocess.run(["du", "-sh", os.path.join(repo, ".git")], capture_output=True,
+                          text=True).stdout.split()[0]
+    print("%s: %d records, %d sessions, %d commits, %d notes commits, .git %s"
+          % (repo, len(recs), max(1, n // PER_SESSION), commits, nc, size))
+
+
+def run(d, rounds, names):
+    binary = os.path.abspath(os.environ.get("GIT_HANDOVER", "target/release/git-handover"))
+    repo = os.path.join(d, "repo")
+    event = json.dumps({"session_id": "bench", "cwd": repo, "hook_event_name": "SessionStart",
+                        "source": "startup"})
+    commands = {
+        "hook_session_start": [binary, "hook", "session-start"],
+        "continue_json": [binary, "continue", "--json"],
+        "status_json": [binary, "status", "--json"],
+        "log_n_20": [binary, "log", "-n", "20"],
+        "sync": [binary, "sync"],
+        "rev_parse_head": ["git", "rev-parse", "HEAD"],
+    }
+    names = names or list(commands)
+    if "rev_parse_head" not in names:
+        names.append("rev_parse_head")
+    times = {n: [] for n in names}
+    rss = {n: 0 for n in names}
+    codes = {}
+    for r in range(rounds):
+        for n in names:
+            stdin = (event.replace('"bench"', '"bench-%d"' % r)).encode() \
+                if n == "hook_session_start" else None
+            start = time.perf_counter_ns()
+            p = subprocess.Popen(commands[n], cwd=repo, env=ENV,
+                                 stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            if stdin:
+                p.stdin.write(stdin)
+                p.stdin.close()
+            _, status, usage = os.wait4(p.pid, 0)
+            times[n].append((time.perf_counter_ns() - start) / 1e6)
+            rss[n] = max(rss[n], usage.ru_maxrss)
+            codes[n] = os.waitstatus_to_exitcode(status)
+    base = statistics.median(times["rev_parse_head"])
+    print("| command | median ms | × rev-parse | peak RSS MiB | exit |")
+    print("|---|---:|---:|---:|---:|")
+    for n in names:
+        m = statistics.median(times[n])
+        print("| %s | %.1f | %.2f | %.1f | %d |" % (n, m, m / base, rss[n] / 1024, codes[n]))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 4 and sys.argv[1] == "make":
+        make(os.path.abspath(sys.argv[2]), int(sys.argv[3]), "--latest-only" in sys.argv[4:])
+    elif len(sys.argv) >= 4 and sys.argv[1] == "run":
+        run(os.path.abspath(sys.argv[2]), int(sys.argv[3]), sys.argv[4:])
+    else:
+        sys.exit(__doc__)

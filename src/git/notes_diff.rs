@@ -1,0 +1,192 @@
+//! What changed in a notes ref between two of its commits, read from their trees
+//! alone: subtrees both sides share are passed over unopened, so the cost is what
+//! changed, not what the store holds (the notes index, issue 36).
+
+use std::collections::BTreeMap;
+
+use gix::ObjectId;
+
+use super::{CommitId, Repo};
+use crate::support::error::{Error, Result, msg};
+
+/// A note that differs between two notes commits: the object it annotates and its
+/// blob on each side (`None`: no note there). Blobs are named by [`NoteText`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoteChange {
+    pub object: CommitId,
+    pub old: Option<NoteText>,
+    pub new: Option<NoteText>,
+}
+
+/// A note's blob: two are equal when their texts are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NoteText(ObjectId);
+
+impl NoteText {
+    pub fn to_hex(self) -> String {
+        self.0.to_string()
+    }
+
+    pub fn from_hex(hex: &str) -> Option<NoteText> {
+        ObjectId::from_hex(hex.as_bytes()).ok().map(NoteText)
+    }
+}
+
+impl CommitId {
+    /// The commit id of `hex` (a full id), for ids read back from the tool's own files.
+    pub fn from_hex(hex: &str) -> Option<CommitId> {
+        ObjectId::from_hex(hex.as_bytes()).ok().map(CommitId)
+    }
+
+    /// The id's 20 bytes, for the tool's own binary files.
+    pub fn as_bytes(&self) -> &[u8] {
+        self.0.as_bytes()
+    }
+
+    /// The id of 20 bytes written by [`CommitId::as_bytes`].
+    pub fn from_bytes(bytes: &[u8]) -> Option<CommitId> {
+        (bytes.len() == 20).then(|| CommitId(ObjectId::from_bytes_or_panic(bytes)))
+    }
+}
+
+/// One tree's entries by name: (is a tree, id).
+type Entries = BTreeMap<Vec<u8>, (bool, ObjectId)>;
+
+impl Repo {
+    /// The commit `notes_ref` points to, `None` when it does not exist.
+    pub fn notes_commit_of(&self, notes_ref: &str) -> Result<Option<CommitId>> {
+        Ok(self.ref_commit(notes_ref)?.map(CommitId))
+    }
+
+    /// Whether `old` is `new` or one of its ancestors (a notes ref that only grew).
+    pub fn notes_descends(&self, old: CommitId, new: CommitId) -> bool {
+        old == new
+            || self
+                .repo
+                .merge_base(old.0, new.0)
+                .is_ok_and(|base| base.map(gix::Id::detach) == Some(old.0))
+    }
+
+    /// The notes that differ between notes commits `old` and `new`, in object order.
+    pub fn notes_diff(&self, old: CommitId, new: CommitId) -> Result<Vec<NoteChange>> {
+        let old_tree = self.tree_of(Some(old.0))?;
+        let new_tree = self.tree_of(Some(new.0))?;
+        let mut olds = BTreeMap::new();
+        let mut news = BTreeMap::new();
+        self.diff_trees(old_tree, new_tree, "", &mut olds, &mut news)?;
+        let mut objects: Vec<&ObjectId> = olds.keys().chain(news.keys()).collect();
+        objects.sort();
+        objects.dedup();
+        Ok(objects
+            .into_iter()
+            .filter_map(|o| {
+                let (a, b) = (olds.get(o).copied(), news.get(o).copied());
+                (a != b).then_some(NoteChange {
+                    object: CommitId(*o),
+                    old: a.map(NoteText),
+                    new: b.map(NoteText),
+                })
+            })
+            .collect())
+    }
+
+    /// The note blob of `object` in notes commit `at`, if it has one.
+    pub fn note_text_at(&self, at: CommitId, object: CommitId) -> Result<Option<NoteText>> {
+        let tree = self.tree_of(Some(at.0))?;
+        let mut state = gix::note::plumbing::State::new(tree, &self.repo)
+            .map_err(|e| Error::git(msg(crate::k!("git.read_notes_tree"), &[]), e))?;
+        state
+            .get(&object.0, &self.repo)
+            .map(|b| b.map(NoteText))
+            .map_err(|e| Error::git(msg(crate::k!("git.read_notes_tree"), &[]), e))
+    }
+
+    /// A note's text; `None` when it is over `limit` bytes (not inflated: its size comes
+    /// from the object's header) or no longer in the object database.
+    pub fn note_text(&self, blob: NoteText, limit: usize) -> Option<Vec<u8>> {
+        let size = self.repo.find_header(blob.0).ok()?.size();
+        if usize::try_from(size).map_or(true, |n| n > limit) {
+            return None;
+        }
+        Some(self.repo.find_blob(blob.0).ok()?.take_data())
+    }
+
+    /// The size of a note's blob, from its object's header.
+    pub fn note_size(&self, blob: NoteText) -> Option<u64> {
+        self.repo.find_header(blob.0).ok().map(|h| h.size())
+    }
+
+    /// Every (annotated object, blob) of notes commit `at`, in object order.
+    pub fn notes_listing(&self, at: CommitId) -> Result<Vec<(CommitId, NoteText)>> {
+        let mut out: Vec<(CommitId, NoteText)> = self
+            .note_entries(self.tree_of(Some(at.0))?)?
+            .into_iter()
+            .map(|(o, b)| (CommitId(o), NoteText(b)))
+            .collect();
+        out.sort();
+        Ok(out)
+    }
+
+    fn entries_of(&self, tree: ObjectId) -> Result<Entries> {
+        let tree = self
+            .repo
+            .find_tree(tree)
+            .map_err(|e| Error::git(msg(crate::k!("git.read_notes_tree"), &[]), e))?;
+        let decoded = tree
+            .decode()
+            .map_err(|e| Error::git(msg(crate::k!("git.read_notes_tree"), &[]), e))?;
+        Ok(decoded
+            .entries
+            .iter()
+            .filter(|e| e.mode.is_tree() || e.mode.is_blob())
+            .map(|e| (e.filename.to_vec(), (e.mode.is_tree(), e.oid.to_owned())))
+            .collect())
+    }
+
+    /// Compare two notes (sub)trees at `prefix`: entries equal on both sides are passed
+    /// over; subtrees of one name on both sides are compared in turn; anything else is
+    /// read whole into `olds` / `news` (a fan-out that changed shape lands there from
+    /// both sides and is compared note by note).
+    fn diff_trees(
+        &self,
+        old: ObjectId,
+        new: ObjectId,
+        prefix: &str,
+        olds: &mut BTreeMap<ObjectId, ObjectId>,
+        news: &mut BTreeMap<ObjectId, ObjectId>,
+    ) -> Result<()> {
+        if old == new {
+            return Ok(());
+        }
+        let (a, b) = (self.entries_of(old)?, self.entries_of(new)?);
+        let mut names: Vec<&Vec<u8>> = a.keys().chain(b.keys()).collect();
+        names.sort();
+        names.dedup();
+        for name in names {
+            let (x, y) = (a.get(name), b.get(name));
+            if x == y {
+                continue;
+            }
+            let Ok(text) = std::str::from_utf8(name) else {
+                continue;
+            };
+            let full = format!("{prefix}{text}");
+            if let (Some((true, x)), Some((true, y))) = (x, y) {
+                self.diff_trees(*x, *y, &full, olds, news)?;
+                continue;
+            }
+            for (side, out) in [(x, &mut *olds), (y, &mut *news)] {
+                match side {
+                    Some((true, tree)) => out.extend(self.note_entries_at(*tree, &full)?),
+                    Some((false, blob)) => {
+                        if let Ok(id) = ObjectId::from_hex(full.as_bytes()) {
+                            out.insert(id, *blob);
+                        }
+                    }
+                    None => {}
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,201 @@
+//! The notes index's two files and how they are checked: `<name>.heads` (what the
+//! readers answer from: each group's newest record and sides, where they are) and
+//! `<name>.members` (which notes hold each group's records, read only to bring the
+//! index up to date). Each starts with a header naming the format, the notes ref, the
+//! notes commit it reflects and the SHA-256 of the rest; a file whose header or sum
+//! does not hold is not used.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::git::{CommitId, NoteText};
+
+/// The format, and the reader it was built by: an index built by another version of the
+/// tool is built again, since how records are read (a new record kind, claims) may have
+/// changed. A change to how a record line is read within one version bumps the number.
+const MAGIC: &str = concat!("git-handover notes-index 1 ", env!("CARGO_PKG_VERSION"));
+/// Bounds for reading the files back: far beyond any real store's index.
+const HEADS_LIMIT: u64 = 256 << 20;
+const MEMBERS_LIMIT: u64 = 1 << 30;
+
+/// Where a record is: the note (by the object it annotates), the note's blob, the line.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Located {
+    pub note: String,
+    pub blob: String,
+    pub line: usize,
+}
+
+/// One group's answer (a session's, or an old key's): its newest record and the sides
+/// it diverged into, the keys its records carry, and its lines passed over.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct GroupEntry {
+    pub newest: Option<Located>,
+    #[serde(default)]
+    pub sides: Vec<Located>,
+    #[serde(default)]
+    pub keys: Vec<String>,
+    /// (note, line, why).
+    #[serde(default)]
+    pub skipped: Vec<(String, usize, String)>,
+    /// The newest record's key, and whether its state is finished: what a listing
+    /// decides on before it reads the record.
+    #[serde(default)]
+    pub key: String,
+    #[serde(default)]
+    pub finished: bool,
+}
+
+/// A line of a note that is no record (or the whole note, over the size limit).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct NoteSkip {
+    pub line: usize,
+    pub why: String,
+}
+
+/// The readers' half of the index.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Heads {
+    /// By group name: `i:<session id>` or `k:<key>` (records without an id).
+    pub groups: BTreeMap<String, GroupEntry>,
+    /// By note (annotated object, hex): its lines that are not records.
+    pub notes: BTreeMap<String, Vec<NoteSkip>>,
+}
+
+/// Which notes hold records of each group, by group name.
+pub type Members = BTreeMap<String, Vec<CommitId>>;
+
+/// The two files of the index of one notes ref.
+pub struct Files {
+    pub heads: PathBuf,
+    pub members: PathBuf,
+}
+
+impl Files {
+    pub fn at(base: &Path) -> Files {
+        let with = |ext: &str| {
+            let mut p = base.as_os_str().to_owned();
+            p.push(ext);
+            PathBuf::from(p)
+        };
+        Files {
+            heads: with(".heads"),
+            members: with(".members"),
+        }
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes.iter().fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+fn wrap(kind: &str, notes_ref: &str, commit: CommitId, body: &[u8]) -> Vec<u8> {
+    let sum = hex(&Sha256::digest(body));
+    let mut out = format!("{MAGIC} {kind}\n{notes_ref}\n{commit}\n{sum}\n").into_bytes();
+    out.extend_from_slice(body);
+    out
+}
+
+/// The body of a file of `kind`, and the notes commit it reflects, when its header
+/// names this format and `notes_ref` and its sum holds.
+fn unwrap(bytes: &[u8], kind: &str, notes_ref: &str) -> Option<(CommitId, Vec<u8>)> {
+    let mut at = 0;
+    let mut line = || {
+        let end = at + bytes.get(at..)?.iter().position(|b| *b == b'\n')?;
+        let l = std::str::from_utf8(&bytes[at..end]).ok()?;
+        at = end + 1;
+        Some(l)
+    };
+    if line()? != format!("{MAGIC} {kind}") || line()? != notes_ref {
+        return None;
+    }
+    let commit = CommitId::from_hex(line()?)?;
+    let sum = line()?.to_owned();
+    let body = &bytes[at..];
+    (hex(&Sha256::digest(body)) == sum).then(|| (commit, body.to_vec()))
+}
+
+/// The readers' half as of its notes commit, when the file is there and whole.
+pub fn read_heads(files: &Files, notes_ref: &str) -> Option<(CommitId, Heads)> {
+    let bytes = crate::support::read::read_regular(&files.heads, HEADS_LIMIT).ok()?;
+    let (commit, body) = unwrap(&bytes, "heads", notes_ref)?;
+    Some((commit, serde_json::from_slice(&body).ok()?))
+}
+
+/// The members as of `commit`, when the file is there, whole and of that commit.
+pub fn read_members(files: &Files, notes_ref: &str, commit: CommitId) -> Option<Members> {
+    let bytes = crate::support::read::read_regular(&files.members, MEMBERS_LIMIT).ok()?;
+    let (of, body) = unwrap(&bytes, "members", notes_ref)?;
+    if of != commit {
+        return None;
+    }
+    // name length (u32 LE), name, count (u32 LE), count × 20-byte ids.
+    let mut out = Members::new();
+    let mut rest = body.as_slice();
+    let mut take = |n: usize| -> Option<&[u8]> {
+        let (a, b) = (rest.get(..n)?, rest.get(n..)?);
+        rest = b;
+        Some(a)
+    };
+    let u32_at = |b: &[u8]| -> Option<usize> {
+        usize::try_from(u32::from_le_bytes(b.try_into().ok()?)).ok()
+    };
+    while let Some(len) = take(4) {
+        let len = u32_at(len)?;
+        let name = String::from_utf8(take(len)?.to_vec()).ok()?;
+        let count = u32_at(take(4)?)?;
+        let mut notes = Vec::with_capacity(count.min(1 << 20));
+        for _ in 0..count {
+            notes.push(CommitId::from_bytes(take(20)?)?);
+        }
+        out.insert(name, notes);
+    }
+    Some(out)
+}
+
+/// Write both files for `commit`: the members first, so that readers that find the
+/// new heads never pair them with older members unnoticed (each names its commit).
+/// Best effort: an index that cannot be written is rebuilt next time.
+pub fn write(files: &Files, notes_ref: &str, commit: CommitId, heads: &Heads, members: &Members) {
+    let Some(dir) = files.heads.parent() else {
+        return;
+    };
+    if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let mut body = Vec::new();
+    for (name, notes) in members {
+        let (Ok(len), Ok(count)) = (u32::try_from(name.len()), u32::try_from(notes.len())) else {
+            return;
+        };
+        body.extend_from_slice(&len.to_le_bytes());
+        body.extend_from_slice(name.as_bytes());
+        body.extend_from_slice(&count.to_le_bytes());
+        for n in notes {
+            body.extend_from_slice(n.as_bytes());
+        }
+    }
+    let members = wrap("members", notes_ref, commit, &body);
+    if crate::support::fsio::write_cache(&files.members, &members).is_err() {
+        return;
+    }
+    // A test stops here, between the two files, to kill the process mid-update.
+    crate::support::testing::pause("notes-index-write");
+    let Ok(body) = serde_json::to_vec(heads) else {
+        return;
+    };
+    let _ =
+        crate::support::fsio::write_cache(&files.heads, &wrap("heads", notes_ref, commit, &body));
+}
+
+/// A located record's note and blob, when the index's text names real ids.
+pub fn parse_located(l: &Located) -> Option<(CommitId, NoteText)> {
+    Some((CommitId::from_hex(&l.note)?, NoteText::from_hex(&l.blob)?))
+}
