@@ -268,9 +268,10 @@ fn the_day_in_three_worktrees_with_claude_and_codex() {
             format!("tools {tools:?}; briefed: {}", body.contains("--session"))
         })
         .collect();
+    // The claim command the briefing gives first, then the four record commands.
     assert_eq!(
         lines.len(),
-        4,
+        5,
         "every printed command ran:\n{ran}\nrequests: {requests:#?}"
     );
     for line in &lines {
@@ -284,5 +285,7 @@ fn the_day_in_three_worktrees_with_claude_and_codex() {
     // T1 was done already: the printed `task done T1` records B's HEAD now.
     assert_eq!(task(&file, "T1")["commit_sha"], b_head.as_str());
     assert_eq!(task(&file, "T9")["status"], "pending");
+    // First the claim (`task block T2`, run after it, releases the caller's claim).
+    assert!(lines[0].contains("task next --claim"), "{ran}");
     assert!(!b.join(".claude/handover").exists(), "nothing written in B");
 }
