@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use super::Painter;
 use crate::commands::status;
-use crate::facts::assessed::{Handover, Kind};
+use crate::facts::assessed::{Assessment, Handover, Kind};
 use crate::facts::side::SideFacts;
 use crate::git::Worktree;
 use crate::model::verdict::{Freshness, Presence};
@@ -54,37 +54,12 @@ pub(super) fn short(report: &status::Report, p: &Painter) -> String {
             if a.presence != Presence::Present {
                 verdicts.push(a.presence.as_str().to_owned());
             }
-            // Each commit once, by what was found, in the long form's words:
-            // `2-commits-rewritten` where the long form says `commits 2 rewritten`.
-            let mut found: Vec<(&'static str, usize)> = Vec::new();
-            for (c, _) in crate::model::verdict::attention_by_commit(&a.commits) {
-                match found.iter_mut().find(|(v, _)| *v == c.verdict()) {
-                    Some((_, n)) => *n += 1,
-                    None => found.push((c.verdict(), 1)),
-                }
-            }
-            for (verdict, n) in found {
-                let key = if n == 1 {
-                    crate::k!("short.commit_one")
-                } else {
-                    crate::k!("short.commits_many")
-                };
-                let state = p.t(&format!("short.state_{verdict}")).to_owned();
-                verdicts.push(p.f(key, &[("n", &n), ("state", &state)]));
-            }
+            verdicts.extend(commit_words(a, p));
             let stale = a.session().map_or(0, |s| s.stale_tasks.len());
             if stale > 0 {
                 verdicts.push(p.f(crate::k!("short.stale"), &[("n", &stale)]));
             }
-            let claims = a.session().map_or(&[][..], |s| s.claims.as_slice());
-            let expired = claims.iter().filter(|c| c.expired()).count();
-            if claims.len() > expired {
-                let n = claims.len() - expired;
-                verdicts.push(p.f(crate::k!("short.claimed"), &[("n", &n)]));
-            }
-            if expired > 0 {
-                verdicts.push(p.f(crate::k!("short.expired"), &[("n", &expired)]));
-            }
+            verdicts.extend(claim_words(a, p));
         } else {
             verdicts.push(p.t(crate::k!("short.unreadable")).to_owned());
         }
@@ -201,4 +176,42 @@ pub(super) fn diverged(out: &mut String, d: &status::Diverged, p: &Painter) {
             ]
         ))
     );
+}
+
+/// The commits that need attention, each once, by what was found, in the long form's
+/// words: `2-commits-rewritten` where the long form says `commits 2 rewritten`.
+fn commit_words(a: &Assessment, p: &Painter) -> Vec<String> {
+    let mut verdicts = Vec::new();
+    let mut found: Vec<(&'static str, usize)> = Vec::new();
+    for (c, _) in crate::model::verdict::attention_by_commit(&a.commits) {
+        match found.iter_mut().find(|(v, _)| *v == c.verdict()) {
+            Some((_, n)) => *n += 1,
+            None => found.push((c.verdict(), 1)),
+        }
+    }
+    for (verdict, n) in found {
+        let key = if n == 1 {
+            crate::k!("short.commit_one")
+        } else {
+            crate::k!("short.commits_many")
+        };
+        let state = p.t(&format!("short.state_{verdict}")).to_owned();
+        verdicts.push(p.f(key, &[("n", &n), ("state", &state)]));
+    }
+    verdicts
+}
+
+/// The claims on the session's tasks: how many are held, how many ran out.
+fn claim_words(a: &Assessment, p: &Painter) -> Vec<String> {
+    let mut verdicts = Vec::new();
+    let claims = a.session().map_or(&[][..], |s| s.claims.as_slice());
+    let expired = claims.iter().filter(|c| c.expired()).count();
+    if claims.len() > expired {
+        let n = claims.len() - expired;
+        verdicts.push(p.f(crate::k!("short.claimed"), &[("n", &n)]));
+    }
+    if expired > 0 {
+        verdicts.push(p.f(crate::k!("short.expired"), &[("n", &expired)]));
+    }
+    verdicts
 }
