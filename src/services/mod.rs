@@ -2,6 +2,7 @@
 //! assessment against git, cleanup, legacy migration, the notes store as records.
 //! Services use the model, git and support layers; they never use commands or render.
 
+pub mod agent_paths;
 pub mod assess;
 pub mod claims;
 pub mod cleanup;

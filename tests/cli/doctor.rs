@@ -215,3 +215,85 @@ fn the_notes_store_is_compared_with_the_remote_s_last_fetched_copy() {
     let (_, doc) = doctor(&env, &clone, &[]);
     assert_eq!(check(&doc, "notes_remote")["outcome"], "ok", "{doc:#}");
 }
+
+/// The agents: a user-scope hook in a repository that did not opt in briefs nothing
+/// (a problem `--fix` fixes with the tool's own config); a Codex hook not yet trusted is
+/// named with where to trust it; the hooks' bare `git-handover` must be on the `PATH`.
+#[test]
+fn agent_hooks_that_would_not_fire_are_named_with_their_fix() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let home = env.root().join("home");
+    let user_hook = env.handover_with(
+        &repo,
+        &["hook", "install", "--agent", "claude", "--scope", "user"],
+        |c| {
+            c.env("HOME", &home);
+        },
+    );
+    user_hook.assert_ok();
+    let doctor_at = |args: &[&str], path: Option<&str>| {
+        let mut all = vec!["--json", "doctor"];
+        all.extend_from_slice(args);
+        let run = env.handover_with(&repo, &all, |c| {
+            c.env("HOME", &home);
+            if let Some(p) = path {
+                c.env("PATH", p);
+            }
+        });
+        let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+        (run, doc)
+    };
+    let (run, doc) = doctor_at(&[], None);
+    assert_eq!(run.code, 1, "{doc:#}");
+    let c = check(&doc, "opt_in");
+    assert_eq!(c["outcome"], "problem", "{c:#}");
+    assert_eq!(c["fixable"], true);
+    let p = check(&doc, "path");
+    assert_eq!(p["outcome"], "problem", "{p:#}");
+    // --fix opts the repository in; the PATH is the user's to change.
+    let (_, doc) = doctor_at(&["--fix"], None);
+    assert_eq!(check(&doc, "opt_in")["outcome"], "fixed", "{doc:#}");
+    assert_eq!(env.git(&repo, &["config", "handover.hook"]).trim(), "true");
+    assert_eq!(check(&doc, "path")["outcome"], "problem");
+    // The PATH fix, run as printed (HOME is the test's), then a PATH that has it.
+    let out = env
+        .shell(&repo, p["fix"].as_str().unwrap())
+        .env("HOME", &home)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let path = format!(
+        "{}:{}",
+        home.join(".local/bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let (_, doc) = doctor_at(&[], Some(&path));
+    assert_eq!(check(&doc, "path")["outcome"], "ok", "{doc:#}");
+    // Codex: the project's hook, untrusted until Codex's config says so.
+    env.handover_with(
+        &repo,
+        &["hook", "install", "--agent", "codex", "--scope", "project"],
+        |c| {
+            c.env("HOME", &home);
+        },
+    )
+    .assert_ok();
+    let (_, doc) = doctor_at(&[], Some(&path));
+    let t = check(&doc, "codex_trust");
+    assert_eq!(t["outcome"], "problem", "{t:#}");
+    let hooks = t["path"]
+        .as_str()
+        .unwrap()
+        .replace("[ROOT]", env.root().to_str().unwrap());
+    env.write(
+        &home.join(".codex/config.toml"),
+        &format!("[hooks.state.\"{hooks}:session_start:0:0\"]\ntrusted_hash = \"abc\"\n"),
+    );
+    let (_, doc) = doctor_at(&[], Some(&path));
+    assert_eq!(check(&doc, "codex_trust")["outcome"], "ok", "{doc:#}");
+}

@@ -10,6 +10,7 @@ use crate::support::error::{Error, Result, msg};
 use crate::support::fsio;
 
 use super::entry::{entry, installed, is_ours, remove_ours};
+use crate::services::agent_paths::{settings_path, user_dir};
 
 /// What `install` or `uninstall` did.
 pub struct InstallReport {
@@ -39,69 +40,6 @@ impl InstallReport {
     pub fn next_step(&self) -> Option<&'static str> {
         (self.install && self.agent == HookAgent::Codex).then_some(crate::k!("hook.codex_trust"))
     }
-}
-
-/// Where the hook goes: the project's worktree (`None` outside a repository, which only
-/// `--scope user` accepts) and the agent's configuration directory for user scope.
-fn settings_path(project: Option<&Path>, agent: HookAgent, scope: HookScope) -> Result<PathBuf> {
-    let project = || {
-        project
-            .map(Path::to_owned)
-            .ok_or_else(|| Error::NotARepository {
-                dir: std::env::current_dir().unwrap_or_default(),
-            })
-    };
-    Ok(match (agent, scope) {
-        (HookAgent::Claude, HookScope::Project) => project()?.join(".claude/settings.json"),
-        (HookAgent::Claude, HookScope::Local) => project()?.join(".claude/settings.local.json"),
-        (HookAgent::Codex, HookScope::Project) => project()?.join(".codex/hooks.json"),
-        (HookAgent::Gemini, HookScope::Project) => project()?.join(".gemini/settings.json"),
-        (HookAgent::Copilot, HookScope::Project) => {
-            project()?.join(".github/hooks/git-handover.json")
-        }
-        (agent, HookScope::User) => user_dir(agent)?.join(match agent {
-            HookAgent::Codex => "hooks.json",
-            HookAgent::Claude | HookAgent::Gemini => "settings.json",
-            HookAgent::Copilot => "hooks/git-handover.json",
-        }),
-        (agent, HookScope::Local) => {
-            return Err(Error::usage_hint(
-                msg(crate::k!("err.no_local_scope"), &[("agent", &agent.name())]),
-                msg(crate::k!("err.scope_hint"), &[]),
-            ));
-        }
-    })
-}
-
-/// The agent's user configuration directory: `$CLAUDE_CONFIG_DIR` (else
-/// `~/.claude`), `$CODEX_HOME` (else `~/.codex`), `$GEMINI_CLI_HOME/.gemini` (Gemini
-/// CLI's variable replaces the home directory; else `~/.gemini`), `$COPILOT_HOME` (else
-/// `~/.copilot`).
-pub fn user_dir(agent: HookAgent) -> Result<PathBuf> {
-    let var = |name: &str| {
-        std::env::var_os(name)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    let home = || var("HOME").ok_or_else(|| Error::usage(msg(crate::k!("err.no_home"), &[])));
-    Ok(match agent {
-        HookAgent::Claude => match var("CLAUDE_CONFIG_DIR") {
-            Some(dir) => dir,
-            None => home()?.join(".claude"),
-        },
-        HookAgent::Codex => match var("CODEX_HOME") {
-            Some(dir) => dir,
-            None => home()?.join(".codex"),
-        },
-        HookAgent::Gemini => match var("GEMINI_CLI_HOME") {
-            Some(dir) => dir.join(".gemini"),
-            None => home()?.join(".gemini"),
-        },
-        HookAgent::Copilot => match var("COPILOT_HOME") {
-            Some(dir) => dir,
-            None => home()?.join(".copilot"),
-        },
-    })
 }
 
 fn instructions_path(

@@ -10,18 +10,6 @@ use crate::model::state::{TaskStatus, View};
 use crate::services::context::Context;
 use crate::support::error::Result;
 
-/// The agent settings files a project-scope hook of git-handover is registered in.
-const PROJECT_SETTINGS: [&str; 7] = [
-    ".claude/settings.json",
-    ".claude/settings.local.json",
-    ".codex/hooks.json",
-    ".gemini/settings.json",
-    ".github/hooks/git-handover.json",
-    // The OpenCode plugin committed into the project's plugin directory.
-    ".opencode/plugin/git-handover.js",
-    ".opencode/plugins/git-handover.js",
-];
-
 /// `hook session-start`: whether to brief on this start. A user-scope hook briefs only
 /// where the repository opted in; a hook installed at two scopes (Codex runs both)
 /// briefs once per start. When it briefs, history questions get the hook's deadline.
@@ -29,7 +17,7 @@ pub fn session_start(ctx: &mut Context, event: &Event, args: &SessionStartArgs) 
     // A user-scope hook runs in every repository the user opens: it briefs only
     // where the repository opted in, so a cloned repository's files are not put
     // into every session unasked.
-    if args.scope == Some(HookScope::User) && !opted_in(ctx) {
+    if args.scope == Some(HookScope::User) && !crate::services::agent_paths::opted_in(ctx) {
         return false;
     }
     if already_briefed(&ctx.repo.tool_dir().hook_starts(), event) {
@@ -62,7 +50,7 @@ pub fn reminder(
     args: &ReminderArgs,
     moment: Moment,
 ) -> Result<Option<Reminder>> {
-    if args.scope == Some(HookScope::User) && !opted_in(ctx) {
+    if args.scope == Some(HookScope::User) && !crate::services::agent_paths::opted_in(ctx) {
         return Ok(None);
     }
     let wt = ctx.current_worktree()?;
@@ -95,27 +83,6 @@ pub fn reminder(
         key: session.key.clone(),
         unsaved,
     }))
-}
-
-/// Whether this repository opted in to briefings from a user-scope hook: a
-/// project-scope hook of git-handover is registered for some agent, or
-/// `handover.hook` is true.
-fn opted_in(ctx: &Context) -> bool {
-    if let Some(on) = ctx.settings.hook {
-        return on;
-    }
-    let Ok(wt) = ctx.current_worktree() else {
-        return false;
-    };
-    PROJECT_SETTINGS.iter().any(|f| {
-        crate::support::fsio::read_regular(&wt.path.join(f), 4 << 20)
-            .ok()
-            .is_some_and(|b| {
-                let text = String::from_utf8_lossy(&b);
-                text.contains("hook session-start")
-                    && (text.contains("git-handover") || text.contains("git handover"))
-            })
-    })
 }
 
 /// How long the session-start hook spends on history: 3 s (a test may shorten it with

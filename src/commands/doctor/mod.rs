@@ -3,6 +3,7 @@
 //! config (its lines in `info/exclude`, its stale locks, `notes.rewriteRef` for its
 //! notes ref) and lists the rest for the user to run.
 
+mod agents;
 mod repository;
 
 use std::path::PathBuf;
@@ -23,10 +24,15 @@ pub struct DoctorArgs {
 pub const DOCTOR_HELP: &str = "\
 Checks the repository: a commit-graph (without one, history questions on a large
 repository take seconds), the handover roots in info/exclude, sessions that cannot be
-read, stale locks, and the notes store (notes.rewriteRef, the remote's copy). Each
-problem comes with the command that fixes it; the exit status is 1 when there is one.
+read, stale locks, and the notes store (notes.rewriteRef, the remote's copy). Then each
+agent (Claude Code, Codex, Gemini CLI, Copilot CLI): where a git-handover hook is
+registered, whether a user-scope one briefs this repository (it must opt in), whether
+Codex has trusted the hook, and whether `git-handover` is on the PATH the hooks call it
+by. Each problem comes with the command that fixes it; the exit status is 1 when there
+is one.
 
---fix applies what changes only this tool's own files and config and says what it did;
+--fix applies what changes only this tool's own files and config (its info/exclude
+lines, its stale locks, notes.rewriteRef, handover.hook=true) and says what it did;
 a fix that touches git's own files (the commit-graph) or your files is listed, never run.
 
 Examples:
@@ -115,6 +121,7 @@ impl Report {
 pub fn run(ctx: &Context, args: &DoctorArgs) -> Result<Report> {
     let wt = ctx.current_worktree()?;
     let mut checks = repository::checks(ctx, &wt)?;
+    checks.extend(agents::checks(ctx, &wt));
     if args.fix {
         for check in &mut checks {
             if check.outcome == Outcome::Problem && check.safe {

@@ -41,6 +41,13 @@ pub(super) fn apply(ctx: &Context, wt: &Worktree, check: &Check) -> Result<Check
             Check::ok("rewrite_ref", crate::k!("doctor.rewrite_ref_ok"))
                 .with("ref", &ctx.settings.notes_ref)
         }
+        "opt_in" => {
+            ctx.repo.push_local_config("handover", "hook", "true")?;
+            let mut after = check.clone();
+            after.key = crate::k!("doctor.hook_opted_in");
+            after.outcome = Outcome::Ok;
+            after
+        }
         "lock" => match &check.path {
             Some(lock)
                 if crate::support::lock::remove_if_stale(lock, ctx.settings.lock_timeout) =>

@@ -46,4 +46,12 @@ pub(super) const DIAGNOSE: &[Entry] = &[
     e("doctor.notes_never_synced", "the notes store was never synced with {remote}", "ノートストアは {remote} と一度も同期されていません"),
     e("doctor.notes_in_sync", "the notes store matches {remote}'s as last fetched", "ノートストアは最後に取得した {remote} のものと一致します"),
     e("doctor.notes_differ", "the notes store differs from {remote}'s as last fetched", "ノートストアは最後に取得した {remote} のものと異なります"),
+    e("doctor.hook_none", "{agent}: no git-handover hook in this project or for the user", "{agent}: このプロジェクトにもユーザーにも git-handover のフックはありません"),
+    e("doctor.hook_ok", "{agent}: the hook is registered in {files}", "{agent}: フックは {files} に登録されています"),
+    e("doctor.hook_not_opted_in", "{agent}: the hook in {files} is the user's, and this repository did not opt in: it briefs nothing here", "{agent}: {files} のフックはユーザーのもので、このリポジトリはオプトインしていません。ここでは何も伝えません"),
+    e("doctor.hook_opted_in", "{agent}: this repository opted in (handover.hook=true): the hook in {files} briefs here", "{agent}: このリポジトリはオプトインしました（handover.hook=true）。{files} のフックがここで伝えます"),
+    e("doctor.codex_trusted", "Codex has trusted the hook in {path} (if it changed since, Codex asks again in /hooks)", "Codex は {path} のフックを信頼済みです（その後に変わっていれば /hooks でまた尋ねます）"),
+    e("doctor.codex_untrusted", "Codex has not trusted the hook in {path}: it skips it silently until you trust it in /hooks", "Codex は {path} のフックを信頼していません。/hooks で信頼するまで黙って飛ばします"),
+    e("doctor.path_ok", "git-handover is on the PATH the hooks run with (if the agent's PATH is this one)", "git-handover はフックが使う PATH にあります（エージェントの PATH がこれと同じなら）"),
+    e("doctor.path_missing", "git-handover is not on the PATH: the hooks call it by name and do nothing without it", "git-handover が PATH にありません。フックは名前で呼ぶので、なければ何もしません"),
 ];

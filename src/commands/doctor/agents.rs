@@ -1,0 +1,172 @@
+//! The agents' checks: for each agent, where a git-handover hook is registered (the
+//! project's files, the user's), whether a user-scope hook will brief this repository
+//! (the opt-in rule), whether Codex has trusted the hook, and whether the hook's bare
+//! `git-handover` is on the `PATH`.
+
+use std::path::{Path, PathBuf};
+
+use super::{Check, Outcome};
+use crate::cli::shared::{HookAgent, HookScope};
+use crate::git::Worktree;
+use crate::services::agent_paths::{opted_in, runs_our_hook, settings_path, user_dir};
+use crate::services::context::Context;
+use crate::support::text::shell_word;
+
+const AGENTS: [HookAgent; 4] = [
+    HookAgent::Claude,
+    HookAgent::Codex,
+    HookAgent::Gemini,
+    HookAgent::Copilot,
+];
+
+fn word(agent: HookAgent) -> &'static str {
+    match agent {
+        HookAgent::Claude => "claude",
+        HookAgent::Codex => "codex",
+        HookAgent::Gemini => "gemini",
+        HookAgent::Copilot => "copilot",
+    }
+}
+
+pub(super) fn checks(ctx: &Context, wt: &Worktree) -> Vec<Check> {
+    let main = ctx
+        .repo
+        .worktrees()
+        .ok()
+        .and_then(|all| all.into_iter().find(|w| w.is_main && !w.is_bare))
+        .map_or_else(|| wt.path.clone(), |w| w.path);
+    let mut out = Vec::new();
+    let mut any = false;
+    for agent in AGENTS {
+        let found = registrations(agent, &wt.path, &main);
+        any |= !found.is_empty();
+        out.push(hook_check(ctx, agent, &found));
+        if agent == HookAgent::Codex {
+            out.extend(found.iter().filter_map(|(_, file)| codex_trust(file)));
+        }
+    }
+    if any {
+        out.push(on_path());
+    }
+    out
+}
+
+/// The files that register our hook for `agent`, with their scope. Codex reads a
+/// project's hooks from the main worktree only.
+fn registrations(agent: HookAgent, here: &Path, main: &Path) -> Vec<(HookScope, PathBuf)> {
+    let project = if agent == HookAgent::Codex {
+        main
+    } else {
+        here
+    };
+    let mut scopes = vec![HookScope::Project, HookScope::User];
+    if agent == HookAgent::Claude {
+        scopes.insert(1, HookScope::Local);
+    }
+    scopes
+        .into_iter()
+        .filter_map(|scope| {
+            let file = settings_path(Some(project), agent, scope).ok()?;
+            runs_our_hook(&file).then_some((scope, file))
+        })
+        .collect()
+}
+
+fn hook_check(ctx: &Context, agent: HookAgent, found: &[(HookScope, PathBuf)]) -> Check {
+    let name = agent.name();
+    if found.is_empty() {
+        let mut c = Check::ok("hook", crate::k!("doctor.hook_none")).with("agent", name);
+        c.outcome = Outcome::Note;
+        c.fix = Some(format!(
+            "git handover hook install --agent {} --scope project",
+            word(agent)
+        ));
+        return c;
+    }
+    let files: Vec<String> = found.iter().map(|(_, f)| f.display().to_string()).collect();
+    let user_only = found.iter().all(|(s, _)| *s == HookScope::User);
+    if user_only && !opted_in(ctx) {
+        return Check::problem(
+            "opt_in",
+            crate::k!("doctor.hook_not_opted_in"),
+            Some("git config handover.hook true".into()),
+            true,
+        )
+        .with("agent", name)
+        .with("files", files.join(", "));
+    }
+    Check::ok("hook", crate::k!("doctor.hook_ok"))
+        .with("agent", name)
+        .with("files", files.join(", "))
+}
+
+/// Codex runs a hook only once it is trusted in `/hooks`: its trust is kept in
+/// `$CODEX_HOME/config.toml` under `hooks.state."<file>:session_start:…"` with a
+/// `trusted_hash` (read from Codex 0.171's own strings; the hash itself is Codex's).
+fn codex_trust(file: &Path) -> Option<Check> {
+    let config = user_dir(HookAgent::Codex).ok()?.join("config.toml");
+    let text = crate::support::fsio::read_regular(&config, 4 << 20)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default();
+    let key = format!("{}:session_start", file.display());
+    let trusted = sections(&text)
+        .any(|(header, body)| header.contains(&key) && body.contains("trusted_hash"));
+    let dir = file.parent().and_then(Path::parent).unwrap_or(file);
+    Some(if trusted {
+        Check::ok("codex_trust", crate::k!("doctor.codex_trusted")).at(file.to_owned())
+    } else {
+        Check::problem(
+            "codex_trust",
+            crate::k!("doctor.codex_untrusted"),
+            Some(format!(
+                "cd {} && codex",
+                shell_word(&dir.display().to_string())
+            )),
+            false,
+        )
+        .at(file.to_owned())
+    })
+}
+
+/// The `[section]`s of a TOML text, each with the lines up to the next.
+fn sections(text: &str) -> impl Iterator<Item = (&str, String)> {
+    let mut out = Vec::new();
+    let mut current: Option<(&str, String)> = None;
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            out.extend(current.take());
+            current = Some((t, String::new()));
+        } else if let Some((_, body)) = &mut current {
+            body.push_str(t);
+            body.push('\n');
+        }
+    }
+    out.extend(current);
+    out.into_iter()
+}
+
+/// The hooks call `git-handover` by name: without it on the `PATH` they do nothing.
+fn on_path() -> Check {
+    let found = std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path).any(|dir| {
+            use std::os::unix::fs::PermissionsExt as _;
+            std::fs::metadata(dir.join("git-handover"))
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+    });
+    if found {
+        return Check::ok("path", crate::k!("doctor.path_ok"));
+    }
+    let exe = std::env::current_exe()
+        .map_or_else(|_| "git-handover".to_owned(), |p| p.display().to_string());
+    Check::problem(
+        "path",
+        crate::k!("doctor.path_missing"),
+        Some(format!(
+            "mkdir -p ~/.local/bin && ln -sf {} ~/.local/bin/git-handover",
+            shell_word(&exe)
+        )),
+        false,
+    )
+}
