@@ -27,7 +27,7 @@ pub struct HookInstallArgs {
     pub scope: HookScope,
 
     /// Also add (or remove) a short "Session continuity" section in CLAUDE.md (Codex:
-    /// AGENTS.md, Gemini: GEMINI.md).
+    /// AGENTS.md, Gemini: GEMINI.md, Copilot: copilot-instructions.md).
     #[arg(long)]
     pub instructions: bool,
 

@@ -323,7 +323,7 @@ fn the_packaged_session_start_hooks_are_what_hook_install_writes() {
     assert!(plugin.join(manifest["skills"].as_str().unwrap()).is_dir());
 }
 
-/// The OpenCode plugin runs the same `git-handover hook …` commands as the hooks files:
+/// The `OpenCode` plugin runs the same `git-handover hook …` commands as the hooks files:
 /// each verb it names, with `--agent claude` and the user scope it passes when it is not
 /// the project's own, is one the CLI takes; and it briefs, reminds and ends through all
 /// three, as every other packaged form does.

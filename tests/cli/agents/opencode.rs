@@ -1,6 +1,6 @@
-//! The OpenCode plugin (`plugins/opencode/git-handover.js`), loaded by OpenCode's own
+//! The `OpenCode` plugin (`plugins/opencode/git-handover.js`), loaded by `OpenCode`'s own
 //! loader (`opencode run`, offline, the stub as its Anthropic endpoint through
-//! `OPENCODE_CONFIG_CONTENT`: ENGINEERING-NOTES "More agents"). OpenCode loads plugins
+//! `OPENCODE_CONFIG_CONTENT`: ENGINEERING-NOTES "More agents"). `OpenCode` loads plugins
 //! from `~/.config/opencode/plugin/` and `<project>/.opencode/plugin/`
 //! (<https://opencode.ai/docs/plugins>). Installed for the user it briefs only where
 //! the repository opted in; committed into the project it is the project's opt-in.
