@@ -27,7 +27,7 @@ Examples:
   git handover schema status";
 
 /// Every schema: its name and its text (JSON Schema, draft 2020-12).
-pub const SCHEMAS: [(&str, &str); 19] = [
+pub const SCHEMAS: [(&str, &str); 22] = [
     ("state", include_str!("../../docs/schema/state.json")),
     ("status", include_str!("../../docs/schema/status.json")),
     ("continue", include_str!("../../docs/schema/continue.json")),
@@ -37,6 +37,18 @@ pub const SCHEMAS: [(&str, &str); 19] = [
     (
         "task-show",
         include_str!("../../docs/schema/task-show.json"),
+    ),
+    (
+        "task-claim",
+        include_str!("../../docs/schema/task-claim.json"),
+    ),
+    (
+        "task-next",
+        include_str!("../../docs/schema/task-next.json"),
+    ),
+    (
+        "task-release",
+        include_str!("../../docs/schema/task-release.json"),
     ),
     ("render", include_str!("../../docs/schema/render.json")),
     ("here", include_str!("../../docs/schema/here.json")),

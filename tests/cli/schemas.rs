@@ -263,6 +263,7 @@ fn real_outputs_of_every_command_validate_against_their_schemas() {
     checked(&env, seen, &run(&["task", "done", "T2", "--json"]));
     checked(&env, seen, &run(&["task", "list", "--json"]));
     checked(&env, seen, &run(&["task", "show", "T1", "--json"]));
+    claims_output(&env, &repo, &key, seen);
     checked(&env, seen, &run(&["render", "--json"]));
     // A note, an invalid session and a finished one, old: status sees them all.
     let here = env.handover_fed(&repo, &["here", "--json"], b"## Objective\nShip\n", |_| {});
@@ -363,4 +364,69 @@ fn hooks_output(env: &TestEnv, repo: &Path, seen: &mut BTreeSet<String>) {
     let doc: Value = serde_json::from_str(&remind.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", remind.snapshot()));
     check(env, seen, "reminder", &doc);
+}
+
+/// The claim verbs, a claim refused (`held`), and the documents that show a claim: the
+/// task, the list, status, and a briefing for someone else. The claim is released after.
+fn claims_output(env: &TestEnv, repo: &Path, key: &str, seen: &mut BTreeSet<String>) {
+    let run = |args: &[&str]| {
+        let run = env.handover(repo, args);
+        run.assert_ok();
+        run.stdout
+    };
+    let doc = checked(env, seen, &run(&["task", "next", "--json"]));
+    assert_eq!(doc["action"], "shown", "{doc}");
+    let doc = checked(
+        env,
+        seen,
+        &run(&["task", "next", "--claim", "--as", "bob", "--json"]),
+    );
+    assert_eq!(doc["action"], "claimed", "{doc}");
+    let doc = checked(
+        env,
+        seen,
+        &run(&["task", "claim", "T1", "--as", "bob", "--json"]),
+    );
+    assert_eq!(doc["action"], "renewed", "{doc}");
+    let held = env.handover(repo, &["task", "claim", "T1", "--as", "carol", "--json"]);
+    assert_eq!(held.code, 6, "{}", held.snapshot());
+    let doc = checked(env, seen, &held.stdout);
+    assert_eq!(doc["error"]["kind"], "held", "{doc}");
+    assert_eq!(doc["error"]["holder"], "bob", "{doc}");
+    let doc = checked(env, seen, &run(&["task", "show", "T1", "--json"]));
+    assert_eq!(doc["task"]["claim"]["holder"], "bob", "{doc}");
+    let doc = checked(env, seen, &run(&["task", "list", "--json"]));
+    assert!(
+        doc["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["claim"]["holder"] == "bob"),
+        "{doc}"
+    );
+    let status = env.handover(repo, &["status", "--json"]);
+    let doc = checked(env, seen, &status.stdout);
+    assert!(status.stdout.contains("\"claims\""), "{doc}");
+    let cont = env.handover(
+        repo,
+        &["continue", "--json", key, "--keep", "--as", "carol"],
+    );
+    cont.assert_ok();
+    let doc = checked(env, seen, &cont.stdout);
+    assert_eq!(doc["claim"]["holder"], "carol", "{doc}");
+    assert!(
+        doc["open_tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["claim"]["holder"] == "bob"),
+        "{doc}"
+    );
+    assert!(cont.stdout.contains("\"claims\""), "{doc}");
+    let doc = checked(
+        env,
+        seen,
+        &run(&["task", "release", "T1", "--as", "bob", "--json"]),
+    );
+    assert_eq!(doc["action"], "released", "{doc}");
 }
