@@ -27,7 +27,7 @@ Examples:
   git handover schema status";
 
 /// Every schema: its name and its text (JSON Schema, draft 2020-12).
-pub const SCHEMAS: [(&str, &str); 22] = [
+pub const SCHEMAS: [(&str, &str); 24] = [
     ("state", include_str!("../../docs/schema/state.json")),
     ("status", include_str!("../../docs/schema/status.json")),
     ("continue", include_str!("../../docs/schema/continue.json")),
@@ -63,6 +63,8 @@ pub const SCHEMAS: [(&str, &str); 22] = [
         include_str!("../../docs/schema/session-start.json"),
     ),
     ("reminder", include_str!("../../docs/schema/reminder.json")),
+    ("doctor", include_str!("../../docs/schema/doctor.json")),
+    ("why", include_str!("../../docs/schema/why.json")),
     ("error", include_str!("../../docs/schema/error.json")),
     ("schema", include_str!("../../docs/schema/schema.json")),
 ];

@@ -330,6 +330,7 @@ fn real_outputs_of_every_command_validate_against_their_schemas() {
         assert_ne!(run.code, 0);
         checked(&env, seen, &run.stdout);
     }
+    doctor_and_why_output(&env, &repo, seen);
     hooks_output(&env, &repo, seen);
     let all: BTreeSet<String> = names(&env).into_iter().collect();
     assert_eq!(&all, seen, "every schema is checked against a real output");
@@ -429,4 +430,15 @@ fn claims_output(env: &TestEnv, repo: &Path, key: &str, seen: &mut BTreeSet<Stri
         &run(&["task", "release", "T1", "--as", "bob", "--json"]),
     );
     assert_eq!(doc["action"], "released", "{doc}");
+}
+
+/// `doctor`, whatever it finds, and `why HEAD`, the commit `task done` recorded.
+fn doctor_and_why_output(env: &TestEnv, repo: &Path, seen: &mut BTreeSet<String>) {
+    let doctor = env.handover(repo, &["doctor", "--json"]);
+    assert!(doctor.code <= 1, "{}", doctor.snapshot());
+    checked(env, seen, &doctor.stdout);
+    let why = env.handover(repo, &["why", "--json", "HEAD"]);
+    why.assert_ok();
+    let doc = checked(env, seen, &why.stdout);
+    assert!(!doc["recorded"].as_array().unwrap().is_empty(), "{doc}");
 }
