@@ -330,8 +330,8 @@ fn real_outputs_of_every_command_validate_against_their_schemas() {
         assert_ne!(run.code, 0);
         checked(&env, seen, &run.stdout);
     }
-    doctor_and_why_output(&env, &repo, seen);
     hooks_output(&env, &repo, seen);
+    doctor_and_why_output(&env, &repo, &key, seen);
     let all: BTreeSet<String> = names(&env).into_iter().collect();
     assert_eq!(&all, seen, "every schema is checked against a real output");
 }
@@ -432,13 +432,19 @@ fn claims_output(env: &TestEnv, repo: &Path, key: &str, seen: &mut BTreeSet<Stri
     assert_eq!(doc["action"], "released", "{doc}");
 }
 
-/// `doctor`, whatever it finds, and `why HEAD`, the commit `task done` recorded.
-fn doctor_and_why_output(env: &TestEnv, repo: &Path, seen: &mut BTreeSet<String>) {
+/// `doctor`, whatever it finds, and `why HEAD`, the commit `task done` recorded: from
+/// the state file, then, the file gone, from the notes store.
+fn doctor_and_why_output(env: &TestEnv, repo: &Path, key: &str, seen: &mut BTreeSet<String>) {
     let doctor = env.handover(repo, &["doctor", "--json"]);
     assert!(doctor.code <= 1, "{}", doctor.snapshot());
     checked(env, seen, &doctor.stdout);
     let why = env.handover(repo, &["why", "--json", "HEAD"]);
     why.assert_ok();
     let doc = checked(env, seen, &why.stdout);
-    assert!(!doc["recorded"].as_array().unwrap().is_empty(), "{doc}");
+    assert_eq!(doc["recorded"][0]["source"], "file", "{doc}");
+    std::fs::remove_dir_all(repo.join(".claude/handover").join(key)).unwrap();
+    let why = env.handover(repo, &["why", "--json", "HEAD"]);
+    why.assert_ok();
+    let doc = checked(env, seen, &why.stdout);
+    assert_eq!(doc["recorded"][0]["source"], "notes", "{doc}");
 }
