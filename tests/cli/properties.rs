@@ -295,6 +295,11 @@ fn the_typed_reading_agrees_on_every_corpus_file() {
         root.join("tests/hostile"),
         root.join("../shared/peer-fixtures"),
     ] {
+        if !dir.is_dir() {
+            // The peer fixtures sit beside the project, not in a packaged crate.
+            crate::common::unavailable(&format!("{} is not beside the project", dir.display()));
+            continue;
+        }
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "json") {
