@@ -95,19 +95,12 @@ pub fn report(r: &ClaimReport, p: &Painter) -> String {
                 ("until", &until),
             ],
         ),
-        Act::Claimed(Took::Expired(old)) => p.f(
-            crate::k!("claim.took_expired"),
-            &[
-                ("id", &id),
-                ("holder", &holder),
-                ("key", &key),
-                ("until", &until),
-                ("old", &escape(&old.holder)),
-                ("ended", &format_utc(old.expires)),
-            ],
-        ),
-        Act::Claimed(Took::Forced(old)) => p.f(
-            crate::k!("claim.forced"),
+        Act::Claimed(took @ (Took::Expired(old) | Took::Forced(old))) => p.f(
+            if matches!(took, Took::Expired(_)) {
+                crate::k!("claim.took_expired")
+            } else {
+                crate::k!("claim.forced")
+            },
             &[
                 ("id", &id),
                 ("holder", &holder),
