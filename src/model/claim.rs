@@ -76,7 +76,7 @@ impl Claim {
 
 /// A claim's times as written: RFC 3339 in UTC, to the second.
 pub fn format_utc(t: Timestamp) -> String {
-    t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
+    crate::support::clock::utc_seconds(t)
 }
 
 /// What a claim did.

@@ -22,3 +22,9 @@ pub fn now() -> Timestamp {
 pub fn now_precise() -> Timestamp {
     now()
 }
+
+/// A time as the tool writes it where seconds are enough: RFC 3339 in UTC, whole
+/// seconds (`2026-11-30T12:00:00Z`) — claims, their messages, the JSON documents.
+pub fn utc_seconds(t: Timestamp) -> String {
+    t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
+}

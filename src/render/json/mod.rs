@@ -349,5 +349,5 @@ pub(super) fn details(a: &Assessment) -> DetailsV1 {
 /// A time in JSON: RFC 3339 in UTC, whole seconds (`2026-11-30T12:00:00Z`), the same
 /// precision everywhere (docs/json.md).
 pub fn time(t: jiff::Timestamp) -> String {
-    t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
+    crate::support::clock::utc_seconds(t)
 }

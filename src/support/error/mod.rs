@@ -363,7 +363,7 @@ impl Error {
             ..
         } = self
         {
-            let utc = |t: &jiff::Timestamp| t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
+            let utc = |t: &jiff::Timestamp| crate::support::clock::utc_seconds(*t);
             let e = &mut doc["error"];
             e["task"] = task.as_str().into();
             e["holder"] = holder.as_str().into();

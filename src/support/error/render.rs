@@ -330,7 +330,7 @@ impl Error {
 
 /// A claim's time in a message: RFC 3339, UTC, to the second.
 fn utc(t: &jiff::Timestamp) -> String {
-    t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
+    crate::support::clock::utc_seconds(*t)
 }
 
 fn lowercase_first(s: &str) -> String {
