@@ -472,3 +472,65 @@ fn a_rewritten_commit_is_a_notice_in_yellow_not_an_error_in_red() {
     assert!(line.contains("\u{1b}[33m1 rewritten"), "yellow: {line:?}");
     assert!(!line.contains("\u{1b}[31m1 rewritten"), "not red: {line:?}");
 }
+
+/// The README's claim lines (its "Two agents, one task list" block) run as printed, from
+/// the repository, one after the other, each doing what its comment says; and its
+/// `doctor` lines run and say what is wrong with a fresh repository.
+#[test]
+fn the_readme_claim_and_doctor_lines_run_as_printed() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    env.save(
+        &repo,
+        &json!({"active_tasks": [
+            {"id": "T1", "status": "pending", "description": "one"},
+            {"id": "T2", "status": "pending", "description": "two"},
+            {"id": "T3", "status": "pending", "description": "three"}]}),
+        &[],
+    )
+    .assert_ok();
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let block = |heading: &str| -> Vec<String> {
+        let at = readme
+            .find(heading)
+            .unwrap_or_else(|| panic!("no {heading}"));
+        let rest = &readme[at..];
+        let start = rest.find("```sh\n").unwrap() + 6;
+        let end = start + rest[start..].find("```").unwrap();
+        rest[start..end]
+            .lines()
+            .map(|l| l.split(" # ").next().unwrap().trim().to_owned())
+            .filter(|l| !l.is_empty())
+            .collect()
+    };
+    let claims = block("### Two agents, one task list: claims");
+    assert_eq!(claims.len(), 3, "{claims:?}");
+    for line in &claims {
+        let out = env.shell(&repo, line).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{line}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let key = &crate::common::sessions_under(&repo.join(".claude/handover"))[0];
+    let state = crate::common::read_json(&crate::common::state_path(&repo, key));
+    // `next --claim` took T1 (first open); T3 was claimed, then released.
+    assert_eq!(
+        state["active_tasks"][0]["claim"]["holder"], "ada",
+        "{state:#}"
+    );
+    assert!(state["active_tasks"][2].get("claim").is_none(), "{state:#}");
+    for line in block("## When something does not work: `doctor`") {
+        let out = env.shell(&repo, &line).output().unwrap();
+        // A fresh repository has no notes.rewriteRef or exclusion problem once saved,
+        // but `doctor` still names what a user should know; exit 0 or 1 as it says.
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{line}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!out.stdout.is_empty(), "{line} says something");
+    }
+}
