@@ -21,6 +21,11 @@ for i in $(seq 1 "$tasks"); do
         --file src/a.rs --next "do the next thing" > /dev/null
 done
 "$bin" task next --claim --as bench > /dev/null
+# Every run writes: start and block change T2's status in turn, and the two claims
+# renew the caller's lease on T1 to a different end in turn (a run that changes
+# nothing writes nothing, and would not be the same work).
 python3 "$here/ab.py" "$dir/repo" "$rounds" \
-    "$bin" task start T1 :: \
-    "$bin" task next --claim --as bench
+    "$bin" task start T2 :: \
+    "$bin" task block T2 --reason r :: \
+    "$bin" task next --claim --as bench --for 1h :: \
+    "$bin" task next --claim --as bench --for 2h
