@@ -20,6 +20,7 @@
 //! This module is the stub and the agents' world; `sessions` runs the hooks through
 //! each agent, `packages` the plugin, extension and Codex setup.
 
+mod copilot;
 mod day;
 mod opencode;
 mod packages;
