@@ -8,6 +8,7 @@ pub mod claims;
 pub mod cleanup;
 pub mod context;
 pub mod exclude;
+pub mod git_hooks;
 pub mod input;
 pub mod legacy;
 pub mod notes_store;

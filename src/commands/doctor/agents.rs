@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::packages::packages;
 use super::{Check, Outcome};
 use crate::cli::shared::{HookAgent, HookScope};
 use crate::git::Worktree;
@@ -38,13 +39,27 @@ pub(super) fn checks(ctx: &Context, wt: &Worktree) -> Vec<Check> {
     let mut out = Vec::new();
     let mut any = false;
     for agent in AGENTS {
-        let found = registrations(agent, &wt.path, &main);
-        any |= !found.is_empty();
-        out.push(hook_check(ctx, agent, &found));
+        let mut found = registrations(agent, &wt.path, &main);
         if agent == HookAgent::Codex {
             out.extend(found.iter().filter_map(|(_, file)| codex_trust(file)));
         }
+        // The packaged installs are the user's, each on or off where the agent runs.
+        for package in packages(agent, &wt.path) {
+            out.push(package_check(agent, &package));
+            if package.enable.is_none() {
+                found.push((HookScope::User, package.file));
+            }
+        }
+        any |= !found.is_empty();
+        let install = format!(
+            "git handover hook install --agent {} --scope project",
+            word(agent)
+        );
+        out.push(hook_check(ctx, agent.name(), Some(install), &found));
     }
+    let found = super::opencode::registrations(&wt.path);
+    any |= !found.is_empty();
+    out.push(hook_check(ctx, "OpenCode", None, &found));
     if any {
         out.push(on_path());
     }
@@ -72,15 +87,34 @@ fn registrations(agent: HookAgent, here: &Path, main: &Path) -> Vec<(HookScope, 
         .collect()
 }
 
-fn hook_check(ctx: &Context, agent: HookAgent, found: &[(HookScope, PathBuf)]) -> Check {
-    let name = agent.name();
+/// A package the agent installed: on, or off here with the agent's command that turns
+/// it on (the agent's own settings: never changed by `--fix`).
+fn package_check(agent: HookAgent, package: &super::packages::Package) -> Check {
+    let check = match &package.enable {
+        None => Check::ok("package", crate::k!("doctor.package_ok")),
+        Some(fix) => Check::problem(
+            "package",
+            crate::k!("doctor.package_off"),
+            Some(fix.clone()),
+            false,
+        ),
+    };
+    check
+        .with("agent", agent.name())
+        .with("name", &package.name)
+        .at(package.file.clone())
+}
+
+fn hook_check(
+    ctx: &Context,
+    name: &'static str,
+    install: Option<String>,
+    found: &[(HookScope, PathBuf)],
+) -> Check {
     if found.is_empty() {
         let mut c = Check::ok("hook", crate::k!("doctor.hook_none")).with("agent", name);
         c.outcome = Outcome::Note;
-        c.fix = Some(format!(
-            "git handover hook install --agent {} --scope project",
-            word(agent)
-        ));
+        c.fix = install;
         return c;
     }
     let files: Vec<String> = found.iter().map(|(_, f)| f.display().to_string()).collect();
@@ -129,7 +163,7 @@ fn codex_trust(file: &Path) -> Option<Check> {
 }
 
 /// The `[section]`s of a TOML text, each with the lines up to the next.
-fn sections(text: &str) -> impl Iterator<Item = (&str, String)> {
+pub(super) fn sections(text: &str) -> impl Iterator<Item = (&str, String)> {
     let mut out = Vec::new();
     let mut current: Option<(&str, String)> = None;
     for line in text.lines() {

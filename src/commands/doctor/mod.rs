@@ -4,6 +4,9 @@
 //! notes ref) and lists the rest for the user to run.
 
 mod agents;
+mod git_hook;
+mod opencode;
+mod packages;
 mod repository;
 
 use std::path::PathBuf;
@@ -24,15 +27,18 @@ pub struct DoctorArgs {
 pub const DOCTOR_HELP: &str = "\
 Checks the repository: a commit-graph (without one, history questions on a large
 repository take seconds), the handover roots in info/exclude, sessions that cannot be
-read, stale locks, and the notes store (notes.rewriteRef, the remote's copy). Then each
-agent (Claude Code, Codex, Gemini CLI, Copilot CLI): where a git-handover hook is
-registered, whether a user-scope one briefs this repository (it must opt in), whether
-Codex has trusted the hook, and whether `git-handover` is on the PATH the hooks call it
-by. Each problem comes with the command that fixes it; the exit status is 1 when there
+read, stale locks, the notes store (notes.rewriteRef, the remote's copy) and the git
+post-commit hook (in core.hooksPath when set). Then each agent (Claude Code, Codex,
+Gemini CLI, Copilot CLI, OpenCode): where a git-handover hook is registered, the
+packages installed (the Claude Code plugin, the Gemini CLI extension, the Codex plugin)
+and whether they are on here, whether a user-scope one briefs this repository (it must
+opt in), whether Codex has trusted the hook, and whether `git-handover` is on the PATH
+the hooks call it by. Each problem comes with the command that fixes it; the exit status is 1 when there
 is one.
 
 --fix applies what changes only this tool's own files and config (its info/exclude
-lines, its stale locks, notes.rewriteRef, handover.hook=true) and says what it did;
+lines, its stale locks, notes.rewriteRef, handover.hook=true, the executable bit of the
+post-commit hook file it made) and says what it did;
 a fix that touches git's own files (the commit-graph) or your files is listed, never run.
 
 Examples:
@@ -121,13 +127,18 @@ impl Report {
 pub fn run(ctx: &Context, args: &DoctorArgs) -> Result<Report> {
     let wt = ctx.current_worktree()?;
     let mut checks = repository::checks(ctx, &wt)?;
+    checks.push(git_hook::check(ctx));
     checks.extend(agents::checks(ctx, &wt));
     if args.fix {
         for check in &mut checks {
             if check.outcome == Outcome::Problem && check.safe {
                 // Looked at again after the fix: it is said to be fixed only when the
                 // check now passes.
-                let mut after = repository::apply(ctx, &wt, check)?;
+                let mut after = if check.id == "git_hook" {
+                    git_hook::apply(ctx, check)
+                } else {
+                    repository::apply(ctx, &wt, check)?
+                };
                 if after.outcome == Outcome::Ok {
                     after.outcome = Outcome::Fixed;
                 }

@@ -3,6 +3,9 @@
 //! the check then passes; `--fix` applies only the fixes that change the tool's own
 //! files and config, and never touches a file it could not read.
 
+mod git_hook;
+mod opencode;
+
 use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
