@@ -22,6 +22,7 @@
 
 mod copilot;
 mod day;
+mod doctor;
 mod opencode;
 mod packages;
 mod sessions;
