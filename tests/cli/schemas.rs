@@ -435,9 +435,32 @@ fn claims_output(env: &TestEnv, repo: &Path, key: &str, seen: &mut BTreeSet<Stri
 /// `doctor`, whatever it finds, and `why HEAD`, the commit `task done` recorded: from
 /// the state file, then, the file gone, from the notes store.
 fn doctor_and_why_output(env: &TestEnv, repo: &Path, key: &str, seen: &mut BTreeSet<String>) {
+    // A Claude Code plugin recorded as Claude records it, turned off: a `package` check.
+    let plugins = env.root().join("home/.claude/plugins");
+    let install = Path::new(env!("CARGO_MANIFEST_DIR")).join("plugins/git-handover");
+    env.write(
+        &plugins.join("installed_plugins.json"),
+        &serde_json::json!({"version": 2, "plugins": {"git-handover@git-handover":
+            [{"scope": "user", "installPath": install}]}})
+        .to_string(),
+    );
+    env.write(
+        &plugins.join("../settings.json"),
+        r#"{"enabledPlugins": {"git-handover@git-handover": false}}"#,
+    );
     let doctor = env.handover(repo, &["doctor", "--json"]);
     assert!(doctor.code <= 1, "{}", doctor.snapshot());
-    checked(env, seen, &doctor.stdout);
+    let doc = checked(env, seen, &doctor.stdout);
+    for id in ["git_hook", "package"] {
+        assert!(
+            doc["checks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c["id"] == id),
+            "{doc}"
+        );
+    }
     let why = env.handover(repo, &["why", "--json", "HEAD"]);
     why.assert_ok();
     let doc = checked(env, seen, &why.stdout);
