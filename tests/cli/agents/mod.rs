@@ -25,6 +25,7 @@ mod day;
 mod doctor;
 mod opencode;
 mod packages;
+mod readme;
 mod sessions;
 
 use std::io::{BufRead, BufReader, Read, Write};
