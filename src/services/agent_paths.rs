@@ -77,14 +77,14 @@ pub fn user_dir(agent: HookAgent) -> Result<PathBuf> {
 
 /// Whether the file at `path` (a settings file, a hooks file or a plugin) runs
 /// git-handover's session-start hook: it names `hook session-start` and the tool (or is
-/// the OpenCode plugin, which builds the command from the verb). Read
+/// the `OpenCode` plugin, which builds the command from the verb). Read
 /// bounded, a regular file only; one that cannot be read runs nothing.
 pub fn runs_our_hook(path: &Path) -> bool {
     crate::support::fsio::read_regular(path, 4 << 20)
         .ok()
         .is_some_and(|b| {
             let text = String::from_utf8_lossy(&b);
-            // The OpenCode plugin runs `git-handover hook ${verb}` with "session-start".
+            // The `OpenCode` plugin runs `git-handover hook ${verb}` with "session-start".
             let plugin =
                 text.contains("git-handover hook ${verb}") && text.contains("\"session-start\"");
             plugin
@@ -100,7 +100,7 @@ pub const PROJECT_SETTINGS: [&str; 7] = [
     ".codex/hooks.json",
     ".gemini/settings.json",
     ".github/hooks/git-handover.json",
-    // The OpenCode plugin committed into the project's plugin directory.
+    // The `OpenCode` plugin committed into the project's plugin directory.
     ".opencode/plugin/git-handover.js",
     ".opencode/plugins/git-handover.js",
 ];

@@ -143,7 +143,7 @@ fn codex_trust(file: &Path) -> Option<Check> {
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .unwrap_or_default();
     let key = format!("{}:session_start", file.display());
-    let trusted = sections(&text)
+    let trusted = super::toml::sections(&text)
         .any(|(header, body)| header.contains(&key) && body.contains("trusted_hash"));
     let dir = file.parent().and_then(Path::parent).unwrap_or(file);
     Some(if trusted {
@@ -160,24 +160,6 @@ fn codex_trust(file: &Path) -> Option<Check> {
         )
         .at(file.to_owned())
     })
-}
-
-/// The `[section]`s of a TOML text, each with the lines up to the next.
-pub(super) fn sections(text: &str) -> impl Iterator<Item = (&str, String)> {
-    let mut out = Vec::new();
-    let mut current: Option<(&str, String)> = None;
-    for line in text.lines() {
-        let t = line.trim();
-        if t.starts_with('[') {
-            out.extend(current.take());
-            current = Some((t, String::new()));
-        } else if let Some((_, body)) = &mut current {
-            body.push_str(t);
-            body.push('\n');
-        }
-    }
-    out.extend(current);
-    out.into_iter()
 }
 
 /// The hooks call `git-handover` by name: without it on the `PATH` they do nothing.

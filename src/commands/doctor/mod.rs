@@ -8,6 +8,7 @@ mod git_hook;
 mod opencode;
 mod packages;
 mod repository;
+mod toml;
 
 use std::path::PathBuf;
 

@@ -1,4 +1,4 @@
-//! OpenCode's plugin: OpenCode 1.18.33 loads every `{plugin,plugins}/*.{ts,js}` of
+//! `OpenCode`'s plugin: `OpenCode` 1.18.33 loads every `{plugin,plugins}/*.{ts,js}` of
 //! each of its config directories (its bundle, `ConfigPaths.directories` and the
 //! plugin glob): `$XDG_CONFIG_HOME/opencode` (else `~/.config/opencode`), each
 //! `.opencode` from the working directory up to the worktree's top, `~/.opencode`, and
@@ -16,7 +16,7 @@ fn var(name: &str) -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
-/// The plugin files of OpenCode's directories that run git-handover's hook, with
+/// The plugin files of `OpenCode`'s directories that run git-handover's hook, with
 /// their scope.
 pub(super) fn registrations(here: &Path) -> Vec<(HookScope, PathBuf)> {
     let home = var("HOME");

@@ -170,7 +170,7 @@ fn codex() -> Vec<Package> {
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .unwrap_or_default();
     let mut out = Vec::new();
-    for (header, body) in super::agents::sections(&text) {
+    for (header, body) in super::toml::sections(&text) {
         let Some(key) = header
             .strip_prefix("[plugins.\"")
             .and_then(|h| h.strip_suffix("\"]"))

@@ -1,4 +1,4 @@
-//! The catalog's messages of `doctor`'s git hook, packaged installs and OpenCode
+//! The catalog's messages of `doctor`'s git hook, packaged installs and `OpenCode`
 //! checks, English and Japanese.
 
 use super::catalog::Entry;

@@ -4,8 +4,8 @@
 //! `COPILOT_PROVIDER_API_KEY`, `COPILOT_MODEL`: all read by its bundled code, which it
 //! unpacks into `~/.cache/copilot/pkg/linux-x64/1.0.102/`: `cli-main.js` reads
 //! `process.env.COPILOT_OFFLINE`, `prebuilds/linux-x64/runtime.node` names the
-//! provider variables and says "Offline mode requires a local model provider. Set
-//! COPILOT_PROVIDER_BASE_URL"). It runs a repository's `.github/hooks/*.json` only in a
+//! provider variables and says `Offline mode requires a local model provider. Set
+//! COPILOT_PROVIDER_BASE_URL`). It runs a repository's `.github/hooks/*.json` only in a
 //! trusted folder (`cli-main.js`: `folderTrustIsTrusted(gitRoot, configDir)`; kept as
 //! `trusted_folders` in `$COPILOT_HOME/config.json`, which its trust prompt writes):
 //! without it the hook does not run at all (seen with the real agent). The

@@ -1,11 +1,11 @@
-//! `doctor` and the OpenCode plugin (`plugins/opencode/git-handover.js`) in each of the
-//! directories OpenCode 1.18.33 loads plugins from: the user's
+//! `doctor` and the `OpenCode` plugin (`plugins/opencode/git-handover.js`) in each of the
+//! directories `OpenCode` 1.18.33 loads plugins from: the user's
 //! (`$XDG_CONFIG_HOME/opencode/plugin(s)/`, `$OPENCODE_CONFIG_DIR/plugin(s)/`) briefs only
 //! an opted-in repository; the project's `.opencode/plugin(s)/` is its opt-in.
 
 use std::path::Path;
 
-use super::{check, run_as_printed};
+use super::run_as_printed;
 use crate::common::TestEnv;
 use serde_json::Value;
 
@@ -45,7 +45,7 @@ fn the_opencode_plugin_is_found_where_opencode_loads_it_and_its_opt_in_fixed() {
         (Some("hook"), Some("note")),
         "{c:#}"
     );
-    // The user's plugin, in both of OpenCode's spellings and its config directory.
+    // The user's plugin, in both of `OpenCode`'s spellings and its config directory.
     for dir in [
         home.join(".config/opencode/plugin"),
         home.join(".config/opencode/plugins"),
