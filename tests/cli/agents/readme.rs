@@ -3,7 +3,8 @@
 //! repository's address, which is a clone of this repository's committed tree here
 //! (`https://github.com/git-handover/git-handover` → its path,
 //! `https://raw.githubusercontent.com/…/main` → `file://` it). Each then shows in
-//! `doctor`, read from the agent's own records.
+//! the agent's own list (`claude plugin list`, `gemini extensions list`, `codex plugin
+//! list`) and in `doctor`, read from the agent's own records.
 
 use std::path::Path;
 
@@ -85,6 +86,30 @@ fn the_readme_has_one_install_line_per_agent_and_each_runs_as_printed() {
             "{line}: {}{}",
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // Each agent lists what it installed, by its own code.
+    for list in [
+        "claude plugin list",
+        "gemini extensions list",
+        "codex plugin list",
+    ] {
+        let out = w
+            .env
+            .shell(&w.repo, list)
+            .env("PATH", &path)
+            .env("DISABLE_AUTOUPDATER", "1")
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .output()
+            .unwrap();
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.status.success() && said.contains("git-handover"),
+            "{list}: {said}"
         );
     }
     let run = w.env.handover(&w.repo, &["--json", "doctor"]);
