@@ -34,8 +34,8 @@ Gemini CLI, Copilot CLI, OpenCode): where a git-handover hook is registered, the
 packages installed (the Claude Code plugin, the Gemini CLI extension, the Codex plugin)
 and whether they are on here, whether a user-scope one briefs this repository (it must
 opt in), whether Codex has trusted the hook, and whether `git-handover` is on the PATH
-the hooks call it by. Each problem comes with the command that fixes it; the exit status is 1 when there
-is one.
+the hooks call it by. Each problem comes with the command that fixes it; the exit
+status is 1 when there is one.
 
 --fix applies what changes only this tool's own files and config (its info/exclude
 lines, its stale locks, notes.rewriteRef, handover.hook=true, the executable bit of the
