@@ -91,6 +91,11 @@ fn registrations(agent: HookAgent, here: &Path, main: &Path) -> Vec<(HookScope, 
 /// it on (the agent's own settings: never changed by `--fix`).
 fn package_check(agent: HookAgent, package: &super::packages::Package) -> Check {
     let check = match &package.enable {
+        // Codex keeps a plugin's hooks untrusted until the user trusts them in /hooks;
+        // where it records that for a plugin is not read here, so it is said, not checked.
+        None if agent == HookAgent::Codex => {
+            Check::ok("package", crate::k!("doctor.package_ok_codex"))
+        }
         None => Check::ok("package", crate::k!("doctor.package_ok")),
         Some(fix) => Check::problem(
             "package",

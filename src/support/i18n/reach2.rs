@@ -16,5 +16,6 @@ pub(super) const REACH2: &[Entry] = &[
     e("doctor.git_hook_foreign", "the git post-commit hook {path} does not call git-handover (installing adds its line and keeps the rest)", "git の post-commit フック {path} は git-handover を呼びません（インストールすると既存の内容を残して一行を追加します）"),
     e("doctor.git_hook_none", "no git post-commit hook runs git-handover ({path})", "git-handover を実行する git の post-commit フックはありません（{path}）"),
     e("doctor.package_ok", "{agent}: the {name} package is installed and on ({path})", "{agent}: パッケージ {name} はインストール済みで有効です（{path}）"),
+    e("doctor.package_ok_codex", "{agent}: the {name} plugin is installed and on ({path}); Codex runs its hooks once you trust them in /hooks", "{agent}: プラグイン {name} はインストール済みで有効です（{path}）。Codex は /hooks で信頼した後にそのフックを実行します"),
     e("doctor.package_off", "{agent}: the {name} package is installed but turned off here: its hooks do not run ({path})", "{agent}: パッケージ {name} はインストール済みですが、ここでは無効のためフックは実行されません（{path}）"),
 ];
