@@ -145,3 +145,165 @@ pub fn note(problem: &Problem) -> Msg {
 fn mib(bytes: u64) -> String {
     format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Seek as _, Write as _};
+    use std::time::{Duration, Instant};
+
+    const LINE: &str =
+        r#"{"type":"user","uuid":"u","sessionId":"s","message":{"content":"do it"}}"#;
+
+    fn in_time(path: std::path::PathBuf) -> Read {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || tx.send(read(&path, Format::Claude)));
+        rx.recv_timeout(Duration::from_secs(5))
+            .expect("read blocked")
+    }
+
+    #[test]
+    fn a_fifo_a_directory_and_nothing_are_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo.jsonl");
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
+        assert_eq!(in_time(fifo.clone()).problem, Some(Problem::NotRegular));
+        assert_eq!(
+            in_time(dir.path().to_owned()).problem,
+            Some(Problem::NotRegular)
+        );
+        assert_eq!(
+            in_time(dir.path().join("none")).problem,
+            Some(Problem::Missing)
+        );
+        let link = dir.path().join("to-fifo");
+        std::os::unix::fs::symlink(&fifo, &link).unwrap();
+        assert_eq!(in_time(link).problem, Some(Problem::Symlink));
+    }
+
+    #[test]
+    fn links_are_followed_to_regular_files_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.jsonl");
+        std::fs::write(&real, format!("{LINE}\n")).unwrap();
+        let link = dir.path().join("link.jsonl");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let r = in_time(link);
+        assert_eq!(r.problem, None);
+        assert_eq!(r.digest.last_request.as_deref(), Some("do it"));
+        for (name, target) in [
+            ("zero", "/dev/zero"),
+            ("dangling", "/nonexistent/x"),
+            ("self", "self"),
+        ] {
+            let link = dir.path().join(name);
+            std::os::unix::fs::symlink(target, &link).unwrap();
+            let r = in_time(link);
+            assert_eq!(r.problem, Some(Problem::Symlink), "{name}");
+            assert_eq!(r.digest, Digest::default());
+        }
+    }
+
+    #[test]
+    fn a_200_mb_transcript_reads_its_tail_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.jsonl");
+        let mut f = std::fs::File::create(&path).unwrap();
+        f.set_len(200 * 1024 * 1024).unwrap();
+        f.seek(std::io::SeekFrom::End(0)).unwrap();
+        write!(f, "\n{LINE}\n").unwrap();
+        let started = Instant::now();
+        let r = read(&path, Format::Claude);
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(r.digest.last_request.as_deref(), Some("do it"));
+        assert!(
+            matches!(r.problem, Some(Problem::Truncated { read_bytes, total })
+            if read_bytes == TAIL_LIMIT && total > 200 * 1024 * 1024)
+        );
+    }
+
+    #[test]
+    fn a_torn_line_and_bytes_not_utf8_are_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        // A tail that starts inside a line, a line with bytes that are not UTF-8, and a
+        // last line cut mid-write.
+        let mut bytes = format!("{LINE}\n{LINE}\n").into_bytes();
+        bytes.extend_from_slice(
+            b"{\"type\":\"user\",\"uuid\":\"v\",\"message\":{\"content\":\"\xff\xfe\"}}\n",
+        );
+        bytes.extend_from_slice(&LINE.as_bytes()[..30]);
+        std::fs::write(&path, &bytes).unwrap();
+        let r = read_bounded(&path, Format::Claude, bytes.len() as u64 - 10);
+        assert_eq!(r.problem, Some(Problem::NotUtf8));
+        assert_eq!(r.digest.last_request.as_deref(), Some("do it"));
+        assert_eq!(r.digest.skipped_lines, 2);
+        // Only the torn last line is left of a 40-byte tail: not of the format.
+        let r = read_bounded(&path, Format::Claude, 40);
+        assert_eq!(r.problem, Some(Problem::OtherFormat));
+        assert_eq!(r.digest.skipped_lines, 1);
+        assert_eq!(r.digest.last_request, None);
+    }
+
+    #[test]
+    fn empty_and_other_formats() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        std::fs::write(&path, "").unwrap();
+        assert_eq!(
+            read(&path, Format::Claude),
+            Read {
+                digest: Digest::default(),
+                problem: None
+            }
+        );
+        std::fs::write(&path, format!("{LINE}\n")).unwrap();
+        let r = read(&path, Format::Codex);
+        assert_eq!(r.problem, Some(Problem::OtherFormat));
+        assert_eq!(r.digest.last_request, None);
+        std::fs::write(&path, b"\x00\x01 binary\n").unwrap();
+        assert_eq!(
+            read(&path, Format::Gemini).problem,
+            Some(Problem::OtherFormat)
+        );
+    }
+
+    #[test]
+    fn every_problem_has_a_note_in_both_languages() {
+        use crate::support::i18n::Lang;
+        let all = [
+            Problem::Missing,
+            Problem::NotRegular,
+            Problem::Symlink,
+            Problem::Truncated {
+                read_bytes: TAIL_LIMIT,
+                total: 200 << 20,
+            },
+            Problem::NotUtf8,
+            Problem::Io("denied".into()),
+            Problem::OtherFormat,
+        ];
+        for p in &all {
+            for lang in [Lang::En, Lang::Ja] {
+                let line = note(p).render(lang);
+                assert!(!line.contains('{') && !line.contains('\n'), "{line}");
+            }
+        }
+        assert_eq!(
+            note(&all[3]).render(Lang::En),
+            "only the last 4.0 MiB of the agent's 200.0 MiB transcript were read"
+        );
+        assert_eq!(format_of(HookAgent::Copilot), None);
+        assert_eq!(format_of(HookAgent::Gemini), Some(Format::Gemini));
+    }
+}

@@ -131,3 +131,20 @@ fn one_line(text: &str, max: usize) -> Option<String> {
     }
     (!out.is_empty()).then_some(out)
 }
+
+/// The text of a content value: a string as it is, or the `text` of each part of an
+/// array joined by newlines.
+fn text_of(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(serde_json::Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests;
