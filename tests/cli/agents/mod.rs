@@ -24,6 +24,7 @@ mod day;
 mod opencode;
 mod packages;
 mod sessions;
+mod transcripts;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};

@@ -1,0 +1,97 @@
+//! The real Claude Code's own transcript, digested (issue 34, SPEC section 11): the
+//! stub model has it run a `Bash` call that fails, and what the reader finds in the
+//! transcript Claude Code wrote is the user's request and the failure with its exit
+//! status and first error line.
+
+use std::path::{Path, PathBuf};
+
+use git_handover::api::{TranscriptFormat, read_transcript};
+
+use super::day::claude_runs;
+use super::{Agent, World, need};
+
+fn jsonl_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut dirs = vec![dir.to_owned()];
+    while let Some(d) = dirs.pop() {
+        for entry in std::fs::read_dir(d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "jsonl") {
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn claude_codes_own_transcript_gives_the_request_and_the_failed_command() {
+    if !need(Agent::Claude) {
+        return;
+    }
+    let world = World::new();
+    world
+        .stub
+        .script(claude_runs("ls /nonexistent-transcripts".into()));
+    let out = world.run_in(
+        &world.repo,
+        Agent::Claude,
+        &["-p", "list the missing directory", "--allowedTools", "Bash"],
+        &std::env::var("PATH").unwrap_or_default(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let files = jsonl_under(&world.home().join(".claude/projects"));
+    let transcript = files
+        .iter()
+        .find(|f| !f.to_string_lossy().contains("subagents"))
+        .unwrap_or_else(|| panic!("no transcript under the home: {files:?}"));
+    // `TRANSCRIPT_FIXTURE_OUT=path` keeps the transcript: how the fixture was made.
+    if let Ok(keep) = std::env::var("TRANSCRIPT_FIXTURE_OUT") {
+        std::fs::copy(transcript, keep).unwrap();
+    }
+    let read = read_transcript(transcript, TranscriptFormat::Claude);
+    assert_eq!(
+        read.problem,
+        None,
+        "{}",
+        std::fs::read_to_string(transcript).unwrap()
+    );
+    let d = read.digest;
+    assert_eq!(
+        d.last_request.as_deref(),
+        Some("list the missing directory")
+    );
+    let failed = d.failed_commands.last().expect("the failed Bash call");
+    assert_eq!(failed.command, "ls /nonexistent-transcripts");
+    assert_eq!(failed.exit_status, Some(2));
+    assert!(
+        failed.first_error_line.contains("No such file"),
+        "{failed:?}"
+    );
+}
+
+#[test]
+fn the_captured_claude_code_transcript_digests() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/transcripts/claude-2.1.332.jsonl");
+    let read = read_transcript(&fixture, TranscriptFormat::Claude);
+    assert_eq!(read.problem, None);
+    let d = read.digest;
+    assert_eq!(
+        d.last_request.as_deref(),
+        Some("list the missing directory")
+    );
+    assert_eq!(d.failed_commands.len(), 1);
+    assert_eq!(d.failed_commands[0].exit_status, Some(2));
+    assert!(d.edited_files.is_empty());
+    // As another agent's format, it gives nothing.
+    let other = read_transcript(&fixture, TranscriptFormat::Codex);
+    assert_eq!(other.digest.last_request, None);
+    assert!(other.digest.failed_commands.is_empty());
+}
