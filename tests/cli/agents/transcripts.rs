@@ -95,3 +95,27 @@ fn the_captured_claude_code_transcript_digests() {
     assert_eq!(other.digest.last_request, None);
     assert!(other.digest.failed_commands.is_empty());
 }
+
+/// `bench/transcript.sh`: the reader on the file `TRANSCRIPT_BENCH` names, its time and
+/// the process's peak memory.
+#[test]
+#[ignore = "a benchmark: bench/transcript.sh makes its file and runs it"]
+fn bench_transcript_read() {
+    let Ok(file) = std::env::var("TRANSCRIPT_BENCH") else {
+        return;
+    };
+    let mut times = Vec::new();
+    for _ in 0..7 {
+        let started = std::time::Instant::now();
+        let read = read_transcript(Path::new(&file), TranscriptFormat::Claude);
+        times.push(started.elapsed());
+        assert!(read.digest.last_request.is_some(), "{:?}", read.problem);
+    }
+    times.sort();
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let peak = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM"))
+        .unwrap_or("");
+    println!("transcript read: median {:?} of 7, {peak}", times[3]);
+}
