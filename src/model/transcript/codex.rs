@@ -1,7 +1,8 @@
 //! Codex's rollout (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-….jsonl`, the
 //! `transcript_path` of its hook events), one `{"timestamp","type","payload"}` a line.
 //! Followed (openai/codex `codex-rs/protocol/src/protocol.rs`, `RolloutItem` and
-//! `EventMsg`): `event_msg` payloads `user_message` (`message`: what the user typed,
+//! `EventMsg`): `event_msg` payloads `user_message` (0.171.0: `item_completed` of a
+//! `UserMessage` item instead) (`message`: what the user typed,
 //! without the injected instructions and environment context), `exec_command_end`
 //! (`call_id`, `command` argv, `exit_code`, `stderr`, `aggregated_output`) and
 //! `patch_apply_end` (`changes`: a map keyed by path); `response_item` payloads
@@ -12,7 +13,7 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::{Builder, Digest};
+use super::{Builder, Digest, text_of};
 
 pub(super) fn digest(tail: &str) -> Digest {
     let mut b = Builder::default();
@@ -34,6 +35,11 @@ pub(super) fn digest(tail: &str) -> Digest {
                 if let Some(m) = p["message"].as_str() {
                     b.request(m);
                 }
+            }
+            // Codex 0.171.0 writes the user's turn as a completed `UserMessage` item
+            // (seen in its rollout: tests/fixtures/transcripts/codex-0.171.0.jsonl).
+            ("event_msg", Some("item_completed")) if p["item"]["type"] == "UserMessage" => {
+                b.request(&text_of(&p["item"]["content"]));
             }
             ("event_msg", Some("exec_command_end")) => exec_end(&mut b, &mut failed, p),
             ("event_msg", Some("patch_apply_end")) => {

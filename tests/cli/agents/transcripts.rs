@@ -119,3 +119,74 @@ fn bench_transcript_read() {
         .unwrap_or("");
     println!("transcript read: median {:?} of 7, {peak}", times[3]);
 }
+
+/// Codex and Gemini CLI, each given a request the stub answers in words: the reader
+/// finds the request in the agent's own file (Codex's rollout under `CODEX_HOME/sessions`,
+/// Gemini CLI's chat recording under the home's `.gemini/tmp`), and nothing in the other
+/// agents' formats. `TRANSCRIPT_FIXTURE_DIR=dir` keeps each file as `<agent>.jsonl`.
+#[test]
+fn codex_and_gemini_clis_own_files_give_the_request() {
+    for (agent, args, under, format) in [
+        (
+            Agent::Codex,
+            &["list the missing directory"][..],
+            ".codex/sessions",
+            TranscriptFormat::Codex,
+        ),
+        (
+            Agent::Gemini,
+            &["-p", "list the missing directory"][..],
+            ".gemini/tmp",
+            TranscriptFormat::Gemini,
+        ),
+    ] {
+        if !need(agent) {
+            continue;
+        }
+        let world = World::new();
+        let out = world.run(agent, args, false);
+        assert!(
+            out.status.success(),
+            "{agent:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let files = jsonl_under(&world.home().join(under));
+        let transcript = files
+            .first()
+            .unwrap_or_else(|| panic!("{agent:?}: no transcript under the home"));
+        if let Ok(dir) = std::env::var("TRANSCRIPT_FIXTURE_DIR") {
+            std::fs::copy(transcript, Path::new(&dir).join(format!("{agent:?}.jsonl"))).unwrap();
+        }
+        let read = read_transcript(transcript, format);
+        let text = std::fs::read_to_string(transcript).unwrap();
+        assert_eq!(read.problem, None, "{agent:?}: {text}");
+        assert_eq!(
+            read.digest.last_request.as_deref(),
+            Some("list the missing directory"),
+            "{agent:?}: {text}"
+        );
+        let other = read_transcript(transcript, TranscriptFormat::Claude);
+        assert_eq!(
+            other.digest.last_request, None,
+            "{agent:?} read as Claude Code's"
+        );
+    }
+}
+
+#[test]
+fn the_captured_codex_and_gemini_cli_transcripts_digest() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/transcripts");
+    for (file, format) in [
+        ("codex-0.171.0.jsonl", TranscriptFormat::Codex),
+        ("gemini-0.61.0.jsonl", TranscriptFormat::Gemini),
+    ] {
+        let read = read_transcript(&dir.join(file), format);
+        assert_eq!(read.problem, None, "{file}");
+        assert_eq!(
+            read.digest.last_request.as_deref(),
+            Some("list the missing directory"),
+            "{file}"
+        );
+        assert_eq!(read.digest.skipped_lines, 0, "{file}");
+    }
+}
