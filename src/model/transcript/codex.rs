@@ -41,7 +41,14 @@ pub(super) fn digest(tail: &str) -> Digest {
             ("event_msg", Some("item_completed")) if p["item"]["type"] == "UserMessage" => {
                 b.request(&text_of(&p["item"]["content"]));
             }
-            ("event_msg", Some("exec_command_end")) => exec_end(&mut b, &mut failed, p),
+            // 0.171.0: a shell call ends as a completed `CommandExecution` item (`id` is
+            // the call's id; `command` argv, `exit_code`, `aggregated_output`).
+            ("event_msg", Some("item_completed")) if p["item"]["type"] == "CommandExecution" => {
+                exec_end(&mut b, &mut failed, p["item"]["id"].as_str(), &p["item"]);
+            }
+            ("event_msg", Some("exec_command_end")) => {
+                exec_end(&mut b, &mut failed, p["call_id"].as_str(), p);
+            }
             ("event_msg", Some("patch_apply_end")) => {
                 if let Some(changes) = p["changes"].as_object() {
                     for path in changes.keys() {
@@ -68,12 +75,12 @@ pub(super) fn digest(tail: &str) -> Digest {
     b.finish()
 }
 
-fn exec_end(b: &mut Builder, failed: &mut HashSet<String>, p: &Value) {
+fn exec_end(b: &mut Builder, failed: &mut HashSet<String>, call_id: Option<&str>, p: &Value) {
     let code = p["exit_code"].as_i64().and_then(|c| i32::try_from(c).ok());
     if code == Some(0) || code.is_none() {
         return;
     }
-    if let Some(id) = p["call_id"].as_str()
+    if let Some(id) = call_id
         && !failed.insert(id.to_owned())
     {
         return;

@@ -28,7 +28,7 @@ use super::{Agent, Reply, World, need};
 use crate::common::{read_json, sessions_under};
 
 /// Server-sent events as the Anthropic and `OpenAI` streams write them.
-fn sse(events: &[Value]) -> String {
+pub(super) fn sse(events: &[Value]) -> String {
     let mut out = String::new();
     for e in events {
         out.push_str("event: ");

@@ -189,4 +189,72 @@ fn the_captured_codex_and_gemini_cli_transcripts_digest() {
         );
         assert_eq!(read.digest.skipped_lines, 0, "{file}");
     }
+    let shell = read_transcript(
+        &dir.join("codex-0.171.0-shell.jsonl"),
+        TranscriptFormat::Codex,
+    );
+    let failed = &shell.digest.failed_commands;
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0].command, "ls /nonexistent-transcripts");
+    assert_eq!(failed[0].exit_status, Some(2));
+    assert_eq!(
+        failed[0].first_error_line,
+        "ls: cannot access '/nonexistent-transcripts': No such file or directory"
+    );
+}
+
+/// Codex's model calls its shell tool with a command that fails.
+fn codex_runs(command: &'static str) -> super::Reply {
+    Box::new(move |path, body| {
+        if !path.contains("/responses") || body.contains("function_call_output") {
+            return None;
+        }
+        let v: serde_json::Value = serde_json::from_str(body).ok()?;
+        let (name, arguments) = v["tools"].as_array()?.iter().find_map(|t| {
+            let name = t["name"].as_str()?;
+            let props = &t["parameters"]["properties"];
+            if props.get("cmd").is_some() {
+                Some((name, serde_json::json!({"cmd": command, "login": false})))
+            } else if props.get("command").is_some() {
+                Some((name, serde_json::json!({"command": ["sh", "-c", command]})))
+            } else {
+                None
+            }
+        })?;
+        let item = serde_json::json!({"type": "function_call", "id": "fc_t", "call_id": "call_t",
+            "name": name, "arguments": arguments.to_string()});
+        let events = [
+            serde_json::json!({"type": "response.created", "response": {"id": "resp_t"}}),
+            serde_json::json!({"type": "response.output_item.done", "item": item}),
+            serde_json::json!({"type": "response.completed", "response": {"id": "resp_t", "usage": {"input_tokens": 1, "input_tokens_details": null, "output_tokens": 1, "output_tokens_details": null, "total_tokens": 2}}}),
+        ];
+        Some(("text/event-stream", super::day::sse(&events)))
+    })
+}
+
+#[test]
+fn codexs_own_rollout_gives_the_failed_command() {
+    if !need(Agent::Codex) {
+        return;
+    }
+    let world = World::new();
+    world.stub.script(codex_runs("ls /nonexistent-transcripts"));
+    let out = world.run(Agent::Codex, &["list the missing directory"], false);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let files = jsonl_under(&world.home().join(".codex/sessions"));
+    let transcript = files.first().expect("a rollout");
+    if let Ok(dir) = std::env::var("TRANSCRIPT_FIXTURE_DIR") {
+        std::fs::copy(transcript, Path::new(&dir).join("codex-shell.jsonl")).unwrap();
+    }
+    let d = read_transcript(transcript, TranscriptFormat::Codex).digest;
+    let failed = d.failed_commands.last().expect("the failed shell call");
+    assert!(
+        failed.command.contains("ls /nonexistent-transcripts"),
+        "{failed:?}"
+    );
+    assert_eq!(failed.exit_status, Some(2), "{failed:?}");
 }
