@@ -201,6 +201,16 @@ fn the_captured_codex_and_gemini_cli_transcripts_digest() {
         failed[0].first_error_line,
         "ls: cannot access '/nonexistent-transcripts': No such file or directory"
     );
+    let tools = read_transcript(
+        &dir.join("gemini-0.61.0-tools.jsonl"),
+        TranscriptFormat::Gemini,
+    );
+    assert_eq!(tools.problem, None);
+    assert_eq!(tools.digest.last_request.as_deref(), Some("write hello"));
+    assert_eq!(tools.digest.edited_files.len(), 1);
+    assert!(tools.digest.edited_files[0].ends_with("/hello.txt"));
+    assert_eq!(tools.digest.failed_commands.len(), 1);
+    assert_eq!(tools.digest.failed_commands[0].exit_status, Some(2));
 }
 
 /// Codex's model calls its shell tool with a command that fails.
@@ -256,5 +266,50 @@ fn codexs_own_rollout_gives_the_failed_command() {
         failed.command.contains("ls /nonexistent-transcripts"),
         "{failed:?}"
     );
+    assert_eq!(failed.exit_status, Some(2), "{failed:?}");
+}
+
+/// Gemini CLI's model calls `write_file` and `run_shell_command` (a command that fails).
+fn gemini_runs(file: String) -> super::Reply {
+    Box::new(move |path, body| {
+        if !path.contains("enerateContent") || body.contains("functionResponse") {
+            return None;
+        }
+        let parts = serde_json::json!([
+            {"functionCall": {"name": "write_file", "args": {"file_path": file, "content": "hi\n"}}},
+            {"functionCall": {"name": "run_shell_command", "args": {"command": "ls /nonexistent-transcripts"}}}
+        ]);
+        let chunk = serde_json::json!({"candidates": [{"content": {"parts": parts, "role": "model"}, "finishReason": "STOP", "index": 0}],
+            "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2}});
+        if path.contains("stream") {
+            return Some(("text/event-stream", format!("data: {chunk}\r\n\r\n")));
+        }
+        Some(("application/json", chunk.to_string()))
+    })
+}
+
+#[test]
+fn gemini_clis_own_recording_gives_the_edit_and_the_failed_command() {
+    if !need(Agent::Gemini) {
+        return;
+    }
+    let world = World::new();
+    let file = world.repo.join("hello.txt").display().to_string();
+    world.stub.script(gemini_runs(file.clone()));
+    let out = world.run(Agent::Gemini, &["-p", "write hello", "--yolo"], false);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let files = jsonl_under(&world.home().join(".gemini/tmp"));
+    let transcript = files.first().expect("a chat recording");
+    if let Ok(dir) = std::env::var("TRANSCRIPT_FIXTURE_DIR") {
+        std::fs::copy(transcript, Path::new(&dir).join("gemini-tools.jsonl")).unwrap();
+    }
+    let d = read_transcript(transcript, TranscriptFormat::Gemini).digest;
+    assert_eq!(d.edited_files, [file]);
+    let failed = d.failed_commands.last().expect("the failed shell call");
+    assert_eq!(failed.command, "ls /nonexistent-transcripts");
     assert_eq!(failed.exit_status, Some(2), "{failed:?}");
 }
