@@ -84,7 +84,11 @@ fn tool_call(b: &mut Builder, call: &Value) {
                             .or(l.strip_prefix("Error: "))
                             .unwrap_or(l)
                     })
-                    .find(|l| !l.trim().is_empty() && *l != "(empty)")
+                    .find(|l| {
+                        let l = l.trim();
+                        // 0.61.0 wraps the response in `<untrusted_context>` lines.
+                        !l.is_empty() && l != "(empty)" && !l.ends_with("untrusted_context>")
+                    })
                     .unwrap_or("");
                 b.failed(args["command"].as_str().unwrap_or(""), code, error);
             }

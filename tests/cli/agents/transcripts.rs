@@ -211,6 +211,10 @@ fn the_captured_codex_and_gemini_cli_transcripts_digest() {
     assert!(tools.digest.edited_files[0].ends_with("/hello.txt"));
     assert_eq!(tools.digest.failed_commands.len(), 1);
     assert_eq!(tools.digest.failed_commands[0].exit_status, Some(2));
+    assert_eq!(
+        tools.digest.failed_commands[0].first_error_line,
+        "ls: cannot access '/nonexistent-transcripts': No such file or directory"
+    );
 }
 
 /// Codex's model calls its shell tool with a command that fails.
