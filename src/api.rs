@@ -6,8 +6,21 @@ pub use crate::model::markdown::render as render_markdown;
 pub use crate::model::record::{self as notes, Record, RecordKind};
 pub use crate::model::session::{merge, seal, session_hash};
 pub use crate::model::state::{State, View};
+pub use crate::model::transcript::{
+    Digest as TranscriptDigest, FailedCommand, Format as TranscriptFormat,
+    digest as transcript_digest,
+};
+pub use crate::services::transcript::{
+    Problem as TranscriptProblem, Read as TranscriptRead, read as read_transcript,
+    read_bounded as read_transcript_bounded,
+};
 pub use crate::support::i18n::Lang;
 pub use crate::support::jsonc::blank_comments as blank_json_comments;
+
+/// The note a hook prints for a transcript's problem, in `lang`.
+pub fn transcript_note(problem: &TranscriptProblem, lang: Lang) -> String {
+    crate::services::transcript::note(problem).render(lang)
+}
 
 /// Whether `args` (without the program name) is a command line the CLI accepts: a
 /// renamed flag or subcommand in a skill or a hook file fails the drift tests.

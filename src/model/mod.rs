@@ -11,5 +11,6 @@ pub mod record;
 pub mod session;
 pub mod state;
 pub mod task_edit;
+pub mod transcript;
 pub mod verdict;
 pub mod why;

@@ -14,3 +14,4 @@ pub mod legacy;
 pub mod notes_store;
 pub mod scan;
 pub mod sessions;
+pub mod transcript;

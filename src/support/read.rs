@@ -108,3 +108,75 @@ pub(crate) fn kind_of(meta: &std::fs::Metadata) -> &'static str {
         crate::k!("file.other")
     }
 }
+
+/// The last bytes of a file, as [`read_tail`] found them.
+#[derive(Debug)]
+pub struct Tail {
+    /// At most the limit, from `start` to the end the file had when it was opened.
+    pub bytes: Vec<u8>,
+    /// Where `bytes` begin in the file: 0 when the whole file was read.
+    pub start: u64,
+    /// The file's size when it was opened.
+    pub total: u64,
+}
+
+/// Why [`read_tail`] read nothing.
+#[derive(Debug)]
+pub enum TailRefused {
+    /// Nothing at the path.
+    Missing,
+    /// The path itself is not a regular file (a FIFO, a directory, a device).
+    NotRegular,
+    /// The path is a link to no regular file (dangling, a loop, a FIFO, a device).
+    Link,
+    Io(std::io::Error),
+}
+
+/// Read at most the last `limit` bytes of the regular file at `path`. A final link is
+/// followed only to a regular file: agents' own directories are often links into a
+/// dotfiles checkout, and the file opened is checked, not the name, so a link swapped
+/// for a FIFO in between is still refused. Opening never blocks (`O_NONBLOCK`: a FIFO
+/// is opened and refused, not waited on), and one seek skips to the tail, so a 200 MB
+/// file costs what a `limit`-sized one does.
+pub fn read_tail(path: &Path, limit: u64) -> std::result::Result<Tail, TailRefused> {
+    use std::io::{Seek as _, SeekFrom};
+    let linked = match std::fs::symlink_metadata(path) {
+        Ok(meta) => meta.file_type().is_symlink(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(TailRefused::Missing),
+        Err(e) => return Err(TailRefused::Io(e)),
+    };
+    let opened = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path);
+    let file = match opened {
+        Ok(file) => file,
+        Err(e) if linked && e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(TailRefused::Link);
+        }
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Err(TailRefused::Link),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(TailRefused::Missing),
+        Err(e) => return Err(TailRefused::Io(e)),
+    };
+    let meta = file.metadata().map_err(TailRefused::Io)?;
+    if !meta.is_file() {
+        return Err(if linked {
+            TailRefused::Link
+        } else {
+            TailRefused::NotRegular
+        });
+    }
+    let total = meta.len();
+    let start = total.saturating_sub(limit);
+    let mut file = file;
+    file.seek(SeekFrom::Start(start)).map_err(TailRefused::Io)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(total - start).unwrap_or(0));
+    file.take(limit)
+        .read_to_end(&mut bytes)
+        .map_err(TailRefused::Io)?;
+    Ok(Tail {
+        bytes,
+        start,
+        total,
+    })
+}

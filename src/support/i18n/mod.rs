@@ -13,6 +13,7 @@ mod catalog;
 mod claims;
 mod diagnose;
 mod reach2;
+mod transcripts;
 
 use catalog::Entry;
 
@@ -22,6 +23,7 @@ const PARTS: &[&[Entry]] = &[
     claims::CLAIMS,
     diagnose::DIAGNOSE,
     reach2::REACH2,
+    transcripts::TRANSCRIPTS,
 ];
 
 /// Which output language messages and `handover.md` words use.

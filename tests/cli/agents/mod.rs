@@ -27,6 +27,7 @@ mod opencode;
 mod packages;
 mod readme;
 mod sessions;
+mod transcripts;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
