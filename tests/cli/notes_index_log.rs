@@ -88,3 +88,57 @@ fn log_n_reads_only_the_newest_notes() {
         log(&env, &repo, &["-n", "2"], false)
     );
 }
+
+#[test]
+fn sync_with_nothing_to_exchange_does_not_read_the_remote_store_again() {
+    let env = TestEnv::new();
+    let seed = env.init("seed");
+    env.commit(&seed, "a", "a\n", "first", "2026-11-30T10:00:00Z");
+    let remote = env.root().join("remote.git");
+    env.git(
+        env.root(),
+        &["clone", "-q", "--bare", "seed", remote.to_str().unwrap()],
+    );
+    let clone = |name: &str| {
+        env.git(env.root(), &["clone", "-q", remote.to_str().unwrap(), name]);
+        let dir = env.root().join(name);
+        crate::notes_store::enable_store(&env, &dir);
+        dir
+    };
+    let (a, b) = (clone("a"), clone("b"));
+    append(
+        &env,
+        &a,
+        "HEAD",
+        &[record("s1", 1, None, "h11", "2026-11-30T10:00:00Z")],
+    );
+    let events = env.event_log("sync");
+    let sync = |dir: &Path| {
+        let run = env.handover_with(dir, &["sync"], |c| {
+            c.env("GIT_HANDOVER_TEST_LOG", events.path());
+        });
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    };
+    sync(&a);
+    sync(&a);
+    assert_eq!(
+        events.count("sync-remote-known"),
+        1,
+        "the second sync re-read the remote"
+    );
+    sync(&b);
+    append(
+        &env,
+        &b,
+        "HEAD",
+        &[record("s1", 2, Some("h11"), "h12", "2026-11-30T11:00:00Z")],
+    );
+    sync(&b);
+    // What b pushed is new to a: read, checked and merged.
+    let known = events.count("sync-remote-known");
+    sync(&a);
+    assert_eq!(events.count("sync-remote-known"), known);
+    let out = log(&env, &a, &["-n", "1"], true);
+    assert!(out.contains("T2"), "{out}");
+    assert_eq!(out, log(&env, &a, &["-n", "1"], false));
+}
