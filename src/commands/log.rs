@@ -46,56 +46,27 @@ pub fn run(ctx: &Context, args: &LogArgs) -> Result<Report> {
         crate::support::paths::check_relative(crate::k!("what.session_key"), key)
             .map_err(crate::support::error::Error::usage)?;
     }
-    let (mut records, skipped) = ctx.store().records()?;
+    let history = ctx.store().history(args.key.as_deref(), args.max_count)?;
     let mut close = Vec::new();
     if let Some(key) = &args.key {
-        let mut keys: Vec<&str> = records.iter().map(|r| r.record.key.as_str()).collect();
-        keys.sort_unstable();
-        keys.dedup();
+        let keys: Vec<&str> = history.keys.iter().map(String::as_str).collect();
         close = close_keys(key, &keys);
-        records.retain(|r| &r.record.key == key);
     }
-    // Newest first; the same instant in key order, then (one session) the higher write
-    // count first, then the line appended last first (records of one note are appended
-    // in order; the sort is stable).
-    records.reverse();
-    records.sort_by(|a, b| {
-        b.record
-            .saved_at
-            .cmp(&a.record.saved_at)
-            .then_with(|| a.record.key.cmp(&b.record.key))
-            .then_with(|| b.record.seq.cmp(&a.record.seq))
-    });
-    // Each record against the next older one of the same session (the same
-    // session_id when both have one, else the same key).
-    let same_session = |a: &crate::model::record::Record, b: &crate::model::record::Record| match (
-        &a.session_id,
-        &b.session_id,
-    ) {
-        (Some(x), Some(y)) => x == y,
-        _ => a.key == b.key,
-    };
-    let changes = (0..records.len())
-        .map(|i| {
-            // Each state is parsed only for this comparison (a store holds many).
-            let rec = &records[i].record;
-            let Some(after) = rec.state.as_ref() else {
+    // Each record against the next older one of its session (each state is parsed
+    // only for this comparison: a store holds many).
+    let changes = (history.records.iter().zip(&history.before))
+        .map(|(r, before)| {
+            let Some(after) = r.record.state.as_ref() else {
                 return Vec::new();
             };
-            let before = records[i + 1..]
-                .iter()
-                .map(|r| &r.record)
-                .find(|r| same_session(r, rec) && r.state.is_some())
-                .and_then(|r| r.state.as_ref())
+            let before = before
+                .as_ref()
+                .and_then(|b| b.state.as_ref())
                 .map(crate::model::record::StateText::doc);
             crate::model::changes::between(before.as_ref(), &after.doc())
         })
         .collect::<Vec<_>>();
-    let mut changes = changes;
-    if let Some(n) = args.max_count {
-        records.truncate(n);
-        changes.truncate(n);
-    }
+    let (records, skipped) = (history.records, history.skipped);
     Ok(Report {
         notes_ref: ctx.settings.notes_ref.clone(),
         key: args.key.clone(),

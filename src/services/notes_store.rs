@@ -2,6 +2,7 @@
 //! HEAD's note, and reading the newest record of each session.
 
 mod free_key;
+mod history;
 mod index;
 mod index_file;
 mod indexed;

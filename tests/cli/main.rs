@@ -35,6 +35,7 @@ mod memory;
 mod named_problems;
 mod note_consumption;
 mod notes_index;
+mod notes_index_log;
 mod notes_log;
 mod notes_property;
 mod notes_store;

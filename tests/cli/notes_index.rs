@@ -14,7 +14,7 @@ const HEADS: &str = ".git/git-handover/notes-index/refs%notes%handover.heads";
 const MEMBERS: &str = ".git/git-handover/notes-index/refs%notes%handover.members";
 
 /// One session record's line: state `hash` written from `parent` as write `seq`.
-fn record(sid: &str, seq: u64, parent: Option<&str>, hash: &str, at: &str) -> String {
+pub(crate) fn record(sid: &str, seq: u64, parent: Option<&str>, hash: &str, at: &str) -> String {
     let state = json!({"version": 3, "session_id": sid, "status": "READY",
         "active_tasks": [{"id": format!("T{seq}"), "description": "work", "status": "in_progress"}],
         "session_hash": hash});
@@ -25,7 +25,7 @@ fn record(sid: &str, seq: u64, parent: Option<&str>, hash: &str, at: &str) -> St
     rec.to_string()
 }
 
-fn legacy(key: &str, at: &str, task: &str) -> String {
+pub(crate) fn legacy(key: &str, at: &str, task: &str) -> String {
     json!({"key": key, "worktree": "/gone", "branch": "main", "saved_at": at, "kind": "session",
         "state": {"version": 3, "status": "READY",
         "active_tasks": [{"id": task, "description": "old", "status": "in_progress"}]}})
@@ -33,7 +33,7 @@ fn legacy(key: &str, at: &str, task: &str) -> String {
 }
 
 /// A repository with `n` commits (named c0…), the store enabled.
-fn repo_with(env: &TestEnv, n: usize) -> (PathBuf, Vec<String>) {
+pub(crate) fn repo_with(env: &TestEnv, n: usize) -> (PathBuf, Vec<String>) {
     let repo = env.repo();
     enable_store(env, &repo);
     let mut commits = vec![env.git(&repo, &["rev-parse", "HEAD"])];
@@ -51,7 +51,7 @@ fn repo_with(env: &TestEnv, n: usize) -> (PathBuf, Vec<String>) {
 }
 
 /// Append `lines` to the note of `commit`, as git does.
-fn append(env: &TestEnv, repo: &Path, commit: &str, lines: &[String]) {
+pub(crate) fn append(env: &TestEnv, repo: &Path, commit: &str, lines: &[String]) {
     for l in lines {
         env.git(
             repo,
@@ -88,7 +88,7 @@ fn same(env: &TestEnv, repo: &Path, why: &str) -> String {
 
 /// A store of three sessions, one diverged, one written before ids, a line that is no
 /// record, over four commits.
-fn populated(env: &TestEnv) -> (PathBuf, Vec<String>) {
+pub(crate) fn populated(env: &TestEnv) -> (PathBuf, Vec<String>) {
     populated_with(env, true)
 }
 

@@ -14,7 +14,9 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use super::index_file::{self as file, Files, GroupEntry, Heads, Located, Members, NoteSkip};
+use super::index_file::{
+    self as file, Files, GroupEntry, Heads, Located, Members, NoteSkip, Times,
+};
 use crate::git::{CommitId, NoteText, Repo};
 use crate::model::record::{Group, Head, HeadLine, MAX_NOTE_SIZE, RecordKind};
 use crate::support::error::Result;
@@ -83,6 +85,13 @@ fn entry_of(
         .collect();
     keys.sort();
     keys.dedup();
+    let mut other_keys: Vec<String> = (lines.iter())
+        .map(|l| &l.head.key)
+        .filter(|k| keys.binary_search(k).is_err())
+        .cloned()
+        .collect();
+    other_keys.sort();
+    other_keys.dedup();
     let lines: Vec<HeadLine<'_>> = lines
         .into_iter()
         .filter(|l| l.head.kind == RecordKind::Session)
@@ -95,6 +104,7 @@ fn entry_of(
     };
     let mut entry = GroupEntry {
         keys,
+        other_keys,
         skipped: skipped
             .into_iter()
             .map(|(n, line, why)| (notes[n].0.to_string(), line, why))
@@ -167,10 +177,11 @@ fn refetch<'a>(
 }
 
 /// The index of notes commit `now`, read whole from the store.
-fn build(repo: &Repo, now: CommitId) -> Result<(Heads, Members)> {
+fn build(repo: &Repo, now: CommitId) -> Result<(Heads, Members, Times)> {
     let notes = repo.notes_listing(now)?;
     let mut heads = Heads::default();
     let mut members = Members::new();
+    let mut times = Times::new();
     // Heads only: the lines are read again for the few records parsed whole, so a
     // store of any size is built in the memory of its heads.
     let mut lines: BTreeMap<String, Vec<HeadLine<'static>>> = BTreeMap::new();
@@ -183,6 +194,9 @@ fn build(repo: &Repo, now: CommitId) -> Result<(Heads, Members)> {
             None => vec![oversize(repo.note_size(*blob).unwrap_or_default())],
             Some(t) => {
                 let (found, skips) = scan(t);
+                if let Some(at) = newest_time(&found) {
+                    times.insert(*object, at);
+                }
                 for (line_no, _, head) in found {
                     let g = group_name(Group::of(&head));
                     let m = members.entry(g.clone()).or_default();
@@ -208,7 +222,12 @@ fn build(repo: &Repo, now: CommitId) -> Result<(Heads, Members)> {
         .into_iter()
         .map(|(g, l)| (g, entry_of(l, &notes, &mut fetch)))
         .collect();
-    Ok((heads, members))
+    Ok((heads, members, times))
+}
+
+/// The newest `saved_at` of a note's records.
+fn newest_time(heads: &[(usize, &[u8], Head)]) -> Option<jiff::Timestamp> {
+    heads.iter().map(|(_, _, h)| h.saved_at).max()
 }
 
 fn missing(object: &CommitId) -> crate::support::error::Error {
@@ -224,9 +243,9 @@ fn update(
     repo: &Repo,
     at: CommitId,
     now: CommitId,
-    mut heads: Heads,
-    mut members: Members,
-) -> Result<Option<(Heads, Members)>> {
+    index: (Heads, Members, Times),
+) -> Result<Option<(Heads, Members, Times)>> {
+    let (mut heads, mut members, mut times) = index;
     let mut affected: BTreeSet<String> = BTreeSet::new();
     let mut moved: HashMap<String, NoteText> = HashMap::new();
     for change in repo.notes_diff(at, now)? {
@@ -246,6 +265,10 @@ fn update(
         if !skips.is_empty() {
             heads.notes.insert(note.clone(), skips);
         }
+        match newest_time(&new_heads) {
+            Some(t) => times.insert(change.object, t),
+            None => times.remove(&change.object),
+        };
         // Lines appended to a note move no other line: only their groups change.
         let appended = match (&old, &new) {
             (Some(o), Some(n)) if n.starts_with(o) && (o.is_empty() || o.ends_with(b"\n")) => {
@@ -327,7 +350,7 @@ fn update(
         }
     }
     members.retain(|_, m| !m.is_empty());
-    Ok(Some((heads, members)))
+    Ok(Some((heads, members, times)))
 }
 
 /// The index of `notes_ref` as of its current commit (read, brought up to date, or
@@ -344,16 +367,17 @@ pub fn current(repo: &Repo, notes_ref: &str) -> Result<Option<(CommitId, Heads)>
         }
         if repo.notes_descends(at, now)
             && let Some(members) = file::read_members(&files, notes_ref, at)
-            && let Some((heads, members)) = update(repo, at, now, heads, members)?
+            && let Some(times) = file::read_times(&files, notes_ref, at)
+            && let Some((heads, members, times)) = update(repo, at, now, (heads, members, times))?
         {
             crate::support::testing::note("notes-index-updated");
-            file::write(&files, notes_ref, now, &heads, &members);
+            file::write(&files, notes_ref, now, (&heads, &members, &times));
             return Ok(Some((now, heads)));
         }
     }
     crate::support::testing::note("notes-index-built");
-    let (heads, members) = build(repo, now)?;
-    file::write(&files, notes_ref, now, &heads, &members);
+    let (heads, members, times) = build(repo, now)?;
+    file::write(&files, notes_ref, now, (&heads, &members, &times));
     Ok(Some((now, heads)))
 }
 
@@ -363,11 +387,18 @@ pub fn members(repo: &Repo, notes_ref: &str, commit: CommitId) -> Option<Members
     file::read_members(&files, notes_ref, commit)
 }
 
+/// The times of the index of `notes_ref` at `commit`, when its file holds them.
+pub fn times(repo: &Repo, notes_ref: &str, commit: CommitId) -> Option<Times> {
+    let files = Files::at(&repo.tool_dir().notes_index(notes_ref));
+    file::read_times(&files, notes_ref, commit)
+}
+
 /// Remove the index of `notes_ref` (one found not to hold): the next reader builds it.
 pub fn forget(repo: &Repo, notes_ref: &str) {
     let files = Files::at(&repo.tool_dir().notes_index(notes_ref));
     let _ = std::fs::remove_file(&files.heads);
     let _ = std::fs::remove_file(&files.members);
+    let _ = std::fs::remove_file(&files.times);
 }
 
 /// Reads located records back, each note's blob once.

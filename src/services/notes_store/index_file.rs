@@ -16,7 +16,7 @@ use crate::git::{CommitId, NoteText};
 /// The format, and the reader it was built by: an index built by another version of the
 /// tool is built again, since how records are read (a new record kind, claims) may have
 /// changed. A change to how a record line is read within one version bumps the number.
-const MAGIC: &str = concat!("git-handover notes-index 1 ", env!("CARGO_PKG_VERSION"));
+const MAGIC: &str = concat!("git-handover notes-index 2 ", env!("CARGO_PKG_VERSION"));
 /// Bounds for reading the files back: far beyond any real store's index.
 const HEADS_LIMIT: u64 = 256 << 20;
 const MEMBERS_LIMIT: u64 = 1 << 30;
@@ -38,6 +38,10 @@ pub struct GroupEntry {
     pub sides: Vec<Located>,
     #[serde(default)]
     pub keys: Vec<String>,
+    /// The keys of its other records (continue-here notes, records without a session
+    /// id among them) not in `keys`: what `log KEY` looks for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub other_keys: Vec<String>,
     /// (note, line, why).
     #[serde(default)]
     pub skipped: Vec<(String, usize, String)>,
@@ -68,10 +72,15 @@ pub struct Heads {
 /// Which notes hold records of each group, by group name.
 pub type Members = BTreeMap<String, Vec<CommitId>>;
 
-/// The two files of the index of one notes ref.
+/// By note (the annotated object): the newest `saved_at` of its records, what `log -n`
+/// reads the notes in the order of, stopping when no unread note can hold a newer one.
+pub type Times = BTreeMap<CommitId, jiff::Timestamp>;
+
+/// The files of the index of one notes ref.
 pub struct Files {
     pub heads: PathBuf,
     pub members: PathBuf,
+    pub times: PathBuf,
 }
 
 impl Files {
@@ -84,6 +93,7 @@ impl Files {
         Files {
             heads: with(".heads"),
             members: with(".members"),
+            times: with(".times"),
         }
     }
 }
@@ -160,10 +170,28 @@ pub fn read_members(files: &Files, notes_ref: &str, commit: CommitId) -> Option<
     Some(out)
 }
 
-/// Write both files for `commit`: the members first, so that readers that find the
-/// new heads never pair them with older members unnoticed (each names its commit).
-/// Best effort: an index that cannot be written is rebuilt next time.
-pub fn write(files: &Files, notes_ref: &str, commit: CommitId, heads: &Heads, members: &Members) {
+/// The times as of `commit`, when the file is there, whole and of that commit.
+pub fn read_times(files: &Files, notes_ref: &str, commit: CommitId) -> Option<Times> {
+    let bytes = crate::support::read::read_regular(&files.times, MEMBERS_LIMIT).ok()?;
+    let (of, body) = unwrap(&bytes, "times", notes_ref)?;
+    if of != commit || body.len() % 36 != 0 {
+        return None;
+    }
+    // 20-byte id, then the time in nanoseconds (i128 LE).
+    let mut out = Times::new();
+    for chunk in body.chunks_exact(36) {
+        let ns = i128::from_le_bytes(chunk[20..].try_into().ok()?);
+        let at = jiff::Timestamp::from_nanosecond(ns).ok()?;
+        out.insert(CommitId::from_bytes(&chunk[..20])?, at);
+    }
+    Some(out)
+}
+
+/// Write the files for `commit`: the members and times first, so that readers that
+/// find the new heads never pair them with older ones unnoticed (each names its
+/// commit). Best effort: an index that cannot be written is rebuilt next time.
+pub fn write(files: &Files, notes_ref: &str, commit: CommitId, index: (&Heads, &Members, &Times)) {
+    let (heads, members, times) = index;
     let Some(dir) = files.heads.parent() else {
         return;
     };
@@ -184,6 +212,15 @@ pub fn write(files: &Files, notes_ref: &str, commit: CommitId, heads: &Heads, me
     }
     let members = wrap("members", notes_ref, commit, &body);
     if crate::support::fsio::write_cache(&files.members, &members).is_err() {
+        return;
+    }
+    let mut body = Vec::with_capacity(times.len() * 36);
+    for (note, at) in times {
+        body.extend_from_slice(note.as_bytes());
+        body.extend_from_slice(&at.as_nanosecond().to_le_bytes());
+    }
+    let times = wrap("times", notes_ref, commit, &body);
+    if crate::support::fsio::write_cache(&files.times, &times).is_err() {
         return;
     }
     // A test stops here, between the two files, to kill the process mid-update.

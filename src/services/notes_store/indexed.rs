@@ -3,13 +3,14 @@
 
 use std::collections::HashSet;
 
+pub(super) use self::Indexed as IndexedAt;
 use super::index::{self, Reader};
 use super::index_file::{GroupEntry, Heads};
 use super::{Store, StoredRecord};
 use crate::support::error::Result;
 
 /// The index of a run: the ref has no commit, or its answers as of the ref's commit.
-enum Indexed {
+pub(super) enum Indexed {
     NoRef,
     At(crate::git::CommitId, Heads),
 }
@@ -19,7 +20,7 @@ struct Forged;
 
 impl Store<'_> {
     /// The index as of the notes ref's commit, when it may be used.
-    fn index(&self) -> Result<Option<Indexed>> {
+    pub(super) fn index(&self) -> Result<Option<Indexed>> {
         if !index::wanted() {
             return Ok(None);
         }

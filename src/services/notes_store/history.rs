@@ -1,0 +1,443 @@
+//! `log`'s question of the store (issue 36): its records newest first, each with the
+//! record of its session it replaced, and the lines that are no record.
+//!
+//! From the index, `log -n N` reads the notes in the order of their newest record's
+//! time (the index's `.times`) and stops when no unread note can hold a newer record
+//! than the N it has; the record each shown one replaced is looked for in the notes of
+//! its session alone (`.members`), newest first, stopping at the first that cannot
+//! hold a newer one. `log KEY` reads the notes of the groups that have that key. Only
+//! the lines that may be shown are parsed whole. Plain `log` reads the whole store.
+//!
+//! What this changes in what `log` says: the lines named unreadable are those the
+//! index knows (every line that is no record, and the records it read whole that do
+//! not parse), not a whole parse of every record of the store.
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::index;
+use super::index_file::Times;
+use super::indexed::IndexedAt as Indexed;
+use super::{Store, StoredRecord};
+use crate::git::CommitId;
+use crate::model::record::{MAX_NOTE_SIZE, Record, parse_head, parse_record};
+use crate::support::error::Result;
+
+/// What `log` lists.
+#[derive(Debug, Default)]
+pub struct History {
+    /// Newest first.
+    pub records: Vec<StoredRecord>,
+    /// For each record, the next older record of its session that holds a state.
+    pub before: Vec<Option<Record>>,
+    /// Lines of notes that are not records, named.
+    pub skipped: Vec<String>,
+    /// Every key of the store, sorted (for the keys close to one asked for).
+    pub keys: Vec<String>,
+}
+
+/// A record and its place: the note (annotated object) and the line.
+struct Placed {
+    note: CommitId,
+    line: usize,
+    record: Record,
+}
+
+/// What orders a record among the others, read from its head.
+struct Rank<'a> {
+    saved_at: jiff::Timestamp,
+    key: &'a str,
+    seq: Option<u64>,
+    note: CommitId,
+    line: usize,
+}
+
+/// Newest first; the same instant in key order, then (one session) the higher write
+/// count first, then the line appended last first.
+fn newer_first(a: &Rank<'_>, b: &Rank<'_>) -> Ordering {
+    b.saved_at
+        .cmp(&a.saved_at)
+        .then_with(|| a.key.cmp(b.key))
+        .then_with(|| b.seq.cmp(&a.seq))
+        .then_with(|| (b.note, b.line).cmp(&(a.note, a.line)))
+}
+
+fn rank(p: &Placed) -> Rank<'_> {
+    Rank {
+        saved_at: p.record.saved_at,
+        key: &p.record.key,
+        seq: p.record.seq,
+        note: p.note,
+        line: p.line,
+    }
+}
+
+/// Two records of one session: the same `session_id` when both have one, else the
+/// same key.
+fn same_session(a: (Option<&str>, &str), b: (Option<&str>, &str)) -> bool {
+    match (a.0, b.0) {
+        (Some(x), Some(y)) => x == y,
+        _ => a.1 == b.1,
+    }
+}
+
+fn sort(records: &mut [Placed]) {
+    records.sort_by(|a, b| newer_first(&rank(a), &rank(b)));
+}
+
+/// For each of the first `shown` of `records` (sorted), the next older one of its
+/// session with a state.
+fn befores(records: &[Placed], shown: usize) -> Vec<Option<Record>> {
+    (0..shown.min(records.len()))
+        .map(|i| {
+            let r = &records[i].record;
+            records[i + 1..]
+                .iter()
+                .map(|p| &p.record)
+                .find(|p| {
+                    p.state.is_some()
+                        && same_session(
+                            (p.session_id.as_deref(), &p.key),
+                            (r.session_id.as_deref(), &r.key),
+                        )
+                })
+                .cloned()
+        })
+        .collect()
+}
+
+fn stored(p: Placed) -> StoredRecord {
+    StoredRecord {
+        commit: p.note,
+        record: p.record,
+        diverged: Vec::new(),
+    }
+}
+
+/// The lines of a note with what orders them: each record's head (or, when its head
+/// does not read, the record itself).
+fn lines_of(
+    text: &[u8],
+) -> impl Iterator<Item = (usize, &[u8], Option<crate::model::record::Head>)> {
+    text.split(|b| *b == b'\n')
+        .enumerate()
+        .filter(|(_, l)| !l.iter().all(u8::is_ascii_whitespace))
+        .map(|(i, l)| (i + 1, l, parse_head(l)))
+}
+
+/// The note of `note` as of `commit`: `Err(())` when the index named a note the
+/// store does not have (the index is then not used); `Ok(None)` over the size limit.
+fn note_text(
+    store: &Store<'_>,
+    commit: CommitId,
+    note: CommitId,
+) -> Result<std::result::Result<Option<Vec<u8>>, ()>> {
+    let Some(blob) = store.repo.note_text_at(commit, note)? else {
+        return Ok(Err(()));
+    };
+    let size = store.repo.note_size(blob).ok_or(());
+    let Ok(size) = size else { return Ok(Err(())) };
+    if usize::try_from(size).map_or(true, |n| n > MAX_NOTE_SIZE) {
+        return Ok(Ok(None));
+    }
+    Ok(store
+        .repo
+        .note_text(blob, MAX_NOTE_SIZE)
+        .map(Some)
+        .ok_or(()))
+}
+
+impl Store<'_> {
+    /// `log`'s records (of `key` only, when given; the newest `max`, when given).
+    pub fn history(&self, key: Option<&str>, max: Option<usize>) -> Result<History> {
+        if let Some(h) = self.history_indexed(key, max)? {
+            return Ok(h);
+        }
+        self.history_read(key, max)
+    }
+
+    /// [`Store::history`] read from the whole store.
+    fn history_read(&self, key: Option<&str>, max: Option<usize>) -> Result<History> {
+        let mut all = Vec::new();
+        let mut skipped = Vec::new();
+        for note in self.repo.notes_all(&self.settings.notes_ref)? {
+            if let Some(why) = note.oversize_problem() {
+                skipped.push(self.unreadable_record(&note.commit, 1, &why));
+            }
+            for parsed in crate::model::record::parse_note(&note.text) {
+                match parsed.record {
+                    Ok(record) => all.push(Placed {
+                        note: note.commit,
+                        line: parsed.line,
+                        record,
+                    }),
+                    Err(why) => {
+                        skipped.push(self.unreadable_record(&note.commit, parsed.line, &why));
+                    }
+                }
+            }
+        }
+        let mut keys: Vec<String> = all.iter().map(|p| p.record.key.clone()).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        if let Some(key) = key {
+            all.retain(|p| p.record.key == key);
+        }
+        sort(&mut all);
+        let shown = max.unwrap_or(all.len()).min(all.len());
+        let before = befores(&all, shown);
+        all.truncate(shown);
+        Ok(History {
+            records: all.into_iter().map(stored).collect(),
+            before,
+            skipped,
+            keys,
+        })
+    }
+
+    /// [`Store::history`] from the index; `None` when it cannot answer for certain (or
+    /// would read the whole store anyway: plain `log`).
+    fn history_indexed(&self, key: Option<&str>, max: Option<usize>) -> Result<Option<History>> {
+        if key.is_none() && max.is_none() {
+            return Ok(None);
+        }
+        let (commit, heads) = match self.index()? {
+            None => return Ok(None),
+            Some(Indexed::NoRef) => return Ok(Some(History::default())),
+            Some(Indexed::At(commit, heads)) => (commit, heads),
+        };
+        let notes_ref = &self.settings.notes_ref;
+        let (Some(members), Some(times)) = (
+            index::members(self.repo, notes_ref, commit),
+            index::times(self.repo, notes_ref, commit),
+        ) else {
+            return Ok(None);
+        };
+        let mut keys: BTreeSet<String> = BTreeSet::new();
+        for (g, e) in &heads.groups {
+            keys.extend(g.strip_prefix("k:").map(str::to_owned));
+            keys.extend(e.keys.iter().chain(&e.other_keys).cloned());
+        }
+        let mut reading = Reading {
+            store: self,
+            commit,
+            times: &times,
+            members: &members,
+            groups: &heads.groups,
+            skips: BTreeMap::new(),
+        };
+        let answer = match key {
+            Some(key) => reading.of_key(key, max)?,
+            None => reading.newest(max.unwrap_or(0))?,
+        };
+        let Ok((records, before)) = answer else {
+            index::forget(self.repo, notes_ref);
+            return Ok(None);
+        };
+        let mut skips = reading.skips;
+        for (note, lines) in &heads.notes {
+            let Some(note) = CommitId::from_hex(note) else {
+                index::forget(self.repo, notes_ref);
+                return Ok(None);
+            };
+            for s in lines {
+                skips.entry((note, s.line)).or_insert_with(|| s.why.clone());
+            }
+        }
+        for e in heads.groups.values() {
+            for (note, line, why) in &e.skipped {
+                let Some(note) = CommitId::from_hex(note) else {
+                    index::forget(self.repo, notes_ref);
+                    return Ok(None);
+                };
+                skips.entry((note, *line)).or_insert_with(|| why.clone());
+            }
+        }
+        Ok(Some(History {
+            records: records.into_iter().map(stored).collect(),
+            before,
+            skipped: (skips.into_iter())
+                .map(|((note, line), why)| self.unreadable_record(&note, line, &why))
+                .collect(),
+            keys: keys.into_iter().collect(),
+        }))
+    }
+}
+
+/// A listing read through the index; `Err(())` from a step: the index named a note the
+/// store does not have.
+struct Reading<'a, 'b> {
+    store: &'a Store<'b>,
+    commit: CommitId,
+    times: &'a Times,
+    members: &'a super::index_file::Members,
+    groups: &'a BTreeMap<String, super::index_file::GroupEntry>,
+    /// Records read whole that do not parse, by (note, line).
+    skips: BTreeMap<(CommitId, usize), String>,
+}
+
+type Listed = std::result::Result<(Vec<Placed>, Vec<Option<Record>>), ()>;
+
+impl Reading<'_, '_> {
+    /// The line parsed whole, or `None` (said among the skipped lines).
+    fn parse(&mut self, note: CommitId, line_no: usize, line: &[u8]) -> Option<Record> {
+        match parse_record(line) {
+            Ok(r) => Some(r),
+            Err(why) => {
+                self.skips.insert((note, line_no), why);
+                None
+            }
+        }
+    }
+
+    /// The records of the notes of the groups that have `key`, of that key.
+    fn of_key(&mut self, key: &str, max: Option<usize>) -> Result<Listed> {
+        let mut notes: BTreeSet<CommitId> = BTreeSet::new();
+        for (g, e) in self.groups {
+            let has = g.strip_prefix("k:") == Some(key)
+                || e.keys.iter().chain(&e.other_keys).any(|k| k == key);
+            if has {
+                notes.extend(self.members.get(g).into_iter().flatten());
+            }
+        }
+        let mut all = Vec::new();
+        for note in notes {
+            let Ok(text) = note_text(self.store, self.commit, note)? else {
+                return Ok(Err(()));
+            };
+            let text = text.unwrap_or_default();
+            for (line_no, line, head) in lines_of(&text) {
+                if head.as_ref().is_some_and(|h| h.key != key) {
+                    continue;
+                }
+                if let Some(record) = self.parse(note, line_no, line)
+                    && record.key == key
+                {
+                    all.push(Placed {
+                        note,
+                        line: line_no,
+                        record,
+                    });
+                }
+            }
+        }
+        sort(&mut all);
+        let shown = max.unwrap_or(all.len()).min(all.len());
+        let before = befores(&all, shown);
+        all.truncate(shown);
+        Ok(Ok((all, before)))
+    }
+
+    /// The newest `n` records of the store, and the record each replaced.
+    fn newest(&mut self, n: usize) -> Result<Listed> {
+        let mut order: Vec<(&CommitId, &jiff::Timestamp)> = self.times.iter().collect();
+        order.sort_by(|a, b| (b.1, b.0).cmp(&(a.1, a.0)));
+        let mut top: Vec<Placed> = Vec::new();
+        for (note, at) in order {
+            if n == 0 || (top.len() >= n && *at < top[n - 1].record.saved_at) {
+                break;
+            }
+            let Ok(text) = note_text(self.store, self.commit, *note)? else {
+                return Ok(Err(()));
+            };
+            let text = text.unwrap_or_default();
+            for (line_no, line, head) in lines_of(&text) {
+                // Only a line that would enter the newest n is parsed whole.
+                if let (Some(h), Some(last)) = (&head, top.get(n.saturating_sub(1)))
+                    && top.len() >= n
+                {
+                    let r = Rank {
+                        saved_at: h.saved_at,
+                        key: &h.key,
+                        seq: h.seq,
+                        note: *note,
+                        line: line_no,
+                    };
+                    if newer_first(&r, &rank(last)) != Ordering::Less {
+                        continue;
+                    }
+                }
+                if let Some(record) = self.parse(*note, line_no, line) {
+                    top.push(Placed {
+                        note: *note,
+                        line: line_no,
+                        record,
+                    });
+                }
+            }
+            sort(&mut top);
+            top.truncate(n);
+        }
+        let mut before = Vec::with_capacity(top.len());
+        for r in &top {
+            match self.before(r)? {
+                Ok(b) => before.push(b),
+                Err(()) => return Ok(Err(())),
+            }
+        }
+        Ok(Ok((top, before)))
+    }
+
+    /// The next older record of `r`'s session that holds a state, read from the notes
+    /// of the groups it may be in, newest first.
+    fn before(&mut self, r: &Placed) -> Result<std::result::Result<Option<Record>, ()>> {
+        let (id, key) = (r.record.session_id.as_deref(), r.record.key.as_str());
+        let mut notes: BTreeSet<CommitId> = BTreeSet::new();
+        for (g, e) in self.groups {
+            let may = match g.strip_prefix("i:") {
+                Some(gid) => match id {
+                    Some(id) => gid == id,
+                    None => e.keys.iter().chain(&e.other_keys).any(|k| k == key),
+                },
+                None => g.strip_prefix("k:") == Some(key),
+            };
+            if may {
+                notes.extend(self.members.get(g).into_iter().flatten());
+            }
+        }
+        let mut order: Vec<(jiff::Timestamp, CommitId)> = (notes.into_iter())
+            .map(|n| (self.times.get(&n).copied().unwrap_or_default(), n))
+            .collect();
+        order.sort_by(|a, b| b.cmp(a));
+        let mut best: Option<Placed> = None;
+        for (at, note) in order {
+            if best.as_ref().is_some_and(|b| at < b.record.saved_at) {
+                break;
+            }
+            let Ok(text) = note_text(self.store, self.commit, note)? else {
+                return Ok(Err(()));
+            };
+            let text = text.unwrap_or_default();
+            for (line_no, line, head) in lines_of(&text) {
+                let Some(h) = head else { continue };
+                let place = Rank {
+                    saved_at: h.saved_at,
+                    key: &h.key,
+                    seq: h.seq,
+                    note,
+                    line: line_no,
+                };
+                let is_older = newer_first(&rank(r), &place) == Ordering::Less;
+                let better = best
+                    .as_ref()
+                    .is_none_or(|b| newer_first(&place, &rank(b)) == Ordering::Less);
+                if !(is_older
+                    && better
+                    && same_session((h.session_id.as_deref(), &h.key), (id, key)))
+                {
+                    continue;
+                }
+                if let Some(record) = self.parse(note, line_no, line)
+                    && record.state.is_some()
+                {
+                    best = Some(Placed {
+                        note,
+                        line: line_no,
+                        record,
+                    });
+                }
+            }
+        }
+        Ok(Ok(best.map(|b| b.record)))
+    }
+}
