@@ -249,5 +249,11 @@ pub fn next_free(doc: &Map<String, Value>, holder: &str, now: Timestamp) -> Opti
         .and_then(|t| t.get("id").and_then(Value::as_str).map(str::to_owned))
 }
 
+mod remote;
+pub use remote::{
+    LOST_KEY, Lost, claim_on, clear_lost, invalid_claim, lose, lost_claims, overlay, set_confirmed,
+    unconfirmed,
+};
+
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,10 @@
 //! `task claim|next|release` (SPEC section 10): a lease on one task, decided in the
-//! one write transaction on what the session's file holds under its lock.
+//! one write transaction on what the session's file holds under its lock; with a
+//! remote, on the remote's notes ref too (`remote.rs`).
 
 use std::path::PathBuf;
+
+use jiff::Timestamp;
 
 use super::target::target;
 use super::{TaskArgs, TaskOp, no_task, transact};
@@ -36,6 +39,53 @@ pub struct ClaimReport {
     pub next: bool,
     /// The write, when there was one.
     pub written: Option<Saved>,
+    /// The remote the claim was decided on, with `--remote` or `handover.claimRemote`.
+    pub remote: Option<String>,
+    /// Why the remote could not confirm the claim (it could not be reached): the claim
+    /// is local and unconfirmed until a sync.
+    pub unconfirmed: Option<String>,
+}
+
+/// One claim verb, ready to run on a document under the lock.
+pub(super) struct Op<'a> {
+    pub op: &'a TaskOp,
+    pub holder: &'a str,
+    pub now: Timestamp,
+    pub until: Option<Timestamp>,
+    pub stamp: String,
+    pub key: String,
+}
+
+impl Op<'_> {
+    /// Do the verb on `doc`: the task it acted on and what it did, or why not.
+    pub fn apply(
+        &self,
+        doc: &mut serde_json::Map<String, serde_json::Value>,
+    ) -> Result<(String, Act)> {
+        let (holder, now, key) = (self.holder, self.now, self.key.as_str());
+        let until = self.until.unwrap_or(now);
+        match self.op {
+            TaskOp::Claim { id, force, .. } => {
+                let took = claim::claim(doc, id, holder, now, until, *force, &self.stamp)
+                    .map_err(|e| refused(e, id, key))?;
+                Ok((id.clone(), Act::Claimed(took)))
+            }
+            TaskOp::Next { .. } => {
+                // Chosen under the lock, on what the file holds now: two callers
+                // never get the same task.
+                let id = claim::next_free(doc, holder, now).ok_or_else(|| nothing_left(key))?;
+                let took = claim::claim(doc, &id, holder, now, until, false, &self.stamp)
+                    .map_err(|e| refused(e, &id, key))?;
+                Ok((id, Act::Claimed(took)))
+            }
+            TaskOp::Release { id, force, .. } => {
+                let released = claim::release(doc, id, holder, now, *force)
+                    .map_err(|e| refused(e, id, key))?;
+                Ok((id.clone(), Act::Released(released)))
+            }
+            _ => unreachable!("only claim verbs come here"),
+        }
+    }
 }
 
 /// `task claim ID`, `task next [--claim]`, `task release ID`.
@@ -55,52 +105,41 @@ pub fn claims(ctx: &Context, args: &TaskArgs) -> Result<ClaimReport> {
             act: Act::Shown,
             next: true,
             written: None,
+            remote: None,
+            unconfirmed: None,
         });
     }
+    let (flag, lease) = match &args.op {
+        TaskOp::Claim { remote, lease, .. } | TaskOp::Next { remote, lease, .. } => {
+            (remote.remote.as_deref(), Some(lease.lease))
+        }
+        TaskOp::Release { remote, .. } => (remote.remote.as_deref(), None),
+        _ => unreachable!("only claim verbs come here"),
+    };
+    let remote = crate::services::remote_claim::remote_of(ctx, flag)?;
     let (home, session, chosen) = target(ctx, args, &wt, false, false)?;
     let owner = chosen.as_ref().map(|(_, o)| o);
-    let key = session.key.clone();
     let path = session.state_file();
-    let stamp = session::format_time(ctx.now);
-    let now = ctx.now;
-    let mut task = String::new();
-    let mut act = None;
-    let written = match &args.op {
-        TaskOp::Claim { id, lease, force } => {
-            let until = claims::until(ctx, lease.lease)?;
-            task.clone_from(id);
-            transact(ctx, &home, &session, owner, |doc| {
+    let op = Op {
+        op: &args.op,
+        holder: &holder,
+        now: ctx.now,
+        until: lease.map(|l| claims::until(ctx, l)).transpose()?,
+        stamp: session::format_time(ctx.now),
+        key: session.key.clone(),
+    };
+    let (written, task, act, unconfirmed) = match &remote {
+        Some(remote) => super::remote::decide(ctx, remote, &home, &session, owner, &op)?,
+        None => {
+            let mut done = None;
+            let written = transact(ctx, &home, &session, owner, |doc| {
                 crate::support::testing::pause("claim");
-                let took = claim::claim(doc, id, &holder, now, until, *force, &stamp)
-                    .map_err(|e| refused(e, id, &key))?;
-                act = Some(Act::Claimed(took));
+                done = Some(op.apply(doc)?);
                 Ok(())
-            })?
+            })?;
+            let (task, act) = done.expect("a write that succeeded ran its change");
+            (written, task, act, None)
         }
-        TaskOp::Next { lease, .. } => {
-            let until = claims::until(ctx, lease.lease)?;
-            transact(ctx, &home, &session, owner, |doc| {
-                // Chosen under the lock, on what the file holds now: two callers
-                // never get the same task.
-                crate::support::testing::pause("claim");
-                let id = claim::next_free(doc, &holder, now).ok_or_else(|| nothing_left(&key))?;
-                let took = claim::claim(doc, &id, &holder, now, until, false, &stamp)
-                    .map_err(|e| refused(e, &id, &key))?;
-                act = Some(Act::Claimed(took));
-                task = id;
-                Ok(())
-            })?
-        }
-        TaskOp::Release { id, force } => {
-            task.clone_from(id);
-            transact(ctx, &home, &session, owner, |doc| {
-                let released = claim::release(doc, id, &holder, now, *force)
-                    .map_err(|e| refused(e, id, &key))?;
-                act = Some(Act::Released(released));
-                Ok(())
-            })?
-        }
-        _ => unreachable!("only claim verbs come here"),
     };
     let mut written = written.into_saved();
     if let Some((c, _)) = chosen {
@@ -113,14 +152,16 @@ pub fn claims(ctx: &Context, args: &TaskArgs) -> Result<ClaimReport> {
         state: written.state.clone(),
         task,
         holder,
-        act: act.expect("a write that succeeded ran its change"),
+        act,
         next: matches!(args.op, TaskOp::Next { .. }),
         written: Some(written),
+        remote,
+        unconfirmed,
     })
 }
 
 /// Why a claim verb was refused, as the error of the run.
-fn refused(e: ClaimError, id: &str, key: &str) -> Error {
+pub(super) fn refused(e: ClaimError, id: &str, key: &str) -> Error {
     match e {
         ClaimError::NoSuchTask => no_task(id, key),
         ClaimError::Done => Error::usage(msg(

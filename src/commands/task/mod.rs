@@ -4,6 +4,7 @@
 mod args;
 mod claim;
 mod list;
+mod remote;
 mod target;
 
 pub use args::{TASK_HELP, TaskArgs, TaskOp};

@@ -130,6 +130,18 @@ pub fn report(r: &ClaimReport, p: &Painter) -> String {
     };
     out.push_str(&line);
     out.push('\n');
+    if let Some(remote) = &r.remote {
+        let remote = escape(remote);
+        let line = match &r.unconfirmed {
+            Some(why) => p.f(
+                crate::k!("rclaim.unconfirmed"),
+                &[("remote", &remote), ("why", &escape(why))],
+            ),
+            None => p.f(crate::k!("rclaim.confirmed"), &[("remote", &remote)]),
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
     out
 }
 
@@ -166,4 +178,35 @@ pub(super) fn claim_first(b: &Briefing, p: &Painter) -> Option<String> {
             ],
         )
     })
+}
+
+/// What `sync` settled of the claims made offline: the lost ones told whole.
+pub fn settled(s: &crate::facts::settled::Settled, remote: &str, p: &Painter) -> String {
+    let mut out = String::new();
+    if !s.confirmed.is_empty() {
+        let _ = writeln!(
+            out,
+            "{}",
+            p.f(
+                crate::k!("rclaim.sync_confirmed"),
+                &[("n", &s.confirmed.len()), ("remote", &remote)],
+            )
+        );
+    }
+    for (key, task, winner) in &s.lost {
+        let _ = writeln!(
+            out,
+            "{}",
+            p.f(
+                crate::k!("rclaim.sync_lost"),
+                &[
+                    ("id", &escape(task)),
+                    ("key", &escape(key)),
+                    ("winner", &escape(winner)),
+                    ("remote", &remote),
+                ],
+            )
+        );
+    }
+    out
 }

@@ -60,6 +60,11 @@ pub struct ClaimReportV1 {
     pub task: super::writes::TaskV1,
     pub changed: bool,
     pub noted: Option<String>,
+    /// The remote the verb was decided on (`--remote`, `handover.claimRemote`).
+    pub remote: Option<String>,
+    /// Why the remote could not confirm the claim (it could not be reached): the claim
+    /// is local, `confirmed: false`, until a sync. `null` when confirmed or no remote.
+    pub unconfirmed: Option<String>,
 }
 
 pub fn report(r: &ClaimReport) -> String {
@@ -97,5 +102,46 @@ pub fn report(r: &ClaimReport) -> String {
             .written
             .as_ref()
             .and_then(|w| w.noted.map(|c| c.to_string())),
+        remote: r.remote.clone(),
+        unconfirmed: r.unconfirmed.clone(),
     })
+}
+
+/// What `sync` settled of the claims made offline (SPEC section 10).
+#[derive(Serialize)]
+pub struct SettledV1 {
+    pub confirmed: Vec<SettledClaimV1>,
+    pub lost: Vec<SettledClaimV1>,
+}
+
+#[derive(Serialize)]
+pub struct SettledClaimV1 {
+    pub key: String,
+    pub task: String,
+    /// For a lost claim: the holder whose claim reached the remote first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winner: Option<String>,
+}
+
+pub fn settled(s: &crate::facts::settled::Settled) -> SettledV1 {
+    SettledV1 {
+        confirmed: s
+            .confirmed
+            .iter()
+            .map(|(key, task)| SettledClaimV1 {
+                key: key.clone(),
+                task: task.clone(),
+                winner: None,
+            })
+            .collect(),
+        lost: s
+            .lost
+            .iter()
+            .map(|(key, task, winner)| SettledClaimV1 {
+                key: key.clone(),
+                task: task.clone(),
+                winner: Some(winner.clone()),
+            })
+            .collect(),
+    }
 }

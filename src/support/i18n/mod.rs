@@ -12,11 +12,17 @@ use std::time::Duration;
 mod catalog;
 mod claims;
 mod diagnose;
+mod remote_claims;
 
 use catalog::Entry;
 
 /// The catalog's parts, a file each (claims, and `why` with `doctor`, have their own).
-const PARTS: &[&[Entry]] = &[catalog::CATALOG, claims::CLAIMS, diagnose::DIAGNOSE];
+const PARTS: &[&[Entry]] = &[
+    catalog::CATALOG,
+    claims::CLAIMS,
+    diagnose::DIAGNOSE,
+    remote_claims::REMOTE_CLAIMS,
+];
 
 /// Which output language messages and `handover.md` words use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

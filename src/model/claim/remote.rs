@@ -1,0 +1,150 @@
+//! Claims across clones (SPEC section 10): what another clone's record says about a
+//! task's claim, laid over the state a claim is decided on; confirming a claim the
+//! remote took; and a claim lost to another clone's, kept on the task as `lost_claim`
+//! so its holder is told.
+
+use jiff::Timestamp;
+use serde_json::{Map, Value};
+
+use super::{Claim, KEY, claim_of, copies, format_utc};
+
+/// The key of a task that says a claim of it was lost to another clone's.
+pub const LOST_KEY: &str = "lost_claim";
+
+fn tasks(doc: &Map<String, Value>) -> impl Iterator<Item = &Map<String, Value>> {
+    doc.get("active_tasks")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object)
+}
+
+fn id_of(task: &Map<String, Value>) -> Option<&str> {
+    task.get("id").and_then(Value::as_str)
+}
+
+/// The first task of `doc` whose claim is not a valid claim: its id and why.
+pub fn invalid_claim(doc: &Map<String, Value>) -> Option<(String, &'static str)> {
+    tasks(doc).find_map(|t| {
+        let why = Claim::from_value(t.get(KEY)?).err()?;
+        Some((id_of(t).unwrap_or("").to_owned(), why))
+    })
+}
+
+/// The claim task `id` of `doc` holds, if it is a valid one.
+pub fn claim_on(doc: &Map<String, Value>, id: &str) -> Option<Claim> {
+    tasks(doc).find(|t| id_of(t) == Some(id)).and_then(claim_of)
+}
+
+/// Lay the remote's live claims of holders other than `holder` over `doc`: the
+/// remote's ref is the truth of who holds a task. Returns the ids changed.
+pub fn overlay(
+    doc: &mut Map<String, Value>,
+    remote: &Map<String, Value>,
+    holder: &str,
+    now: Timestamp,
+) -> Vec<String> {
+    let theirs: Vec<(String, Claim)> = tasks(remote)
+        .filter_map(|t| Some((id_of(t)?.to_owned(), claim_of(t)?)))
+        .filter(|(_, c)| c.held_against(holder, now))
+        .collect();
+    let mut changed = Vec::new();
+    for (id, claim) in theirs {
+        let mut copies = copies(doc, &id);
+        let same = copies.first().map(|t| claim_of(t));
+        match same {
+            None => continue,
+            Some(Some(ours)) if ours.holder == claim.holder && ours.since == claim.since => {
+                continue;
+            }
+            Some(_) => {}
+        }
+        for task in &mut copies {
+            claim.write_into(task);
+        }
+        changed.push(id);
+    }
+    changed
+}
+
+/// Mark `holder`'s claim of task `id` confirmed or not. Whether it was there.
+pub fn set_confirmed(
+    doc: &mut Map<String, Value>,
+    id: &str,
+    holder: &str,
+    confirmed: bool,
+) -> bool {
+    let mut found = false;
+    for task in copies(doc, id) {
+        if let Some(mut c) = claim_of(task).filter(|c| c.holder == holder) {
+            c.confirmed = confirmed;
+            c.write_into(task);
+            found = true;
+        }
+    }
+    found
+}
+
+/// A claim lost: what the task says to its holder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lost {
+    pub task: String,
+    /// The claim that lost (ours).
+    pub claim: Claim,
+    /// Who won it.
+    pub winner: String,
+    /// When it was found lost.
+    pub at: Timestamp,
+}
+
+/// Task `id`'s claim by `ours.holder` lost to `winner`: the winner's claim goes on the
+/// task, and `lost_claim` says whose lost, to whom and when, until the task is claimed
+/// again.
+pub fn lose(doc: &mut Map<String, Value>, id: &str, ours: &Claim, winner: &Claim, at: Timestamp) {
+    for task in copies(doc, id) {
+        winner.write_into(task);
+        let mut lost = Map::new();
+        lost.insert("holder".into(), Value::from(ours.holder.clone()));
+        lost.insert("since".into(), Value::from(format_utc(ours.since)));
+        lost.insert("winner".into(), Value::from(winner.holder.clone()));
+        lost.insert("at".into(), Value::from(format_utc(at)));
+        task.insert(LOST_KEY.into(), Value::Object(lost));
+    }
+}
+
+/// Forget task `id`'s lost claim notice (the task was claimed again).
+pub fn clear_lost(doc: &mut Map<String, Value>, id: &str) {
+    for task in copies(doc, id) {
+        task.remove(LOST_KEY);
+    }
+}
+
+/// The lost claims `doc` tells of.
+pub fn lost_claims(doc: &Map<String, Value>) -> Vec<Lost> {
+    tasks(doc)
+        .filter_map(|t| {
+            let m = t.get(LOST_KEY)?.as_object()?;
+            let time = |k: &str| m.get(k)?.as_str()?.parse::<Timestamp>().ok();
+            let holder = m.get("holder")?.as_str()?.to_owned();
+            Some(Lost {
+                task: id_of(t)?.to_owned(),
+                claim: Claim {
+                    holder,
+                    since: time("since")?,
+                    expires: time("since")?,
+                    confirmed: false,
+                },
+                winner: m.get("winner")?.as_str()?.to_owned(),
+                at: time("at")?,
+            })
+        })
+        .collect()
+}
+
+/// The unconfirmed claims of `doc`: task id and claim.
+pub fn unconfirmed(doc: &Map<String, Value>) -> Vec<(String, Claim)> {
+    tasks(doc)
+        .filter_map(|t| Some((id_of(t)?.to_owned(), claim_of(t)?)))
+        .filter(|(_, c)| !c.confirmed)
+        .collect()
+}
