@@ -172,6 +172,8 @@ pub fn claim(
     };
     for task in &mut tasks {
         claim.write_into(task);
+        // Claimed again: a notice of a claim lost before has been heard.
+        task.remove(LOST_KEY);
         if !is_blocked(task) {
             task.insert("status".into(), Value::from("in_progress"));
         }
@@ -251,8 +253,7 @@ pub fn next_free(doc: &Map<String, Value>, holder: &str, now: Timestamp) -> Opti
 
 mod remote;
 pub use remote::{
-    LOST_KEY, Lost, claim_on, clear_lost, invalid_claim, lose, lost_claims, overlay, set_confirmed,
-    unconfirmed,
+    LOST_KEY, Lost, claim_on, clear_lost, invalid_claim, lose, overlay, set_confirmed, unconfirmed,
 };
 
 #[cfg(test)]

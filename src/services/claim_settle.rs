@@ -50,6 +50,11 @@ pub fn settle(ctx: &Context, load: impl Fn() -> Result<Vec<Vec<u8>>>) -> Result<
                 .map(|n| n.record.state_doc())
                 .unwrap_or_default();
             let now = ctx.now;
+            if let Some(lost) = give_way(ctx, &session, state.document(), &texts, now)? {
+                out.lost
+                    .extend(lost.into_iter().map(|(t, w)| (key.clone(), t, w)));
+                continue;
+            }
             let mut done = Settled::default();
             Transaction::recorded(ctx, &wt)?.update(&session, |current| {
                 let mut doc = current.into_document();
@@ -72,6 +77,87 @@ pub fn settle(ctx: &Context, load: impl Fn() -> Result<Vec<Vec<u8>>>) -> Result<
         }
     }
     Ok(out)
+}
+
+/// Every unconfirmed claim of `doc` lost, and the file is one write beyond a state the
+/// remote has, whose only change is those claims: that write never reached the
+/// remote, so it is taken back out of the local notes ref and the file takes the
+/// remote's newest state with `lost_claim` on each task (no divergence is left behind).
+/// The tasks and winners, or `None` when this does not apply.
+fn give_way(
+    ctx: &Context,
+    session: &SessionDir,
+    doc: &serde_json::Map<String, serde_json::Value>,
+    texts: &[&[u8]],
+    now: jiff::Timestamp,
+) -> Result<Option<Vec<(String, String)>>> {
+    use serde_json::Value;
+    let field = |k: &str| doc.get(k).and_then(Value::as_str);
+    let (Some(id), Some(hash)) = (field("session_id"), field("session_hash")) else {
+        return Ok(None);
+    };
+    let Some(newest) = record::newest_session_of(texts, id) else {
+        return Ok(None);
+    };
+    let mut theirs = newest.record.state_doc();
+    let mut lost = Vec::new();
+    for (task, ours) in claim::unconfirmed(doc) {
+        let Some(won) = winner(&theirs, &task, &ours, now) else {
+            return Ok(None);
+        };
+        claim::lose(&mut theirs, &task, &ours, &won, now);
+        lost.push((task, won.holder));
+    }
+    let seq = doc.get("seq").and_then(Value::as_u64).unwrap_or(0);
+    let ids: Vec<&str> = lost.iter().map(|(t, _)| t.as_str()).collect();
+    let owned: Vec<Vec<u8>> = texts.iter().map(|t| t.to_vec()).collect();
+    let base = crate::services::remote_claim::records_at(&owned, id, seq.saturating_sub(1))
+        .into_iter()
+        .any(|r| same_but(&r.state_doc(), doc, &ids));
+    if !base || texts.iter().any(|t| contains(t, hash)) {
+        return Ok(None);
+    }
+    crate::services::remote_claim::withdraw_state(ctx, id, hash)?;
+    if !crate::services::sessions::adopt(ctx, session, hash, theirs)? {
+        return Ok(None);
+    }
+    Ok(Some(lost))
+}
+
+fn contains(text: &[u8], hash: &str) -> bool {
+    let needle = format!("\"session_hash\":\"{hash}\"");
+    text.windows(needle.len()).any(|w| w == needle.as_bytes())
+}
+
+/// Whether `a` and `b` are the same state but for the tasks `ids` and the tool's own
+/// fields (the workspace, the count, the hashes, the time).
+fn same_but(
+    a: &serde_json::Map<String, serde_json::Value>,
+    b: &serde_json::Map<String, serde_json::Value>,
+    ids: &[&str],
+) -> bool {
+    let strip = |m: &serde_json::Map<String, serde_json::Value>| {
+        let mut m = m.clone();
+        for k in [
+            "workspace",
+            "session_hash",
+            "parent_hash",
+            "seq",
+            "generated_at",
+            "status",
+        ] {
+            m.remove(k);
+        }
+        if let Some(serde_json::Value::Array(tasks)) = m.get_mut("active_tasks") {
+            tasks.retain(|t| {
+                !t.get("id")
+                    .and_then(serde_json::Value::as_str)
+                    .is_some_and(|id| ids.contains(&id))
+            });
+        }
+        m
+    };
+    strip(a) == strip(b)
 }
 
 /// The claim that won task `task` over `ours`: another holder's live claim on the

@@ -173,27 +173,48 @@ impl<'a> RemoteClaims<'a> {
         let (Some(id), Some(hash)) = (id, hash) else {
             return Ok(());
         };
-        let keep = |line: &[u8]| {
-            record::parse_head(line).is_none_or(|h| {
-                h.session_id.as_deref() != Some(id) || h.hash.as_deref() != Some(hash)
-            })
-        };
-        self.ctx.repo.notes_edit(
-            &self.notes_ref,
-            commit,
-            &|old| {
-                let mut out = Vec::with_capacity(old.len());
-                for line in old.split_inclusive(|b| *b == b'\n') {
-                    if keep(line.strip_suffix(b"\n").unwrap_or(line)) {
-                        out.extend_from_slice(line);
-                    }
-                }
-                out
-            },
-            self.ctx.settings.lock_timeout,
-        )?;
-        Ok(())
+        withdraw_at(self.ctx, commit, id, hash)
     }
+}
+
+/// Take the records of session `id` holding the state hashed `hash` out of the note
+/// of `commit` in the local notes ref.
+fn withdraw_at(ctx: &Context, commit: crate::git::CommitId, id: &str, hash: &str) -> Result<()> {
+    let keep = |line: &[u8]| {
+        record::parse_head(line)
+            .is_none_or(|h| h.session_id.as_deref() != Some(id) || h.hash.as_deref() != Some(hash))
+    };
+    ctx.repo.notes_edit(
+        &ctx.settings.notes_ref,
+        commit,
+        &|old| {
+            let mut out = Vec::with_capacity(old.len());
+            for line in old.split_inclusive(|b| *b == b'\n') {
+                if keep(line.strip_suffix(b"\n").unwrap_or(line)) {
+                    out.extend_from_slice(line);
+                }
+            }
+            out
+        },
+        ctx.settings.lock_timeout,
+    )?;
+    Ok(())
+}
+
+/// Take every record of session `id` holding the state hashed `hash` out of the local
+/// notes ref (a record that never reached the remote, found in whichever note holds it).
+pub fn withdraw_state(ctx: &Context, id: &str, hash: &str) -> Result<()> {
+    let needle = format!("\"session_hash\":\"{hash}\"");
+    for note in ctx.repo.notes_all(&ctx.settings.notes_ref)? {
+        if note
+            .text
+            .windows(needle.len())
+            .any(|w| w == needle.as_bytes())
+        {
+            withdraw_at(ctx, note.commit, id, hash)?;
+        }
+    }
+    Ok(())
 }
 
 impl Drop for RemoteClaims<'_> {

@@ -231,15 +231,34 @@ fn a_remote_that_cannot_be_reached_leaves_the_claim_unconfirmed_until_sync_confi
 fn a_forged_remote_record_claiming_a_task_is_refused_by_name() {
     let env = TestEnv::new();
     let (_remote, a, b, key) = two_clones(&env, &["T1"]);
-    // b forges its file with a claim whose expiry is not a time, records and pushes it.
-    let path = state_path(&b, &key);
-    let mut doc = read_json(&path);
-    doc["active_tasks"][0]["claim"] =
+    // b forges a record on the remote: its newest record of the session once more,
+    // one write on, claiming T1 with an expiry that is not a time.
+    let note = env.git(&b, &["notes", "--ref=handover", "show", "HEAD"]);
+    let last = note
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .last()
+        .unwrap();
+    let mut record: Value = serde_json::from_str(last).unwrap();
+    record["seq"] = json!(record["seq"].as_u64().unwrap() + 1);
+    record["state"]["seq"] = record["seq"].clone();
+    record["state"]["active_tasks"][0]["claim"] =
         json!({"holder": "mallory", "since": "2026-11-30T11:00:00Z", "expires": "never"});
-    std::fs::write(&path, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
-    let run = env.handover(&b, &["sync", "--record"]);
-    let _ = run;
-    env.handover(&b, &["sync"]).assert_ok();
+    let forged = env.root().join("forged.txt");
+    std::fs::write(&forged, format!("{note}\n{record}\n")).unwrap();
+    env.git(
+        &b,
+        &[
+            "notes",
+            "--ref=handover",
+            "add",
+            "-f",
+            "-F",
+            forged.to_str().unwrap(),
+            "HEAD",
+        ],
+    );
+    env.git(&b, &["push", "-q", "origin", "refs/notes/handover"]);
     let before = std::fs::read(state_path(&a, &key)).unwrap();
     let run = env.handover(
         &a,
@@ -261,8 +280,10 @@ fn a_forged_remote_record_claiming_a_task_is_refused_by_name() {
 fn a_remote_ahead_with_unrelated_records_is_merged_not_lost() {
     let env = TestEnv::new();
     let (_remote, a, b, key) = two_clones(&env, &["T1"]);
-    // b saves another session and pushes it; a has never seen it.
+    // b saves another session (on a branch of its own) and pushes it; a has never seen it.
+    env.git(&b, &["checkout", "-q", "-b", "other"]);
     let other = save(&env, &b, "2026-11-30T12:30:00Z", &pending(&["X1"]));
+    assert_ne!(other, key);
     env.handover(&b, &["sync"]).assert_ok();
     let run = env.handover(
         &a,
@@ -296,4 +317,64 @@ fn a_remote_claim_without_the_notes_store_is_refused_with_the_setting_that_turns
     assert_eq!(run.code, 0, "{}", run.snapshot());
     assert!(run.stdout.contains("origin"), "{}", run.stdout);
     assert_eq!(claim_in(&a, &key, "T1")["confirmed"], true);
+}
+
+#[test]
+fn two_offline_claims_of_one_task_one_loses_at_sync_and_its_holder_is_told() {
+    let env = TestEnv::new();
+    let (remote, a, b, key) = two_clones(&env, &["T1", "T2"]);
+    let away = env.root().join("away.git");
+    std::fs::rename(&remote, &away).unwrap();
+    for (dir, name) in [(&a, "agent-a"), (&b, "agent-b")] {
+        let run = env.handover(
+            dir,
+            &["task", "claim", "T1", "--as", name, "--remote", "origin"],
+        );
+        assert_eq!(run.code, 0, "{}", run.snapshot());
+        assert_eq!(claim_in(dir, &key, "T1")["confirmed"], false);
+    }
+    std::fs::rename(&away, &remote).unwrap();
+    // a reaches the remote first: its claim is confirmed, b's is lost.
+    let first = env.json(&a, &["--json", "sync"]);
+    assert_eq!(first["claims"]["confirmed"][0]["task"], "T1", "{first}");
+    let run = env.handover(&b, &["sync"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(run.stdout.contains("agent-a"), "{}", run.stdout);
+    assert_eq!(claim_in(&b, &key, "T1")["holder"], "agent-a");
+    assert_eq!(claim_in(&b, &key, "T1")["confirmed"], true);
+    // The next command tells the loser, with a command that runs as printed.
+    let run = env.handover(&b, &["task", "next", "--as", "agent-b"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(run.stdout.starts_with("T2"), "{}", run.stdout);
+    assert!(run.stderr.contains("lost to agent-a"), "{}", run.stderr);
+    let hint = run
+        .stderr
+        .split('`')
+        .nth(1)
+        .expect("a command in backquotes");
+    let out = env.shell(&b, hint).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{hint}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("T2"));
+    // The briefing says it too, until the task is claimed again.
+    env.handover(&a, &["sync"]).assert_ok();
+    env.handover(&b, &["sync"]).assert_ok();
+    let brief = env.handover(&b, &["continue", &key]);
+    assert!(
+        brief.stdout.contains("lost to agent-a"),
+        "{}",
+        brief.snapshot()
+    );
+    // Both clones agree, and nothing diverged.
+    env.handover(&a, &["sync"]).assert_ok();
+    assert_eq!(
+        stored_claim(&env, &a, &key, "T1"),
+        stored_claim(&env, &b, &key, "T1")
+    );
+    assert_eq!(stored_claim(&env, &a, &key, "T1")["holder"], "agent-a");
+    let status = env.handover(&a, &["status"]);
+    assert!(!status.stdout.contains("diverged"), "{}", status.stdout);
 }

@@ -85,12 +85,12 @@ pub fn set_confirmed(
     found
 }
 
-/// A claim lost: what the task says to its holder.
+/// A claim lost: what the task says to its holder (`lost_claim`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lost {
-    pub task: String,
-    /// The claim that lost (ours).
-    pub claim: Claim,
+    /// Whose claim lost, and since when it was held.
+    pub holder: String,
+    pub since: Timestamp,
     /// Who won it.
     pub winner: String,
     /// When it was found lost.
@@ -119,26 +119,19 @@ pub fn clear_lost(doc: &mut Map<String, Value>, id: &str) {
     }
 }
 
-/// The lost claims `doc` tells of.
-pub fn lost_claims(doc: &Map<String, Value>) -> Vec<Lost> {
-    tasks(doc)
-        .filter_map(|t| {
-            let m = t.get(LOST_KEY)?.as_object()?;
-            let time = |k: &str| m.get(k)?.as_str()?.parse::<Timestamp>().ok();
-            let holder = m.get("holder")?.as_str()?.to_owned();
-            Some(Lost {
-                task: id_of(t)?.to_owned(),
-                claim: Claim {
-                    holder,
-                    since: time("since")?,
-                    expires: time("since")?,
-                    confirmed: false,
-                },
-                winner: m.get("winner")?.as_str()?.to_owned(),
-                at: time("at")?,
-            })
+impl Lost {
+    /// Read a `lost_claim` value; `None` when it is not one.
+    pub fn from_value(value: &Value) -> Option<Lost> {
+        let m = value.as_object()?;
+        let time = |k: &str| m.get(k)?.as_str()?.parse::<Timestamp>().ok();
+        let since = time("since")?;
+        Some(Lost {
+            holder: m.get("holder")?.as_str()?.to_owned(),
+            since,
+            winner: m.get("winner")?.as_str()?.to_owned(),
+            at: time("at")?,
         })
-        .collect()
+    }
 }
 
 /// The unconfirmed claims of `doc`: task id and claim.

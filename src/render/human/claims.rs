@@ -164,6 +164,44 @@ pub(super) fn held_by_others(b: &Briefing, assessment: &Assessment, p: &Painter)
     Some(text)
 }
 
+/// The claims of this session lost to another clone's: each holder is told whose won.
+pub(super) fn lost_told(b: &Briefing, assessment: &Assessment, p: &Painter) -> Option<String> {
+    let session = assessment.session()?;
+    if session.lost.is_empty() {
+        return None;
+    }
+    let key = crate::support::text::shell_word(&b.candidate.handover.key);
+    let mut text = String::from("\n");
+    for (task, l) in &session.lost {
+        let _ = writeln!(text, "{}", lost_line(task, l, &key, p));
+    }
+    Some(text)
+}
+
+/// One lost claim, said to its holder, with the command that takes another task.
+pub fn lost_line(task: &str, l: &crate::model::claim::Lost, key: &str, p: &Painter) -> String {
+    p.f(
+        crate::k!("rclaim.lost"),
+        &[
+            ("id", &escape(task)),
+            ("key", &key),
+            ("holder", &crate::support::text::shell_word(&l.holder)),
+            ("since", &format_utc(l.since)),
+            ("winner", &escape(&l.winner)),
+        ],
+    )
+}
+
+/// Each lost claim `state` tells of, as a warning for the next command's stderr.
+pub fn lost_warnings(state: &crate::model::state::State, key: &str, p: &Painter) -> Vec<String> {
+    let key = crate::support::text::shell_word(key);
+    state
+        .tasks
+        .iter()
+        .filter_map(|t| Some(lost_line(&t.id, t.lost.as_ref()?, &key, p)))
+        .collect()
+}
+
 /// The claim command the briefing gives first in how to proceed, for a session with
 /// unfinished tasks.
 pub(super) fn claim_first(b: &Briefing, p: &Painter) -> Option<String> {

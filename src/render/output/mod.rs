@@ -179,6 +179,7 @@ impl Output for Saved {
             ));
         }
         let mut warnings: Vec<String> = self.skipped.iter().map(|e| e.render(p.lang())).collect();
+        warnings.extend(human::claims::lost_warnings(&self.state, &self.key, p));
         warnings.extend(
             self.unknown
                 .iter()
@@ -276,9 +277,13 @@ impl Output for task::ClaimReport {
         json::claims::report(self)
     }
     fn notices(&self, p: &Painter) -> Notices {
-        self.written
-            .as_ref()
-            .map_or_else(Notices::default, |w| w.notices(p))
+        self.written.as_ref().map_or_else(
+            || Notices {
+                warnings: human::claims::lost_warnings(&self.state, &self.key, p),
+                ..Notices::default()
+            },
+            |w| w.notices(p),
+        )
     }
 }
 
