@@ -113,7 +113,7 @@ fn give_way(
     let owned: Vec<Vec<u8>> = texts.iter().map(|t| t.to_vec()).collect();
     let base = crate::services::remote_claim::records_at(&owned, id, seq.saturating_sub(1))
         .into_iter()
-        .any(|r| same_but(&r.state_doc(), doc, &ids));
+        .any(|r| crate::services::remote_claim::same_but(&r.state_doc(), doc, &ids));
     if !base || texts.iter().any(|t| contains(t, hash)) {
         return Ok(None);
     }
@@ -127,37 +127,6 @@ fn give_way(
 fn contains(text: &[u8], hash: &str) -> bool {
     let needle = format!("\"session_hash\":\"{hash}\"");
     text.windows(needle.len()).any(|w| w == needle.as_bytes())
-}
-
-/// Whether `a` and `b` are the same state but for the tasks `ids` and the tool's own
-/// fields (the workspace, the count, the hashes, the time).
-fn same_but(
-    a: &serde_json::Map<String, serde_json::Value>,
-    b: &serde_json::Map<String, serde_json::Value>,
-    ids: &[&str],
-) -> bool {
-    let strip = |m: &serde_json::Map<String, serde_json::Value>| {
-        let mut m = m.clone();
-        for k in [
-            "workspace",
-            "session_hash",
-            "parent_hash",
-            "seq",
-            "generated_at",
-            "status",
-        ] {
-            m.remove(k);
-        }
-        if let Some(serde_json::Value::Array(tasks)) = m.get_mut("active_tasks") {
-            tasks.retain(|t| {
-                !t.get("id")
-                    .and_then(serde_json::Value::as_str)
-                    .is_some_and(|id| ids.contains(&id))
-            });
-        }
-        m
-    };
-    strip(a) == strip(b)
 }
 
 /// The claim that won task `task` over `ours`: another holder's live claim on the

@@ -116,7 +116,7 @@ impl<'a> RemoteClaims<'a> {
         let git_dir = ctx.repo.common_dir();
         let had = match git_cli::fetch_notes(&git_dir, remote, &self.notes_ref, &self.scratch) {
             Ok(had) => had,
-            Err(Error::Git { message, .. }) => return Ok(Fetched::Offline(message)),
+            Err(Error::Git { message, .. }) => return Ok(Fetched::Offline(first_line(&message))),
             Err(e) => return Err(e),
         };
         crate::support::testing::pause("remote_claim_fetched");
@@ -156,7 +156,7 @@ impl<'a> RemoteClaims<'a> {
         match git_cli::push_notes(&git_dir, &self.remote, &self.notes_ref) {
             Ok(Pushed::Done) => Ok(Push::Done),
             Ok(Pushed::Rejected) => Ok(Push::Rejected),
-            Err(Error::Git { message, .. }) => Ok(Push::Offline(message)),
+            Err(Error::Git { message, .. }) => Ok(Push::Offline(first_line(&message))),
             Err(e) => Err(e),
         }
     }
@@ -272,6 +272,42 @@ pub fn same_write(
         let mut m = m.clone();
         m.remove("workspace");
         m.remove("session_hash");
+        m
+    };
+    strip(a) == strip(b)
+}
+
+/// The first line of git's words: what went wrong, without the advice after it.
+fn first_line(message: &str) -> String {
+    message.lines().next().unwrap_or("").trim().to_owned()
+}
+
+/// Whether `a` and `b` are the same state but for the tasks `ids` and the tool's own
+/// fields (the workspace, the count, the hashes, the time).
+pub fn same_but(
+    a: &serde_json::Map<String, serde_json::Value>,
+    b: &serde_json::Map<String, serde_json::Value>,
+    ids: &[&str],
+) -> bool {
+    let strip = |m: &serde_json::Map<String, serde_json::Value>| {
+        let mut m = m.clone();
+        for k in [
+            "workspace",
+            "session_hash",
+            "parent_hash",
+            "seq",
+            "generated_at",
+            "status",
+        ] {
+            m.remove(k);
+        }
+        if let Some(serde_json::Value::Array(tasks)) = m.get_mut("active_tasks") {
+            tasks.retain(|t| {
+                !t.get("id")
+                    .and_then(serde_json::Value::as_str)
+                    .is_some_and(|id| ids.contains(&id))
+            });
+        }
         m
     };
     strip(a) == strip(b)

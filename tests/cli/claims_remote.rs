@@ -126,11 +126,10 @@ fn two_clones_claiming_one_task_at_once_exactly_one_wins_and_both_agree_after_sy
         assert_eq!(claim_in(&a, &key, id), claim_in(&b, &key, id));
     }
     // No session diverged on the way: the loser's record never left its clone.
-    let status = env.json(&b, &["--json", "log"]);
-    assert!(
-        !status.to_string().contains("\"diverged\":true"),
-        "{status}"
-    );
+    for dir in [&a, &b] {
+        let status = env.handover(dir, &["status"]);
+        assert!(!status.stdout.contains("diverged"), "{}", status.stdout);
+    }
 }
 
 #[test]
@@ -206,12 +205,13 @@ fn a_remote_that_cannot_be_reached_leaves_the_claim_unconfirmed_until_sync_confi
     assert_eq!(run.code, 0, "{}", run.snapshot());
     assert!(run.stdout.contains("unconfirmed"), "{}", run.stdout);
     assert_eq!(claim_in(&a, &key, "T1")["confirmed"], false);
-    let json = env.json(
+    let run = env.handover(
         &a,
         &[
             "--json", "task", "claim", "T1", "--as", "agent-a", "--remote", "origin",
         ],
     );
+    let json = crate::schemas::checked(&env, &mut Default::default(), &run.stdout);
     assert_eq!(json["task"]["claim"]["confirmed"], false);
     assert!(json["unconfirmed"].is_string(), "{json}");
     let status = env.handover(&a, &["status"]);
@@ -335,11 +335,13 @@ fn two_offline_claims_of_one_task_one_loses_at_sync_and_its_holder_is_told() {
     }
     std::fs::rename(&away, &remote).unwrap();
     // a reaches the remote first: its claim is confirmed, b's is lost.
-    let first = env.json(&a, &["--json", "sync"]);
+    let first = env.handover(&a, &["--json", "sync"]);
+    let first = crate::schemas::checked(&env, &mut Default::default(), &first.stdout);
     assert_eq!(first["claims"]["confirmed"][0]["task"], "T1", "{first}");
-    let run = env.handover(&b, &["sync"]);
+    let run = env.handover(&b, &["--json", "sync"]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
-    assert!(run.stdout.contains("agent-a"), "{}", run.stdout);
+    let doc = crate::schemas::checked(&env, &mut Default::default(), &run.stdout);
+    assert_eq!(doc["claims"]["lost"][0]["winner"], "agent-a", "{doc}");
     assert_eq!(claim_in(&b, &key, "T1")["holder"], "agent-a");
     assert_eq!(claim_in(&b, &key, "T1")["confirmed"], true);
     // The next command tells the loser, with a command that runs as printed.
@@ -377,4 +379,62 @@ fn two_offline_claims_of_one_task_one_loses_at_sync_and_its_holder_is_told() {
     assert_eq!(stored_claim(&env, &a, &key, "T1")["holder"], "agent-a");
     let status = env.handover(&a, &["status"]);
     assert!(!status.stdout.contains("diverged"), "{}", status.stdout);
+}
+
+#[test]
+fn two_clones_taking_the_next_task_at_once_get_different_tasks_and_a_release_is_seen() {
+    let env = TestEnv::new();
+    let (_remote, a, b, key) = two_clones(&env, &["T1", "T2", "T3", "T4"]);
+    let mut taken = Vec::new();
+    for round in 0..2 {
+        // A new name each round: a holder's `next` would give it its own task again.
+        let (na, nb) = (format!("agent-a{round}"), format!("agent-b{round}"));
+        let args = |name: &str| -> Vec<String> {
+            [
+                "task", "next", "--claim", "--as", name, "--remote", "origin",
+            ]
+            .map(str::to_owned)
+            .to_vec()
+        };
+        let (aa, ab) = (args(&na), args(&nb));
+        let aa: Vec<&str> = aa.iter().map(String::as_str).collect();
+        let ab: Vec<&str> = ab.iter().map(String::as_str).collect();
+        let pa = env.spawn_at_pause(&a, &aa, "remote_claim_fetched:700");
+        let pb = env.spawn_at_pause(&b, &ab, "remote_claim_fetched:700");
+        for (code, out, err) in [finish(pa), finish(pb)] {
+            assert_eq!(code, 0, "{out}{err}");
+            taken.push(out.split_whitespace().next().unwrap().to_owned());
+        }
+    }
+    taken.sort();
+    assert_eq!(
+        taken,
+        ["T1", "T2", "T3", "T4"],
+        "every task taken exactly once"
+    );
+    // Nothing is left for either; a releases one, and b, deciding on the remote, takes it.
+    let holder_of_t1 = claim_in(&b, &key, "T1")["holder"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let other = holder_of_t1.as_str();
+    let dir = if other.starts_with("agent-a") { &a } else { &b };
+    let run = env.handover(
+        dir,
+        &["task", "release", "T1", "--as", other, "--remote", "origin"],
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let (there, taker) = if other.starts_with("agent-a") {
+        (&b, "agent-b9")
+    } else {
+        (&a, "agent-a9")
+    };
+    let run = env.handover(
+        there,
+        &[
+            "task", "next", "--claim", "--as", taker, "--remote", "origin",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(run.stdout.starts_with("T1"), "{}", run.stdout);
 }

@@ -66,6 +66,7 @@ pub(super) fn decide(
                 op,
                 (w, task, act),
                 theirs.as_ref(),
+                &notes,
             )?;
         }
         let (w, task, act) = match pending.take() {
@@ -143,6 +144,7 @@ fn give_way(
     op: &Op<'_>,
     ours: (Written, String, Act),
     theirs: Option<&Record>,
+    notes: &[Vec<u8>],
 ) -> Result<Option<(Written, String, Act)>> {
     let Some(theirs) = theirs else {
         return Ok(Some(ours));
@@ -162,7 +164,16 @@ fn give_way(
         // The remote did not move in this session: ours stands.
         return Ok(Some(ours));
     }
-    if theirs.parent.is_some() && theirs.parent == our_parent {
+    // Ours was this verb's write alone on a state the remote has: it gives way.
+    let seq = doc
+        .get("seq")
+        .and_then(serde_json::Value::as_u64)
+        .unwrap_or(0);
+    let id = field("session_id").unwrap_or_default();
+    let base = remote_claim::records_at(notes, &id, seq.saturating_sub(1))
+        .iter()
+        .any(|r| remote_claim::same_but(&r.state_doc(), doc, &[ours.1.as_str()]));
+    if base && theirs.seq.unwrap_or(0) >= seq {
         rc.withdraw(&ours.0)?;
         let hash = our_hash.unwrap_or_default();
         if sessions::adopt(ctx, session, &hash, their_doc)? {
