@@ -2,7 +2,8 @@
 # The cost of a claim: `task next --claim` (pick the next task under the lock and
 # claim it, here renewing the caller's own lease each round) against `task start`
 # (the plain write it extends), process to process with bench/ab.py, on a session of
-# TASKS tasks. Goal (issue 33): the claim within 1.5x of the start.
+# TASKS tasks. Goal (issue 33): the claim within 1.5x of the start; then a claim
+# decided on a local bare remote against one `git push` of the notes ref (goal 1.5x).
 #   bench/claims.sh DIR [TASKS] [ROUNDS]     (GIT_HANDOVER= a binary)
 set -euo pipefail
 dir=${1:?usage: bench/claims.sh DIR [TASKS] [ROUNDS]}
@@ -29,3 +30,25 @@ python3 "$here/ab.py" "$dir/repo" "$rounds" \
     "$bin" task block T2 --reason r :: \
     "$bin" task next --claim --as bench --for 1h :: \
     "$bin" task next --claim --as bench --for 2h
+
+# A claim across clones (`--remote`: fetch the remote's notes ref, decide, write, push
+# without force) against one `git push` of the notes ref, on a bare remote on the same
+# disk. Every run does its work: the claims renew the lease to a different end in turn
+# (a write and a fast-forward push each), and each push moves a ref of the remote
+# between two notes commits in turn (forced, so that it always updates).
+cd "$dir"
+git init -q --bare remote.git
+cd repo
+git config handover.store both
+git remote add origin "$dir/remote.git"
+"$bin" sync origin > /dev/null
+"$bin" task next --claim --as bench --for 3h > /dev/null
+one=$(git rev-parse refs/notes/handover)
+"$bin" task next --claim --as bench --for 4h > /dev/null
+two=$(git rev-parse refs/notes/handover)
+"$bin" sync origin > /dev/null
+python3 "$here/ab.py" "$dir/repo" "$rounds" \
+    git push -q -f origin "$one:refs/notes/bench" :: \
+    git push -q -f origin "$two:refs/notes/bench" :: \
+    "$bin" task next --claim --as bench --for 1h --remote origin :: \
+    "$bin" task next --claim --as bench --for 2h --remote origin

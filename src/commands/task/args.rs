@@ -163,6 +163,12 @@ A claim is a lease on a task: `claim`, `next --claim`, `release`, and `done` and
 calling agent session (claude-…, codex-…, gemini-… from the agent's session id), else
 user@host:worktree. Exit 6: the task is held by another live lease.
 
+With --remote REMOTE (or handover.claimRemote; needs handover.store both or notes) the
+claim is decided on the remote's notes ref: fetched, decided, written, pushed without
+force; when another clone's push came first, its claim wins and this one gives way
+(exit 6 naming the winner). A remote that cannot be reached leaves the claim local and
+unconfirmed until `git handover sync REMOTE` confirms it or says it was lost.
+
 Examples:
   git handover task add T2 \"Write the docs\" --file README.md --next \"outline\"
   git handover task start T2

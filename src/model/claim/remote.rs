@@ -141,3 +141,79 @@ pub fn unconfirmed(doc: &Map<String, Value>) -> Vec<(String, Claim)> {
         .filter(|(_, c)| !c.confirmed)
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn doc(v: Value) -> Map<String, Value> {
+        v.as_object().unwrap().clone()
+    }
+
+    fn at(s: &str) -> Timestamp {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn the_remotes_live_claims_of_others_are_laid_over_and_nothing_else() {
+        let c = |h: &str, until: &str| json!({"holder": h, "since": "2026-11-30T12:00:00Z", "expires": until});
+        let mut ours = doc(json!({"active_tasks": [
+            {"id": "T1"}, {"id": "T2", "claim": c("me", "2026-11-30T13:00:00Z")}, {"id": "T3"}]}));
+        let theirs = doc(json!({"active_tasks": [
+            {"id": "T1", "claim": c("them", "2026-11-30T13:00:00Z")},
+            {"id": "T2", "claim": c("me", "2026-11-30T13:00:00Z")},
+            {"id": "T3", "claim": c("old", "2026-11-30T12:10:00Z")},
+            {"id": "T9", "claim": c("them", "2026-11-30T13:00:00Z")}]}));
+        let changed = overlay(&mut ours, &theirs, "me", at("2026-11-30T12:30:00Z"));
+        assert_eq!(changed, ["T1"]);
+        assert_eq!(claim_on(&ours, "T1").unwrap().holder, "them");
+        assert!(
+            claim_on(&ours, "T3").is_none(),
+            "an expired claim is not laid over"
+        );
+    }
+
+    #[test]
+    fn a_lost_claim_gives_the_task_to_the_winner_and_says_whose_lost() {
+        let mine = Claim {
+            holder: "me".into(),
+            since: at("2026-11-30T12:00:00Z"),
+            expires: at("2026-11-30T12:30:00Z"),
+            confirmed: false,
+        };
+        let won = Claim {
+            holder: "them".into(),
+            confirmed: true,
+            ..mine.clone()
+        };
+        let mut d = doc(
+            json!({"active_tasks": [{"id": "T1", "claim": {"holder": "me", "since": "2026-11-30T12:00:00Z", "expires": "2026-11-30T12:30:00Z", "confirmed": false}}]}),
+        );
+        assert_eq!(unconfirmed(&d).len(), 1);
+        lose(&mut d, "T1", &mine, &won, at("2026-11-30T12:05:00Z"));
+        assert_eq!(claim_on(&d, "T1"), Some(won));
+        let lost = Lost::from_value(&d["active_tasks"][0][LOST_KEY]).unwrap();
+        assert_eq!((lost.holder.as_str(), lost.winner.as_str()), ("me", "them"));
+        assert!(unconfirmed(&d).is_empty());
+        clear_lost(&mut d, "T1");
+        assert!(d["active_tasks"][0].get(LOST_KEY).is_none());
+    }
+
+    #[test]
+    fn a_claim_that_is_not_one_is_named_and_confirming_touches_only_the_holders() {
+        let d = doc(
+            json!({"active_tasks": [{"id": "T1"}, {"id": "T2", "claim": {"holder": "x", "since": "2026-11-30T12:00:00Z", "expires": "never"}}]}),
+        );
+        assert_eq!(
+            invalid_claim(&d),
+            Some(("T2".into(), "must have an RFC 3339 expires"))
+        );
+        let mut d = doc(
+            json!({"active_tasks": [{"id": "T1", "claim": {"holder": "x", "since": "2026-11-30T12:00:00Z", "expires": "2026-11-30T13:00:00Z", "confirmed": false}}]}),
+        );
+        assert!(!set_confirmed(&mut d, "T1", "y", true));
+        assert!(set_confirmed(&mut d, "T1", "x", true));
+        assert!(claim_on(&d, "T1").unwrap().confirmed);
+    }
+}
