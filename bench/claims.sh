@@ -40,6 +40,9 @@ cd "$dir"
 git init -q --bare remote.git
 cd repo
 git config handover.store both
+# ab.py clears GIT_*: the notes commits and reflogs need an identity of the repository's.
+git config user.name bench
+git config user.email bench@example.com
 git remote add origin "$dir/remote.git"
 "$bin" sync origin > /dev/null
 "$bin" task next --claim --as bench --for 3h > /dev/null

@@ -149,6 +149,25 @@ impl<'a> RemoteClaims<'a> {
         Ok(Fetched::Online(notes))
     }
 
+    /// What the remote held at the last fetch (its tracking ref, merged into the local
+    /// ref then), read without asking the remote: a first round decides on it and
+    /// pushes, and a push git rejects because the remote moved since is fetched and
+    /// decided again like any lost race. `None` when it was never fetched.
+    pub fn known(&self) -> Result<Option<Vec<Vec<u8>>>> {
+        if self.ctx.repo.ref_target(&self.tracking)?.is_none() {
+            return Ok(None);
+        }
+        let notes = self
+            .ctx
+            .repo
+            .notes_all(&self.tracking)?
+            .into_iter()
+            .map(|n| n.text)
+            .collect();
+        crate::support::testing::pause("remote_claim_fetched");
+        Ok(Some(notes))
+    }
+
     /// Push the local notes ref to the remote, never forced.
     pub fn push(&self) -> Result<Push> {
         crate::support::testing::pause("remote_claim_push");

@@ -89,8 +89,18 @@ fn two_clones_claiming_one_task_at_once_exactly_one_wins_and_both_agree_after_sy
     let env = TestEnv::new();
     let ids = ["T1", "T2", "T3", "T4"];
     let (_remote, a, b, key) = two_clones(&env, &ids);
-    for id in ids {
-        // Both fetch, then wait: neither has pushed when the other decides.
+    for (round, id) in ids.into_iter().enumerate() {
+        // Every other round, neither clone has a tracking ref: each fetches first
+        // (otherwise each decides on what its last fetch saw, and the push asks).
+        if round % 2 == 1 {
+            for dir in [&a, &b] {
+                env.git(
+                    dir,
+                    &["update-ref", "-d", "refs/notes/remotes/origin/handover"],
+                );
+            }
+        }
+        // Both have read the remote, then wait: neither has pushed when the other decides.
         let pa = env.spawn_at_pause(
             &a,
             &["task", "claim", id, "--as", "agent-a", "--remote", "origin"],
@@ -211,7 +221,11 @@ fn a_remote_that_cannot_be_reached_leaves_the_claim_unconfirmed_until_sync_confi
             "--json", "task", "claim", "T1", "--as", "agent-a", "--remote", "origin",
         ],
     );
-    let json = crate::schemas::checked(&env, &mut Default::default(), &run.stdout);
+    let json = crate::schemas::checked(
+        &env,
+        &mut std::collections::BTreeSet::default(),
+        &run.stdout,
+    );
     assert_eq!(json["task"]["claim"]["confirmed"], false);
     assert!(json["unconfirmed"].is_string(), "{json}");
     let status = env.handover(&a, &["status"]);
@@ -234,11 +248,7 @@ fn a_forged_remote_record_claiming_a_task_is_refused_by_name() {
     // b forges a record on the remote: its newest record of the session once more,
     // one write on, claiming T1 with an expiry that is not a time.
     let note = env.git(&b, &["notes", "--ref=handover", "show", "HEAD"]);
-    let last = note
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .last()
-        .unwrap();
+    let last = note.lines().rfind(|l| !l.trim().is_empty()).unwrap();
     let mut record: Value = serde_json::from_str(last).unwrap();
     record["seq"] = json!(record["seq"].as_u64().unwrap() + 1);
     record["state"]["seq"] = record["seq"].clone();
@@ -336,11 +346,19 @@ fn two_offline_claims_of_one_task_one_loses_at_sync_and_its_holder_is_told() {
     std::fs::rename(&away, &remote).unwrap();
     // a reaches the remote first: its claim is confirmed, b's is lost.
     let first = env.handover(&a, &["--json", "sync"]);
-    let first = crate::schemas::checked(&env, &mut Default::default(), &first.stdout);
+    let first = crate::schemas::checked(
+        &env,
+        &mut std::collections::BTreeSet::default(),
+        &first.stdout,
+    );
     assert_eq!(first["claims"]["confirmed"][0]["task"], "T1", "{first}");
     let run = env.handover(&b, &["--json", "sync"]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
-    let doc = crate::schemas::checked(&env, &mut Default::default(), &run.stdout);
+    let doc = crate::schemas::checked(
+        &env,
+        &mut std::collections::BTreeSet::default(),
+        &run.stdout,
+    );
     assert_eq!(doc["claims"]["lost"][0]["winner"], "agent-a", "{doc}");
     assert_eq!(claim_in(&b, &key, "T1")["holder"], "agent-a");
     assert_eq!(claim_in(&b, &key, "T1")["confirmed"], true);
@@ -424,7 +442,7 @@ fn two_clones_taking_the_next_task_at_once_get_different_tasks_and_a_release_is_
         &["task", "release", "T1", "--as", other, "--remote", "origin"],
     );
     assert_eq!(run.code, 0, "{}", run.snapshot());
-    let (there, taker) = if other.starts_with("agent-a") {
+    let (there, claimer) = if other.starts_with("agent-a") {
         (&b, "agent-b9")
     } else {
         (&a, "agent-a9")
@@ -432,7 +450,7 @@ fn two_clones_taking_the_next_task_at_once_get_different_tasks_and_a_release_is_
     let run = env.handover(
         there,
         &[
-            "task", "next", "--claim", "--as", taker, "--remote", "origin",
+            "task", "next", "--claim", "--as", claimer, "--remote", "origin",
         ],
     );
     assert_eq!(run.code, 0, "{}", run.snapshot());

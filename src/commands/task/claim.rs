@@ -4,27 +4,16 @@
 
 use std::path::PathBuf;
 
-use jiff::Timestamp;
-
 use super::target::target;
-use super::{TaskArgs, TaskOp, no_task, transact};
+use super::verb::{Act, Op, nothing_left};
+use super::{TaskArgs, TaskOp, transact};
 use crate::facts::written::Saved;
-use crate::model::claim::{self, ClaimError, Released, Took};
+use crate::model::claim;
 use crate::model::session;
 use crate::model::state::State;
 use crate::services::claims;
 use crate::services::context::Context;
-use crate::support::error::{Error, Result, msg};
-
-/// What a claim verb did.
-#[derive(Debug)]
-pub enum Act {
-    /// `claim`, `next --claim`.
-    Claimed(Took),
-    Released(Released),
-    /// `next` without `--claim`: shown, nothing written.
-    Shown,
-}
+use crate::support::error::Result;
 
 /// The report of `task claim|next|release`.
 pub struct ClaimReport {
@@ -44,48 +33,6 @@ pub struct ClaimReport {
     /// Why the remote could not confirm the claim (it could not be reached): the claim
     /// is local and unconfirmed until a sync.
     pub unconfirmed: Option<String>,
-}
-
-/// One claim verb, ready to run on a document under the lock.
-pub(super) struct Op<'a> {
-    pub op: &'a TaskOp,
-    pub holder: &'a str,
-    pub now: Timestamp,
-    pub until: Option<Timestamp>,
-    pub stamp: String,
-    pub key: String,
-}
-
-impl Op<'_> {
-    /// Do the verb on `doc`: the task it acted on and what it did, or why not.
-    pub fn apply(
-        &self,
-        doc: &mut serde_json::Map<String, serde_json::Value>,
-    ) -> Result<(String, Act)> {
-        let (holder, now, key) = (self.holder, self.now, self.key.as_str());
-        let until = self.until.unwrap_or(now);
-        match self.op {
-            TaskOp::Claim { id, force, .. } => {
-                let took = claim::claim(doc, id, holder, now, until, *force, &self.stamp)
-                    .map_err(|e| refused(e, id, key))?;
-                Ok((id.clone(), Act::Claimed(took)))
-            }
-            TaskOp::Next { .. } => {
-                // Chosen under the lock, on what the file holds now: two callers
-                // never get the same task.
-                let id = claim::next_free(doc, holder, now).ok_or_else(|| nothing_left(key))?;
-                let took = claim::claim(doc, &id, holder, now, until, false, &self.stamp)
-                    .map_err(|e| refused(e, &id, key))?;
-                Ok((id, Act::Claimed(took)))
-            }
-            TaskOp::Release { id, force, .. } => {
-                let released = claim::release(doc, id, holder, now, *force)
-                    .map_err(|e| refused(e, id, key))?;
-                Ok((id.clone(), Act::Released(released)))
-            }
-            _ => unreachable!("only claim verbs come here"),
-        }
-    }
 }
 
 /// `task claim ID`, `task next [--claim]`, `task release ID`.
@@ -121,12 +68,13 @@ pub fn claims(ctx: &Context, args: &TaskArgs) -> Result<ClaimReport> {
     let owner = chosen.as_ref().map(|(_, o)| o);
     let path = session.state_file();
     let op = Op {
-        op: &args.op,
+        verb: &args.op,
         holder: &holder,
         now: ctx.now,
         until: lease.map(|l| claims::until(ctx, l)).transpose()?,
         stamp: session::format_time(ctx.now),
         key: session.key.clone(),
+        before: std::cell::RefCell::new(None),
     };
     let (written, task, act, unconfirmed) = match &remote {
         Some(remote) => super::remote::decide(ctx, remote, &home, &session, owner, &op)?,
@@ -158,30 +106,4 @@ pub fn claims(ctx: &Context, args: &TaskArgs) -> Result<ClaimReport> {
         remote,
         unconfirmed,
     })
-}
-
-/// Why a claim verb was refused, as the error of the run.
-pub(super) fn refused(e: ClaimError, id: &str, key: &str) -> Error {
-    match e {
-        ClaimError::NoSuchTask => no_task(id, key),
-        ClaimError::Done => Error::usage(msg(
-            crate::k!("claim.done"),
-            &[("id", &format!("{id:?}")), ("key", &key)],
-        )),
-        ClaimError::Held(c) => Error::Held {
-            task: id.to_owned(),
-            key: key.to_owned(),
-            holder: c.holder,
-            since: c.since,
-            expires: c.expires,
-        },
-    }
-}
-
-/// Nothing left to work on in session `key` (exit 1).
-fn nothing_left(key: &str) -> Error {
-    Error::NothingToDo {
-        message: msg(crate::k!("claim.nothing_left"), &[("key", &key)]),
-        hint: None,
-    }
 }

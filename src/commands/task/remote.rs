@@ -7,8 +7,8 @@
 //! when the file had moved on from the state the winner's came from, the winner's
 //! claim, written as a write of its own), then the verb is decided again on it.
 
-use super::claim::{Act, Op};
 use super::transact;
+use super::verb::{Act, Op};
 use crate::model::claim;
 use crate::model::record::Record;
 use crate::services::context::Context;
@@ -37,16 +37,21 @@ pub(super) fn decide(
                 .and_then(serde_json::Value::as_str)
                 .map(str::to_owned)
         });
-    let claims = !matches!(op.op, super::TaskOp::Release { .. });
+    let claims = !matches!(op.verb, super::TaskOp::Release { .. });
     let mut pending: Option<(Written, String, Act)> = None;
-    for _ in 0..MAX_ROUNDS {
-        let notes = match rc.fetch()? {
+    for round in 0..MAX_ROUNDS {
+        // The first round decides on what the last fetch saw, when there was one: the
+        // push alone then asks the remote (a rejection is fetched and decided again).
+        let known = if round == 0 { rc.known()? } else { None };
+        let fetched = match known {
+            Some(notes) => Fetched::Online(notes),
+            None => rc.fetch()?,
+        };
+        let notes = match fetched {
             Fetched::Online(notes) => notes,
             Fetched::Offline(why) => {
                 let (w, task, act) = match pending {
-                    Some((w, task, act)) => {
-                        (unconfirm(ctx, wt, session, owner, op, w, &task)?, task, act)
-                    }
+                    Some(mine) => unconfirm(ctx, &rc, wt, session, owner, op, mine)?,
                     None => write(ctx, wt, session, owner, op, None, !claims)?,
                 };
                 return Ok((w, task, act, Some(why)));
@@ -82,10 +87,10 @@ pub(super) fn decide(
             Push::Done => return Ok((w, task, act, None)),
             Push::Rejected => pending = Some((w, task, act)),
             Push::Offline(why) => {
-                let w = if claims {
-                    unconfirm(ctx, wt, session, owner, op, w, &task)?
+                let (w, task, act) = if claims {
+                    unconfirm(ctx, &rc, wt, session, owner, op, (w, task, act))?
                 } else {
-                    w
+                    (w, task, act)
                 };
                 return Ok((w, task, act, Some(why)));
             }
@@ -110,8 +115,10 @@ fn write(
     theirs: Option<&Record>,
     confirmed: bool,
 ) -> Result<(Written, String, Act)> {
+    let before = &op.before;
     let mut done = None;
     let written = transact(ctx, wt, session, owner, |doc| {
+        *before.borrow_mut() = Some(doc.clone());
         if let Some(theirs) = theirs {
             claim::overlay(doc, &theirs.state_doc(), op.holder, op.now);
         }
@@ -193,7 +200,7 @@ fn give_way(
         }
         Ok(())
     })?;
-    Err(super::claim::refused(
+    Err(super::verb::refused(
         claim::ClaimError::Held(won),
         &task,
         &op.key,
@@ -201,23 +208,42 @@ fn give_way(
 }
 
 /// The push could not reach the remote: the claim written confirmed is said
-/// unconfirmed, as a write of its own (both records reach the remote with a sync).
+/// unconfirmed. Its record never left this clone: it is taken back out of the local
+/// notes ref, the file takes again the state it held before, and the verb is written
+/// once more, unconfirmed (one record, as an offline claim makes). When the file moved
+/// meanwhile, the claim is said unconfirmed as a write of its own.
 fn unconfirm(
     ctx: &Context,
+    rc: &RemoteClaims<'_>,
     wt: &crate::git::Worktree,
     session: &SessionDir,
     owner: Option<&Owner>,
     op: &Op<'_>,
-    written: Written,
-    task: &str,
-) -> Result<Written> {
-    if claim::claim_on(written.state.document(), task).is_none_or(|c| !c.confirmed) {
-        return Ok(written);
+    mine: (Written, String, Act),
+) -> Result<(Written, String, Act)> {
+    let (written, task, act) = mine;
+    if claim::claim_on(written.state.document(), &task).is_none_or(|c| !c.confirmed) {
+        return Ok((written, task, act));
     }
-    transact(ctx, wt, session, owner, |doc| {
-        claim::set_confirmed(doc, task, op.holder, false);
+    let hash = written
+        .state
+        .document()
+        .get("session_hash")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let before = op.before.borrow_mut().take();
+    if let Some(before) = before {
+        rc.withdraw(&written)?;
+        if sessions::adopt(ctx, session, &hash, before)? {
+            return write(ctx, wt, session, owner, op, None, false);
+        }
+    }
+    let written = transact(ctx, wt, session, owner, |doc| {
+        claim::set_confirmed(doc, &task, op.holder, false);
         Ok(())
-    })
+    })?;
+    Ok((written, task, act))
 }
 
 /// The remote's newest record of the session came after the state the file holds (a

@@ -148,7 +148,10 @@ mod tests {
     use serde_json::json;
 
     fn doc(v: Value) -> Map<String, Value> {
-        v.as_object().unwrap().clone()
+        match v {
+            Value::Object(m) => m,
+            _ => unreachable!("an object"),
+        }
     }
 
     fn at(s: &str) -> Timestamp {
