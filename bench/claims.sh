@@ -55,3 +55,25 @@ python3 "$here/ab.py" "$dir/repo" "$rounds" \
     git push -q -f origin "$two:refs/notes/bench" :: \
     "$bin" task next --claim --as bench --for 1h --remote origin :: \
     "$bin" task next --claim --as bench --for 2h --remote origin
+# The same push carrying what a claim's push carries: one new notes commit whose note
+# is the session's note with one more record (made by `git notes append` before each
+# push, outside the timing), pushed as a fast-forward.
+python3 - "$dir/repo" "$rounds" <<'PY'
+import os, statistics, subprocess, sys, time
+d, rounds = sys.argv[1], int(sys.argv[2])
+env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+env.update(GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL="/dev/null", LC_ALL="C")
+git = lambda *a, **k: subprocess.run(["git", *a], cwd=d, env=env, check=True, **k)
+git("update-ref", "refs/notes/bench-push", "refs/notes/handover")
+git("push", "-q", "origin", "refs/notes/bench-push")
+note = git("notes", "--ref=handover", "show", "HEAD", capture_output=True, text=True)
+line = note.stdout.splitlines()[-1]
+times = []
+for i in range(rounds):
+    git("notes", "--ref=bench-push", "append", "-m", line.replace('"seq"', '"x%d"' % i, 1), "HEAD")
+    start = time.perf_counter_ns()
+    git("push", "-q", "origin", "refs/notes/bench-push")
+    times.append((time.perf_counter_ns() - start) / 1e6)
+print("%-60s median %8.1f ms  min %8.1f ms"
+      % ("git push origin (a new notes commit, one record more)", statistics.median(times), min(times)))
+PY
