@@ -379,6 +379,12 @@ fn two_offline_claims_of_one_task_one_loses_at_sync_and_its_holder_is_told() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("T2"));
+    let status = env.handover(&b, &["status"]);
+    assert!(
+        status.stderr.contains("lost to agent-a"),
+        "{}",
+        status.stderr
+    );
     // The briefing says it too, until the task is claimed again.
     env.handover(&a, &["sync"]).assert_ok();
     env.handover(&b, &["sync"]).assert_ok();

@@ -81,9 +81,13 @@ impl Output for status::Report {
             hints.push(p.t(crate::k!("status.tracked_hint")).to_owned());
         }
         hints.extend(self.graph_hint.clone());
+        let mut warnings = self.warnings(p.lang());
+        warnings.extend(self.lost_claims().map(|(key, task, lost)| {
+            human::claims::lost_line(task, lost, &text::shell_word(key), p)
+        }));
         Notices {
             errors,
-            warnings: self.warnings(p.lang()),
+            warnings,
             hints,
             ..Notices::default()
         }
