@@ -2,7 +2,8 @@
 # The cost of a claim: `task next --claim` (pick the next task under the lock and
 # claim it, here renewing the caller's own lease each round) against `task start`
 # (the plain write it extends), process to process with bench/ab.py, on a session of
-# TASKS tasks. Goal (issue 33): the claim within 1.5x of the start.
+# TASKS tasks. Goal (issue 33): the claim within 1.5x of the start; then a claim
+# decided on a local bare remote against one `git push` of the notes ref (goal 1.5x).
 #   bench/claims.sh DIR [TASKS] [ROUNDS]     (GIT_HANDOVER= a binary)
 set -euo pipefail
 dir=${1:?usage: bench/claims.sh DIR [TASKS] [ROUNDS]}
@@ -29,3 +30,50 @@ python3 "$here/ab.py" "$dir/repo" "$rounds" \
     "$bin" task block T2 --reason r :: \
     "$bin" task next --claim --as bench --for 1h :: \
     "$bin" task next --claim --as bench --for 2h
+
+# A claim across clones (`--remote`: fetch the remote's notes ref, decide, write, push
+# without force) against one `git push` of the notes ref, on a bare remote on the same
+# disk. Every run does its work: the claims renew the lease to a different end in turn
+# (a write and a fast-forward push each), and each push moves a ref of the remote
+# between two notes commits in turn (forced, so that it always updates).
+cd "$dir"
+git init -q --bare remote.git
+cd repo
+git config handover.store both
+# ab.py clears GIT_*: the notes commits and reflogs need an identity of the repository's.
+git config user.name bench
+git config user.email bench@example.com
+git remote add origin "$dir/remote.git"
+"$bin" sync origin > /dev/null
+"$bin" task next --claim --as bench --for 3h > /dev/null
+one=$(git rev-parse refs/notes/handover)
+"$bin" task next --claim --as bench --for 4h > /dev/null
+two=$(git rev-parse refs/notes/handover)
+"$bin" sync origin > /dev/null
+python3 "$here/ab.py" "$dir/repo" "$rounds" \
+    git push -q -f origin "$one:refs/notes/bench" :: \
+    git push -q -f origin "$two:refs/notes/bench" :: \
+    "$bin" task next --claim --as bench --for 1h --remote origin :: \
+    "$bin" task next --claim --as bench --for 2h --remote origin
+# The same push carrying what a claim's push carries: one new notes commit whose note
+# is the session's note with one more record (made by `git notes append` before each
+# push, outside the timing), pushed as a fast-forward.
+python3 - "$dir/repo" "$rounds" <<'PY'
+import os, statistics, subprocess, sys, time
+d, rounds = sys.argv[1], int(sys.argv[2])
+env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+env.update(GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL="/dev/null", LC_ALL="C")
+git = lambda *a, **k: subprocess.run(["git", *a], cwd=d, env=env, check=True, **k)
+git("update-ref", "refs/notes/bench-push", "refs/notes/handover")
+git("push", "-q", "origin", "refs/notes/bench-push")
+note = git("notes", "--ref=handover", "show", "HEAD", capture_output=True, text=True)
+line = note.stdout.splitlines()[-1]
+times = []
+for i in range(rounds):
+    git("notes", "--ref=bench-push", "append", "-m", line.replace('"seq"', '"x%d"' % i, 1), "HEAD")
+    start = time.perf_counter_ns()
+    git("push", "-q", "origin", "refs/notes/bench-push")
+    times.append((time.perf_counter_ns() - start) / 1e6)
+print("%-60s median %8.1f ms  min %8.1f ms"
+      % ("git push origin (a new notes commit, one record more)", statistics.median(times), min(times)))
+PY

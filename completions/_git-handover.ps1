@@ -223,6 +223,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         }
         'git-handover;task;claim' {
             [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, 'How long the lease lasts (`30m`, `2h`; default `handover.claimFor`, 30m)')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Decide the claim on this remote''s notes ref (fetch, decide, push without force; default `handover.claimRemote`): two clones never both hold a task. Needs `handover.store` = both or notes')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
             [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
@@ -239,6 +240,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         }
         'git-handover;task;next' {
             [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, 'How long the lease lasts (`30m`, `2h`; default `handover.claimFor`, 30m)')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Decide the claim on this remote''s notes ref (fetch, decide, push without force; default `handover.claimRemote`): two clones never both hold a task. Needs `handover.store` = both or notes')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
             [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
@@ -254,6 +256,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             break
         }
         'git-handover;task;release' {
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Decide the claim on this remote''s notes ref (fetch, decide, push without force; default `handover.claimRemote`): two clones never both hold a task. Needs `handover.store` = both or notes')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
             [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')

@@ -989,13 +989,17 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__task__subcmd__claim)
-            opts="-C -c -q -h --for --force --session --as --json --color --lang --quiet --help"
+            opts="-C -c -q -h --for --force --remote --session --as --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --for)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1161,13 +1165,17 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__task__subcmd__next)
-            opts="-C -c -q -h --claim --for --session --as --json --color --lang --quiet --help"
+            opts="-C -c -q -h --claim --for --remote --session --as --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --for)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1203,12 +1211,16 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__task__subcmd__release)
-            opts="-C -c -q -h --force --session --as --json --color --lang --quiet --help"
+            opts="-C -c -q -h --force --remote --session --as --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -209,6 +209,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         }
         &'git-handover;task;claim'= {
             cand --for 'How long the lease lasts (`30m`, `2h`; default `handover.claimFor`, 30m)'
+            cand --remote 'Decide the claim on this remote''s notes ref (fetch, decide, push without force; default `handover.claimRemote`): two clones never both hold a task. Needs `handover.store` = both or notes'
             cand --session 'Edit the session with this key instead of this branch''s ready session'
             cand --as 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
@@ -224,6 +225,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         }
         &'git-handover;task;next'= {
             cand --for 'How long the lease lasts (`30m`, `2h`; default `handover.claimFor`, 30m)'
+            cand --remote 'Decide the claim on this remote''s notes ref (fetch, decide, push without force; default `handover.claimRemote`): two clones never both hold a task. Needs `handover.store` = both or notes'
             cand --session 'Edit the session with this key instead of this branch''s ready session'
             cand --as 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
@@ -238,6 +240,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --help 'Print help'
         }
         &'git-handover;task;release'= {
+            cand --remote 'Decide the claim on this remote''s notes ref (fetch, decide, push without force; default `handover.claimRemote`): two clones never both hold a task. Needs `handover.store` = both or notes'
             cand --session 'Edit the session with this key instead of this branch''s ready session'
             cand --as 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'

@@ -106,6 +106,19 @@ impl Report {
         self.all().filter_map(|h| h.error())
     }
 
+    /// The claims lost to another clone's that the sessions tell of: (key, task, what).
+    pub fn lost_claims(
+        &self,
+    ) -> impl Iterator<Item = (&str, &str, &crate::model::claim::Lost)> + '_ {
+        self.all().flat_map(|h| {
+            h.assessment()
+                .and_then(|a| a.session())
+                .into_iter()
+                .flat_map(|s| &s.lost)
+                .map(|(task, lost)| (h.key.as_str(), task.as_str(), lost))
+        })
+    }
+
     /// The warnings about handovers, in `lang`, then the store's unreadable lines.
     pub fn warnings(&self, lang: crate::support::i18n::Lang) -> Vec<String> {
         self.all()

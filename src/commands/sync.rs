@@ -85,6 +85,8 @@ pub struct Report {
     pub rewrite_ref: Option<bool>,
     /// With `--record`: the sessions recorded (keys), and those already recorded.
     pub recorded: Option<Recorded>,
+    /// The unconfirmed claims settled against the remote (SPEC section 10).
+    pub claims: crate::facts::settled::Settled,
 }
 
 impl Report {
@@ -100,6 +102,7 @@ impl Report {
             local: None,
             rewrite_ref: None,
             recorded: None,
+            claims: crate::facts::settled::Settled::default(),
         }
     }
 }
@@ -273,6 +276,22 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
             NotesMerge::NoOther
         };
         report.merges.push(merged);
+        // Claims made offline are confirmed or lost on what the remote held, before
+        // the push carries the result.
+        let had = report.remote_had_notes;
+        let settled = crate::services::claim_settle::settle(ctx, || {
+            Ok(if had {
+                ctx.repo
+                    .notes_all(tracking)?
+                    .into_iter()
+                    .map(|n| n.text)
+                    .collect()
+            } else {
+                Vec::new()
+            })
+        })?;
+        report.claims.confirmed.extend(settled.confirmed);
+        report.claims.lost.extend(settled.lost);
         report.local = ctx.repo.ref_target(notes_ref)?;
         let remote_tip = if report.remote_had_notes {
             ctx.repo.ref_target(tracking)?

@@ -181,6 +181,9 @@ pub struct SessionFacts {
     pub stale_tasks: Vec<StaleTask>,
     /// The claims on tasks not done (SPEC section 10), in task order.
     pub claims: Vec<TaskClaim>,
+    /// Claims of tasks lost to another clone's (task id, what was lost), told to their
+    /// holders.
+    pub lost: Vec<(String, crate::model::claim::Lost)>,
 }
 
 /// A claim on a task, as seen at `now` (the run's time).

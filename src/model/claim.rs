@@ -172,6 +172,8 @@ pub fn claim(
     };
     for task in &mut tasks {
         claim.write_into(task);
+        // Claimed again: a notice of a claim lost before has been heard.
+        task.remove(LOST_KEY);
         if !is_blocked(task) {
             task.insert("status".into(), Value::from("in_progress"));
         }
@@ -248,6 +250,11 @@ pub fn next_free(doc: &Map<String, Value>, holder: &str, now: Timestamp) -> Opti
         })
         .and_then(|t| t.get("id").and_then(Value::as_str).map(str::to_owned))
 }
+
+mod remote;
+pub use remote::{
+    LOST_KEY, Lost, claim_on, clear_lost, invalid_claim, lose, overlay, set_confirmed, unconfirmed,
+};
 
 #[cfg(test)]
 mod tests;

@@ -317,6 +317,7 @@ mod tests {
                 raw: t.into(),
             }),
             claim: None,
+            lost: None,
         }
     }
 

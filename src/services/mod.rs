@@ -4,6 +4,7 @@
 
 pub mod agent_paths;
 pub mod assess;
+pub mod claim_settle;
 pub mod claims;
 pub mod cleanup;
 pub mod context;
@@ -12,6 +13,8 @@ pub mod git_hooks;
 pub mod input;
 pub mod legacy;
 pub mod notes_store;
+pub mod record_rules;
+pub mod remote_claim;
 pub mod scan;
 pub mod sessions;
 pub mod transcript;

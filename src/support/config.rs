@@ -61,6 +61,9 @@ pub struct Settings {
     pub record_commits: bool,
     /// `handover.claimFor`: how long a claim's lease lasts unless `--for` says.
     pub claim_for: Duration,
+    /// `handover.claimRemote`: claims are decided on this remote's notes ref (as with
+    /// `--remote`); `None` when unset or empty.
+    pub claim_remote: Option<String>,
 }
 
 /// The `name=value` pairs git passes to a subcommand for `git -c name=value …`, from
@@ -224,6 +227,7 @@ impl Settings {
                 None => Duration::from_secs(30 * 60),
                 Some(v) => parse_lease(&v).map_err(|e| invalid("handover.claimFor", &v, e))?,
             },
+            claim_remote: get("handover.claimRemote").filter(|v| !v.trim().is_empty()),
         })
     }
 

@@ -14,6 +14,7 @@ mod attacks_hooks;
 mod attacks_sessions;
 mod briefing;
 mod claims;
+mod claims_remote;
 mod clean;
 mod commit_subjects;
 mod commits;

@@ -153,7 +153,7 @@ fn check(env: &TestEnv, seen: &mut BTreeSet<String>, name: &str, doc: &Value) {
 
 /// A `--json` document, validated against the schema its `schema` field names.
 #[track_caller]
-fn checked(env: &TestEnv, seen: &mut BTreeSet<String>, stdout: &str) -> Value {
+pub(crate) fn checked(env: &TestEnv, seen: &mut BTreeSet<String>, stdout: &str) -> Value {
     let doc: Value = serde_json::from_str(stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
     let id = doc["schema"]
         .as_str()

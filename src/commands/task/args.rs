@@ -29,6 +29,16 @@ pub struct LeaseArgs {
     pub lease: Option<std::time::Duration>,
 }
 
+/// Where a claim is decided across clones.
+#[derive(Debug, Args, Clone)]
+pub struct RemoteArgs {
+    /// Decide the claim on this remote's notes ref (fetch, decide, push without force;
+    /// default `handover.claimRemote`): two clones never both hold a task. Needs
+    /// `handover.store` = both or notes.
+    #[arg(long, value_name = "REMOTE")]
+    pub remote: Option<String>,
+}
+
 fn parse_lease(s: &str) -> Result<std::time::Duration, String> {
     crate::support::config::parse_lease(s).map_err(|m| m.to_string())
 }
@@ -98,6 +108,8 @@ pub enum TaskOp {
         /// Take the task even from another holder's live lease (says whose).
         #[arg(long)]
         force: bool,
+        #[command(flatten)]
+        remote: RemoteArgs,
     },
     /// Show the next task to work on: the first not done, not blocked and not claimed
     /// by another live lease; its bare id is the first word. Exit 1 when none is left.
@@ -107,6 +119,8 @@ pub enum TaskOp {
         claim: bool,
         #[command(flatten)]
         lease: LeaseArgs,
+        #[command(flatten)]
+        remote: RemoteArgs,
     },
     /// Release a claim: another holder's live claim only with --force.
     Release {
@@ -115,6 +129,8 @@ pub enum TaskOp {
         /// Release another holder's live claim (says whose).
         #[arg(long)]
         force: bool,
+        #[command(flatten)]
+        remote: RemoteArgs,
     },
     /// Remove a task from the session (it stays in the notes store's history).
     Remove {
@@ -147,6 +163,12 @@ A claim is a lease on a task: `claim`, `next --claim`, `release`, and `done` and
 calling agent session (claude-…, codex-…, gemini-… from the agent's session id), else
 user@host:worktree. Exit 6: the task is held by another live lease.
 
+With --remote REMOTE (or handover.claimRemote; needs handover.store both or notes) the
+claim is decided on the remote's notes ref: fetched, decided, written, pushed without
+force; when another clone's push came first, its claim wins and this one gives way
+(exit 6 naming the winner). A remote that cannot be reached leaves the claim local and
+unconfirmed until `git handover sync REMOTE` confirms it or says it was lost.
+
 Examples:
   git handover task add T2 \"Write the docs\" --file README.md --next \"outline\"
   git handover task start T2
@@ -156,4 +178,5 @@ Examples:
   git handover task next --claim --as agent-1 --for 1h
   git handover task claim T2 --as agent-1
   git handover task release T2 --as agent-1
+  git handover task claim T2 --as agent-1 --remote origin
   git handover task --session main/20261130-120000 done T3";

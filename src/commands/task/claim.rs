@@ -1,27 +1,19 @@
 //! `task claim|next|release` (SPEC section 10): a lease on one task, decided in the
-//! one write transaction on what the session's file holds under its lock.
+//! one write transaction on what the session's file holds under its lock; with a
+//! remote, on the remote's notes ref too (`remote.rs`).
 
 use std::path::PathBuf;
 
 use super::target::target;
-use super::{TaskArgs, TaskOp, no_task, transact};
+use super::verb::{Act, Op, nothing_left};
+use super::{TaskArgs, TaskOp, transact};
 use crate::facts::written::Saved;
-use crate::model::claim::{self, ClaimError, Released, Took};
+use crate::model::claim;
 use crate::model::session;
 use crate::model::state::State;
 use crate::services::claims;
 use crate::services::context::Context;
-use crate::support::error::{Error, Result, msg};
-
-/// What a claim verb did.
-#[derive(Debug)]
-pub enum Act {
-    /// `claim`, `next --claim`.
-    Claimed(Took),
-    Released(Released),
-    /// `next` without `--claim`: shown, nothing written.
-    Shown,
-}
+use crate::support::error::Result;
 
 /// The report of `task claim|next|release`.
 pub struct ClaimReport {
@@ -36,6 +28,11 @@ pub struct ClaimReport {
     pub next: bool,
     /// The write, when there was one.
     pub written: Option<Saved>,
+    /// The remote the claim was decided on, with `--remote` or `handover.claimRemote`.
+    pub remote: Option<String>,
+    /// Why the remote could not confirm the claim (it could not be reached): the claim
+    /// is local and unconfirmed until a sync.
+    pub unconfirmed: Option<String>,
 }
 
 /// `task claim ID`, `task next [--claim]`, `task release ID`.
@@ -55,52 +52,42 @@ pub fn claims(ctx: &Context, args: &TaskArgs) -> Result<ClaimReport> {
             act: Act::Shown,
             next: true,
             written: None,
+            remote: None,
+            unconfirmed: None,
         });
     }
+    let (flag, lease) = match &args.op {
+        TaskOp::Claim { remote, lease, .. } | TaskOp::Next { remote, lease, .. } => {
+            (remote.remote.as_deref(), Some(lease.lease))
+        }
+        TaskOp::Release { remote, .. } => (remote.remote.as_deref(), None),
+        _ => unreachable!("only claim verbs come here"),
+    };
+    let remote = crate::services::remote_claim::remote_of(ctx, flag)?;
     let (home, session, chosen) = target(ctx, args, &wt, false, false)?;
     let owner = chosen.as_ref().map(|(_, o)| o);
-    let key = session.key.clone();
     let path = session.state_file();
-    let stamp = session::format_time(ctx.now);
-    let now = ctx.now;
-    let mut task = String::new();
-    let mut act = None;
-    let written = match &args.op {
-        TaskOp::Claim { id, lease, force } => {
-            let until = claims::until(ctx, lease.lease)?;
-            task.clone_from(id);
-            transact(ctx, &home, &session, owner, |doc| {
+    let op = Op {
+        verb: &args.op,
+        holder: &holder,
+        now: ctx.now,
+        until: lease.map(|l| claims::until(ctx, l)).transpose()?,
+        stamp: session::format_time(ctx.now),
+        key: session.key.clone(),
+        before: std::cell::RefCell::new(None),
+    };
+    let (written, task, act, unconfirmed) = match &remote {
+        Some(remote) => super::remote::decide(ctx, remote, &home, &session, owner, &op)?,
+        None => {
+            let mut done = None;
+            let written = transact(ctx, &home, &session, owner, |doc| {
                 crate::support::testing::pause("claim");
-                let took = claim::claim(doc, id, &holder, now, until, *force, &stamp)
-                    .map_err(|e| refused(e, id, &key))?;
-                act = Some(Act::Claimed(took));
+                done = Some(op.apply(doc)?);
                 Ok(())
-            })?
+            })?;
+            let (task, act) = done.expect("a write that succeeded ran its change");
+            (written, task, act, None)
         }
-        TaskOp::Next { lease, .. } => {
-            let until = claims::until(ctx, lease.lease)?;
-            transact(ctx, &home, &session, owner, |doc| {
-                // Chosen under the lock, on what the file holds now: two callers
-                // never get the same task.
-                crate::support::testing::pause("claim");
-                let id = claim::next_free(doc, &holder, now).ok_or_else(|| nothing_left(&key))?;
-                let took = claim::claim(doc, &id, &holder, now, until, false, &stamp)
-                    .map_err(|e| refused(e, &id, &key))?;
-                act = Some(Act::Claimed(took));
-                task = id;
-                Ok(())
-            })?
-        }
-        TaskOp::Release { id, force } => {
-            task.clone_from(id);
-            transact(ctx, &home, &session, owner, |doc| {
-                let released = claim::release(doc, id, &holder, now, *force)
-                    .map_err(|e| refused(e, id, &key))?;
-                act = Some(Act::Released(released));
-                Ok(())
-            })?
-        }
-        _ => unreachable!("only claim verbs come here"),
     };
     let mut written = written.into_saved();
     if let Some((c, _)) = chosen {
@@ -113,34 +100,10 @@ pub fn claims(ctx: &Context, args: &TaskArgs) -> Result<ClaimReport> {
         state: written.state.clone(),
         task,
         holder,
-        act: act.expect("a write that succeeded ran its change"),
+        act,
         next: matches!(args.op, TaskOp::Next { .. }),
         written: Some(written),
+        remote,
+        unconfirmed,
     })
-}
-
-/// Why a claim verb was refused, as the error of the run.
-fn refused(e: ClaimError, id: &str, key: &str) -> Error {
-    match e {
-        ClaimError::NoSuchTask => no_task(id, key),
-        ClaimError::Done => Error::usage(msg(
-            crate::k!("claim.done"),
-            &[("id", &format!("{id:?}")), ("key", &key)],
-        )),
-        ClaimError::Held(c) => Error::Held {
-            task: id.to_owned(),
-            key: key.to_owned(),
-            holder: c.holder,
-            since: c.since,
-            expires: c.expires,
-        },
-    }
-}
-
-/// Nothing left to work on in session `key` (exit 1).
-fn nothing_left(key: &str) -> Error {
-    Error::NothingToDo {
-        message: msg(crate::k!("claim.nothing_left"), &[("key", &key)]),
-        hint: None,
-    }
 }

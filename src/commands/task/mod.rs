@@ -4,11 +4,14 @@
 mod args;
 mod claim;
 mod list;
+mod remote;
 mod target;
+mod verb;
 
 pub use args::{TASK_HELP, TaskArgs, TaskOp};
-pub use claim::{Act, ClaimReport, claims};
+pub use claim::{ClaimReport, claims};
 pub use list::{Listing, read};
+pub use verb::Act;
 
 use crate::facts::written::Saved;
 use crate::model::session;

@@ -59,7 +59,7 @@ use super::known::TASK_KEYS;
 /// A task's fields the view reads. Read from a JSON object only (a derived struct
 /// would also take an array, field by field); a key given twice keeps its last value,
 /// as the document does.
-pub(super) struct RawTask([Option<Value>; 10]);
+pub(super) struct RawTask([Option<Value>; TASK_KEYS.len()]);
 
 impl RawTask {
     fn slot(key: &str) -> Option<usize> {

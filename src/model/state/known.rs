@@ -22,8 +22,9 @@ pub const TOP_KEYS: [&str; 13] = [
     "session_hash",
 ];
 
-/// The keys of a task (`claim` is the lease of SPEC section 10).
-pub const TASK_KEYS: [&str; 10] = [
+/// The keys of a task (`claim` is the lease of SPEC section 10, `lost_claim` a claim
+/// lost to another clone's).
+pub const TASK_KEYS: [&str; 11] = [
     "id",
     "description",
     "status",
@@ -34,6 +35,7 @@ pub const TASK_KEYS: [&str; 10] = [
     "last_touched",
     "attempted_approaches",
     "claim",
+    "lost_claim",
 ];
 
 /// The statuses of a task: the three the tool reads, and `pending` (what `task add`

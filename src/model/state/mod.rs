@@ -112,6 +112,8 @@ pub struct Task {
     pub last_touched: Option<Stamp>,
     /// The lease on the task (SPEC section 10), if any.
     pub claim: Option<crate::model::claim::Claim>,
+    /// A claim of the task lost to another clone's (SPEC section 10), told to its holder.
+    pub lost: Option<crate::model::claim::Lost>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

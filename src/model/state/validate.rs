@@ -186,6 +186,9 @@ impl Validator<'_> {
                         .map_err(|why| self.err(&field("claim"), why))?,
                 ),
             },
+            // Read leniently: a notice the tool wrote, never a reason to refuse a file.
+            lost: t(crate::model::claim::LOST_KEY)
+                .and_then(|v| crate::model::claim::Lost::from_value(&v)),
         })
     }
 }

@@ -255,6 +255,7 @@ fn tasks(blocks: &mut Vec<Block>, b: &Briefing, assessment: &Assessment, p: &Pai
         }
     }
     blocks.extend(super::claims::held_by_others(b, assessment, p).map(Block::must));
+    blocks.extend(super::claims::lost_told(b, assessment, p).map(Block::must));
 }
 
 /// The state's known issues, decisions, observations and notes, a block each.

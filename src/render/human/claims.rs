@@ -130,6 +130,18 @@ pub fn report(r: &ClaimReport, p: &Painter) -> String {
     };
     out.push_str(&line);
     out.push('\n');
+    if let Some(remote) = &r.remote {
+        let remote = escape(remote);
+        let line = match &r.unconfirmed {
+            Some(why) => p.f(
+                crate::k!("rclaim.unconfirmed"),
+                &[("remote", &remote), ("why", &escape(why))],
+            ),
+            None => p.f(crate::k!("rclaim.confirmed"), &[("remote", &remote)]),
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
     out
 }
 
@@ -152,6 +164,44 @@ pub(super) fn held_by_others(b: &Briefing, assessment: &Assessment, p: &Painter)
     Some(text)
 }
 
+/// The claims of this session lost to another clone's: each holder is told whose won.
+pub(super) fn lost_told(b: &Briefing, assessment: &Assessment, p: &Painter) -> Option<String> {
+    let session = assessment.session()?;
+    if session.lost.is_empty() {
+        return None;
+    }
+    let key = crate::support::text::shell_word(&b.candidate.handover.key);
+    let mut text = String::from("\n");
+    for (task, l) in &session.lost {
+        let _ = writeln!(text, "{}", lost_line(task, l, &key, p));
+    }
+    Some(text)
+}
+
+/// One lost claim, said to its holder, with the command that takes another task.
+pub fn lost_line(task: &str, l: &crate::model::claim::Lost, key: &str, p: &Painter) -> String {
+    p.f(
+        crate::k!("rclaim.lost"),
+        &[
+            ("id", &escape(task)),
+            ("key", &key),
+            ("holder", &crate::support::text::shell_word(&l.holder)),
+            ("since", &format_utc(l.since)),
+            ("winner", &escape(&l.winner)),
+        ],
+    )
+}
+
+/// Each lost claim `state` tells of, as a warning for the next command's stderr.
+pub fn lost_warnings(state: &crate::model::state::State, key: &str, p: &Painter) -> Vec<String> {
+    let key = crate::support::text::shell_word(key);
+    state
+        .tasks
+        .iter()
+        .filter_map(|t| Some(lost_line(&t.id, t.lost.as_ref()?, &key, p)))
+        .collect()
+}
+
 /// The claim command the briefing gives first in how to proceed, for a session with
 /// unfinished tasks.
 pub(super) fn claim_first(b: &Briefing, p: &Painter) -> Option<String> {
@@ -166,4 +216,35 @@ pub(super) fn claim_first(b: &Briefing, p: &Painter) -> Option<String> {
             ],
         )
     })
+}
+
+/// What `sync` settled of the claims made offline: the lost ones told whole.
+pub fn settled(s: &crate::facts::settled::Settled, remote: &str, p: &Painter) -> String {
+    let mut out = String::new();
+    if !s.confirmed.is_empty() {
+        let _ = writeln!(
+            out,
+            "{}",
+            p.f(
+                crate::k!("rclaim.sync_confirmed"),
+                &[("n", &s.confirmed.len()), ("remote", &remote)],
+            )
+        );
+    }
+    for (key, task, winner) in &s.lost {
+        let _ = writeln!(
+            out,
+            "{}",
+            p.f(
+                crate::k!("rclaim.sync_lost"),
+                &[
+                    ("id", &escape(task)),
+                    ("key", &escape(key)),
+                    ("winner", &escape(winner)),
+                    ("remote", &remote),
+                ],
+            )
+        );
+    }
+    out
 }

@@ -334,6 +334,7 @@ pub fn sync(r: &crate::commands::sync::Report, p: &Painter) -> String {
         (Some(_), false) => crate::k!("sync.same"),
     };
     line(p.f(key, &[("notes_ref", &notes_ref), ("remote", &remote)]));
+    out.push_str(&super::claims::settled(&r.claims, &remote, p));
     out
 }
 

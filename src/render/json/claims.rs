@@ -60,6 +60,11 @@ pub struct ClaimReportV1 {
     pub task: super::writes::TaskV1,
     pub changed: bool,
     pub noted: Option<String>,
+    /// The remote the verb was decided on (`--remote`, `handover.claimRemote`).
+    pub remote: Option<String>,
+    /// Why the remote could not confirm the claim (it could not be reached): the claim
+    /// is local, `confirmed: false`, until a sync. `null` when confirmed or no remote.
+    pub unconfirmed: Option<String>,
 }
 
 pub fn report(r: &ClaimReport) -> String {
@@ -97,5 +102,7 @@ pub fn report(r: &ClaimReport) -> String {
             .written
             .as_ref()
             .and_then(|w| w.noted.map(|c| c.to_string())),
+        remote: r.remote.clone(),
+        unconfirmed: r.unconfirmed.clone(),
     })
 }

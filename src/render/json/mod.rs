@@ -4,6 +4,7 @@
 mod briefing;
 pub mod claims;
 mod doctor;
+pub mod settled;
 mod stream;
 mod why;
 mod writes;

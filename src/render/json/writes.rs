@@ -353,6 +353,7 @@ pub struct SyncV1 {
     pub rewrite_ref_added: Option<bool>,
     /// With `--record`: the keys of the sessions recorded (null otherwise).
     pub recorded: Option<Vec<String>>,
+    pub claims: super::settled::SettledV1,
 }
 
 pub fn sync(r: &crate::commands::sync::Report) -> SyncV1 {
@@ -378,6 +379,7 @@ pub fn sync(r: &crate::commands::sync::Report) -> SyncV1 {
         local: r.local.clone(),
         rewrite_ref_added: r.rewrite_ref,
         recorded: r.recorded.as_ref().map(|rec| rec.keys.clone()),
+        claims: super::settled::settled(&r.claims),
     }
 }
 

@@ -81,9 +81,13 @@ impl Output for status::Report {
             hints.push(p.t(crate::k!("status.tracked_hint")).to_owned());
         }
         hints.extend(self.graph_hint.clone());
+        let mut warnings = self.warnings(p.lang());
+        warnings.extend(self.lost_claims().map(|(key, task, lost)| {
+            human::claims::lost_line(task, lost, &text::shell_word(key), p)
+        }));
         Notices {
             errors,
-            warnings: self.warnings(p.lang()),
+            warnings,
             hints,
             ..Notices::default()
         }
@@ -179,6 +183,7 @@ impl Output for Saved {
             ));
         }
         let mut warnings: Vec<String> = self.skipped.iter().map(|e| e.render(p.lang())).collect();
+        warnings.extend(human::claims::lost_warnings(&self.state, &self.key, p));
         warnings.extend(
             self.unknown
                 .iter()
@@ -276,9 +281,13 @@ impl Output for task::ClaimReport {
         json::claims::report(self)
     }
     fn notices(&self, p: &Painter) -> Notices {
-        self.written
-            .as_ref()
-            .map_or_else(Notices::default, |w| w.notices(p))
+        self.written.as_ref().map_or_else(
+            || Notices {
+                warnings: human::claims::lost_warnings(&self.state, &self.key, p),
+                ..Notices::default()
+            },
+            |w| w.notices(p),
+        )
     }
 }
 

@@ -278,6 +278,11 @@ fn session_facts(state: &View, kind: Kind, settings: &Settings, now: Timestamp) 
             })
         })
         .collect();
+    let lost = state
+        .tasks
+        .iter()
+        .filter_map(|t| Some((t.id.clone(), t.lost.clone()?)))
+        .collect();
     SessionFacts {
         status: state.status,
         session_id: state.session_id.clone(),
@@ -288,6 +293,7 @@ fn session_facts(state: &View, kind: Kind, settings: &Settings, now: Timestamp) 
         next,
         stale_tasks,
         claims,
+        lost,
     }
 }
 

@@ -16,11 +16,13 @@ use crate::support::config::Settings;
 use crate::support::error::{Error, Problem, Result, msg};
 use crate::support::fsio::Lock;
 
+mod adopt;
 mod remove;
 mod team;
 mod transaction;
 mod write;
 
+pub use adopt::adopt;
 pub use remove::{Removal, entries as session_entries, remove_session};
 pub use team::{Owner, TeamChoice, owner};
 pub use transaction::Transaction;

@@ -332,7 +332,7 @@ fn insert_after(doc: &mut Map<String, Value>, after: &str, key: &str, value: Val
 
 /// The language of a session's `handover.md`: the one it was made in (`language`),
 /// else the run's.
-fn session_lang(state: &State, run: Lang) -> Lang {
+pub(super) fn session_lang(state: &State, run: Lang) -> Lang {
     state
         .document()
         .get("language")

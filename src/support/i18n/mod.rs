@@ -14,6 +14,7 @@ mod claims;
 mod diagnose;
 mod reach2;
 mod transcripts;
+mod remote_claims;
 
 use catalog::Entry;
 
@@ -24,6 +25,7 @@ const PARTS: &[&[Entry]] = &[
     diagnose::DIAGNOSE,
     reach2::REACH2,
     transcripts::TRANSCRIPTS,
+    remote_claims::REMOTE_CLAIMS,
 ];
 
 /// Which output language messages and `handover.md` words use.

@@ -1,0 +1,282 @@
+//! A claim verb decided on a remote's notes ref (SPEC section 10): fetch, decide on
+//! the remote's newest record of the session laid over the file, write (the record
+//! goes to the local notes ref), push without force; a rejected push is fetched and
+//! decided again. The winning rule: the claim whose record reached the remote first.
+//! A claim that lost the race gives way: its record, which never left this clone, is
+//! taken back out of the local notes ref, and the file takes the winner's state (or,
+//! when the file had moved on from the state the winner's came from, the winner's
+//! claim, written as a write of its own), then the verb is decided again on it.
+
+use super::transact;
+use super::verb::{Act, Op};
+use crate::model::claim;
+use crate::model::record::Record;
+use crate::services::context::Context;
+use crate::services::remote_claim::{self, Fetched, MAX_ROUNDS, Push, RemoteClaims};
+use crate::services::sessions::{self, Owner, SessionDir, Written};
+use crate::support::error::{Error, Result};
+
+type Decided = (Written, String, Act, Option<String>);
+
+/// Run `op` decided on `remote`: the write, the task, what was done, and why it is
+/// unconfirmed when the remote could not be reached.
+pub(super) fn decide(
+    ctx: &Context,
+    remote: &str,
+    wt: &crate::git::Worktree,
+    session: &SessionDir,
+    owner: Option<&Owner>,
+    op: &Op<'_>,
+) -> Result<Decided> {
+    let rc = RemoteClaims::new(ctx, remote.to_owned());
+    let id = crate::model::state::State::read(&session.state_file())
+        .ok()
+        .and_then(|s| {
+            s.document()
+                .get("session_id")
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_owned)
+        });
+    let claims = !matches!(op.verb, super::TaskOp::Release { .. });
+    let mut pending: Option<(Written, String, Act)> = None;
+    for round in 0..MAX_ROUNDS {
+        // The first round decides on what the last fetch saw, when there was one: the
+        // push alone then asks the remote (a rejection is fetched and decided again).
+        let known = if round == 0 { rc.known()? } else { None };
+        let fetched = match known {
+            Some(notes) => Fetched::Online(notes),
+            None => rc.fetch()?,
+        };
+        let notes = match fetched {
+            Fetched::Online(notes) => notes,
+            Fetched::Offline(why) => {
+                let (w, task, act) = match pending {
+                    Some(mine) => unconfirm(ctx, &rc, wt, session, owner, op, mine)?,
+                    None => write(ctx, wt, session, owner, op, None, !claims)?,
+                };
+                return Ok((w, task, act, Some(why)));
+            }
+        };
+        let theirs = match &id {
+            Some(id) => remote_claim::newest_of(&notes, id, &op.key, remote)?,
+            None => None,
+        };
+        if let Some((w, task, act)) = pending.take() {
+            pending = give_way(
+                ctx,
+                &rc,
+                wt,
+                session,
+                owner,
+                op,
+                (w, task, act),
+                theirs.as_ref(),
+                &notes,
+            )?;
+        }
+        let (w, task, act) = match pending.take() {
+            Some(p) => p,
+            None => {
+                if let Some(theirs) = &theirs {
+                    fast_forward(ctx, session, &notes, theirs)?;
+                }
+                write(ctx, wt, session, owner, op, theirs.as_ref(), true)?
+            }
+        };
+        match rc.push()? {
+            Push::Done => return Ok((w, task, act, None)),
+            Push::Rejected => pending = Some((w, task, act)),
+            Push::Offline(why) => {
+                let (w, task, act) = if claims {
+                    unconfirm(ctx, &rc, wt, session, owner, op, (w, task, act))?
+                } else {
+                    (w, task, act)
+                };
+                return Ok((w, task, act, Some(why)));
+            }
+        }
+    }
+    Err(Error::RefRace {
+        reference: format!("{} on {remote}", ctx.settings.notes_ref),
+        attempts: MAX_ROUNDS,
+        last: "the push was rejected: the remote kept moving".into(),
+    })
+}
+
+/// The verb's write: the remote's claims laid over the file first. A claim is written
+/// confirmed when it was decided on what the remote held (`confirmed`), unconfirmed
+/// when the remote could not be reached.
+fn write(
+    ctx: &Context,
+    wt: &crate::git::Worktree,
+    session: &SessionDir,
+    owner: Option<&Owner>,
+    op: &Op<'_>,
+    theirs: Option<&Record>,
+    confirmed: bool,
+) -> Result<(Written, String, Act)> {
+    let before = &op.before;
+    let mut done = None;
+    let written = transact(ctx, wt, session, owner, |doc| {
+        *before.borrow_mut() = Some(doc.clone());
+        if let Some(theirs) = theirs {
+            claim::overlay(doc, &theirs.state_doc(), op.holder, op.now);
+        }
+        crate::support::testing::pause("claim");
+        let (task, act) = op.apply(doc)?;
+        if matches!(act, Act::Claimed(_)) {
+            claim::set_confirmed(doc, &task, op.holder, confirmed);
+            claim::clear_lost(doc, &task);
+        }
+        done = Some((task, act));
+        Ok(())
+    })?;
+    let (task, act) = done.expect("a write that succeeded ran its change");
+    Ok((written, task, act))
+}
+
+/// The remote moved after our record was made. When its newest record of the session
+/// came from the state ours came from, ours gives way: withdrawn, the file takes the
+/// winner's state, and the verb is decided again (`None`). When the file had moved on
+/// from there and the remote holds the task for another, the winner's claim goes on
+/// the task as a write of its own and the verb is refused. Else ours stands and is
+/// pushed again.
+#[allow(clippy::too_many_arguments)]
+fn give_way(
+    ctx: &Context,
+    rc: &RemoteClaims<'_>,
+    wt: &crate::git::Worktree,
+    session: &SessionDir,
+    owner: Option<&Owner>,
+    op: &Op<'_>,
+    ours: (Written, String, Act),
+    theirs: Option<&Record>,
+    notes: &[Vec<u8>],
+) -> Result<Option<(Written, String, Act)>> {
+    let Some(theirs) = theirs else {
+        return Ok(Some(ours));
+    };
+    let doc = ours.0.state.document();
+    let field = |k: &str| {
+        doc.get(k)
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned)
+    };
+    let (our_parent, our_hash) = (field("parent_hash"), field("session_hash"));
+    let their_doc = theirs.state_doc();
+    let their_hash = their_doc
+        .get("session_hash")
+        .and_then(serde_json::Value::as_str);
+    if their_hash == our_hash.as_deref() || their_hash == our_parent.as_deref() {
+        // The remote did not move in this session: ours stands.
+        return Ok(Some(ours));
+    }
+    // Ours was this verb's write alone on a state the remote has: it gives way.
+    let seq = doc
+        .get("seq")
+        .and_then(serde_json::Value::as_u64)
+        .unwrap_or(0);
+    let id = field("session_id").unwrap_or_default();
+    let base = remote_claim::records_at(notes, &id, seq.saturating_sub(1))
+        .iter()
+        .any(|r| remote_claim::same_but(&r.state_doc(), doc, &[ours.1.as_str()]));
+    if base && theirs.seq.unwrap_or(0) >= seq {
+        rc.withdraw(&ours.0)?;
+        let hash = our_hash.unwrap_or_default();
+        if sessions::adopt(ctx, session, &hash, their_doc)? {
+            return Ok(None);
+        }
+    }
+    let won =
+        claim::claim_on(&theirs.state_doc(), &ours.1).filter(|c| c.held_against(op.holder, op.now));
+    let Some(won) = won else {
+        return Ok(Some(ours));
+    };
+    let mine = claim::claim_on(doc, &ours.1);
+    let task = ours.1.clone();
+    transact(ctx, wt, session, owner, |doc| {
+        if let Some(mine) = &mine {
+            claim::lose(doc, &task, mine, &won, op.now);
+        }
+        Ok(())
+    })?;
+    Err(super::verb::refused(
+        claim::ClaimError::Held(won),
+        &task,
+        &op.key,
+    ))
+}
+
+/// The push could not reach the remote: the claim written confirmed is said
+/// unconfirmed. Its record never left this clone: it is taken back out of the local
+/// notes ref, the file takes again the state it held before, and the verb is written
+/// once more, unconfirmed (one record, as an offline claim makes). When the file moved
+/// meanwhile, the claim is said unconfirmed as a write of its own.
+fn unconfirm(
+    ctx: &Context,
+    rc: &RemoteClaims<'_>,
+    wt: &crate::git::Worktree,
+    session: &SessionDir,
+    owner: Option<&Owner>,
+    op: &Op<'_>,
+    mine: (Written, String, Act),
+) -> Result<(Written, String, Act)> {
+    let (written, task, act) = mine;
+    if claim::claim_on(written.state.document(), &task).is_none_or(|c| !c.confirmed) {
+        return Ok((written, task, act));
+    }
+    let hash = written
+        .state
+        .document()
+        .get("session_hash")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let before = op.before.borrow_mut().take();
+    if let Some(before) = before {
+        rc.withdraw(&written)?;
+        if sessions::adopt(ctx, session, &hash, before)? {
+            return write(ctx, wt, session, owner, op, None, false);
+        }
+    }
+    let written = transact(ctx, wt, session, owner, |doc| {
+        claim::set_confirmed(doc, &task, op.holder, false);
+        Ok(())
+    })?;
+    Ok((written, task, act))
+}
+
+/// The remote's newest record of the session came after the state the file holds (a
+/// record of that state is on the remote): the file takes it as it is, so the verb is
+/// decided on the newest state and a refusal leaves the file saying who holds what.
+fn fast_forward(
+    ctx: &Context,
+    session: &SessionDir,
+    notes: &[Vec<u8>],
+    theirs: &Record,
+) -> Result<()> {
+    let Ok(state) = crate::model::state::State::read(&session.state_file()) else {
+        return Ok(());
+    };
+    let doc = state.document();
+    let seq = doc
+        .get("seq")
+        .and_then(serde_json::Value::as_u64)
+        .unwrap_or(0);
+    let Some(hash) = doc.get("session_hash").and_then(serde_json::Value::as_str) else {
+        return Ok(());
+    };
+    if theirs.seq.unwrap_or(0) <= seq {
+        return Ok(());
+    }
+    let Some(id) = doc.get("session_id").and_then(serde_json::Value::as_str) else {
+        return Ok(());
+    };
+    let known = remote_claim::records_at(notes, id, seq)
+        .iter()
+        .any(|r| remote_claim::same_write(&r.state_doc(), doc));
+    if known {
+        sessions::adopt(ctx, session, hash, theirs.state_doc())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,222 @@
+//! Claims across clones (SPEC section 10): what another clone's record says about a
+//! task's claim, laid over the state a claim is decided on; confirming a claim the
+//! remote took; and a claim lost to another clone's, kept on the task as `lost_claim`
+//! so its holder is told.
+
+use jiff::Timestamp;
+use serde_json::{Map, Value};
+
+use super::{Claim, KEY, claim_of, copies, format_utc};
+
+/// The key of a task that says a claim of it was lost to another clone's.
+pub const LOST_KEY: &str = "lost_claim";
+
+fn tasks(doc: &Map<String, Value>) -> impl Iterator<Item = &Map<String, Value>> {
+    doc.get("active_tasks")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object)
+}
+
+fn id_of(task: &Map<String, Value>) -> Option<&str> {
+    task.get("id").and_then(Value::as_str)
+}
+
+/// The first task of `doc` whose claim is not a valid claim: its id and why.
+pub fn invalid_claim(doc: &Map<String, Value>) -> Option<(String, &'static str)> {
+    tasks(doc).find_map(|t| {
+        let why = Claim::from_value(t.get(KEY)?).err()?;
+        Some((id_of(t).unwrap_or("").to_owned(), why))
+    })
+}
+
+/// The claim task `id` of `doc` holds, if it is a valid one.
+pub fn claim_on(doc: &Map<String, Value>, id: &str) -> Option<Claim> {
+    tasks(doc).find(|t| id_of(t) == Some(id)).and_then(claim_of)
+}
+
+/// Lay the remote's live claims of holders other than `holder` over `doc`: the
+/// remote's ref is the truth of who holds a task. Returns the ids changed.
+pub fn overlay(
+    doc: &mut Map<String, Value>,
+    remote: &Map<String, Value>,
+    holder: &str,
+    now: Timestamp,
+) -> Vec<String> {
+    let theirs: Vec<(String, Claim)> = tasks(remote)
+        .filter_map(|t| Some((id_of(t)?.to_owned(), claim_of(t)?)))
+        .filter(|(_, c)| c.held_against(holder, now))
+        .collect();
+    let mut changed = Vec::new();
+    for (id, claim) in theirs {
+        let mut copies = copies(doc, &id);
+        let same = copies.first().map(|t| claim_of(t));
+        match same {
+            None => continue,
+            Some(Some(ours)) if ours.holder == claim.holder && ours.since == claim.since => {
+                continue;
+            }
+            Some(_) => {}
+        }
+        for task in &mut copies {
+            claim.write_into(task);
+        }
+        changed.push(id);
+    }
+    changed
+}
+
+/// Mark `holder`'s claim of task `id` confirmed or not. Whether it was there.
+pub fn set_confirmed(
+    doc: &mut Map<String, Value>,
+    id: &str,
+    holder: &str,
+    confirmed: bool,
+) -> bool {
+    let mut found = false;
+    for task in copies(doc, id) {
+        if let Some(mut c) = claim_of(task).filter(|c| c.holder == holder) {
+            c.confirmed = confirmed;
+            c.write_into(task);
+            found = true;
+        }
+    }
+    found
+}
+
+/// A claim lost: what the task says to its holder (`lost_claim`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lost {
+    /// Whose claim lost, and since when it was held.
+    pub holder: String,
+    pub since: Timestamp,
+    /// Who won it.
+    pub winner: String,
+    /// When it was found lost.
+    pub at: Timestamp,
+}
+
+/// Task `id`'s claim by `ours.holder` lost to `winner`: the winner's claim goes on the
+/// task, and `lost_claim` says whose lost, to whom and when, until the task is claimed
+/// again.
+pub fn lose(doc: &mut Map<String, Value>, id: &str, ours: &Claim, winner: &Claim, at: Timestamp) {
+    for task in copies(doc, id) {
+        winner.write_into(task);
+        let mut lost = Map::new();
+        lost.insert("holder".into(), Value::from(ours.holder.clone()));
+        lost.insert("since".into(), Value::from(format_utc(ours.since)));
+        lost.insert("winner".into(), Value::from(winner.holder.clone()));
+        lost.insert("at".into(), Value::from(format_utc(at)));
+        task.insert(LOST_KEY.into(), Value::Object(lost));
+    }
+}
+
+/// Forget task `id`'s lost claim notice (the task was claimed again).
+pub fn clear_lost(doc: &mut Map<String, Value>, id: &str) {
+    for task in copies(doc, id) {
+        task.remove(LOST_KEY);
+    }
+}
+
+impl Lost {
+    /// Read a `lost_claim` value; `None` when it is not one.
+    pub fn from_value(value: &Value) -> Option<Lost> {
+        let m = value.as_object()?;
+        let time = |k: &str| m.get(k)?.as_str()?.parse::<Timestamp>().ok();
+        let since = time("since")?;
+        Some(Lost {
+            holder: m.get("holder")?.as_str()?.to_owned(),
+            since,
+            winner: m.get("winner")?.as_str()?.to_owned(),
+            at: time("at")?,
+        })
+    }
+}
+
+/// The unconfirmed claims of `doc`: task id and claim.
+pub fn unconfirmed(doc: &Map<String, Value>) -> Vec<(String, Claim)> {
+    tasks(doc)
+        .filter_map(|t| Some((id_of(t)?.to_owned(), claim_of(t)?)))
+        .filter(|(_, c)| !c.confirmed)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn doc(v: Value) -> Map<String, Value> {
+        match v {
+            Value::Object(m) => m,
+            _ => unreachable!("an object"),
+        }
+    }
+
+    fn at(s: &str) -> Timestamp {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn the_remotes_live_claims_of_others_are_laid_over_and_nothing_else() {
+        let c = |h: &str, until: &str| json!({"holder": h, "since": "2026-11-30T12:00:00Z", "expires": until});
+        let mut ours = doc(json!({"active_tasks": [
+            {"id": "T1"}, {"id": "T2", "claim": c("me", "2026-11-30T13:00:00Z")}, {"id": "T3"}]}));
+        let theirs = doc(json!({"active_tasks": [
+            {"id": "T1", "claim": c("them", "2026-11-30T13:00:00Z")},
+            {"id": "T2", "claim": c("me", "2026-11-30T13:00:00Z")},
+            {"id": "T3", "claim": c("old", "2026-11-30T12:10:00Z")},
+            {"id": "T9", "claim": c("them", "2026-11-30T13:00:00Z")}]}));
+        let changed = overlay(&mut ours, &theirs, "me", at("2026-11-30T12:30:00Z"));
+        assert_eq!(changed, ["T1"]);
+        assert_eq!(claim_on(&ours, "T1").unwrap().holder, "them");
+        assert!(
+            claim_on(&ours, "T3").is_none(),
+            "an expired claim is not laid over"
+        );
+    }
+
+    #[test]
+    fn a_lost_claim_gives_the_task_to_the_winner_and_says_whose_lost() {
+        let mine = Claim {
+            holder: "me".into(),
+            since: at("2026-11-30T12:00:00Z"),
+            expires: at("2026-11-30T12:30:00Z"),
+            confirmed: false,
+        };
+        let won = Claim {
+            holder: "them".into(),
+            confirmed: true,
+            ..mine.clone()
+        };
+        let mut d = doc(
+            json!({"active_tasks": [{"id": "T1", "claim": {"holder": "me", "since": "2026-11-30T12:00:00Z", "expires": "2026-11-30T12:30:00Z", "confirmed": false}}]}),
+        );
+        assert_eq!(unconfirmed(&d).len(), 1);
+        lose(&mut d, "T1", &mine, &won, at("2026-11-30T12:05:00Z"));
+        assert_eq!(claim_on(&d, "T1"), Some(won));
+        let lost = Lost::from_value(&d["active_tasks"][0][LOST_KEY]).unwrap();
+        assert_eq!((lost.holder.as_str(), lost.winner.as_str()), ("me", "them"));
+        assert!(unconfirmed(&d).is_empty());
+        clear_lost(&mut d, "T1");
+        assert!(d["active_tasks"][0].get(LOST_KEY).is_none());
+    }
+
+    #[test]
+    fn a_claim_that_is_not_one_is_named_and_confirming_touches_only_the_holders() {
+        let d = doc(
+            json!({"active_tasks": [{"id": "T1"}, {"id": "T2", "claim": {"holder": "x", "since": "2026-11-30T12:00:00Z", "expires": "never"}}]}),
+        );
+        assert_eq!(
+            invalid_claim(&d),
+            Some(("T2".into(), "must have an RFC 3339 expires"))
+        );
+        let mut d = doc(
+            json!({"active_tasks": [{"id": "T1", "claim": {"holder": "x", "since": "2026-11-30T12:00:00Z", "expires": "2026-11-30T13:00:00Z", "confirmed": false}}]}),
+        );
+        assert!(!set_confirmed(&mut d, "T1", "y", true));
+        assert!(set_confirmed(&mut d, "T1", "x", true));
+        assert!(claim_on(&d, "T1").unwrap().confirmed);
+    }
+}

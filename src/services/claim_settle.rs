@@ -1,0 +1,141 @@
+//! `sync` settles the claims made while the remote could not be reached (SPEC section
+//! 10), between its merge and its push, against the remote's notes ref as it was
+//! fetched. The winning rule: the claim whose record reached the remote first. An
+//! unconfirmed claim of a task the remote's newest record of the session gives to
+//! another holder's live claim lost (that record is on the remote, ours is not yet):
+//! the winner's claim goes on the task and `lost_claim` tells ours, so its holder is
+//! told by `sync`, by the claim verbs and in the briefing. Any other unconfirmed claim
+//! is confirmed: its record reaches the remote with this push. Each session is changed
+//! in the one write transaction, on what its file holds under the lock.
+
+use crate::model::claim::{self, Claim};
+use crate::model::record;
+use crate::services::context::Context;
+use crate::services::scan::{self, Found};
+use crate::services::sessions::{SessionDir, Transaction};
+use crate::support::error::Result;
+
+pub use crate::facts::settled::Settled;
+
+/// Settle every unconfirmed claim of every session on disk against the remote's notes
+/// as fetched (`load`, read only when some session has an unconfirmed claim; empty
+/// when the remote has none).
+pub fn settle(ctx: &Context, load: impl Fn() -> Result<Vec<Vec<u8>>>) -> Result<Settled> {
+    let mut remote_notes: Option<Vec<Vec<u8>>> = None;
+    let mut out = Settled::default();
+    for wt in ctx.repo.worktrees()? {
+        if !wt.exists || wt.is_bare {
+            continue;
+        }
+        for found in scan::scan_worktree(&wt.path, &ctx.settings.dir) {
+            let Found::Session { root, key, .. } = found else {
+                continue;
+            };
+            let session = SessionDir::new(&wt.path.join(&root), &key)?;
+            let Ok(state) = crate::model::state::State::read(&session.state_file()) else {
+                continue;
+            };
+            if claim::unconfirmed(state.document()).is_empty() {
+                continue;
+            }
+            if remote_notes.is_none() {
+                remote_notes = Some(load()?);
+            }
+            let texts: Vec<&[u8]> = remote_notes.iter().flatten().map(Vec::as_slice).collect();
+            let theirs = state
+                .document()
+                .get("session_id")
+                .and_then(serde_json::Value::as_str)
+                .and_then(|id| record::newest_session_of(&texts, id))
+                .map(|n| n.record.state_doc())
+                .unwrap_or_default();
+            let now = ctx.now;
+            if let Some(lost) = give_way(ctx, &session, state.document(), &texts, now)? {
+                out.lost
+                    .extend(lost.into_iter().map(|(t, w)| (key.clone(), t, w)));
+                continue;
+            }
+            let mut done = Settled::default();
+            Transaction::recorded(ctx, &wt)?.update(&session, |current| {
+                let mut doc = current.into_document();
+                for (task, ours) in claim::unconfirmed(&doc) {
+                    match winner(&theirs, &task, &ours, now) {
+                        Some(won) => {
+                            claim::lose(&mut doc, &task, &ours, &won, now);
+                            done.lost.push((key.clone(), task, won.holder));
+                        }
+                        None => {
+                            claim::set_confirmed(&mut doc, &task, &ours.holder, true);
+                            done.confirmed.push((key.clone(), task));
+                        }
+                    }
+                }
+                Ok(doc)
+            })?;
+            out.confirmed.extend(done.confirmed);
+            out.lost.extend(done.lost);
+        }
+    }
+    Ok(out)
+}
+
+/// Every unconfirmed claim of `doc` lost, and the file is one write beyond a state the
+/// remote has, whose only change is those claims: that write never reached the
+/// remote, so it is taken back out of the local notes ref and the file takes the
+/// remote's newest state with `lost_claim` on each task (no divergence is left behind).
+/// The tasks and winners, or `None` when this does not apply.
+fn give_way(
+    ctx: &Context,
+    session: &SessionDir,
+    doc: &serde_json::Map<String, serde_json::Value>,
+    texts: &[&[u8]],
+    now: jiff::Timestamp,
+) -> Result<Option<Vec<(String, String)>>> {
+    use serde_json::Value;
+    let field = |k: &str| doc.get(k).and_then(Value::as_str);
+    let (Some(id), Some(hash)) = (field("session_id"), field("session_hash")) else {
+        return Ok(None);
+    };
+    let Some(newest) = record::newest_session_of(texts, id) else {
+        return Ok(None);
+    };
+    let mut theirs = newest.record.state_doc();
+    let mut lost = Vec::new();
+    for (task, ours) in claim::unconfirmed(doc) {
+        let Some(won) = winner(&theirs, &task, &ours, now) else {
+            return Ok(None);
+        };
+        claim::lose(&mut theirs, &task, &ours, &won, now);
+        lost.push((task, won.holder));
+    }
+    let seq = doc.get("seq").and_then(Value::as_u64).unwrap_or(0);
+    let ids: Vec<&str> = lost.iter().map(|(t, _)| t.as_str()).collect();
+    let owned: Vec<Vec<u8>> = texts.iter().map(|t| t.to_vec()).collect();
+    let base = crate::services::remote_claim::records_at(&owned, id, seq.saturating_sub(1))
+        .into_iter()
+        .any(|r| crate::services::remote_claim::same_but(&r.state_doc(), doc, &ids));
+    if !base || texts.iter().any(|t| contains(t, hash)) {
+        return Ok(None);
+    }
+    crate::services::remote_claim::withdraw_state(ctx, id, hash)?;
+    if !crate::services::sessions::adopt(ctx, session, hash, theirs)? {
+        return Ok(None);
+    }
+    Ok(Some(lost))
+}
+
+fn contains(text: &[u8], hash: &str) -> bool {
+    let needle = format!("\"session_hash\":\"{hash}\"");
+    text.windows(needle.len()).any(|w| w == needle.as_bytes())
+}
+
+/// The claim that won task `task` over `ours`: another holder's live claim on the
+/// remote's newest state of the session.
+fn winner(
+    theirs: &serde_json::Map<String, serde_json::Value>,
+    task: &str,
+    ours: &Claim,
+    now: jiff::Timestamp,
+) -> Option<Claim> {
+    claim::claim_on(theirs, task).filter(|c| c.holder != ours.holder && c.is_live(now))
+}

@@ -1,0 +1,48 @@
+//! Taking the notes store's state of a session into its file as the store holds it
+//! (the same `seq`; the file's own `workspace` kept, as a restore does): a claim that
+//! lost a race on the remote gives way to the winner's state, and a file a write behind
+//! the remote catches up before a claim is decided on it. Not recorded: the state is
+//! the store's already.
+
+use serde_json::Value;
+
+use super::SessionDir;
+use crate::model::state::State;
+use crate::services::context::Context;
+use crate::support::error::Result;
+use crate::support::fsio::{self, Lock};
+
+/// Replace `session`'s state with `doc`, under its lock, only while the file still
+/// holds the state hashed `expected`. Whether it was replaced.
+pub fn adopt(
+    ctx: &Context,
+    session: &SessionDir,
+    expected: &str,
+    doc: serde_json::Map<String, Value>,
+) -> Result<bool> {
+    let file = session.state_file();
+    let _lock = Lock::acquire(&file, ctx.settings.lock_timeout)?;
+    let current = State::read(&file)?;
+    if current
+        .document()
+        .get("session_hash")
+        .and_then(Value::as_str)
+        != Some(expected)
+    {
+        return Ok(false);
+    }
+    // The file's own workspace stays (the state came from another clone's worktree).
+    let mut doc = doc;
+    if let Some(ours) = current.document().get("workspace") {
+        doc.insert("workspace".into(), ours.clone());
+    }
+    crate::model::session::seal(&mut doc);
+    let state = State::from_doc(doc, &file)?;
+    fsio::write_atomic(&file, &state.to_json_bytes())?;
+    let lang = super::write::session_lang(&state, ctx.lang);
+    fsio::write_atomic(
+        &session.dir().join(super::MARKDOWN_FILE),
+        crate::model::markdown::render(&state, lang).as_bytes(),
+    )?;
+    Ok(true)
+}

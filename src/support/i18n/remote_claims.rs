@@ -1,0 +1,21 @@
+//! The catalog's messages about claims decided on a remote (SPEC section 10), English
+//! and Japanese.
+
+use super::catalog::Entry;
+
+const fn e(key: &'static str, en: &'static str, ja: &'static str) -> Entry {
+    Entry { key, en, ja }
+}
+
+#[rustfmt::skip]
+pub(super) const REMOTE_CLAIMS: &[Entry] = &[
+    e("rclaim.needs_store", "a claim decided on the remote {remote} needs the notes store, and handover.store is {store}", "リモート {remote} で確保を決めるにはノートストアが必要ですが、handover.store は {store} です"),
+    e("rclaim.needs_store_hint", "turn it on with `git config handover.store both`", "`git config handover.store both` で有効にしてください"),
+    e("rclaim.forged", "the remote {remote}'s record of session {key} claims task {id} with a claim that {why}: refused, nothing written", "リモート {remote} のセッション {key} の記録はタスク {id} を不正な確保（{why}）で主張しています。拒否し、何も書いていません"),
+    e("rclaim.forged_hint", "whoever wrote that record must fix it on {remote}; until then claim without --remote", "その記録を書いた人が {remote} 上で直す必要があります。それまでは --remote なしで確保してください"),
+    e("rclaim.confirmed", "decided on {remote}: the remote took the claim", "{remote} で決定: リモートが確保を受け入れました"),
+    e("rclaim.unconfirmed", "unconfirmed: {remote} could not be reached ({why}); the claim is local until `git handover sync {remote}` confirms it or says it was lost", "未確認: {remote} に届きません（{why}）。`git handover sync {remote}` が確認するか失われたと告げるまで、確保はローカルのみです"),
+    e("rclaim.lost", "your claim of task {id} in session {key} (as {holder}, since {since}) was lost to {winner}: their claim reached the remote first; take another with `git handover task next --claim --session {key} --as {holder}`", "セッション {key} のタスク {id} の確保（{holder}、{since} から）は {winner} に負けました。相手の確保が先にリモートに届きました。`git handover task next --claim --session {key} --as {holder}` で別のタスクを取ってください"),
+    e("rclaim.sync_confirmed", "{n} claim(s) confirmed on {remote}", "{remote} で確保 {n} 件を確認しました"),
+    e("rclaim.sync_lost", "lost: the claim of task {id} in session {key} went to {winner}, whose claim reached {remote} first", "喪失: セッション {key} のタスク {id} の確保は、先に {remote} に届いた {winner} のものになりました"),
+];
