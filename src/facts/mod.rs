@@ -8,5 +8,6 @@
 
 pub mod assessed;
 pub mod git_hook;
+pub mod linkage;
 pub mod side;
 pub mod written;

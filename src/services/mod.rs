@@ -3,6 +3,7 @@
 //! Services use the model, git and support layers; they never use commands or render.
 
 pub mod agent_paths;
+pub mod agent_session;
 pub mod assess;
 pub mod claims;
 pub mod cleanup;
@@ -11,5 +12,6 @@ pub mod exclude;
 pub mod input;
 pub mod legacy;
 pub mod notes_store;
+pub mod receipts;
 pub mod scan;
 pub mod sessions;

@@ -198,6 +198,9 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
         let line = if c.expired() { p.warn(&line) } else { line };
         detail(out, p.t(crate::k!("label.claim")), &line);
     }
+    if let Some(s) = a.session() {
+        super::linkage::lines(out, &s.linkage, p);
+    }
     if let Some(note) = a.note() {
         note_lines(out, note, p, briefing);
     }

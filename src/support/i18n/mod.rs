@@ -12,11 +12,17 @@ use std::time::Duration;
 mod catalog;
 mod claims;
 mod diagnose;
+mod linkage;
 
 use catalog::Entry;
 
 /// The catalog's parts, a file each (claims, and `why` with `doctor`, have their own).
-const PARTS: &[&[Entry]] = &[catalog::CATALOG, claims::CLAIMS, diagnose::DIAGNOSE];
+const PARTS: &[&[Entry]] = &[
+    catalog::CATALOG,
+    claims::CLAIMS,
+    diagnose::DIAGNOSE,
+    linkage::LINKAGE,
+];
 
 /// Which output language messages and `handover.md` words use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

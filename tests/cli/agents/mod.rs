@@ -21,6 +21,7 @@
 //! each agent, `packages` the plugin, extension and Codex setup.
 
 mod day;
+mod linkage;
 mod opencode;
 mod packages;
 mod sessions;

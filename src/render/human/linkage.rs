@@ -1,0 +1,61 @@
+//! The lines that link a handover to the agents (issue 34, items 5 and 6): which agent
+//! session wrote it, the command that resumes that conversation, and who picked it up.
+//! Every fact is the report's; this only words them.
+
+use super::Painter;
+use super::handover::detail;
+use crate::facts::linkage::{Linkage, Pickup};
+use crate::support::text::escape;
+
+pub(super) fn lines(out: &mut String, link: &Linkage, p: &Painter) {
+    if let Some(s) = &link.agent_session {
+        detail(
+            out,
+            p.t(crate::k!("label.agent")),
+            &p.f(
+                crate::k!("link.written_by"),
+                &[("agent", &escape(&s.agent)), ("id", &escape(&s.session_id))],
+            ),
+        );
+    }
+    if let Some(command) = &link.resume {
+        detail(
+            out,
+            p.t(crate::k!("label.resume")),
+            // Shell-quoted and escaped for the terminal already.
+            &p.f(crate::k!("link.resume"), &[("command", command)]),
+        );
+    }
+    match &link.pickup {
+        Some(Pickup::By {
+            by,
+            agent,
+            agent_session,
+            ago,
+            ..
+        }) => {
+            // An agent session by its agent and id, anyone else by their claim name.
+            let who = match (agent, agent_session) {
+                (Some(a), Some(id)) => format!("{} {}", escape(a), escape(id)),
+                _ => escape(by),
+            };
+            detail(
+                out,
+                p.t(crate::k!("label.pickup")),
+                &p.f(
+                    crate::k!("link.picked_up"),
+                    &[("by", &who), ("ago", &p.duration(*ago))],
+                ),
+            );
+        }
+        Some(Pickup::Not { for_ }) => detail(
+            out,
+            p.t(crate::k!("label.pickup")),
+            &p.warn(&p.f(
+                crate::k!("link.not_picked_up"),
+                &[("for", &p.duration(*for_))],
+            )),
+        ),
+        None => {}
+    }
+}
