@@ -76,6 +76,7 @@ pub fn record(tool: &ToolDir, session_id: &str, receipt: &Receipt) -> bool {
     line.push('\n');
     crate::support::testing::pause("receipt");
     let Ok(mut f) = std::fs::OpenOptions::new()
+        .read(true)
         .append(true)
         .create(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
@@ -83,8 +84,19 @@ pub fn record(tool: &ToolDir, session_id: &str, receipt: &Receipt) -> bool {
     else {
         return false;
     };
-    if !f.metadata().is_ok_and(|m| m.is_file()) {
+    let Ok(meta) = f.metadata() else {
         return false;
+    };
+    if !meta.is_file() {
+        return false;
+    }
+    // A line torn by a crash is ended first, so this receipt stays a line of its own.
+    let mut last = [0u8];
+    if meta.len() > 0
+        && std::os::unix::fs::FileExt::read_at(&f, &mut last, meta.len() - 1).is_ok()
+        && last[0] != b'\n'
+    {
+        line.insert(0, '\n');
     }
     f.write_all(line.as_bytes()).is_ok()
 }

@@ -70,3 +70,21 @@ pub fn pickup_v1(l: &Linkage) -> Option<PickupV1> {
         },
     })
 }
+
+/// The agent session that wrote a state, as `why` names it.
+#[derive(Serialize)]
+pub struct WriterV1 {
+    pub agent: String,
+    pub session_id: String,
+    pub transcript_path: Option<String>,
+    pub saved_at: Option<String>,
+}
+
+pub fn writer_v1(s: &crate::model::agent_session::AgentSession) -> WriterV1 {
+    WriterV1 {
+        agent: s.agent.clone(),
+        session_id: s.session_id.clone(),
+        transcript_path: s.transcript_path.clone(),
+        saved_at: s.saved_at.clone(),
+    }
+}

@@ -15,7 +15,7 @@ pub(super) const LINKAGE: &[Entry] = &[
     e("link.written_by", "written by {agent} session {id}", "{agent} のセッション {id} が書きました"),
     e("link.written_by_at", "written by {agent} session {id} at {at}", "{agent} のセッション {id} が {at} に書きました"),
     e("link.resume", "`{command}` resumes that conversation", "`{command}` でその会話を再開できます"),
-    e("link.picked_up", "picked up by {by} {ago} ago", "{ago} 前に {by} が引き継ぎました"),
+    e("link.picked_up", "picked up by {by} {ago} ago", "{ago}前に {by} が引き継ぎました"),
     e("link.not_picked_up", "not picked up for {for}", "{for} の間、誰も引き継いでいません"),
     e("why.agent_session", "agent session: {agent} {id}", "エージェントのセッション: {agent} {id}"),
 ];
