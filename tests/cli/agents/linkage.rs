@@ -150,3 +150,129 @@ fn each_agent_names_its_session_in_its_shell_tools_environment() {
         "Gemini CLI names no session in its shell tool's environment: {gemini:#?}"
     );
 }
+
+/// Claude Code's model: the first request that offers `Bash` (and holds no tool result
+/// yet) is answered with a `Bash` call of `command`.
+fn claude_runs(command: String) -> Reply {
+    Box::new(move |path, body| {
+        if !path.contains("/v1/messages") || path.contains("count_tokens") {
+            return None;
+        }
+        let v: Value = serde_json::from_str(body).ok()?;
+        let offers_bash = v["tools"]
+            .as_array()
+            .is_some_and(|t| t.iter().any(|t| t["name"] == "Bash"));
+        if !offers_bash || body.contains("tool_result") {
+            return None;
+        }
+        let input = json!({"command": command, "description": "save the handover"}).to_string();
+        let events = [
+            json!({"type": "message_start", "message": {"id": "msg_s", "type": "message", "role": "assistant", "model": v["model"], "content": [], "stop_reason": null, "stop_sequence": null, "usage": {"input_tokens": 1, "output_tokens": 1}}}),
+            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "toolu_save1", "name": "Bash", "input": {}}}),
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": input}}),
+            json!({"type": "content_block_stop", "index": 0}),
+            json!({"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": null}, "usage": {"output_tokens": 1}}),
+            json!({"type": "message_stop"}),
+        ];
+        Some(("text/event-stream", sse(&events)))
+    })
+}
+
+/// Real Claude Code saves from its Bash tool: the state keeps its session (the id its
+/// hook event named, the transcript the hook was given); `status` prints
+/// `cd <worktree> && claude --resume ID`, and that line, run as printed (with a prompt
+/// after it, as `-p` needs), makes the real Claude Code resume that conversation: the
+/// model is sent the first conversation's prompt again.
+#[test]
+fn claude_saves_its_session_and_the_printed_resume_command_resumes_it() {
+    if !need(Agent::Claude) {
+        return;
+    }
+    let world = World::new();
+    world.install(Agent::Claude, "project");
+    let input = world.env.root().join("input.json");
+    std::fs::write(
+        &input,
+        json!({"active_tasks": [{"id": "T5", "description": "Port the parser", "status": "in_progress"}]})
+            .to_string(),
+    )
+    .unwrap();
+    world.stub.script(claude_runs(format!(
+        "git handover save --from '{}'",
+        input.display()
+    )));
+    let out = world.run(
+        Agent::Claude,
+        &["-p", "WOMBAT-3 save the handover", "--allowedTools", "Bash"],
+        true,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let start = world
+        .events()
+        .into_iter()
+        .find(|e| e["hook_event_name"] == "SessionStart")
+        .expect("the hook ran");
+    let id = start["session_id"].as_str().unwrap().to_owned();
+    let run = world
+        .env
+        .command(env!("CARGO_BIN_EXE_git-handover"))
+        .current_dir(&world.repo)
+        .args(["status", "--json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&run.stdout).unwrap();
+    let h = v["worktrees"][0]["handovers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["agent_session"].is_object())
+        .unwrap_or_else(|| panic!("a handover names the agent session: {v:#}"))
+        .clone();
+    assert_eq!(h["agent_session"]["agent"], "claude");
+    assert_eq!(h["agent_session"]["session_id"], id.as_str());
+    assert_eq!(
+        h["agent_session"]["transcript_path"],
+        start["transcript_path"]
+    );
+    let line = h["agent_session"]["resume"].as_str().unwrap().to_owned();
+    assert!(line.ends_with(&format!("claude --resume {id}")), "{line}");
+    // Run as printed, from elsewhere: the line's own `cd` finds the conversation.
+    world.stub.script(Box::new(|_, _| None));
+    let before = world.stub.count();
+    let bin = super::agent_bin(Agent::Claude).unwrap();
+    let out = world
+        .env
+        .shell(
+            world.env.root(),
+            &format!("{line} -p 'go on' --model claude-opus-4-5"),
+        )
+        .env(
+            "PATH",
+            format!(
+                "{}:{}",
+                bin.parent().unwrap().display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+        )
+        .env("ANTHROPIC_BASE_URL", world.stub.url())
+        .env("ANTHROPIC_API_KEY", "sk-stub")
+        .env("DISABLE_TELEMETRY", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{line}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let resumed = world.stub.since(before).iter().any(|(p, body)| {
+        p.contains("/v1/messages") && body.contains("WOMBAT-3") && body.contains("go on")
+    });
+    assert!(resumed, "the resumed conversation reached the model");
+}
