@@ -182,7 +182,7 @@ pub struct SessionFacts {
     /// The claims on tasks not done (SPEC section 10), in task order.
     pub claims: Vec<TaskClaim>,
     /// The agent session that wrote it, its resume command, who picked it up.
-    pub linkage: crate::facts::linkage::Linkage,
+    pub linkage: Box<crate::facts::linkage::Linkage>,
 }
 
 /// A claim on a task, as seen at `now` (the run's time).

@@ -147,10 +147,11 @@ pub fn remember(tool: &ToolDir, agent: &str, session_id: &str, transcript: &str,
     if let Some(cwd) = cwd.to_str() {
         v.insert("cwd".into(), Value::from(cwd));
     }
-    let bytes = Value::Object(v).to_string();
-    if recall(tool, agent, session_id).is_some_and(|old| old.to_string() == bytes) {
+    let v = Value::Object(v);
+    if recall(tool, agent, session_id).is_some_and(|old| old == v) {
         return;
     }
+    let bytes = v.to_string();
     let _ = crate::support::fsio::write_cache(&file, bytes.as_bytes());
     sweep(&dir, std::time::Duration::from_secs(7 * 86_400));
 }

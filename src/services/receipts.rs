@@ -107,9 +107,8 @@ pub fn read(tool: &ToolDir, session_id: &str) -> Vec<Receipt> {
         return Vec::new();
     };
     // A file over the bound is read up to it (its tail is the newest).
-    let bytes = match crate::support::read::read_regular(&path, LIMIT * 2) {
-        Ok(b) => b,
-        Err(_) => return Vec::new(),
+    let Ok(bytes) = crate::support::read::read_regular(&path, LIMIT * 2) else {
+        return Vec::new();
     };
     bytes
         .split(|b| *b == b'\n')

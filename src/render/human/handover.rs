@@ -199,7 +199,9 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
         detail(out, p.t(crate::k!("label.claim")), &line);
     }
     if let Some(s) = a.session() {
-        super::linkage::lines(out, &s.linkage, p);
+        for (label, value) in super::linkage::lines(&s.linkage, p) {
+            detail(out, label, &value);
+        }
     }
     if let Some(note) = a.note() {
         note_lines(out, note, p, briefing);

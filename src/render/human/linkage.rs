@@ -1,30 +1,29 @@
 //! The lines that link a handover to the agents (issue 34, items 5 and 6): which agent
-//! session wrote it, the command that resumes that conversation, and who picked it up.
-//! Every fact is the report's; this only words them.
+//! session wrote it, the command that resumes that conversation, and who picked it up,
+//! as (label, text) for the handover's details. Every fact is the report's; this only
+//! words them.
 
 use super::Painter;
-use super::handover::detail;
 use crate::facts::linkage::{Linkage, Pickup};
 use crate::support::text::escape;
 
-pub(super) fn lines(out: &mut String, link: &Linkage, p: &Painter) {
+pub(super) fn lines<'p>(link: &Linkage, p: &'p Painter) -> Vec<(&'p str, String)> {
+    let mut out = Vec::new();
     if let Some(s) = &link.agent_session {
-        detail(
-            out,
+        out.push((
             p.t(crate::k!("label.agent")),
-            &p.f(
+            p.f(
                 crate::k!("link.written_by"),
                 &[("agent", &escape(&s.agent)), ("id", &escape(&s.session_id))],
             ),
-        );
+        ));
     }
     if let Some(command) = &link.resume {
-        detail(
-            out,
+        out.push((
             p.t(crate::k!("label.resume")),
             // Shell-quoted and escaped for the terminal already.
-            &p.f(crate::k!("link.resume"), &[("command", command)]),
-        );
+            p.f(crate::k!("link.resume"), &[("command", command)]),
+        ));
     }
     match &link.pickup {
         Some(Pickup::By {
@@ -39,23 +38,22 @@ pub(super) fn lines(out: &mut String, link: &Linkage, p: &Painter) {
                 (Some(a), Some(id)) => format!("{} {}", escape(a), escape(id)),
                 _ => escape(by),
             };
-            detail(
-                out,
+            out.push((
                 p.t(crate::k!("label.pickup")),
-                &p.f(
+                p.f(
                     crate::k!("link.picked_up"),
                     &[("by", &who), ("ago", &p.duration(*ago))],
                 ),
-            );
+            ));
         }
-        Some(Pickup::Not { for_ }) => detail(
-            out,
+        Some(Pickup::Not { for_ }) => out.push((
             p.t(crate::k!("label.pickup")),
-            &p.warn(&p.f(
+            p.warn(&p.f(
                 crate::k!("link.not_picked_up"),
                 &[("for", &p.duration(*for_))],
             )),
-        ),
+        )),
         None => {}
     }
+    out
 }

@@ -288,7 +288,7 @@ fn session_facts(state: &View, kind: Kind, settings: &Settings, now: Timestamp) 
         next,
         stale_tasks,
         claims,
-        linkage: crate::facts::linkage::Linkage {
+        linkage: Box::new(crate::facts::linkage::Linkage {
             resume: state
                 .extras
                 .agent_session
@@ -296,7 +296,7 @@ fn session_facts(state: &View, kind: Kind, settings: &Settings, now: Timestamp) 
                 .and_then(|a| a.resume_command(state.workspace.root.as_deref())),
             agent_session: state.extras.agent_session.clone(),
             pickup: None,
-        },
+        }),
     }
 }
 
