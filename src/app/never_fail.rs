@@ -32,7 +32,7 @@ pub(super) fn session_start(inv: &mut Invocation, args: &SessionStartArgs) -> Pr
                 Err(Error::NotARepository { .. }) => return Ok(None),
                 Err(e) => return Err(e),
             };
-            let briefed = agent_hook::agent_session(&ctx, &event, args.agent);
+            let briefed = agent_hook::agent_session(&ctx, &event, args);
             if !agent_hook::session_start(&mut ctx, &event, args) {
                 return Ok(None);
             }

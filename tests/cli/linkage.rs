@@ -345,3 +345,27 @@ fn why_names_the_agent_session_that_recorded_the_commit() {
     let v = env.json(&repo, &["why", "HEAD", "--json"]);
     assert_eq!(v["recorded"][0]["agent_session"]["session_id"], ID);
 }
+
+#[test]
+fn a_user_scope_hook_leaves_nothing_where_the_repository_did_not_opt_in() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let event = json!({"session_id": "u-1", "transcript_path": "/t/u-1.jsonl", "cwd": &repo,
+        "hook_event_name": "SessionStart", "source": "startup"})
+    .to_string();
+    env.handover_fed(
+        &repo,
+        &[
+            "hook",
+            "session-start",
+            "--agent",
+            "claude",
+            "--scope",
+            "user",
+        ],
+        event.as_bytes(),
+        |_| {},
+    )
+    .assert_ok();
+    assert!(!repo.join(".git/git-handover/agent-sessions").exists());
+}

@@ -3,28 +3,33 @@
 //! that agent session makes later (their environment names the session, not its
 //! transcript), and the agent session a briefing's receipt names (item 6).
 
+use super::args::SessionStartArgs;
 use super::event::Event;
-use crate::cli::shared::HookAgent;
+use crate::cli::shared::{HookAgent, HookScope};
 use crate::model::agent_session::AgentSession;
 use crate::services::context::Context;
 
-/// The agent session of this hook's `event` (`agent` from `--agent`, else the
+/// The agent session of this hook's `event` (the agent of `--agent`, else the
 /// environment's), after leaving its transcript and directory for its later saves.
-/// `None` without a session id. Never fails.
+/// `None` without a session id, and where a user-scope hook may not brief (the
+/// repository did not opt in: nothing is left in it). Never fails.
 pub fn agent_session(
     ctx: &Context,
     event: &Event,
-    agent: Option<HookAgent>,
+    args: &SessionStartArgs,
 ) -> Option<AgentSession> {
+    if args.scope == Some(HookScope::User) && !crate::services::agent_paths::opted_in(ctx) {
+        return None;
+    }
     let tool = ctx.repo.tool_dir();
-    let from_env =
-        crate::services::agent_session::from_env(&|k| std::env::var(k).ok(), &tool, None);
-    let word = match agent {
+    let word = match args.agent {
         Some(HookAgent::Claude) => "claude".to_owned(),
         Some(HookAgent::Codex) => "codex".to_owned(),
         Some(HookAgent::Gemini) => "gemini".to_owned(),
         Some(HookAgent::Copilot) => "copilot".to_owned(),
-        None => from_env.as_ref()?.agent.clone(),
+        None => {
+            crate::services::agent_session::from_env(&|k| std::env::var(k).ok(), &tool, None)?.agent
+        }
     };
     let id = event
         .string("session_id")
