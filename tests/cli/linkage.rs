@@ -210,6 +210,14 @@ fn a_briefing_leaves_a_receipt_status_shows_until_a_newer_save() {
         "{}",
         status.stdout
     );
+    let short = env.handover_with(&repo, &["status", "--short"], |c| {
+        c.env("GIT_HANDOVER_NOW", "2026-11-30T14:10:00Z");
+    });
+    assert!(
+        short.stdout.contains("not-picked-up-2h"),
+        "{}",
+        short.stdout
+    );
     // `continue` is a briefing too: its receipt names whoever ran it.
     env.handover_with(&repo, &["continue"], |c| {
         c.env("GIT_HANDOVER_NOW", "2026-11-30T14:10:00Z")

@@ -57,3 +57,15 @@ pub(super) fn lines<'p>(link: &Linkage, p: &'p Painter) -> Vec<(&'p str, String)
     }
     out
 }
+
+/// `status --short`'s word for who picked the handover up: `picked-up`, or
+/// `not-picked-up-2d`.
+pub(super) fn short_word(link: &Linkage, p: &Painter) -> Option<String> {
+    Some(match link.pickup.as_ref()? {
+        Pickup::By { .. } => p.t(crate::k!("short.picked_up")).to_owned(),
+        Pickup::Not { for_ } => p.warn(&p.f(
+            crate::k!("short.not_picked_up"),
+            &[("for", &p.duration(*for_))],
+        )),
+    })
+}

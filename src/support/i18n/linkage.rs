@@ -17,5 +17,7 @@ pub(super) const LINKAGE: &[Entry] = &[
     e("link.resume", "`{command}` resumes that conversation", "`{command}` でその会話を再開できます"),
     e("link.picked_up", "picked up by {by} {ago} ago", "{ago}前に {by} が引き継ぎました"),
     e("link.not_picked_up", "not picked up for {for}", "{for} の間、誰も引き継いでいません"),
+    e("short.picked_up", "picked-up", "引き継ぎ済み"),
+    e("short.not_picked_up", "not-picked-up-{for}", "{for}未引き継ぎ"),
     e("why.agent_session", "agent session: {agent} {id}", "エージェントのセッション: {agent} {id}"),
 ];
