@@ -32,10 +32,12 @@ pub(super) fn session_start(inv: &mut Invocation, args: &SessionStartArgs) -> Pr
                 Err(Error::NotARepository { .. }) => return Ok(None),
                 Err(e) => return Err(e),
             };
+            let briefed = agent_hook::agent_session(&ctx, &event, args);
             if !agent_hook::session_start(&mut ctx, &event, args) {
                 return Ok(None);
             }
             let mut briefing = ContinueArgs::briefing();
+            briefing.briefed = briefed;
             briefing.holder = args.agent.and_then(|a| event.claim_name(a));
             let report = r#continue::run(&ctx, &briefing, Mode::ReadOnly, &mut r#continue::Nobody)?;
             let budget = crate::render::agent_hook::Budget::of(args.agent);

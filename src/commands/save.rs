@@ -89,8 +89,9 @@ pub fn run(ctx: &Context, args: &SaveArgs) -> Result<Saved> {
         .expect("a session is made when there is none");
     let fresh = !target.exists();
     let workspace = sessions::workspace(&wt, &sessions::recorded_owner(&owner, &target));
+    let author = crate::services::agent_session::author(&ctx.repo.tool_dir(), &wt.path);
     let written = sessions::Transaction::recorded(ctx, &wt).and_then(|tx| {
-        tx.excluding().update(&target, |current| {
+        tx.excluding().by(author).update(&target, |current| {
             let mut doc = current.into_document();
             session::merge(&mut doc, incoming);
             session::merge(&mut doc, &workspace);

@@ -150,7 +150,10 @@ pub fn run(ctx: &Context, args: &StatusArgs) -> Result<Report> {
     );
     // The states as read are kept for a briefing; a status says only the verdicts
     // (with many sessions, the views are a large part of the peak).
+    // Who picked each one up is read from them first (issue 34).
+    let tool = ctx.repo.tool_dir();
     for h in assessed.iter_mut().flat_map(|w| &mut w.handovers) {
+        crate::services::receipts::fill(&tool, h, ctx.now);
         h.view = None;
     }
     let (stored, store_skipped, diverged) = if args.here {

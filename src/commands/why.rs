@@ -51,6 +51,8 @@ pub struct Recorded {
     pub branch: Option<String>,
     pub place: Place,
     pub mention: Mention,
+    /// The agent session that wrote the state the entry was read from (issue 34).
+    pub agent_session: Option<crate::model::agent_session::AgentSession>,
 }
 
 pub struct Report {
@@ -94,6 +96,13 @@ pub fn run(ctx: &Context, args: &WhyArgs) -> Result<Report> {
     Ok(report)
 }
 
+/// The agent session a state says wrote it.
+fn writer(
+    doc: &serde_json::Map<String, serde_json::Value>,
+) -> Option<crate::model::agent_session::AgentSession> {
+    crate::model::agent_session::AgentSession::from_value(doc.get(crate::model::agent_session::KEY))
+}
+
 /// Whether `written` (as a state wrote it) is this commit, asked of git.
 fn is_commit(ctx: &Context, written: &str, full: &str) -> bool {
     ctx.repo
@@ -127,6 +136,7 @@ fn in_files(ctx: &Context, full: &str, report: &mut Report) -> Result<()> {
                         branch: wt.branch.clone(),
                         place: Place::File(file.clone()),
                         mention: named.mention,
+                        agent_session: writer(doc),
                     });
                 }
             }
@@ -171,6 +181,7 @@ fn in_store(ctx: &Context, full: &str, report: &mut Report) -> Result<()> {
                         saved_at: crate::model::session::format_time(record.saved_at),
                     },
                     mention: named.mention,
+                    agent_session: writer(&doc),
                 });
             }
         }

@@ -184,6 +184,8 @@ pub struct SessionFacts {
     /// Claims of tasks lost to another clone's (task id, what was lost), told to their
     /// holders.
     pub lost: Vec<(String, crate::model::claim::Lost)>,
+    /// The agent session that wrote it, its resume command, who picked it up.
+    pub linkage: Box<crate::facts::linkage::Linkage>,
 }
 
 /// A claim on a task, as seen at `now` (the run's time).

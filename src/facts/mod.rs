@@ -9,5 +9,6 @@
 pub mod assessed;
 pub mod git_hook;
 pub mod settled;
+pub mod linkage;
 pub mod side;
 pub mod written;

@@ -249,4 +249,21 @@ impl ToolDir {
     pub fn hook_starts(&self) -> PathBuf {
         self.0.join("hook-starts")
     }
+
+    /// What each agent session's start left for its later saves (its transcript and
+    /// directory), `<agent>-<session id>.json` (`services/agent_session.rs`).
+    pub fn agent_sessions(&self) -> PathBuf {
+        self.0.join("agent-sessions")
+    }
+
+    /// Who was briefed on each handover, `<session_id>.jsonl` (`services/receipts.rs`).
+    pub fn receipts(&self) -> PathBuf {
+        self.0.join("receipts")
+    }
+
+    /// A tool directory at `path`, for unit tests.
+    #[cfg(test)]
+    pub fn at(path: PathBuf) -> ToolDir {
+        ToolDir(path)
+    }
 }

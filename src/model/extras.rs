@@ -74,6 +74,10 @@ pub struct Extras {
     pub approaches: Vec<Vec<Approach>>,
     pub observations: Vec<Observation>,
     pub session_notes: Vec<SessionNote>,
+    /// The agent session that wrote the state (issue 34), when it says.
+    pub agent_session: Option<crate::model::agent_session::AgentSession>,
+    /// The state's stored `session_hash`, as written (what a receipt names).
+    pub session_hash: Option<String>,
 }
 
 impl Extras {
@@ -170,6 +174,12 @@ pub fn from_fields<'a>(
                 phase: text(n, "relates_to_phase"),
             })
             .collect(),
+        agent_session: crate::model::agent_session::AgentSession::from_value(top(
+            crate::model::agent_session::KEY,
+        )),
+        session_hash: top("session_hash")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
     }
 }
 

@@ -11,13 +11,14 @@ use crate::support::error::{Error, Result, msg};
 pub const AS_ENV: &str = "GIT_HANDOVER_AS";
 
 /// The agents' own session ids in the environment their tools run in, and the word
-/// each identity starts with. Claude Code's is verified (ENGINEERING-NOTES); Codex's
-/// and Gemini CLI's are the names their binaries carry.
+/// each identity starts with: each seen by running the agent's shell tool
+/// (ENGINEERING-NOTES for Claude Code; tests/cli/agents/linkage.rs for Codex 0.171,
+/// which sets both of its names to the same id). Gemini CLI 0.61 sets only
+/// `GEMINI_CLI=1`, no session id.
 const AGENT_SESSIONS: &[(&str, &str)] = &[
     ("CLAUDE_CODE_SESSION_ID", "claude"),
     ("CODEX_THREAD_ID", "codex"),
     ("CODEX_SESSION_ID", "codex"),
-    ("GEMINI_CLI_SESSION_ID", "gemini"),
 ];
 
 /// The identity of an agent session: `claude-1a2b3c4d` (the agent, then the first

@@ -3,6 +3,7 @@
 //! Services use the model, git and support layers; they never use commands or render.
 
 pub mod agent_paths;
+pub mod agent_session;
 pub mod assess;
 pub mod claim_settle;
 pub mod claims;
@@ -15,6 +16,7 @@ pub mod legacy;
 pub mod notes_store;
 pub mod record_rules;
 pub mod remote_claim;
+pub mod receipts;
 pub mod scan;
 pub mod sessions;
 pub mod transcript;

@@ -32,6 +32,7 @@ mod git_index;
 mod hook_reach;
 mod hostile_input;
 mod language;
+mod linkage;
 mod memory;
 mod named_problems;
 mod note_consumption;

@@ -471,3 +471,49 @@ fn doctor_and_why_output(env: &TestEnv, repo: &Path, key: &str, seen: &mut BTree
     let doc = checked(env, seen, &why.stdout);
     assert_eq!(doc["recorded"][0]["source"], "notes", "{doc}");
 }
+
+/// The links to the agents (issue 34): `agent_session` and `pickup` of status and
+/// continue, and `agent_session` of a `why` entry, from real runs.
+#[test]
+fn the_agent_session_and_pickup_fields_validate() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let seen = &mut BTreeSet::new();
+    env.commit(&repo, "a.rs", "a\n", "port", "2026-11-30T10:00:00Z");
+    let head = env.git(&repo, &["rev-parse", "HEAD"]);
+    let claude = |c: &mut std::process::Command| {
+        c.env("CLAUDE_CODE_SESSION_ID", "5f0c1d2e-aaaa");
+    };
+    let event = json!({"session_id": "5f0c1d2e-aaaa", "transcript_path": "/t/5f0c.jsonl",
+        "cwd": repo, "hook_event_name": "SessionStart", "source": "startup"})
+    .to_string();
+    env.handover_fed(
+        &repo,
+        &["hook", "session-start", "--agent", "claude"],
+        event.as_bytes(),
+        |_| {},
+    )
+    .assert_ok();
+    let state = json!({"active_tasks": [
+        {"id": "T1", "description": "d", "status": "done", "commit_sha": head},
+        {"id": "T2", "description": "e", "status": "in_progress"}]});
+    env.save_with(&repo, &state, &["--json"], claude)
+        .assert_ok();
+    let status = env.handover(&repo, &["status", "--json"]);
+    let doc = checked(&env, seen, &status.stdout);
+    let h = &doc["worktrees"][0]["handovers"][0];
+    assert_eq!(h["agent_session"]["transcript_path"], "/t/5f0c.jsonl");
+    assert_eq!(h["pickup"]["picked_up"], false);
+    let cont = env.handover(&repo, &["continue", "--json"]);
+    let doc = checked(&env, seen, &cont.stdout);
+    assert!(doc["handover"]["agent_session"]["resume"].is_string());
+    let status = env.handover(&repo, &["status", "--json"]);
+    let doc = checked(&env, seen, &status.stdout);
+    assert_eq!(
+        doc["worktrees"][0]["handovers"][0]["pickup"]["picked_up"],
+        true
+    );
+    let why = env.handover(&repo, &["why", "HEAD", "--json"]);
+    let doc = checked(&env, seen, &why.stdout);
+    assert_eq!(doc["recorded"][0]["agent_session"]["agent"], "claude");
+}

@@ -51,6 +51,12 @@ impl Event {
         crate::services::claims::agent_identity(word, &self.clean("session_id"))
     }
 
+    /// The event's string `field` as given (a path), when it is one.
+    pub(super) fn string(&self, field: &str) -> Option<String> {
+        let event = serde_json::from_slice::<Value>(&self.bytes).ok()?;
+        event.get(field)?.as_str().map(str::to_owned)
+    }
+
     /// The event's `field`, kept to the characters a file name may safely hold (at
     /// most 100); empty when the event is not JSON or has no such string.
     pub(super) fn clean(&self, field: &str) -> String {

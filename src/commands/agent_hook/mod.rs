@@ -8,6 +8,7 @@ mod duplicates;
 mod entry;
 mod event;
 mod install;
+mod linkage;
 mod session;
 mod starts;
 
@@ -16,6 +17,7 @@ use std::time::Duration;
 pub use args::{Moment, ReminderArgs, SessionStartArgs};
 pub use event::Event;
 pub use install::InstallReport;
+pub use linkage::agent_session;
 pub use session::{Reminder, reminder, session_start};
 
 use crate::cli::shared::{HookInstallArgs, HookScope};

@@ -44,6 +44,11 @@ pub struct ContinueArgs {
 
     #[command(flatten)]
     pub team: TeamArgs,
+
+    /// The agent session briefed, for its receipt: the hook's event (issue 34). Else
+    /// the one of the environment.
+    #[arg(skip)]
+    pub briefed: Option<crate::model::agent_session::AgentSession>,
 }
 
 /// The long help of `continue`, after its options.
@@ -81,6 +86,7 @@ impl ContinueArgs {
             full: false,
             holder: None,
             team: TeamArgs::default(),
+            briefed: None,
         }
     }
 }

@@ -88,6 +88,17 @@ pub(super) fn resume(
     };
     let here = current.unwrap_or(&briefing.candidate.worktree);
     briefing.holder = crate::services::claims::holder_of(args.holder.as_deref(), here)?;
+    // A successor was briefed: its receipt (issue 34), unless `--full` only looks again.
+    if let (Some(view), false) = (&briefing.state, args.full) {
+        crate::services::receipts::briefed(
+            &ctx.repo.tool_dir(),
+            view,
+            &briefing.holder,
+            args.briefed.clone(),
+            Some(&here.path),
+            ctx.now,
+        );
+    }
     let tip = briefing
         .candidate
         .handover

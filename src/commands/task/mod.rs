@@ -194,7 +194,10 @@ fn transact(
     owner: Option<&Owner>,
     change: impl FnOnce(&mut serde_json::Map<String, serde_json::Value>) -> Result<()>,
 ) -> Result<sessions::Written> {
-    let tx = sessions::Transaction::recorded(ctx, wt)?.excluding();
+    let author = crate::services::agent_session::author(&ctx.repo.tool_dir(), &wt.path);
+    let tx = sessions::Transaction::recorded(ctx, wt)?
+        .excluding()
+        .by(author);
     tx.update(target, |current| {
         let mut doc = current.into_document();
         if let Some(owner) = owner

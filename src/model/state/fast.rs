@@ -33,6 +33,10 @@ pub(super) struct RawState {
     phase_observations: Option<Value>,
     #[serde(default)]
     session_notes: Option<Value>,
+    #[serde(default)]
+    agent_session: Option<Value>,
+    #[serde(default)]
+    session_hash: Option<Value>,
 }
 
 impl RawState {
@@ -49,6 +53,8 @@ impl RawState {
             "known_issues" => self.known_issues.as_ref(),
             "phase_observations" => self.phase_observations.as_ref(),
             "session_notes" => self.session_notes.as_ref(),
+            "agent_session" => self.agent_session.as_ref(),
+            "session_hash" => self.session_hash.as_ref(),
             _ => None,
         }
     }

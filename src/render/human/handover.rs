@@ -198,6 +198,11 @@ pub(super) fn handover(out: &mut String, h: &Handover, wt: &Worktree, p: &Painte
         let line = if c.expired() { p.warn(&line) } else { line };
         detail(out, p.t(crate::k!("label.claim")), &line);
     }
+    if let Some(s) = a.session() {
+        for (label, value) in super::linkage::lines(&s.linkage, p) {
+            detail(out, label, &value);
+        }
+    }
     if let Some(note) = a.note() {
         note_lines(out, note, p, briefing);
     }

@@ -6,6 +6,7 @@ mod briefing;
 pub mod claims;
 mod doctor;
 mod handover;
+mod linkage;
 mod short;
 mod status;
 mod why;

@@ -60,6 +60,10 @@ pub(super) fn short(report: &status::Report, p: &Painter) -> String {
                 verdicts.push(p.f(crate::k!("short.stale"), &[("n", &stale)]));
             }
             verdicts.extend(claim_words(a, p));
+            verdicts.extend(
+                a.session()
+                    .and_then(|s| super::linkage::short_word(&s.linkage, p)),
+            );
         } else {
             verdicts.push(p.t(crate::k!("short.unreadable")).to_owned());
         }

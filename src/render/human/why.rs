@@ -67,6 +67,13 @@ pub fn why(r: &Report, p: &Painter) -> String {
             ),
         };
         let _ = writeln!(out, "    {}", p.dim(&place));
+        if let Some(a) = &found.agent_session {
+            let line = p.f(
+                crate::k!("why.agent_session"),
+                &[("agent", &escape(&a.agent)), ("id", &escape(&a.session_id))],
+            );
+            let _ = writeln!(out, "    {}", p.dim(&line));
+        }
     }
     out
 }

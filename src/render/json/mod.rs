@@ -5,6 +5,7 @@ mod briefing;
 pub mod claims;
 mod doctor;
 pub mod settled;
+pub mod linkage;
 mod stream;
 mod why;
 mod writes;
@@ -130,6 +131,14 @@ pub struct DetailsV1 {
     /// The claims on tasks not done (SPEC section 10); absent when there are none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub claims: Vec<claims::TaskClaimV1>,
+    /// The agent session that wrote the state and how to resume it (issue 34);
+    /// absent when no agent session is recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_session: Option<linkage::AgentSessionV1>,
+    /// Who picked the state up, or for how long nobody has (`status` only); absent
+    /// where not asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pickup: Option<linkage::PickupV1>,
     pub note: Option<NoteV1>,
     pub warnings: Vec<String>,
 }
@@ -335,6 +344,8 @@ pub(super) fn details(a: &Assessment) -> DetailsV1 {
             .iter()
             .map(claims::task_claim_v1)
             .collect(),
+        agent_session: s.and_then(|s| linkage::agent_session_v1(&s.linkage)),
+        pickup: s.and_then(|s| linkage::pickup_v1(&s.linkage)),
         note: a.note().map(|n| NoteV1 {
             objective: n.objective.clone(),
             in_progress: n.in_progress.clone(),

@@ -30,6 +30,10 @@ pub struct RecordedV1 {
     pub path: Option<String>,
     pub noted_on: Option<String>,
     pub saved_at: Option<String>,
+    /// The agent session that wrote the state the entry was read from (issue 34);
+    /// absent when the state names none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_session: Option<super::linkage::WriterV1>,
 }
 
 pub fn why(r: &Report) -> WhyV1 {
@@ -72,6 +76,7 @@ pub fn why(r: &Report) -> WhyV1 {
                 path,
                 noted_on,
                 saved_at,
+                agent_session: f.agent_session.as_ref().map(super::linkage::writer_v1),
             }
         })
         .collect();

@@ -294,6 +294,15 @@ fn session_facts(state: &View, kind: Kind, settings: &Settings, now: Timestamp) 
         stale_tasks,
         claims,
         lost,
+        linkage: Box::new(crate::facts::linkage::Linkage {
+            resume: state
+                .extras
+                .agent_session
+                .as_ref()
+                .and_then(|a| a.resume_command(state.workspace.root.as_deref())),
+            agent_session: state.extras.agent_session.clone(),
+            pickup: None,
+        }),
     }
 }
 

@@ -43,6 +43,8 @@ pub struct Transaction<'a> {
     settles: Option<(String, Vec<String>)>,
     /// Whether the session's lock is waited for (else tried once).
     wait: bool,
+    /// Who makes the write: its `agent_session` (issue 34).
+    author: crate::model::agent_session::Author,
 }
 
 impl<'a> Transaction<'a> {
@@ -55,6 +57,7 @@ impl<'a> Transaction<'a> {
             exclude: false,
             settles: None,
             wait: true,
+            author: crate::model::agent_session::Author::Keep,
         }
     }
 
@@ -100,6 +103,14 @@ impl<'a> Transaction<'a> {
         self
     }
 
+    /// The write is `author`'s: a write that changes something keeps the agent session
+    /// that made it, or, made by a person, no agent session at all.
+    #[must_use]
+    pub fn by(mut self, author: crate::model::agent_session::Author) -> Transaction<'a> {
+        self.author = author;
+        self
+    }
+
     /// The session's lock is tried once and never waited for: held by another writer,
     /// the write is [`crate::support::error::Error::Locked`] at once (git's post-commit
     /// hook must not hold a commit). The notes store's lock is waited for as usual.
@@ -128,8 +139,15 @@ impl<'a> Transaction<'a> {
             };
             &tried
         };
-        let (mut written, lock) =
-            write::update(session, settings, ctx.lang, ctx.now, self.floor, change)?;
+        let (mut written, lock) = write::update(
+            session,
+            settings,
+            ctx.lang,
+            ctx.now,
+            self.floor,
+            &self.author,
+            change,
+        )?;
         self.finish(&mut written)?;
         drop(lock);
         Ok(written)

@@ -139,6 +139,7 @@ pub(super) fn update(
     lang: Lang,
     now: Timestamp,
     floor: Option<u64>,
+    author: &crate::model::agent_session::Author,
     change: impl FnOnce(Current) -> Result<Map<String, Value>>,
 ) -> Result<(Written, Lock)> {
     let settles = floor.is_some();
@@ -205,6 +206,8 @@ pub(super) fn update(
         written.changed = false;
         return Ok((written, lock));
     }
+    // Who made this write, now that it is known to change something (issue 34).
+    crate::model::agent_session::stamp(&mut doc, author, &session::format_time(now));
     doc.insert(
         "generated_at".into(),
         Value::from(session::format_time(now)),

@@ -15,6 +15,7 @@ mod diagnose;
 mod reach2;
 mod transcripts;
 mod remote_claims;
+mod linkage;
 
 use catalog::Entry;
 
@@ -26,6 +27,7 @@ const PARTS: &[&[Entry]] = &[
     reach2::REACH2,
     transcripts::TRANSCRIPTS,
     remote_claims::REMOTE_CLAIMS,
+    linkage::LINKAGE,
 ];
 
 /// Which output language messages and `handover.md` words use.

@@ -23,6 +23,7 @@
 mod copilot;
 mod day;
 mod doctor;
+mod linkage;
 mod opencode;
 mod packages;
 mod readme;
