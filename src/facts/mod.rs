@@ -8,7 +8,7 @@
 
 pub mod assessed;
 pub mod git_hook;
-pub mod settled;
 pub mod linkage;
+pub mod settled;
 pub mod side;
 pub mod written;

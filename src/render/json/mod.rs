@@ -4,8 +4,8 @@
 mod briefing;
 pub mod claims;
 mod doctor;
-pub mod settled;
 pub mod linkage;
+pub mod settled;
 mod stream;
 mod why;
 mod writes;

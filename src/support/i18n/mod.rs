@@ -12,10 +12,10 @@ use std::time::Duration;
 mod catalog;
 mod claims;
 mod diagnose;
-mod reach2;
-mod transcripts;
-mod remote_claims;
 mod linkage;
+mod reach2;
+mod remote_claims;
+mod transcripts;
 
 use catalog::Entry;
 
