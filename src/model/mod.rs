@@ -1,6 +1,7 @@
 //! The handover data itself, pure: no repository, no file system beyond what a caller
 //! hands in. Everything here is unit-tested without a repository.
 
+pub mod auto_record;
 pub mod canonical;
 pub mod changes;
 pub mod claim;

@@ -61,6 +61,10 @@ pub struct Settings {
     pub record_commits: bool,
     /// `handover.claimFor`: how long a claim's lease lasts unless `--for` says.
     pub claim_for: Duration,
+    /// `handover.stopGate`: at an agent's Stop, once per agent session that worked
+    /// without updating a task, hold the stop with the command that records the
+    /// handover. Off by default; a value that is not a boolean is false.
+    pub stop_gate: bool,
 }
 
 /// The `name=value` pairs git passes to a subcommand for `git -c name=value …`, from
@@ -224,6 +228,7 @@ impl Settings {
                 None => Duration::from_secs(30 * 60),
                 Some(v) => parse_lease(&v).map_err(|e| invalid("handover.claimFor", &v, e))?,
             },
+            stop_gate: get("handover.stopGate").is_some_and(|v| parse_bool(&v) == Some(true)),
         })
     }
 

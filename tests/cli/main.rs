@@ -44,6 +44,7 @@ mod peer_fixtures;
 mod polish;
 mod properties;
 mod reachability;
+mod record;
 mod refused_files;
 mod render_here_migrate;
 mod reopen;

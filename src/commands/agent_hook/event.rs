@@ -51,6 +51,20 @@ impl Event {
         crate::services::claims::agent_identity(word, &self.clean("session_id"))
     }
 
+    /// The event's string `field` as given (a path, a message), if any.
+    pub(super) fn text(&self, field: &str) -> Option<String> {
+        let event = serde_json::from_slice::<Value>(&self.bytes).ok()?;
+        event.get(field)?.as_str().map(str::to_owned)
+    }
+
+    /// Whether the event's boolean `field` is `true`.
+    pub(super) fn flag(&self, field: &str) -> bool {
+        serde_json::from_slice::<Value>(&self.bytes)
+            .ok()
+            .and_then(|e| e.get(field).and_then(Value::as_bool))
+            .unwrap_or(false)
+    }
+
     /// The event's `field`, kept to the characters a file name may safely hold (at
     /// most 100); empty when the event is not JSON or has no such string.
     pub(super) fn clean(&self, field: &str) -> String {

@@ -12,11 +12,17 @@ use std::time::Duration;
 mod catalog;
 mod claims;
 mod diagnose;
+mod record;
 
 use catalog::Entry;
 
 /// The catalog's parts, a file each (claims, and `why` with `doctor`, have their own).
-const PARTS: &[&[Entry]] = &[catalog::CATALOG, claims::CLAIMS, diagnose::DIAGNOSE];
+const PARTS: &[&[Entry]] = &[
+    catalog::CATALOG,
+    claims::CLAIMS,
+    diagnose::DIAGNOSE,
+    record::RECORD,
+];
 
 /// Which output language messages and `handover.md` words use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
