@@ -42,7 +42,7 @@ fn sse(events: &[Value]) -> String {
 
 /// Claude Code's model: the conversation's first request (it offers `Bash`, and no
 /// tool result is in it yet) is answered with a `Bash` call of `command`.
-fn claude_runs(command: String) -> Reply {
+pub(super) fn claude_runs(command: String) -> Reply {
     Box::new(move |path, body| {
         if !path.contains("/v1/messages") || path.contains("count_tokens") {
             return None;

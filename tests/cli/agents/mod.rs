@@ -23,6 +23,7 @@
 mod day;
 mod opencode;
 mod packages;
+mod record;
 mod sessions;
 
 use std::io::{BufRead, BufReader, Read, Write};
