@@ -42,6 +42,8 @@ pub struct Facts {
     pub session_id: String,
     /// Newest first.
     pub commits: Vec<CommitFact>,
+    /// More commits were made than were looked at (a limit or the deadline).
+    pub more_commits: bool,
     /// The files changed, committed and not, sorted.
     pub files_changed: Vec<String>,
     pub last_request: Option<String>,

@@ -45,6 +45,7 @@ mod polish;
 mod properties;
 mod reachability;
 mod record;
+mod record_attacks;
 mod refused_files;
 mod render_here_migrate;
 mod reopen;

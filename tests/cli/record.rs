@@ -11,9 +11,9 @@ use serde_json::{Value, json};
 
 use crate::common::{TestEnv, fed, read_json, sessions_under, state_path};
 
-const SESSION: &str = "5f0c2a9e-1b7d-4c3e-9a61-2d8e7f4b0c11";
+pub(crate) const SESSION: &str = "5f0c2a9e-1b7d-4c3e-9a61-2d8e7f4b0c11";
 
-fn event(dir: &Path, name: &str, session: &str, extra: &Value) -> Vec<u8> {
+pub(crate) fn event(dir: &Path, name: &str, session: &str, extra: &Value) -> Vec<u8> {
     let mut e = json!({
         "session_id": session,
         "transcript_path": dir.join(".no-transcript.jsonl"),
@@ -27,7 +27,7 @@ fn event(dir: &Path, name: &str, session: &str, extra: &Value) -> Vec<u8> {
 }
 
 /// Run `hook <verb> --agent claude` in `dir` with `input` on stdin.
-fn hook(
+pub(crate) fn hook(
     env: &TestEnv,
     dir: &Path,
     verb: &str,
@@ -46,14 +46,14 @@ fn hook(
     )
 }
 
-fn start(env: &TestEnv, dir: &Path, session: &str) {
+pub(crate) fn start(env: &TestEnv, dir: &Path, session: &str) {
     let input = event(dir, "SessionStart", session, &json!({"source": "startup"}));
     let (code, _, _) = hook(env, dir, "session-start", &input, |_| {});
     assert_eq!(code, 0);
 }
 
 /// `hook pre-compact` or `hook session-end`: its exit status and the message it shows.
-fn end(env: &TestEnv, dir: &Path, verb: &str, session: &str) -> String {
+pub(crate) fn end(env: &TestEnv, dir: &Path, verb: &str, session: &str) -> String {
     let name = if verb == "pre-compact" {
         "PreCompact"
     } else {
@@ -73,14 +73,14 @@ fn end(env: &TestEnv, dir: &Path, verb: &str, session: &str) -> String {
     v["systemMessage"].as_str().unwrap_or_default().to_owned()
 }
 
-fn only_session(dir: &Path) -> (String, Value) {
+pub(crate) fn only_session(dir: &Path) -> (String, Value) {
     let keys = sessions_under(&dir.join(".claude/handover"));
     assert_eq!(keys.len(), 1, "{keys:?}");
     let state = read_json(&state_path(dir, &keys[0]));
     (keys[0].clone(), state)
 }
 
-fn automatic_notes(state: &Value) -> Vec<&Value> {
+pub(crate) fn automatic_notes(state: &Value) -> Vec<&Value> {
     state["session_notes"]
         .as_array()
         .into_iter()

@@ -265,6 +265,7 @@ pub(super) fn facts(
         agent: agent_word(agent).to_owned(),
         session_id: event.clean("session_id"),
         commits,
+        more_commits: since.more,
         files_changed: files,
         last_request: digest.last_request,
         edited_files: digest.edited_files,
@@ -341,7 +342,7 @@ fn note(f: &Facts, lang: Lang) -> Note {
         parts.push(fill(
             lang,
             crate::k!("record.note_commits"),
-            &[("n", &f.commits.len().to_string()), ("list", &list)],
+            &[("n", &count(f)), ("list", &list)],
         ));
     }
     let files = merged_files(f);
@@ -382,6 +383,16 @@ fn note(f: &Facts, lang: Lang) -> Note {
     Note {
         category: "automatic",
         content: parts.join(" "),
+    }
+}
+
+/// How many commits, `100+` when there were more than were looked at.
+pub(super) fn count(f: &Facts) -> String {
+    let n = f.commits.len();
+    if f.more_commits {
+        format!("{n}+")
+    } else {
+        n.to_string()
     }
 }
 

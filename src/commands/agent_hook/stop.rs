@@ -63,7 +63,7 @@ pub fn stop(ctx: &Context, event: &Event, args: &ReminderArgs) -> Result<Option<
     }
     let lang = ctx.lang;
     let next = shell_word(text(lang, crate::k!("stop.next_words")));
-    let commits = facts.commits.len().to_string();
+    let commits = super::record::count(&facts);
     let files = facts
         .files_changed
         .len()

@@ -12,6 +12,7 @@ fn facts() -> Facts {
             files: vec!["src/lex.rs".into()],
             date: "2026-11-30T10:00:00Z".into(),
         }],
+        more_commits: false,
         files_changed: vec!["src/lex.rs".into()],
         last_request: Some("write the lexer".into()),
         edited_files: vec![],
