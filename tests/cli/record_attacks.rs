@@ -87,3 +87,65 @@ fn a_long_history_since_the_start_is_recorded_bounded() {
         notes[0]
     );
 }
+
+/// Codex's and Gemini CLI's own events (Codex 0.171's embedded schemas:
+/// `pre-compact.command.input` with `trigger`, `turn_id`, `model`; Gemini CLI's
+/// `PreCompress` with `trigger`, `AfterAgent` with `stop_hook_active`): each agent's
+/// record names it, and its stop is held in the form it reads.
+#[test]
+fn codex_and_gemini_events_are_recorded_under_their_agent() {
+    for (agent, compact, stop_event) in [
+        ("codex", "PreCompact", "Stop"),
+        ("gemini", "PreCompress", "AfterAgent"),
+    ] {
+        let env = TestEnv::new();
+        let repo = env.repo();
+        let id = format!("{agent}-0199aa00-1111");
+        let run = |verb: &str, event: serde_json::Value, extra: &[&str]| {
+            let mut args = extra.to_vec();
+            args.extend(["hook", verb, "--agent", agent]);
+            let run = env.handover_fed(&repo, &args, event.to_string().as_bytes(), |_| {});
+            run.assert_ok();
+            run.stdout
+        };
+        run(
+            "session-start",
+            serde_json::json!({"session_id": id, "cwd": repo, "hook_event_name": "SessionStart",
+                               "source": "startup", "transcript_path": null, "model": "m"}),
+            &[],
+        );
+        env.commit(
+            &repo,
+            "c.txt",
+            "c\n",
+            &format!("{agent} work"),
+            "2026-11-30T11:00:00Z",
+        );
+        let held = run(
+            "stop",
+            serde_json::json!({"session_id": id, "cwd": repo, "hook_event_name": stop_event,
+                               "stop_hook_active": false, "turn_id": "t1", "prompt": "go",
+                               "prompt_response": "done", "last_assistant_message": "done"}),
+            &["-c", "handover.stopGate=true"],
+        );
+        let v: serde_json::Value =
+            serde_json::from_str(&held).unwrap_or_else(|e| panic!("{agent}: {e}: {held}"));
+        assert_eq!(v["decision"], "block", "{agent}");
+        run(
+            "pre-compact",
+            serde_json::json!({"session_id": id, "cwd": repo, "hook_event_name": compact,
+                               "trigger": "auto", "turn_id": "t1", "model": "m",
+                               "transcript_path": null}),
+            &[],
+        );
+        let (_, state) = only_session(&repo);
+        assert_eq!(
+            state["architecture_changes"][0]["recorded_by"]["agent"],
+            agent
+        );
+        assert_eq!(
+            state["architecture_changes"][0]["recorded_by"]["session_id"],
+            id.as_str()
+        );
+    }
+}
