@@ -433,8 +433,9 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('session-start', 'session-start', [CompletionResultType]::ParameterValue, 'Print the handover of the agent''s worktree as `SessionStart` context (read-only)')
-            [CompletionResult]::new('pre-compact', 'pre-compact', [CompletionResultType]::ParameterValue, 'Before the agent compacts its context: remind it to save the handover, naming the tasks in progress it has not updated since this agent session started. Never blocks the compaction; prints nothing when there is nothing to say')
-            [CompletionResult]::new('session-end', 'session-end', [CompletionResultType]::ParameterValue, 'When the agent session ends: the same reminder, for agents that show it')
+            [CompletionResult]::new('pre-compact', 'pre-compact', [CompletionResultType]::ParameterValue, 'Before the agent compacts its context: record what this agent session did since its start (commits, changed files, its transcript''s last request and failed commands) into the worktree''s session, marked as automatic, and remind it to save the handover, naming the tasks in progress it has not updated since this agent session started. Never blocks the compaction; prints nothing when there is nothing to say')
+            [CompletionResult]::new('session-end', 'session-end', [CompletionResultType]::ParameterValue, 'When the agent session ends: the same record and reminder, and the claims this agent session holds in the worktree''s session are released')
+            [CompletionResult]::new('stop', 'stop', [CompletionResultType]::ParameterValue, 'At the agent''s Stop (Claude Code and Codex `Stop`, Gemini CLI `AfterAgent`): with `handover.stopGate=true`, once per agent session that changed files without updating a task, hold the stop with the command that records the handover. Silent otherwise (and while `stop_hook_active`); never fails the agent')
             [CompletionResult]::new('post-commit', 'post-commit', [CompletionResultType]::ParameterValue, 'After a commit (the git hook `hook install --git post-commit` adds): tasks of this worktree''s ready session whose files the commit touched get `last_touched` set to the commit''s time; with `handover.recordCommits=true` the commit is added to `architecture_changes`. Silent, and never fails the commit')
             [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Add the session-start hook to an agent''s settings file')
             [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Remove what `hook install` added')
@@ -469,6 +470,20 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             break
         }
         'git-handover;hook;session-end' {
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent that runs the hook (its output format)')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Where the hook is registered. A user-scope hook reminds only in repositories that opted in, as `session-start` briefs')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
+            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the output')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'The language of messages and labels')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (versioned, the same in every language)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Say less: no warnings or hints on stderr')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'git-handover;hook;stop' {
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent that runs the hook (its output format)')
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Where the hook is registered. A user-scope hook reminds only in repositories that opted in, as `session-start` briefs')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')

@@ -79,6 +79,9 @@ _git__handover() {
             git__handover__subcmd__hook,session-start)
                 cmd="git__handover__subcmd__hook__subcmd__session__subcmd__start"
                 ;;
+            git__handover__subcmd__hook,stop)
+                cmd="git__handover__subcmd__hook__subcmd__stop"
+                ;;
             git__handover__subcmd__hook,uninstall)
                 cmd="git__handover__subcmd__hook__subcmd__uninstall"
                 ;;
@@ -333,7 +336,7 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__hook)
-            opts="-C -c -q -h --json --color --lang --quiet --help session-start pre-compact session-end post-commit install uninstall"
+            opts="-C -c -q -h --json --color --lang --quiet --help session-start pre-compact session-end stop post-commit install uninstall"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -511,6 +514,44 @@ _git__handover() {
             return 0
             ;;
         git__handover__subcmd__hook__subcmd__session__subcmd__start)
+            opts="-C -c -q -h --agent --scope --json --color --lang --quiet --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -W "claude codex gemini copilot" -- "${cur}"))
+                    return 0
+                    ;;
+                --scope)
+                    COMPREPLY=($(compgen -W "project local user" -- "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -W "en ja" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        git__handover__subcmd__hook__subcmd__stop)
             opts="-C -c -q -h --agent --scope --json --color --lang --quiet --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -405,8 +405,9 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand session-start 'Print the handover of the agent''s worktree as `SessionStart` context (read-only)'
-            cand pre-compact 'Before the agent compacts its context: remind it to save the handover, naming the tasks in progress it has not updated since this agent session started. Never blocks the compaction; prints nothing when there is nothing to say'
-            cand session-end 'When the agent session ends: the same reminder, for agents that show it'
+            cand pre-compact 'Before the agent compacts its context: record what this agent session did since its start (commits, changed files, its transcript''s last request and failed commands) into the worktree''s session, marked as automatic, and remind it to save the handover, naming the tasks in progress it has not updated since this agent session started. Never blocks the compaction; prints nothing when there is nothing to say'
+            cand session-end 'When the agent session ends: the same record and reminder, and the claims this agent session holds in the worktree''s session are released'
+            cand stop 'At the agent''s Stop (Claude Code and Codex `Stop`, Gemini CLI `AfterAgent`): with `handover.stopGate=true`, once per agent session that changed files without updating a task, hold the stop with the command that records the handover. Silent otherwise (and while `stop_hook_active`); never fails the agent'
             cand post-commit 'After a commit (the git hook `hook install --git post-commit` adds): tasks of this worktree''s ready session whose files the commit touched get `last_touched` set to the commit''s time; with `handover.recordCommits=true` the commit is added to `architecture_changes`. Silent, and never fails the commit'
             cand install 'Add the session-start hook to an agent''s settings file'
             cand uninstall 'Remove what `hook install` added'
@@ -438,6 +439,19 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --help 'Print help'
         }
         &'git-handover;hook;session-end'= {
+            cand --agent 'The agent that runs the hook (its output format)'
+            cand --scope 'Where the hook is registered. A user-scope hook reminds only in repositories that opted in, as `session-start` briefs'
+            cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
+            cand -c 'Override a configuration value for this run, like `git -c` (repeatable), e.g. `-c handover.freshFor=36h`. `git -c … handover` works too'
+            cand --color 'When to colour the output'
+            cand --lang 'The language of messages and labels'
+            cand --json 'Print machine-readable JSON on stdout (versioned, the same in every language)'
+            cand -q 'Say less: no warnings or hints on stderr'
+            cand --quiet 'Say less: no warnings or hints on stderr'
+            cand -h 'Print help'
+            cand --help 'Print help'
+        }
+        &'git-handover;hook;stop'= {
             cand --agent 'The agent that runs the hook (its output format)'
             cand --scope 'Where the hook is registered. A user-scope hook reminds only in repositories that opted in, as `session-start` briefs'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'

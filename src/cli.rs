@@ -148,12 +148,21 @@ pub enum HookCommand {
     /// Reads the agent's JSON event from stdin when there is one and uses its `cwd`.
     /// Prints nothing when there is nothing to resume; never fails the agent's start.
     SessionStart(SessionStartArgs),
-    /// Before the agent compacts its context: remind it to save the handover, naming
-    /// the tasks in progress it has not updated since this agent session started.
-    /// Never blocks the compaction; prints nothing when there is nothing to say.
+    /// Before the agent compacts its context: record what this agent session did since
+    /// its start (commits, changed files, its transcript's last request and failed
+    /// commands) into the worktree's session, marked as automatic, and remind it to
+    /// save the handover, naming the tasks in progress it has not updated since this
+    /// agent session started. Never blocks the compaction; prints nothing when there
+    /// is nothing to say.
     PreCompact(ReminderArgs),
-    /// When the agent session ends: the same reminder, for agents that show it.
+    /// When the agent session ends: the same record and reminder, and the claims this
+    /// agent session holds in the worktree's session are released.
     SessionEnd(ReminderArgs),
+    /// At the agent's Stop (Claude Code and Codex `Stop`, Gemini CLI `AfterAgent`): with
+    /// `handover.stopGate=true`, once per agent session that changed files without
+    /// updating a task, hold the stop with the command that records the handover.
+    /// Silent otherwise (and while `stop_hook_active`); never fails the agent.
+    Stop(ReminderArgs),
     /// After a commit (the git hook `hook install --git post-commit` adds): tasks of
     /// this worktree's ready session whose files the commit touched get `last_touched`
     /// set to the commit's time; with `handover.recordCommits=true` the commit is

@@ -50,6 +50,7 @@ pub(super) fn dispatch(inv: &mut Invocation, command: Command) -> Result<Process
         Command::Hook(HookCommand::SessionEnd(args)) => {
             Ok(never_fail::reminder(inv, &args, Moment::End))
         }
+        Command::Hook(HookCommand::Stop(args)) => Ok(never_fail::stop(inv, &args)),
         Command::Hook(HookCommand::PostCommit) => Ok(never_fail::post_commit(inv)),
         // The user's settings need no repository: outside one, the defaults apply.
         Command::Hook(HookCommand::Install(args)) if args.scope == HookScope::User => {
@@ -115,6 +116,7 @@ fn in_repository(
             HookCommand::SessionStart(_)
             | HookCommand::PreCompact(_)
             | HookCommand::SessionEnd(_)
+            | HookCommand::Stop(_)
             | HookCommand::PostCommit,
         ) => {
             unreachable!("dispatched before the repository is opened")

@@ -129,6 +129,7 @@ fn needs_dir(command: &Command) -> bool {
             HookCommand::SessionStart(_)
             | HookCommand::PreCompact(_)
             | HookCommand::SessionEnd(_)
+            | HookCommand::Stop(_)
             | HookCommand::PostCommit,
         ) => false,
         Command::Hook(HookCommand::Install(args) | HookCommand::Uninstall(args)) => {

@@ -58,22 +58,119 @@ pub(super) fn session_start(inv: &mut Invocation, args: &SessionStartArgs) -> Pr
     ProcessOutput::ok(crate::render::agent_hook::hook_output(args.agent, &text))
 }
 
-/// `hook pre-compact` / `hook session-end`: a reminder to save the handover, as the
-/// `systemMessage` agents show the user (Claude Code, Gemini CLI). Nothing to say, or
-/// any error, prints nothing. Worded for `moment`.
+/// `hook pre-compact` / `hook session-end`: what this agent session did, recorded into
+/// the worktree's session (at the end, its claims released), then a reminder to save
+/// the handover, as the `systemMessage` agents show the user (Claude Code, Gemini CLI).
+/// Nothing to say prints nothing; an error becomes one line. Worded for `moment`.
 pub(super) fn reminder(inv: &mut Invocation, args: &ReminderArgs, moment: Moment) -> ProcessOutput {
     let event = Event::read(&inv.cwd);
     if nowhere(event.dir()) {
         return said(nowhere_line(inv.lang));
     }
+    let early = inv.lang;
     let text = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> Option<String> {
-        let ctx = inv.open(event.dir().to_owned()).ok()?;
-        let reminder = agent_hook::reminder(&ctx, &event, args, moment).ok()??;
-        Some(reminder_text(&reminder, moment, &inv.painter(false)))
+        let mut ctx = inv.open(event.dir().to_owned()).ok()?;
+        let mut lines = match agent_hook::record(&mut ctx, &event, args, moment) {
+            Ok(recorded) => record_lines(&recorded, ctx.lang),
+            Err(e) => vec![crate::support::i18n::fill(
+                ctx.lang,
+                crate::k!("record.unreadable"),
+                &[("why", &text::escape(&e.message(ctx.lang)))],
+            )],
+        };
+        if let Ok(Some(reminder)) = agent_hook::reminder(&ctx, &event, args, moment) {
+            lines.push(reminder_text(&reminder, moment, &inv.painter(false)));
+        }
+        (!lines.is_empty()).then(|| lines.join("\n"))
     }));
     match text {
         Ok(Some(text)) => {
             let v = serde_json::json!({ "systemMessage": text });
+            ProcessOutput::ok(format!("{v}\n").into_bytes())
+        }
+        Ok(None) => ProcessOutput::ok(Vec::new()),
+        Err(_) => said(crate::support::i18n::text(early, crate::k!("hook.internal")).to_owned()),
+    }
+}
+
+/// The lines that say what the record did: the session made or written, the claims
+/// released, a lock that kept it from writing, what could not be read.
+fn record_lines(r: &agent_hook::Recorded, lang: crate::support::i18n::Lang) -> Vec<String> {
+    use crate::support::i18n::fill;
+    let key = text::escape(r.key.as_deref().unwrap_or_default());
+    let (commits, files) = (r.commits.to_string(), r.files.to_string());
+    let mut lines: Vec<String> = r
+        .notes
+        .iter()
+        .map(|n| {
+            fill(
+                lang,
+                crate::k!("record.transcript"),
+                &[("why", &text::escape(n))],
+            )
+        })
+        .collect();
+    if r.locked {
+        let owner = crate::support::error::LockOwner::describe(r.lock_owner.as_ref(), lang);
+        lines.push(fill(
+            lang,
+            crate::k!("record.locked"),
+            &[("key", &key), ("owner", &owner)],
+        ));
+        return lines;
+    }
+    if let Some(task) = &r.created {
+        lines.push(fill(
+            lang,
+            crate::k!("record.created"),
+            &[
+                ("key", &key),
+                ("task", &text::escape(task)),
+                ("commits", &commits),
+                ("files", &files),
+            ],
+        ));
+    } else if r.wrote && (r.commits > 0 || r.files > 0 || r.released.is_empty()) {
+        lines.push(fill(
+            lang,
+            crate::k!("record.recorded"),
+            &[("key", &key), ("commits", &commits), ("files", &files)],
+        ));
+    }
+    if let (Some(holder), false) = (&r.holder, r.released.is_empty()) {
+        let tasks: Vec<String> = r
+            .released
+            .iter()
+            .map(|t| format!("[{}]", text::escape(t)))
+            .collect();
+        lines.push(fill(
+            lang,
+            crate::k!("record.released"),
+            &[
+                ("holder", &text::escape(holder)),
+                ("tasks", &tasks.join(", ")),
+                ("key", &key),
+            ],
+        ));
+    }
+    lines
+}
+
+/// `hook stop`: the stop gate. Held, the agent's blocking form (Claude Code and Codex
+/// `Stop`, Gemini CLI `AfterAgent` all take `{"decision":"block","reason":…}`); else,
+/// and on any error, nothing: the agent stops.
+pub(super) fn stop(inv: &mut Invocation, args: &ReminderArgs) -> ProcessOutput {
+    let event = Event::read(&inv.cwd);
+    if nowhere(event.dir()) {
+        return ProcessOutput::ok(Vec::new());
+    }
+    let reason = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let ctx = inv.open(event.dir().to_owned()).ok()?;
+        agent_hook::stop(&ctx, &event, args).ok()?
+    }));
+    match reason {
+        Ok(Some(reason)) => {
+            let v = serde_json::json!({ "decision": "block", "reason": reason });
             ProcessOutput::ok(format!("{v}\n").into_bytes())
         }
         _ => ProcessOutput::ok(Vec::new()),

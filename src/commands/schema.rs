@@ -18,7 +18,7 @@ pub struct SchemaArgs {
 pub const SCHEMA_HELP: &str = "\
 `state` is project-state.json, and what `save` reads; each other name is the document a
 command prints with --json (its `schema` field is `git-handover/<name>/1`), `error` the
-document of an error, `session-start` and `reminder` what the agent hooks print. The
+document of an error, `session-start`, `reminder` and `stop` what the agent hooks print. The
 same files are under docs/schema/ in the source.
 
 Examples:
@@ -27,7 +27,7 @@ Examples:
   git handover schema status";
 
 /// Every schema: its name and its text (JSON Schema, draft 2020-12).
-pub const SCHEMAS: [(&str, &str); 24] = [
+pub const SCHEMAS: [(&str, &str); 25] = [
     ("state", include_str!("../../docs/schema/state.json")),
     ("status", include_str!("../../docs/schema/status.json")),
     ("continue", include_str!("../../docs/schema/continue.json")),
@@ -63,6 +63,7 @@ pub const SCHEMAS: [(&str, &str); 24] = [
         include_str!("../../docs/schema/session-start.json"),
     ),
     ("reminder", include_str!("../../docs/schema/reminder.json")),
+    ("stop", include_str!("../../docs/schema/stop.json")),
     ("doctor", include_str!("../../docs/schema/doctor.json")),
     ("why", include_str!("../../docs/schema/why.json")),
     ("error", include_str!("../../docs/schema/error.json")),

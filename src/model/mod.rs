@@ -2,6 +2,7 @@
 //! hands in. Everything here is unit-tested without a repository.
 
 pub mod agent_session;
+pub mod auto_record;
 pub mod canonical;
 pub mod changes;
 pub mod claim;

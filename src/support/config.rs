@@ -64,6 +64,10 @@ pub struct Settings {
     /// `handover.claimRemote`: claims are decided on this remote's notes ref (as with
     /// `--remote`); `None` when unset or empty.
     pub claim_remote: Option<String>,
+    /// `handover.stopGate`: at an agent's Stop, once per agent session that worked
+    /// without updating a task, hold the stop with the command that records the
+    /// handover. Off by default; a value that is not a boolean is false.
+    pub stop_gate: bool,
 }
 
 /// The `name=value` pairs git passes to a subcommand for `git -c name=value …`, from
@@ -228,6 +232,7 @@ impl Settings {
                 Some(v) => parse_lease(&v).map_err(|e| invalid("handover.claimFor", &v, e))?,
             },
             claim_remote: get("handover.claimRemote").filter(|v| !v.trim().is_empty()),
+            stop_gate: get("handover.stopGate").is_some_and(|v| parse_bool(&v) == Some(true)),
         })
     }
 

@@ -47,6 +47,8 @@ mod peer_fixtures;
 mod polish;
 mod properties;
 mod reachability;
+mod record;
+mod record_attacks;
 mod refused_files;
 mod render_here_migrate;
 mod reopen;

@@ -188,7 +188,7 @@ fn the_command_prints_the_shipped_files_and_each_is_a_schema() {
         assert_eq!(v["$schema"], "https://json-schema.org/draft/2020-12/schema");
         assert_eq!(v["$id"], format!("urn:git-handover:schema:{name}:1"));
         // Outside the three documents the agents read, a document names itself.
-        if !["state", "session-start", "reminder"].contains(&name.as_str()) {
+        if !["state", "session-start", "reminder", "stop"].contains(&name.as_str()) {
             assert_eq!(
                 v["properties"]["schema"]["const"],
                 format!("git-handover/{name}/1")
@@ -365,6 +365,33 @@ fn hooks_output(env: &TestEnv, repo: &Path, seen: &mut BTreeSet<String>) {
     let doc: Value = serde_json::from_str(&remind.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", remind.snapshot()));
     check(env, seen, "reminder", &doc);
+    // The stop gate holds the agent session that started above and then changed a
+    // tracked file (put back after: the later documents look at this repository).
+    let tracked = env.git(repo, &["ls-files"]);
+    let file = repo.join(tracked.lines().next().unwrap());
+    let kept = std::fs::read(&file).unwrap();
+    std::fs::write(&file, b"changed by the agent\n").unwrap();
+    let event = json!({"session_id": "s1", "cwd": repo, "hook_event_name": "Stop",
+        "stop_hook_active": false})
+    .to_string();
+    let stop = env.handover_fed(
+        repo,
+        &[
+            "-c",
+            "handover.stopGate=true",
+            "hook",
+            "stop",
+            "--agent",
+            "claude",
+        ],
+        event.as_bytes(),
+        |_| {},
+    );
+    stop.assert_ok();
+    let doc: Value =
+        serde_json::from_str(&stop.stdout).unwrap_or_else(|e| panic!("{e}: {}", stop.snapshot()));
+    check(env, seen, "stop", &doc);
+    std::fs::write(&file, kept).unwrap();
 }
 
 /// The claim verbs, a claim refused (`held`), and the documents that show a claim: the

@@ -51,10 +51,18 @@ impl Event {
         crate::services::claims::agent_identity(word, &self.clean("session_id"))
     }
 
-    /// The event's string `field` as given (a path), when it is one.
-    pub(super) fn string(&self, field: &str) -> Option<String> {
+    /// The event's string `field` as given (a path, a message), if any.
+    pub(super) fn text(&self, field: &str) -> Option<String> {
         let event = serde_json::from_slice::<Value>(&self.bytes).ok()?;
         event.get(field)?.as_str().map(str::to_owned)
+    }
+
+    /// Whether the event's boolean `field` is `true`.
+    pub(super) fn flag(&self, field: &str) -> bool {
+        serde_json::from_slice::<Value>(&self.bytes)
+            .ok()
+            .and_then(|e| e.get(field).and_then(Value::as_bool))
+            .unwrap_or(false)
     }
 
     /// The event's `field`, kept to the characters a file name may safely hold (at

@@ -32,10 +32,10 @@ pub fn agent_session(
         }
     };
     let id = event
-        .string("session_id")
-        .or_else(|| event.string("sessionId"))
+        .text("session_id")
+        .or_else(|| event.text("sessionId"))
         .filter(|id| !id.is_empty() && id.len() <= 200 && !id.chars().any(char::is_control))?;
-    let transcript = event.string("transcript_path").unwrap_or_default();
+    let transcript = event.text("transcript_path").unwrap_or_default();
     crate::services::agent_session::remember(&tool, &word, &id, &transcript, event.dir());
     let transcript =
         (!transcript.is_empty() && !transcript.chars().any(char::is_control)).then_some(transcript);

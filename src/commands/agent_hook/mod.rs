@@ -9,8 +9,12 @@ mod entry;
 mod event;
 mod install;
 mod linkage;
+mod record;
 mod session;
+mod start_seen;
 mod starts;
+mod stop;
+mod transcript_step;
 
 use std::time::Duration;
 
@@ -18,7 +22,9 @@ pub use args::{Moment, ReminderArgs, SessionStartArgs};
 pub use event::Event;
 pub use install::InstallReport;
 pub use linkage::agent_session;
+pub use record::{Recorded, record};
 pub use session::{Reminder, reminder, session_start};
+pub use stop::stop;
 
 use crate::cli::shared::{HookInstallArgs, HookScope};
 use crate::services::context::Context;

@@ -20,7 +20,8 @@ pub fn session_start(ctx: &mut Context, event: &Event, args: &SessionStartArgs) 
     if args.scope == Some(HookScope::User) && !crate::services::agent_paths::opted_in(ctx) {
         return false;
     }
-    if already_briefed(&ctx.repo.tool_dir().hook_starts(), event) {
+    let seen = || super::start_seen::now(&ctx.repo, event).to_text();
+    if already_briefed(&ctx.repo.tool_dir().hook_starts(), event, seen) {
         return false;
     }
     // Well under the 10 s the hook is installed with: history questions still open

@@ -37,10 +37,52 @@ pub(super) fn agent_started(dir: &Path, event: &Event) -> Option<jiff::Timestamp
         .and_then(|t| jiff::Timestamp::try_from(t).ok())
 }
 
+/// When this agent session started and what its start saw: the earliest start
+/// marker of its `session_id` in `dir` (`None` without one, or for a marker made by a
+/// version that kept nothing in it: no HEAD of the start is known).
+pub(super) fn agent_start(
+    dir: &Path,
+    event: &Event,
+) -> Option<(jiff::Timestamp, super::start_seen::StartSeen)> {
+    let session = event.clean("session_id");
+    if session.is_empty() || !own_dir(dir) {
+        return None;
+    }
+    let (at, path) = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_str()
+                .is_some_and(|n| n.starts_with(&format!("{session}-")))
+        })
+        .filter_map(|e| Some((e.metadata().and_then(|m| m.modified()).ok()?, e.path())))
+        .min()?;
+    let seen = super::start_seen::StartSeen::read(&path)?;
+    seen.head.as_ref()?;
+    Some((jiff::Timestamp::try_from(at).ok()?, seen))
+}
+
+/// Whether this is the first time the stop gate would hold this agent session: the
+/// first call leaves `.stop-<session_id>` in `dir` (made with `O_EXCL`), every later
+/// one finds it. Without a session id, or where the marker cannot be made, the gate
+/// never holds (it must never hold twice).
+pub(super) fn first_stop(dir: &Path, event: &Event) -> bool {
+    let session = event.clean("session_id");
+    if session.is_empty() || std::fs::create_dir_all(dir).is_err() || !own_dir(dir) {
+        return false;
+    }
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(dir.join(format!(".stop-{session}")))
+        .is_ok()
+}
+
 /// Whether this session start (the event's `session_id` and `source`) was briefed a
 /// moment ago by another run of the hook (one per scope the hook is installed at).
 /// The first run leaves a marker in `dir`; old markers go.
-pub(super) fn already_briefed(dir: &Path, event: &Event) -> bool {
+pub(super) fn already_briefed(dir: &Path, event: &Event, start: impl FnOnce() -> String) -> bool {
     let session = event.clean("session_id");
     if session.is_empty() {
         return false;
@@ -70,24 +112,30 @@ pub(super) fn already_briefed(dir: &Path, event: &Event) -> bool {
         }
     }
     let marker = dir.join(format!("{session}-{source}"));
-    match std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&marker)
-    {
+    let create = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&marker)
+    };
+    match create() {
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
             if age(&marker).is_some_and(|a| a < SAME_START) {
                 return true;
             }
             // An old marker of a new start with the same ids: this run briefs.
             let _ = std::fs::remove_file(&marker);
-            let _ = std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&marker);
+            if let Ok(mut file) = create() {
+                let _ = std::io::Write::write_all(&mut file, start().as_bytes());
+            }
             false
         }
-        Ok(_) | Err(_) => false,
+        Ok(mut file) => {
+            // Made by this run (`O_EXCL`): what the start saw goes in it.
+            let _ = std::io::Write::write_all(&mut file, start().as_bytes());
+            false
+        }
+        Err(_) => false,
     }
 }
 

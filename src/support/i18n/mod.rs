@@ -16,6 +16,7 @@ mod linkage;
 mod reach2;
 mod remote_claims;
 mod transcripts;
+mod record;
 
 use catalog::Entry;
 
@@ -28,6 +29,7 @@ const PARTS: &[&[Entry]] = &[
     transcripts::TRANSCRIPTS,
     remote_claims::REMOTE_CLAIMS,
     linkage::LINKAGE,
+    record::RECORD,
 ];
 
 /// Which output language messages and `handover.md` words use.

@@ -27,6 +27,7 @@ mod linkage;
 mod opencode;
 mod packages;
 mod readme;
+mod record;
 mod sessions;
 mod transcripts;
 

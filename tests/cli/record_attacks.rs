@@ -1,0 +1,151 @@
+//! The automatic record attacked: start markers that are not files, a history too long
+//! to walk whole, a hook that must answer in time whatever it finds.
+
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+use crate::common::{TestEnv, sessions_under};
+use crate::record::{SESSION, automatic_notes, end, only_session, start};
+
+fn marker(repo: &std::path::Path) -> std::path::PathBuf {
+    repo.join(".git/git-handover/hook-starts")
+        .join(format!("{SESSION}-startup"))
+}
+
+/// A start marker replaced by a FIFO or by a link to a file that names another start:
+/// the hook neither waits on the one nor follows the other, and records nothing.
+#[test]
+fn a_start_marker_that_is_a_fifo_or_a_link_is_not_read() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let first = env.git(&repo, &["rev-parse", "HEAD"]);
+    start(&env, &repo, SESSION);
+    env.commit(&repo, "b.txt", "b\n", "work", "2026-11-30T11:00:00Z");
+    let file = marker(&repo);
+    assert!(std::fs::read_to_string(&file).unwrap().starts_with("head "));
+    std::fs::remove_file(&file).unwrap();
+    let ok = std::process::Command::new("mkfifo").arg(&file).status();
+    if !ok.is_ok_and(|s| s.success()) {
+        crate::common::unavailable("mkfifo");
+        return;
+    }
+    let began = Instant::now();
+    assert_eq!(end(&env, &repo, "session-end", SESSION), "");
+    assert!(began.elapsed() < Duration::from_secs(5));
+    std::fs::remove_file(&file).unwrap();
+    let planted = env.root().join("planted");
+    std::fs::write(&planted, format!("head {first}\n")).unwrap();
+    std::os::unix::fs::symlink(&planted, &file).unwrap();
+    assert_eq!(end(&env, &repo, "session-end", SESSION), "");
+    assert!(sessions_under(&repo.join(".claude/handover")).is_empty());
+}
+
+/// 150 commits since the start: the newest ten are recorded, the note says more were
+/// made than were looked at, and the hook answers well under Codex's 3 s.
+#[test]
+fn a_long_history_since_the_start_is_recorded_bounded() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let first = env.git(&repo, &["rev-parse", "HEAD"]);
+    start(&env, &repo, SESSION);
+    let mut stream = String::new();
+    for i in 0..150 {
+        let from = if i == 0 {
+            format!("from {first}\n")
+        } else {
+            String::new()
+        };
+        let content = format!("{i}\n");
+        let _ = write!(
+            stream,
+            "commit refs/heads/main\ncommitter A <a@example.com> {} +0000\ndata 5\nc{i:03}\n{from}M 644 inline f.txt\ndata {}\n{content}\n",
+            1_764_500_000 + i,
+            content.len(),
+        );
+    }
+    env.fast_import(&repo, &stream);
+    env.git(&repo, &["reset", "-q", "--hard"]);
+    let began = Instant::now();
+    let said = end(&env, &repo, "session-end", SESSION);
+    assert!(
+        began.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        began.elapsed()
+    );
+    assert!(said.contains("no handover was saved"), "{said}");
+    let (_, state) = only_session(&repo);
+    let changes = state["architecture_changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 10);
+    assert_eq!(changes[9]["summary"], "c149");
+    let notes = automatic_notes(&state);
+    assert!(
+        notes[0]["content"]
+            .as_str()
+            .unwrap()
+            .contains("100+ commit(s)"),
+        "{}",
+        notes[0]
+    );
+}
+
+/// Codex's and Gemini CLI's own events (Codex 0.171's embedded schemas:
+/// `pre-compact.command.input` with `trigger`, `turn_id`, `model`; Gemini CLI's
+/// `PreCompress` with `trigger`, `AfterAgent` with `stop_hook_active`): each agent's
+/// record names it, and its stop is held in the form it reads.
+#[test]
+fn codex_and_gemini_events_are_recorded_under_their_agent() {
+    for (agent, compact, stop_event) in [
+        ("codex", "PreCompact", "Stop"),
+        ("gemini", "PreCompress", "AfterAgent"),
+    ] {
+        let env = TestEnv::new();
+        let repo = env.repo();
+        let id = format!("{agent}-0199aa00-1111");
+        let run = |verb: &str, event: serde_json::Value, extra: &[&str]| {
+            let mut args = extra.to_vec();
+            args.extend(["hook", verb, "--agent", agent]);
+            let run = env.handover_fed(&repo, &args, event.to_string().as_bytes(), |_| {});
+            run.assert_ok();
+            run.stdout
+        };
+        run(
+            "session-start",
+            serde_json::json!({"session_id": id, "cwd": repo, "hook_event_name": "SessionStart",
+                               "source": "startup", "transcript_path": null, "model": "m"}),
+            &[],
+        );
+        env.commit(
+            &repo,
+            "c.txt",
+            "c\n",
+            &format!("{agent} work"),
+            "2026-11-30T11:00:00Z",
+        );
+        let held = run(
+            "stop",
+            serde_json::json!({"session_id": id, "cwd": repo, "hook_event_name": stop_event,
+                               "stop_hook_active": false, "turn_id": "t1", "prompt": "go",
+                               "prompt_response": "done", "last_assistant_message": "done"}),
+            &["-c", "handover.stopGate=true"],
+        );
+        let v: serde_json::Value =
+            serde_json::from_str(&held).unwrap_or_else(|e| panic!("{agent}: {e}: {held}"));
+        assert_eq!(v["decision"], "block", "{agent}");
+        run(
+            "pre-compact",
+            serde_json::json!({"session_id": id, "cwd": repo, "hook_event_name": compact,
+                               "trigger": "auto", "turn_id": "t1", "model": "m",
+                               "transcript_path": null}),
+            &[],
+        );
+        let (_, state) = only_session(&repo);
+        assert_eq!(
+            state["architecture_changes"][0]["recorded_by"]["agent"],
+            agent
+        );
+        assert_eq!(
+            state["architecture_changes"][0]["recorded_by"]["session_id"],
+            id.as_str()
+        );
+    }
+}
