@@ -18,7 +18,8 @@ pub(super) struct Taken {
 
 /// The transcript at `path` in `agent`'s format (none for an agent whose format is not
 /// read, Copilot's, or when the event names no transcript). A transcript that could not
-/// be read is one line in `notes`, and nothing is taken from it; one read in part (its
+/// be read (not a regular file, a link to none, an I/O error, another agent's format)
+/// is one line in `notes`, and nothing is taken from it; one read in part (its
 /// tail only, or with lines that are not UTF-8 skipped) gives what was read, silently,
 /// since what it gives is still true.
 pub(super) fn read(
@@ -32,6 +33,8 @@ pub(super) fn read(
     };
     let read = transcript::read(path, format);
     match &read.problem {
+        // No transcript there (the agent wrote none, or not yet): nothing to say.
+        Some(Problem::Missing) => return Taken::default(),
         None | Some(Problem::Truncated { .. } | Problem::NotUtf8) => {}
         Some(problem) => {
             notes.push(transcript::note(problem).render(lang));

@@ -14,9 +14,9 @@ mod claims;
 mod diagnose;
 mod linkage;
 mod reach2;
+mod record;
 mod remote_claims;
 mod transcripts;
-mod record;
 
 use catalog::Entry;
 
