@@ -192,7 +192,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let real = dir.path().join("real.jsonl");
         std::fs::write(&real, format!("{LINE}\n")).unwrap();
-        let link = dir.path().join("link.jsonl");
+        let link = dir.path().join("linked.jsonl");
         std::os::unix::fs::symlink(&real, &link).unwrap();
         let r = in_time(link);
         assert_eq!(r.problem, None);
