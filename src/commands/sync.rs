@@ -4,35 +4,12 @@
 
 use clap::Args;
 
+use crate::git::NotesMerge;
 use crate::git::subprocess::{self as git_cli, Pushed};
-use crate::git::{NoteBlob, NoteChoice, NoteRules, NotesMerge};
-use crate::model::record::{self, Merged};
+use crate::model::record;
 use crate::services::context::Context;
+use crate::services::record_rules::RecordRules;
 use crate::support::error::{Error, Result, msg};
-
-/// The notes of the store merged as the records say: `git notes merge -s
-/// cat_sort_uniq` ([`record::merge3`], [`record::cat_sort_uniq`]).
-struct RecordRules;
-
-impl NoteRules for RecordRules {
-    fn choose(
-        &self,
-        base: Option<&NoteBlob>,
-        local: Option<&NoteBlob>,
-        theirs: Option<&NoteBlob>,
-    ) -> NoteChoice {
-        match record::merge3(base, local, theirs) {
-            Merged::Local => NoteChoice::Keep,
-            Merged::Theirs(_) => NoteChoice::Take,
-            Merged::Remove => NoteChoice::Remove,
-            Merged::Combine => NoteChoice::Join,
-        }
-    }
-
-    fn join(&self, local: &[u8], theirs: &[u8]) -> Vec<u8> {
-        record::cat_sort_uniq(local, theirs)
-    }
-}
 
 #[derive(Debug, Args)]
 pub struct SyncArgs {

@@ -1,6 +1,6 @@
 //! The notes store's merge rules: each note joined record-wise, as `git notes merge
-//! -s cat_sort_uniq` does. The same rules as `sync`'s (`commands/sync.rs`), for the
-//! claims decided on a remote (`services/remote_claim.rs`).
+//! -s cat_sort_uniq` does: `sync`'s merge and the claims decided on a remote
+//! (`services/remote_claim.rs`) use the one set of rules.
 
 use crate::git::{NoteBlob, NoteChoice, NoteRules};
 use crate::model::record::{self, Merged};
