@@ -24,48 +24,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use super::models::{claude_runs, sse};
 use super::{Agent, Reply, World, need};
 use crate::common::{read_json, sessions_under};
-
-/// Server-sent events as the Anthropic and `OpenAI` streams write them.
-pub(super) fn sse(events: &[Value]) -> String {
-    let mut out = String::new();
-    for e in events {
-        out.push_str("event: ");
-        out.push_str(e["type"].as_str().unwrap());
-        out.push_str("\ndata: ");
-        out.push_str(&e.to_string());
-        out.push_str("\n\n");
-    }
-    out
-}
-
-/// Claude Code's model: the conversation's first request (it offers `Bash`, and no
-/// tool result is in it yet) is answered with a `Bash` call of `command`.
-pub(super) fn claude_runs(command: String) -> Reply {
-    Box::new(move |path, body| {
-        if !path.contains("/v1/messages") || path.contains("count_tokens") {
-            return None;
-        }
-        let v: Value = serde_json::from_str(body).ok()?;
-        let offers_bash = v["tools"]
-            .as_array()
-            .is_some_and(|t| t.iter().any(|t| t["name"] == "Bash"));
-        if !offers_bash || body.contains("tool_result") {
-            return None;
-        }
-        let input = json!({"command": command, "description": "record the work"}).to_string();
-        let events = [
-            json!({"type": "message_start", "message": {"id": "msg_t", "type": "message", "role": "assistant", "model": v["model"], "content": [], "stop_reason": null, "stop_sequence": null, "usage": {"input_tokens": 1, "output_tokens": 1}}}),
-            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "toolu_day1", "name": "Bash", "input": {}}}),
-            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": input}}),
-            json!({"type": "content_block_stop", "index": 0}),
-            json!({"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": null}, "usage": {"output_tokens": 1}}),
-            json!({"type": "message_stop"}),
-        ];
-        Some(("text/event-stream", sse(&events)))
-    })
-}
 
 /// The `git handover` commands a briefing prints (backquoted), with `ID` filled as an
 /// agent would: `T1` to start and finish, `T2` to block, a new `T9` to add.

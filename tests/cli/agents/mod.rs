@@ -24,6 +24,7 @@ mod copilot;
 mod day;
 mod doctor;
 mod linkage;
+mod models;
 mod opencode;
 mod packages;
 mod readme;

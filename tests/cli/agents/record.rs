@@ -24,7 +24,7 @@ fn claude_codes_own_session_end_hook_records_the_commit_its_session_made() {
             "timeout": 10}]}]);
     }
     std::fs::write(&settings, v.to_string()).unwrap();
-    world.stub.script(super::day::claude_runs(
+    world.stub.script(super::models::claude_runs(
         "git commit -q --allow-empty -m 'port the lexer, part one'".into(),
     ));
     let out = world.run(

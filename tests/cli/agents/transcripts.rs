@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use git_handover::api::{TranscriptFormat, read_transcript};
 
-use super::day::claude_runs;
+use super::models::{claude_runs, codex_runs};
 use super::{Agent, World, need};
 
 fn jsonl_under(dir: &Path) -> Vec<PathBuf> {
@@ -217,42 +217,15 @@ fn the_captured_codex_and_gemini_cli_transcripts_digest() {
     );
 }
 
-/// Codex's model calls its shell tool with a command that fails.
-fn codex_runs(command: &'static str) -> super::Reply {
-    Box::new(move |path, body| {
-        if !path.contains("/responses") || body.contains("function_call_output") {
-            return None;
-        }
-        let v: serde_json::Value = serde_json::from_str(body).ok()?;
-        let (name, arguments) = v["tools"].as_array()?.iter().find_map(|t| {
-            let name = t["name"].as_str()?;
-            let props = &t["parameters"]["properties"];
-            if props.get("cmd").is_some() {
-                Some((name, serde_json::json!({"cmd": command, "login": false})))
-            } else if props.get("command").is_some() {
-                Some((name, serde_json::json!({"command": ["sh", "-c", command]})))
-            } else {
-                None
-            }
-        })?;
-        let item = serde_json::json!({"type": "function_call", "id": "fc_t", "call_id": "call_t",
-            "name": name, "arguments": arguments.to_string()});
-        let events = [
-            serde_json::json!({"type": "response.created", "response": {"id": "resp_t"}}),
-            serde_json::json!({"type": "response.output_item.done", "item": item}),
-            serde_json::json!({"type": "response.completed", "response": {"id": "resp_t", "usage": {"input_tokens": 1, "input_tokens_details": null, "output_tokens": 1, "output_tokens_details": null, "total_tokens": 2}}}),
-        ];
-        Some(("text/event-stream", super::day::sse(&events)))
-    })
-}
-
 #[test]
 fn codexs_own_rollout_gives_the_failed_command() {
     if !need(Agent::Codex) {
         return;
     }
     let world = World::new();
-    world.stub.script(codex_runs("ls /nonexistent-transcripts"));
+    world
+        .stub
+        .script(codex_runs("ls /nonexistent-transcripts".into()));
     let out = world.run(Agent::Codex, &["list the missing directory"], false);
     assert!(
         out.status.success(),
