@@ -31,7 +31,6 @@ pub mod subprocess;
 pub use notes::{NoteBlob, NoteChoice, NoteRules, NotesMerge};
 pub use notes_diff::NoteText;
 pub use session::{History, ToolDir};
-pub use since::Dirty;
 
 /// A commit id. Only this module makes them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -150,6 +150,9 @@ fn an_agent_session_that_did_nothing_records_nothing() {
     let repo = env.repo();
     // Changed before the agent session started: not its work.
     env.write(&repo.join("a.txt"), "dirty before the start\n");
+    // A file changed in the very tick of the start counts as the agent session's (file
+    // times are the kernel's coarse clock): the start comes a few ticks later here.
+    std::thread::sleep(std::time::Duration::from_millis(50));
     start(&env, &repo, SESSION);
     assert_eq!(end(&env, &repo, "pre-compact", SESSION), "");
     assert_eq!(end(&env, &repo, "session-end", SESSION), "");

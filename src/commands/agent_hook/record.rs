@@ -70,8 +70,17 @@ pub fn record(
     }
     ctx.settings.lock_timeout = ctx.settings.lock_timeout.min(LOCK_WAIT);
     let deadline = Instant::now() + deadline();
-    let facts = super::starts::agent_start(&ctx.repo.tool_dir().hook_starts(), event)
-        .map(|(_, seen)| facts(ctx, event, args.agent, &seen, deadline, &mut out.notes));
+    let facts =
+        super::starts::agent_start(&ctx.repo.tool_dir().hook_starts(), event).map(|(at, seen)| {
+            facts(
+                ctx,
+                event,
+                args.agent,
+                (at, &seen),
+                deadline,
+                &mut out.notes,
+            )
+        });
     let facts = facts.filter(|f| !f.is_empty());
     let holder = (moment == Moment::End)
         .then(|| holder(event, args.agent))
@@ -214,12 +223,12 @@ fn release(doc: &mut Map<String, Value>, holder: &str, now: jiff::Timestamp) -> 
     out
 }
 
-/// The facts of this agent session since `seen`.
+/// The facts of this agent session since its start (`at`, and what it `seen`).
 pub(super) fn facts(
     ctx: &Context,
     event: &Event,
     agent: Option<HookAgent>,
-    seen: &StartSeen,
+    (at, seen): (jiff::Timestamp, &StartSeen),
     deadline: Instant,
     notes: &mut Vec<String>,
 ) -> Facts {
@@ -238,15 +247,21 @@ pub(super) fn facts(
         .iter()
         .flat_map(|c| c.files.iter().cloned())
         .collect();
-    // Changed and not committed: what differs from HEAD now and did not, the same
-    // way, at the start. A start with too many changed files to keep counts only what
-    // the agent's tools edited.
+    // Changed and not committed: what differs from HEAD now and was modified at or
+    // after the start (a file's time and the marker's are the kernel's coarse clock,
+    // so "at" counts; a file changed before the start and left alone is not this agent
+    // session's work); a file gone counts only when the agent's tools touched it.
+    let root = ctx.current_worktree().ok().map(|w| w.path);
+    let modified_since = |p: &str| {
+        let file = root.as_ref()?.join(p);
+        let time = std::fs::symlink_metadata(file).ok()?.modified().ok()?;
+        jiff::Timestamp::try_from(time).ok().map(|t| t >= at)
+    };
     files.extend(
         dirty
             .into_iter()
-            .filter(|d| !seen.dirty.contains(d))
-            .filter(|(p, _)| !seen.dirty_more || digest.edited_files.contains(p))
-            .map(|(p, _)| p),
+            .map(|(p, _)| p)
+            .filter(|p| modified_since(p).unwrap_or_else(|| digest.edited_files.contains(p))),
     );
     files.sort();
     files.dedup();

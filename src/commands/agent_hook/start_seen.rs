@@ -1,14 +1,14 @@
 //! What an agent session's start saw, kept in its start marker (`starts.rs`) for the
-//! hooks at its end: HEAD's commit, the transcript the agent named, and the tracked
-//! files that already differed from HEAD (so that the end counts only what changed
-//! since). One line per fact: `head <hex>`, `transcript <path>`, `dirty <path>\t<id>`.
+//! hooks at its end: HEAD's commit and the transcript the agent named. One line per
+//! fact: `head <hex>`, `transcript <path>` (lines of other kinds, such as the `dirty`
+//! lines of earlier versions, are skipped). A start does not look at the worktree (on
+//! 50,000 tracked files that look made every agent start about ten times slower): the
+//! end counts a changed file as this agent session's when it was modified at or after
+//! the start (the marker's own time).
 
 use std::path::{Path, PathBuf};
 
-use crate::git::Dirty;
-
-/// Files kept of those dirty at the start; a start with more keeps none and says so
-/// (`dirty-more`), and the end then counts a file only when the agent edited it.
+/// The most changed files the end looks at.
 pub(super) const DIRTY_KEPT: usize = 2_000;
 /// The most a marker is read.
 const MARKER_LIMIT: u64 = 512 * 1024;
@@ -17,9 +17,6 @@ const MARKER_LIMIT: u64 = 512 * 1024;
 pub struct StartSeen {
     pub head: Option<String>,
     pub transcript: Option<PathBuf>,
-    pub dirty: Vec<Dirty>,
-    /// More files were dirty than were kept.
-    pub dirty_more: bool,
 }
 
 impl StartSeen {
@@ -34,14 +31,6 @@ impl StartSeen {
         {
             let _ = writeln!(out, "transcript {t}");
         }
-        if self.dirty_more {
-            out.push_str("dirty-more\n");
-        }
-        for (path, id) in &self.dirty {
-            if !path.contains(['\n', '\t']) {
-                let _ = writeln!(out, "dirty {path}\t{id}");
-            }
-        }
         out
     }
 
@@ -52,12 +41,6 @@ impl StartSeen {
                 seen.head = Some(h.trim().to_owned());
             } else if let Some(t) = line.strip_prefix("transcript ") {
                 seen.transcript = Some(PathBuf::from(t));
-            } else if line == "dirty-more" {
-                seen.dirty_more = true;
-            } else if let Some((p, id)) =
-                line.strip_prefix("dirty ").and_then(|d| d.split_once('\t'))
-            {
-                seen.dirty.push((p.to_owned(), id.to_owned()));
             }
         }
         seen
@@ -70,16 +53,11 @@ impl StartSeen {
     }
 }
 
-/// What this start sees: HEAD, the event's transcript, the tracked files already
-/// changed (looked at for at most half a second).
+/// What this start sees: HEAD and the event's transcript.
 pub(super) fn now(repo: &crate::git::Repo, event: &super::event::Event) -> StartSeen {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(500);
-    let (dirty, more) = repo.dirty_files(DIRTY_KEPT, deadline);
     StartSeen {
         head: repo.head_hex(),
         transcript: event.text("transcript_path").map(PathBuf::from),
-        dirty: if more { Vec::new() } else { dirty },
-        dirty_more: more,
     }
 }
 
@@ -92,10 +70,11 @@ mod tests {
         let seen = StartSeen {
             head: Some("ab".repeat(20)),
             transcript: Some(PathBuf::from("/tmp/x y.jsonl")),
-            dirty: vec![("src/a b.rs".into(), "-".into())],
-            dirty_more: false,
         };
         assert_eq!(StartSeen::parse(&seen.to_text()), seen);
+        // An earlier version's lines of files changed at the start are skipped.
+        let old = format!("{}dirty-more\ndirty src/a.rs\t-\n", seen.to_text());
+        assert_eq!(StartSeen::parse(&old), seen);
         assert_eq!(StartSeen::parse("garbage\n\u{0}"), StartSeen::default());
     }
 }

@@ -34,7 +34,14 @@ pub fn stop(ctx: &Context, event: &Event, args: &ReminderArgs) -> Result<Option<
     };
     let deadline = Instant::now() + std::time::Duration::from_millis(1_500);
     let mut notes = Vec::new();
-    let facts = super::record::facts(ctx, event, args.agent, &seen, deadline, &mut notes);
+    let facts = super::record::facts(
+        ctx,
+        event,
+        args.agent,
+        (started, &seen),
+        deadline,
+        &mut notes,
+    );
     if !facts.did_work() {
         return Ok(None);
     }
