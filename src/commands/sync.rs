@@ -267,7 +267,7 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
                 Vec::new()
             })
         })?;
-        report.claims.confirmed.extend(settled.confirmed);
+        let (settled, standing) = settled;
         report.claims.lost.extend(settled.lost);
         report.local = ctx.repo.ref_target(notes_ref)?;
         let remote_tip = if report.remote_had_notes {
@@ -275,13 +275,16 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
         } else {
             None
         };
+        // The claims that stood are said confirmed only once the remote holds them
+        // (this round's push, or it had their records already).
         if report.local.is_none() || report.local == remote_tip {
-            return Ok(());
+            return crate::services::claim_settle::confirm(ctx, standing, &mut report.claims);
         }
+        crate::support::testing::pause("sync_push");
         match git_cli::push_notes(&git_dir, remote, notes_ref)? {
             Pushed::Done => {
                 report.pushed = true;
-                return Ok(());
+                return crate::services::claim_settle::confirm(ctx, standing, &mut report.claims);
             }
             Pushed::Rejected => {}
         }

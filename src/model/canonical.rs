@@ -1,5 +1,6 @@
 //! `session_hash` (SPEC section 2): SHA-256 of a state's canonical text (keys sorted,
-//! compact JSON, `session_hash` itself left out), streamed into the hash.
+//! compact JSON, `session_hash` itself left out, and so are the claims' `confirmed`:
+//! this clone's own knowledge, in no record), streamed into the hash.
 
 use std::fmt::Write as _;
 
@@ -10,6 +11,9 @@ use sha2::{Digest as _, Sha256};
 /// The canonical text is streamed into the hash: neither the document nor the text is
 /// copied (a large state costs no more memory to hash).
 pub fn session_hash(doc: &Map<String, Value>) -> String {
+    if let Some(doc) = crate::model::claim::without_confirmed(doc) {
+        return session_hash(&doc);
+    }
     let mut hasher = Sha256::new();
     write_object(doc, Some("session_hash"), &mut hasher);
     hasher

@@ -253,7 +253,8 @@ pub fn next_free(doc: &Map<String, Value>, holder: &str, now: Timestamp) -> Opti
 
 mod remote;
 pub use remote::{
-    LOST_KEY, Lost, claim_on, clear_lost, invalid_claim, lose, overlay, set_confirmed, unconfirmed,
+    LOST_KEY, Lost, claim_on, clear_lost, invalid_claim, lose, mark_recorded, overlay,
+    set_confirmed, unconfirmed, without_confirmed,
 };
 
 #[cfg(test)]

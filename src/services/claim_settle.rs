@@ -5,8 +5,10 @@
 //! another holder's live claim lost (that record is on the remote, ours is not yet):
 //! the winner's claim goes on the task and `lost_claim` tells ours, so its holder is
 //! told by `sync`, by the claim verbs and in the briefing. Any other unconfirmed claim
-//! is confirmed: its record reaches the remote with this push. Each session is changed
-//! in the one write transaction, on what its file holds under the lock.
+//! stands: its record reaches the remote with this push, and only once the push
+//! succeeded is it said confirmed (`confirm`, a write of the file alone: `confirmed` is
+//! this clone's own knowledge, in no record). Each session is changed under its lock,
+//! on what its file holds then.
 
 use crate::model::claim::{self, Claim};
 use crate::model::record;
@@ -17,12 +19,21 @@ use crate::support::error::Result;
 
 pub use crate::facts::settled::Settled;
 
+/// The claims that stood against the remote, to be said confirmed once the push that
+/// carries them succeeded: each session and its (task, claim as settled).
+#[derive(Default)]
+pub struct Standing(Vec<(SessionDir, Vec<(String, Claim)>)>);
+
 /// Settle every unconfirmed claim of every session on disk against the remote's notes
 /// as fetched (`load`, read only when some session has an unconfirmed claim; empty
 /// when the remote has none).
-pub fn settle(ctx: &Context, load: impl Fn() -> Result<Vec<Vec<u8>>>) -> Result<Settled> {
+pub fn settle(
+    ctx: &Context,
+    load: impl Fn() -> Result<Vec<Vec<u8>>>,
+) -> Result<(Settled, Standing)> {
     let mut remote_notes: Option<Vec<Vec<u8>>> = None;
     let mut out = Settled::default();
+    let mut standing = Standing::default();
     for wt in ctx.repo.worktrees()? {
         if !wt.exists || wt.is_bare {
             continue;
@@ -56,6 +67,7 @@ pub fn settle(ctx: &Context, load: impl Fn() -> Result<Vec<Vec<u8>>>) -> Result<
                 continue;
             }
             let mut done = Settled::default();
+            let mut stands = Vec::new();
             Transaction::recorded(ctx, &wt)?.update(&session, |current| {
                 let mut doc = current.into_document();
                 for (task, ours) in claim::unconfirmed(&doc) {
@@ -64,19 +76,36 @@ pub fn settle(ctx: &Context, load: impl Fn() -> Result<Vec<Vec<u8>>>) -> Result<
                             claim::lose(&mut doc, &task, &ours, &won, now);
                             done.lost.push((key.clone(), task, won.holder));
                         }
-                        None => {
-                            claim::set_confirmed(&mut doc, &task, &ours.holder, true);
-                            done.confirmed.push((key.clone(), task));
-                        }
+                        None => stands.push((task, ours)),
                     }
                 }
                 Ok(doc)
             })?;
-            out.confirmed.extend(done.confirmed);
             out.lost.extend(done.lost);
+            if !stands.is_empty() {
+                standing.0.push((session, stands));
+            }
         }
     }
-    Ok(out)
+    Ok((out, standing))
+}
+
+/// The push carried the claims that stood (or the remote had their records already):
+/// each is said confirmed where its file still holds it as it was settled (a write of
+/// the file alone). Never before: a sync killed before its push leaves them unconfirmed.
+pub fn confirm(ctx: &Context, standing: Standing, settled: &mut Settled) -> Result<()> {
+    for (session, claims) in standing.0 {
+        let Some(state) = crate::services::sessions::confirm(ctx, &session, &claims)? else {
+            continue;
+        };
+        for (task, _) in claims {
+            let now = claim::claim_on(state.document(), &task);
+            if now.is_some_and(|c| c.confirmed) {
+                settled.confirmed.push((session.key.clone(), task));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Every unconfirmed claim of `doc` lost, and the file is one write beyond a state the

@@ -288,7 +288,7 @@ pub fn same_write(
     b: &serde_json::Map<String, serde_json::Value>,
 ) -> bool {
     let strip = |m: &serde_json::Map<String, serde_json::Value>| {
-        let mut m = m.clone();
+        let mut m = crate::model::claim::without_confirmed(m).unwrap_or_else(|| m.clone());
         m.remove("workspace");
         m.remove("session_hash");
         m
@@ -309,7 +309,7 @@ pub fn same_but(
     ids: &[&str],
 ) -> bool {
     let strip = |m: &serde_json::Map<String, serde_json::Value>| {
-        let mut m = m.clone();
+        let mut m = crate::model::claim::without_confirmed(m).unwrap_or_else(|| m.clone());
         for k in [
             "workspace",
             "session_hash",

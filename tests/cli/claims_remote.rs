@@ -12,9 +12,9 @@ use crate::common::{TestEnv, finish, read_json, state_path};
 use crate::notes_store::{enable_store, save};
 use serde_json::{Value, json};
 
-const NOW: &str = "2026-11-30T12:00:00Z";
+pub(crate) const NOW: &str = "2026-11-30T12:00:00Z";
 
-fn bare_remote(env: &TestEnv) -> PathBuf {
+pub(crate) fn bare_remote(env: &TestEnv) -> PathBuf {
     let seed = env.init("seed");
     env.commit(&seed, "a", "a\n", "first", "2026-11-30T10:00:00Z");
     let remote = env.root().join("remote.git");
@@ -25,20 +25,20 @@ fn bare_remote(env: &TestEnv) -> PathBuf {
     remote
 }
 
-fn clone(env: &TestEnv, remote: &Path, name: &str) -> PathBuf {
+pub(crate) fn clone(env: &TestEnv, remote: &Path, name: &str) -> PathBuf {
     env.git(env.root(), &["clone", "-q", remote.to_str().unwrap(), name]);
     let dir = env.root().join(name);
     enable_store(env, &dir);
     dir
 }
 
-fn pending(ids: &[&str]) -> Value {
+pub(crate) fn pending(ids: &[&str]) -> Value {
     json!({"active_tasks": ids.iter().map(|id| json!({"id": id, "description": format!("work on {id}"), "status": "pending"})).collect::<Vec<_>>()})
 }
 
 /// A remote, clone `a` with a session of `ids` synced to it, clone `b` with the same
 /// session restored from the store: (remote, a, b, key).
-fn two_clones(env: &TestEnv, ids: &[&str]) -> (PathBuf, PathBuf, PathBuf, String) {
+pub(crate) fn two_clones(env: &TestEnv, ids: &[&str]) -> (PathBuf, PathBuf, PathBuf, String) {
     let remote = bare_remote(env);
     let a = clone(env, &remote, "a");
     let b = clone(env, &remote, "b");
@@ -50,7 +50,7 @@ fn two_clones(env: &TestEnv, ids: &[&str]) -> (PathBuf, PathBuf, PathBuf, String
     (remote, a, b, key)
 }
 
-fn claim_in(dir: &Path, key: &str, id: &str) -> Value {
+pub(crate) fn claim_in(dir: &Path, key: &str, id: &str) -> Value {
     let doc = read_json(&state_path(dir, key));
     doc["active_tasks"]
         .as_array()
@@ -64,7 +64,7 @@ fn claim_in(dir: &Path, key: &str, id: &str) -> Value {
 }
 
 /// The newest record's state of session `key` in clone `dir`'s store.
-fn stored_claim(env: &TestEnv, dir: &Path, key: &str, id: &str) -> Value {
+pub(crate) fn stored_claim(env: &TestEnv, dir: &Path, key: &str, id: &str) -> Value {
     let log = env.json(dir, &["--json", "log"]);
     let state = log["records"]
         .as_array()

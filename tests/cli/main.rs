@@ -15,6 +15,7 @@ mod attacks_sessions;
 mod briefing;
 mod claims;
 mod claims_remote;
+mod claims_unpushed;
 mod clean;
 mod commit_subjects;
 mod commits;

@@ -74,7 +74,6 @@ pub fn claims(ctx: &Context, args: &TaskArgs) -> Result<ClaimReport> {
         until: lease.map(|l| claims::until(ctx, l)).transpose()?,
         stamp: session::format_time(ctx.now),
         key: session.key.clone(),
-        before: std::cell::RefCell::new(None),
     };
     let (written, task, act, unconfirmed) = match &remote {
         Some(remote) => super::remote::decide(ctx, remote, &home, &session, owner, &op)?,

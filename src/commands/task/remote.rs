@@ -37,12 +37,12 @@ pub(super) fn decide(
                 .and_then(serde_json::Value::as_str)
                 .map(str::to_owned)
         });
-    let claims = !matches!(op.verb, super::TaskOp::Release { .. });
     let mut pending: Option<(Written, String, Act)> = None;
     for round in 0..MAX_ROUNDS {
         // The first round decides on what the last fetch saw, when there was one: the
         // push alone then asks the remote (a rejection is fetched and decided again).
         let known = if round == 0 { rc.known()? } else { None };
+        let stale = known.is_some();
         let fetched = match known {
             Some(notes) => Fetched::Online(notes),
             None => rc.fetch()?,
@@ -50,9 +50,10 @@ pub(super) fn decide(
         let notes = match fetched {
             Fetched::Online(notes) => notes,
             Fetched::Offline(why) => {
+                // A claim written is unconfirmed until its push succeeds.
                 let (w, task, act) = match pending {
-                    Some(mine) => unconfirm(ctx, &rc, wt, session, owner, op, mine)?,
-                    None => write(ctx, wt, session, owner, op, None, !claims)?,
+                    Some(mine) => mine,
+                    None => write(ctx, wt, session, owner, op, None)?,
                 };
                 return Ok((w, task, act, Some(why)));
             }
@@ -80,20 +81,18 @@ pub(super) fn decide(
                 if let Some(theirs) = &theirs {
                     fast_forward(ctx, session, &notes, theirs)?;
                 }
-                write(ctx, wt, session, owner, op, theirs.as_ref(), true)?
+                match write(ctx, wt, session, owner, op, theirs.as_ref()) {
+                    // Refused on what the last fetch saw: a refusal never pushes, so
+                    // it is asked of the remote itself (the holder may have let go).
+                    Err(Error::Held { .. } | Error::NothingToDo { .. }) if stale => continue,
+                    written => written?,
+                }
             }
         };
         match rc.push()? {
-            Push::Done => return Ok((w, task, act, None)),
+            Push::Done => return Ok((confirm(ctx, session, w, &task)?, task, act, None)),
             Push::Rejected => pending = Some((w, task, act)),
-            Push::Offline(why) => {
-                let (w, task, act) = if claims {
-                    unconfirm(ctx, &rc, wt, session, owner, op, (w, task, act))?
-                } else {
-                    (w, task, act)
-                };
-                return Ok((w, task, act, Some(why)));
-            }
+            Push::Offline(why) => return Ok((w, task, act, Some(why))),
         }
     }
     Err(Error::RefRace {
@@ -104,8 +103,9 @@ pub(super) fn decide(
 }
 
 /// The verb's write: the remote's claims laid over the file first. A claim is written
-/// confirmed when it was decided on what the remote held (`confirmed`), unconfirmed
-/// when the remote could not be reached.
+/// unconfirmed: it is said confirmed only once its push succeeded (`confirm`), so a
+/// process killed between its write and its push leaves a claim that says it is not
+/// on the remote, which `sync` confirms or loses.
 fn write(
     ctx: &Context,
     wt: &crate::git::Worktree,
@@ -113,19 +113,16 @@ fn write(
     owner: Option<&Owner>,
     op: &Op<'_>,
     theirs: Option<&Record>,
-    confirmed: bool,
 ) -> Result<(Written, String, Act)> {
-    let before = &op.before;
     let mut done = None;
     let written = transact(ctx, wt, session, owner, |doc| {
-        *before.borrow_mut() = Some(doc.clone());
         if let Some(theirs) = theirs {
             claim::overlay(doc, &theirs.state_doc(), op.holder, op.now);
         }
         crate::support::testing::pause("claim");
         let (task, act) = op.apply(doc)?;
         if matches!(act, Act::Claimed(_)) {
-            claim::set_confirmed(doc, &task, op.holder, confirmed);
+            claim::set_confirmed(doc, &task, op.holder, false);
             claim::clear_lost(doc, &task);
         }
         done = Some((task, act));
@@ -133,6 +130,18 @@ fn write(
     })?;
     let (task, act) = done.expect("a write that succeeded ran its change");
     Ok((written, task, act))
+}
+
+/// The push that carried the write of `task`'s claim succeeded: the claim is said
+/// confirmed where the file still holds it as written (a write of the file alone).
+fn confirm(ctx: &Context, session: &SessionDir, mut w: Written, task: &str) -> Result<Written> {
+    let Some(mine) = claim::claim_on(w.state.document(), task).filter(|c| !c.confirmed) else {
+        return Ok(w);
+    };
+    if let Some(state) = sessions::confirm(ctx, session, &[(task.to_owned(), mine)])? {
+        w.state = state;
+    }
+    Ok(w)
 }
 
 /// The remote moved after our record was made. When its newest record of the session
@@ -205,45 +214,6 @@ fn give_way(
         &task,
         &op.key,
     ))
-}
-
-/// The push could not reach the remote: the claim written confirmed is said
-/// unconfirmed. Its record never left this clone: it is taken back out of the local
-/// notes ref, the file takes again the state it held before, and the verb is written
-/// once more, unconfirmed (one record, as an offline claim makes). When the file moved
-/// meanwhile, the claim is said unconfirmed as a write of its own.
-fn unconfirm(
-    ctx: &Context,
-    rc: &RemoteClaims<'_>,
-    wt: &crate::git::Worktree,
-    session: &SessionDir,
-    owner: Option<&Owner>,
-    op: &Op<'_>,
-    mine: (Written, String, Act),
-) -> Result<(Written, String, Act)> {
-    let (written, task, act) = mine;
-    if claim::claim_on(written.state.document(), &task).is_none_or(|c| !c.confirmed) {
-        return Ok((written, task, act));
-    }
-    let hash = written
-        .state
-        .document()
-        .get("session_hash")
-        .and_then(serde_json::Value::as_str)
-        .unwrap_or_default()
-        .to_owned();
-    let before = op.before.borrow_mut().take();
-    if let Some(before) = before {
-        rc.withdraw(&written)?;
-        if sessions::adopt(ctx, session, &hash, before)? {
-            return write(ctx, wt, session, owner, op, None, false);
-        }
-    }
-    let written = transact(ctx, wt, session, owner, |doc| {
-        claim::set_confirmed(doc, &task, op.holder, false);
-        Ok(())
-    })?;
-    Ok((written, task, act))
 }
 
 /// The remote's newest record of the session came after the state the file holds (a

@@ -26,9 +26,6 @@ pub(super) struct Op<'a> {
     pub until: Option<Timestamp>,
     pub stamp: String,
     pub key: String,
-    /// The document as the last write of the verb found it (the remote verb takes it
-    /// back when its push cannot reach the remote).
-    pub before: std::cell::RefCell<Option<serde_json::Map<String, serde_json::Value>>>,
 }
 
 impl Op<'_> {

@@ -59,6 +59,11 @@ pub fn overlay(
             }
             Some(_) => {}
         }
+        // Read from the remote: it is there.
+        let claim = Claim {
+            confirmed: true,
+            ..claim
+        };
         for task in &mut copies {
             claim.write_into(task);
         }
@@ -101,6 +106,11 @@ pub struct Lost {
 /// task, and `lost_claim` says whose lost, to whom and when, until the task is claimed
 /// again.
 pub fn lose(doc: &mut Map<String, Value>, id: &str, ours: &Claim, winner: &Claim, at: Timestamp) {
+    // The winner's claim was read from the remote: it is there.
+    let winner = Claim {
+        confirmed: true,
+        ..winner.clone()
+    };
     for task in copies(doc, id) {
         winner.write_into(task);
         let mut lost = Map::new();
@@ -131,6 +141,43 @@ impl Lost {
             winner: m.get("winner")?.as_str()?.to_owned(),
             at: time("at")?,
         })
+    }
+}
+
+/// `doc` without its claims' `confirmed`, or `None` when no claim has one. Whether a
+/// claim reached the remote is this clone's own knowledge: it is kept in the file,
+/// never in a record nor in the state's hash, so a claim is said confirmed (a write of
+/// the file alone) only once its push succeeded, and every record, read from the remote
+/// by any clone, holds claims that are on the remote.
+pub fn without_confirmed(doc: &Map<String, Value>) -> Option<Map<String, Value>> {
+    let has = |t: &Map<String, Value>| {
+        t.get(KEY)
+            .and_then(Value::as_object)
+            .is_some_and(|c| c.contains_key("confirmed"))
+    };
+    if !tasks(doc).any(has) {
+        return None;
+    }
+    let mut out = doc.clone();
+    if let Some(Value::Array(tasks)) = out.get_mut("active_tasks") {
+        for task in tasks.iter_mut().filter_map(Value::as_object_mut) {
+            if let Some(Value::Object(c)) = task.get_mut(KEY) {
+                c.remove("confirmed");
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Say confirmed every claim of `doc` that does not say whether it is: a state taken
+/// from a record (the remote's) holds claims that reached the remote.
+pub fn mark_recorded(doc: &mut Map<String, Value>) {
+    if let Some(Value::Array(tasks)) = doc.get_mut("active_tasks") {
+        for task in tasks.iter_mut().filter_map(Value::as_object_mut) {
+            if let Some(Value::Object(c)) = task.get_mut(KEY) {
+                c.entry("confirmed").or_insert(Value::Bool(true));
+            }
+        }
     }
 }
 
@@ -201,6 +248,26 @@ mod tests {
         assert!(unconfirmed(&d).is_empty());
         clear_lost(&mut d, "T1");
         assert!(d["active_tasks"][0].get(LOST_KEY).is_none());
+    }
+
+    #[test]
+    fn confirmed_is_in_neither_the_hash_nor_the_record_and_a_record_says_it_is_there() {
+        let c = |confirmed: bool| {
+            json!({"active_tasks": [{"id": "T1", "claim": {"holder": "x",
+            "since": "2026-11-30T12:00:00Z", "expires": "2026-11-30T13:00:00Z", "confirmed": confirmed}}]})
+        };
+        let (yes, no) = (doc(c(true)), doc(c(false)));
+        assert_eq!(
+            crate::model::session::session_hash(&yes),
+            crate::model::session::session_hash(&no)
+        );
+        let text = crate::model::record::StateText::of(&no);
+        assert!(!text.text().contains("confirmed"), "{}", text.text());
+        let mut taken = text.doc();
+        assert!(claim_on(&taken, "T1").unwrap().confirmed);
+        mark_recorded(&mut taken);
+        assert_eq!(taken["active_tasks"][0]["claim"]["confirmed"], true);
+        assert!(without_confirmed(&doc(json!({"active_tasks": [{"id": "T1"}]}))).is_none());
     }
 
     #[test]

@@ -21,9 +21,12 @@ const RECORD_VALUES: usize = 10_000;
 pub struct StateText(Box<serde_json::value::RawValue>);
 
 impl StateText {
-    /// The text of `doc` (compact JSON).
+    /// The text of `doc` (compact JSON), without its claims' `confirmed` (this clone's
+    /// own knowledge: a record read anywhere holds claims that reached the store).
     pub fn of(doc: &Map<String, Value>) -> StateText {
-        let text = serde_json::to_string(doc).expect("a JSON map always serialises");
+        let stripped = crate::model::claim::without_confirmed(doc);
+        let text = serde_json::to_string(stripped.as_ref().unwrap_or(doc))
+            .expect("a JSON map always serialises");
         StateText(serde_json::value::RawValue::from_string(text).expect("it was just written"))
     }
 

@@ -217,5 +217,9 @@ fn claim_words(a: &Assessment, p: &Painter) -> Vec<String> {
     if expired > 0 {
         verdicts.push(p.f(crate::k!("short.expired"), &[("n", &expired)]));
     }
+    let unconfirmed = claims.iter().filter(|c| !c.claim.confirmed).count();
+    if unconfirmed > 0 {
+        verdicts.push(p.f(crate::k!("short.unconfirmed"), &[("n", &unconfirmed)]));
+    }
     verdicts
 }

@@ -36,6 +36,55 @@ pub fn adopt(
     if let Some(ours) = current.document().get("workspace") {
         doc.insert("workspace".into(), ours.clone());
     }
+    // A record's claims reached the remote: said so in the file.
+    crate::model::claim::mark_recorded(&mut doc);
+    put(ctx, session, doc)?;
+    Ok(true)
+}
+
+/// Say confirmed each of `claims` (task, the claim as this clone wrote it) that the
+/// file of `session` still holds as written (the holder, the same lease) unconfirmed,
+/// under its lock: its record reached the remote. A write of the file alone, not
+/// recorded and not counted: `confirmed` is this clone's own knowledge, in no record
+/// and not in the state's hash. The state written, `None` when nothing changed.
+pub fn confirm(
+    ctx: &Context,
+    session: &SessionDir,
+    claims: &[(String, crate::model::claim::Claim)],
+) -> Result<Option<State>> {
+    use crate::model::claim;
+    let file = session.state_file();
+    let _lock = Lock::acquire(&file, ctx.settings.lock_timeout)?;
+    let Ok(current) = State::read(&file) else {
+        return Ok(None);
+    };
+    let mut doc = current.into_document();
+    let mut changed = false;
+    for (task, written) in claims {
+        let same = claim::claim_on(&doc, task).is_some_and(|c| {
+            !c.confirmed
+                && c.holder == written.holder
+                && c.since == written.since
+                && c.expires == written.expires
+        });
+        if same {
+            changed |= claim::set_confirmed(&mut doc, task, &written.holder, true);
+        }
+    }
+    if !changed {
+        return Ok(None);
+    }
+    crate::support::testing::pause("claim_confirm");
+    put(ctx, session, doc).map(Some)
+}
+
+/// Write `doc` as `session`'s state and its `handover.md` (the lock held by the caller).
+fn put(
+    ctx: &Context,
+    session: &SessionDir,
+    mut doc: serde_json::Map<String, Value>,
+) -> Result<State> {
+    let file = session.state_file();
     crate::model::session::seal(&mut doc);
     let state = State::from_doc(doc, &file)?;
     fsio::write_atomic(&file, &state.to_json_bytes())?;
@@ -44,5 +93,5 @@ pub fn adopt(
         &session.dir().join(super::MARKDOWN_FILE),
         crate::model::markdown::render(&state, lang).as_bytes(),
     )?;
-    Ok(true)
+    Ok(state)
 }

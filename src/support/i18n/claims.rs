@@ -29,6 +29,7 @@ pub(super) const CLAIMS: &[Entry] = &[
     e("label.claim", "claim", "確保"),
     e("short.claimed", "{n}-claimed", "確保{n}件"),
     e("short.expired", "{n}-expired", "期限切れ{n}件"),
+    e("short.unconfirmed", "{n}-unconfirmed", "未確認{n}件"),
     e("cont.claimed_by_others", "Claimed by other agents (leave these alone):", "他のエージェントが確保中（手を付けないでください）:"),
     e("cont.claim_first", "Claim your task first: `git handover task next --claim --session {key} --as {holder}`", "まずタスクを確保: `git handover task next --claim --session {key} --as {holder}`"),
 ];

@@ -1,0 +1,253 @@
+//! A claim verb killed between its write and its push (issue 33): its claim never
+//! reached the remote, and the file says so. A claim decided on a remote is written
+//! unconfirmed and said confirmed only once its push succeeded (a write of the file
+//! alone: `confirmed` is the clone's own knowledge, in no record). So after a SIGKILL
+//! at the push, `status` (long, `--short`, `--json`) shows it unconfirmed, and a later
+//! `sync` confirms it (the remote was free) or loses it (another clone's claim reached
+//! the remote first) and tells its holder. Each sibling is attacked the same way:
+//! `next --claim`, `release`, the holder's renewal, `sync`'s own push; `done` and
+//! `block` write locally only, and their release reaches the remote with the next sync.
+
+use std::path::Path;
+
+use crate::claims_remote::{claim_in, stored_claim, two_clones};
+use crate::common::{TestEnv, state_path};
+use serde_json::Value;
+
+/// Run `args` in `dir` and SIGKILL it at `pause`, after its write and before its push.
+fn killed_at(env: &TestEnv, dir: &Path, args: &[&str], pause: &str) {
+    let mut child = env.spawn_at_pause(dir, args, &format!("{pause}:5000"));
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+fn status_claim(env: &TestEnv, dir: &Path, task: &str) -> Value {
+    let doc = env.json(dir, &["--json", "status"]);
+    doc["worktrees"][0]["handovers"][0]["claims"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["task"] == task)
+        .cloned()
+        .unwrap_or(Value::Null)
+}
+
+/// The claim of `task` in `dir` says it is not on the remote, wherever it is shown.
+fn says_unconfirmed(env: &TestEnv, dir: &Path, key: &str, task: &str, holder: &str) {
+    let claim = claim_in(dir, key, task);
+    assert_eq!(claim["holder"], holder, "{claim}");
+    assert_eq!(claim["confirmed"], false, "{claim}");
+    let long = env.handover(dir, &["status"]);
+    assert!(
+        long.stdout
+            .contains(&format!("[{task}] claimed by {holder}"))
+            && long.stdout.contains("unconfirmed"),
+        "{}",
+        long.stdout
+    );
+    let short = env.handover(dir, &["status", "--short"]);
+    assert!(short.stdout.contains("1-unconfirmed"), "{}", short.stdout);
+    assert_eq!(status_claim(env, dir, task)["confirmed"], false);
+}
+
+fn says_confirmed(env: &TestEnv, dir: &Path, key: &str, task: &str) {
+    assert_eq!(claim_in(dir, key, task)["confirmed"], true);
+    let long = env.handover(dir, &["status"]);
+    assert!(!long.stdout.contains("unconfirmed"), "{}", long.stdout);
+    let short = env.handover(dir, &["status", "--short"]);
+    assert!(!short.stdout.contains("unconfirmed"), "{}", short.stdout);
+    assert_eq!(status_claim(env, dir, task)["confirmed"], true);
+}
+
+fn sync_json(env: &TestEnv, dir: &Path) -> Value {
+    let run = env.handover(dir, &["--json", "sync"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    crate::schemas::checked(env, &mut std::collections::BTreeSet::default(), &run.stdout)
+}
+
+fn claim_args<'a>(verb: &'a str, id: &'a str, name: &'a str) -> Vec<&'a str> {
+    let mut args = vec!["task", verb];
+    if !id.is_empty() {
+        args.push(id);
+    }
+    args.extend(["--as", name, "--remote", "origin"]);
+    args
+}
+
+#[test]
+fn a_claim_killed_between_its_write_and_its_push_is_unconfirmed_until_sync_confirms_it() {
+    let env = TestEnv::new();
+    let (_remote, a, b, key) = two_clones(&env, &["T1", "T2"]);
+    // The push alone asks the remote when a fetch was made before, so the first round
+    // is attacked both ways: with what the last fetch saw, and fetching first.
+    killed_at(
+        &env,
+        &a,
+        &claim_args("claim", "T1", "agent-a"),
+        "remote_claim_push",
+    );
+    says_unconfirmed(&env, &a, &key, "T1", "agent-a");
+    let doc = sync_json(&env, &a);
+    assert_eq!(doc["claims"]["confirmed"][0]["task"], "T1", "{doc}");
+    says_confirmed(&env, &a, &key, "T1");
+    // It is on the remote now: b is refused, told the holder.
+    let run = env.handover(&b, &claim_args("claim", "T1", "agent-b"));
+    assert_eq!(run.code, 6, "{}", run.snapshot());
+    assert!(run.stderr.contains("agent-a"), "{}", run.stderr);
+    // The same with `next --claim`, deciding on a fresh fetch.
+    env.git(
+        &a,
+        &["update-ref", "-d", "refs/notes/remotes/origin/handover"],
+    );
+    killed_at(
+        &env,
+        &a,
+        &claim_args("next", "", "agent-a2")
+            .into_iter()
+            .chain(["--claim"])
+            .collect::<Vec<_>>(),
+        "remote_claim_push",
+    );
+    says_unconfirmed(&env, &a, &key, "T2", "agent-a2");
+    sync_json(&env, &a);
+    says_confirmed(&env, &a, &key, "T2");
+    env.handover(&b, &["sync"]).assert_ok();
+    assert_eq!(stored_claim(&env, &b, &key, "T2")["holder"], "agent-a2");
+}
+
+#[test]
+fn a_claim_killed_before_its_push_is_lost_at_sync_to_one_that_reached_the_remote_first() {
+    let env = TestEnv::new();
+    let (_remote, a, b, key) = two_clones(&env, &["T1", "T2"]);
+    killed_at(
+        &env,
+        &a,
+        &claim_args("claim", "T1", "agent-a"),
+        "remote_claim_push",
+    );
+    says_unconfirmed(&env, &a, &key, "T1", "agent-a");
+    // a's claim never left its clone: b's reaches the remote and wins.
+    let run = env.handover(&b, &claim_args("claim", "T1", "agent-b"));
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert_eq!(claim_in(&b, &key, "T1")["confirmed"], true);
+    let doc = sync_json(&env, &a);
+    assert_eq!(doc["claims"]["lost"][0]["task"], "T1", "{doc}");
+    assert_eq!(doc["claims"]["lost"][0]["winner"], "agent-b", "{doc}");
+    assert_eq!(claim_in(&a, &key, "T1")["holder"], "agent-b");
+    assert_eq!(claim_in(&a, &key, "T1")["confirmed"], true);
+    let run = env.handover(&a, &["task", "next", "--as", "agent-a"]);
+    assert!(run.stdout.starts_with("T2"), "{}", run.stdout);
+    assert!(run.stderr.contains("lost to agent-b"), "{}", run.stderr);
+    // Nothing diverged: a's record was taken back.
+    env.handover(&b, &["sync"]).assert_ok();
+    for dir in [&a, &b] {
+        let status = env.handover(dir, &["status"]);
+        assert!(!status.stdout.contains("diverged"), "{}", status.stdout);
+    }
+}
+
+#[test]
+fn a_renewal_killed_before_its_push_says_the_new_lease_is_unconfirmed_until_sync() {
+    let env = TestEnv::new();
+    let (_remote, a, b, key) = two_clones(&env, &["T1"]);
+    let run = env.handover(&a, &claim_args("claim", "T1", "agent-a"));
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    says_confirmed(&env, &a, &key, "T1");
+    let first = claim_in(&a, &key, "T1");
+    let mut args = claim_args("claim", "T1", "agent-a");
+    args.extend(["--for", "2h"]);
+    killed_at(&env, &a, &args, "remote_claim_push");
+    says_unconfirmed(&env, &a, &key, "T1", "agent-a");
+    let renewed = claim_in(&a, &key, "T1");
+    assert_ne!(renewed["expires"], first["expires"]);
+    assert_eq!(
+        renewed["since"], first["since"],
+        "a renewal keeps its start"
+    );
+    sync_json(&env, &a);
+    says_confirmed(&env, &a, &key, "T1");
+    env.handover(&b, &["sync"]).assert_ok();
+    assert_eq!(
+        stored_claim(&env, &b, &key, "T1")["expires"],
+        renewed["expires"]
+    );
+}
+
+#[test]
+fn a_release_killed_before_its_push_reaches_the_remote_with_the_next_sync() {
+    let env = TestEnv::new();
+    let (_remote, a, b, key) = two_clones(&env, &["T1"]);
+    let run = env.handover(&a, &claim_args("claim", "T1", "agent-a"));
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    killed_at(
+        &env,
+        &a,
+        &claim_args("release", "T1", "agent-a"),
+        "remote_claim_push",
+    );
+    assert_eq!(claim_in(&a, &key, "T1"), Value::Null, "released here");
+    // The remote still says agent-a holds it, and b is told so.
+    let run = env.handover(&b, &claim_args("claim", "T1", "agent-b"));
+    assert_eq!(run.code, 6, "{}", run.snapshot());
+    sync_json(&env, &a);
+    let run = env.handover(&b, &claim_args("claim", "T1", "agent-b"));
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert_eq!(claim_in(&b, &key, "T1")["confirmed"], true);
+}
+
+#[test]
+fn done_and_block_of_a_remote_claim_release_it_here_and_on_the_remote_at_sync() {
+    let env = TestEnv::new();
+    let (_remote, a, b, key) = two_clones(&env, &["T1", "T2", "T3"]);
+    for id in ["T1", "T2"] {
+        let run = env.handover(&a, &claim_args("claim", id, "agent-a"));
+        assert_eq!(run.code, 0, "{}", run.snapshot());
+    }
+    env.handover(&a, &["task", "done", "T1", "--as", "agent-a"])
+        .assert_ok();
+    env.handover(
+        &a,
+        &["task", "block", "T2", "--reason", "r", "--as", "agent-a"],
+    )
+    .assert_ok();
+    assert_eq!(claim_in(&a, &key, "T1"), Value::Null);
+    assert_eq!(claim_in(&a, &key, "T2"), Value::Null);
+    // Killed before its push, the sync that carries them leaves nothing false: the
+    // file says what it did, and the next sync carries it.
+    killed_at(&env, &a, &["sync"], "sync_push");
+    assert_eq!(claim_in(&a, &key, "T1"), Value::Null);
+    sync_json(&env, &a);
+    let run = env.handover(&b, &claim_args("claim", "T2", "agent-b"));
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let run = env.handover(
+        &b,
+        &[
+            "task", "next", "--claim", "--as", "agent-b", "--remote", "origin",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(
+        run.stdout.starts_with("T2") || run.stdout.starts_with("T3"),
+        "T1 is done: {}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_sync_killed_before_its_push_leaves_an_offline_claim_unconfirmed() {
+    let env = TestEnv::new();
+    let (remote, a, _b, key) = two_clones(&env, &["T1"]);
+    let away = env.root().join("away.git");
+    std::fs::rename(&remote, &away).unwrap();
+    let run = env.handover(&a, &claim_args("claim", "T1", "agent-a"));
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    says_unconfirmed(&env, &a, &key, "T1", "agent-a");
+    std::fs::rename(&away, &remote).unwrap();
+    let before = std::fs::read(state_path(&a, &key)).unwrap();
+    killed_at(&env, &a, &["sync"], "sync_push");
+    says_unconfirmed(&env, &a, &key, "T1", "agent-a");
+    assert_eq!(std::fs::read(state_path(&a, &key)).unwrap(), before);
+    let doc = sync_json(&env, &a);
+    assert_eq!(doc["claims"]["confirmed"][0]["task"], "T1", "{doc}");
+    says_confirmed(&env, &a, &key, "T1");
+}
