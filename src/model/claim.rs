@@ -253,7 +253,7 @@ pub fn next_free(doc: &Map<String, Value>, holder: &str, now: Timestamp) -> Opti
 
 mod remote;
 pub use remote::{
-    LOST_KEY, Lost, claim_on, clear_lost, invalid_claim, lose, mark_recorded, overlay,
+    LOST_KEY, Lost, claim_on, clear_lost, invalid_claim, lose, lost_on, mark_recorded, overlay,
     set_confirmed, unconfirmed, without_confirmed,
 };
 

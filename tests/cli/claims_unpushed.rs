@@ -251,3 +251,86 @@ fn a_sync_killed_before_its_push_leaves_an_offline_claim_unconfirmed() {
     assert_eq!(doc["claims"]["confirmed"][0]["task"], "T1", "{doc}");
     says_confirmed(&env, &a, &key, "T1");
 }
+
+/// Every `lost_claims` list and `lost_claim` object found in `doc`, anywhere.
+fn lost_in(doc: &Value, out: &mut Vec<Value>) {
+    match doc {
+        Value::Object(m) => {
+            for (k, v) in m {
+                if k == "lost_claim" {
+                    out.push(v.clone());
+                } else if k == "lost_claims" {
+                    out.extend(v.as_array().unwrap().iter().cloned());
+                } else {
+                    lost_in(v, out);
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|v| lost_in(v, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn a_lost_claim_is_in_every_json_document_that_shows_the_task() {
+    let env = TestEnv::new();
+    let (_remote, a, b, key) = two_clones(&env, &["T1", "T2", "T3"]);
+    killed_at(
+        &env,
+        &a,
+        &claim_args("claim", "T1", "agent-a"),
+        "remote_claim_push",
+    );
+    let run = env.handover(&b, &claim_args("claim", "T1", "agent-b"));
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    sync_json(&env, &a);
+    let mut seen = std::collections::BTreeSet::default();
+    let runs: [&[&str]; 8] = [
+        &["--json", "status"],
+        &["--json", "continue", &key],
+        &["--json", "task", "next", "--as", "agent-a"],
+        &["--json", "task", "show", "T1"],
+        &["--json", "task", "list"],
+        &["--json", "task", "start", "T3"],
+        // Refused (exit 6): the error document says the claim this clone lost.
+        &[
+            "--json", "task", "claim", "T1", "--as", "agent-a", "--remote", "origin",
+        ],
+        &["--json", "task", "release", "T1", "--as", "agent-a"],
+    ];
+    for args in runs {
+        let run = env.handover(&a, args);
+        let doc = crate::schemas::checked(&env, &mut seen, &run.stdout);
+        let mut lost = Vec::new();
+        lost_in(&doc, &mut lost);
+        assert!(
+            lost.iter().any(|l| l["holder"] == "agent-a"
+                && l["winner"] == "agent-b"
+                && l["since"] == "2026-11-30T12:00:00Z"
+                && l["at"].is_string()),
+            "{args:?}: {doc:#}"
+        );
+        if args.contains(&"claim") || args.contains(&"release") {
+            assert_eq!(run.code, 6, "{}", run.snapshot());
+            assert_eq!(doc["error"]["lost_claim"]["winner"], "agent-b");
+        }
+        if args.contains(&"show") {
+            assert_eq!(doc["task"]["lost_claim"]["winner"], "agent-b");
+        }
+    }
+    // Claimed again (here T1 once agent-b lets it go), the notice has been heard.
+    let run = env.handover(&b, &claim_args("release", "T1", "agent-b"));
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let run = env.handover(
+        &a,
+        &[
+            "--json", "task", "claim", "T1", "--as", "agent-a", "--remote", "origin",
+        ],
+    );
+    let doc = crate::schemas::checked(&env, &mut seen, &run.stdout);
+    let mut lost = Vec::new();
+    lost_in(&doc, &mut lost);
+    assert!(lost.is_empty(), "{doc:#}");
+    let status = env.json(&a, &["--json", "status"]);
+    assert!(status.to_string().find("lost_claim").is_none(), "{status}");
+}

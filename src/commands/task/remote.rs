@@ -203,16 +203,17 @@ fn give_way(
     };
     let mine = claim::claim_on(doc, &ours.1);
     let task = ours.1.clone();
-    transact(ctx, wt, session, owner, |doc| {
+    let lost = transact(ctx, wt, session, owner, |doc| {
         if let Some(mine) = &mine {
             claim::lose(doc, &task, mine, &won, op.now);
         }
         Ok(())
     })?;
-    Err(super::verb::refused(
+    Err(super::verb::refused_on(
         claim::ClaimError::Held(won),
         &task,
         &op.key,
+        lost.state.document(),
     ))
 }
 

@@ -39,7 +39,7 @@ impl Op<'_> {
         match self.verb {
             TaskOp::Claim { id, force, .. } => {
                 let took = claim::claim(doc, id, holder, now, until, *force, &self.stamp)
-                    .map_err(|e| refused(e, id, key))?;
+                    .map_err(|e| refused_on(e, id, key, doc))?;
                 Ok((id.clone(), Act::Claimed(took)))
             }
             TaskOp::Next { .. } => {
@@ -52,12 +52,34 @@ impl Op<'_> {
             }
             TaskOp::Release { id, force, .. } => {
                 let released = claim::release(doc, id, holder, now, *force)
-                    .map_err(|e| refused(e, id, key))?;
+                    .map_err(|e| refused_on(e, id, key, doc))?;
                 Ok((id.clone(), Act::Released(released)))
             }
             _ => unreachable!("only claim verbs come here"),
         }
     }
+}
+
+/// Why a claim verb was refused, as the error of the run; a refusal because the task
+/// is held says too the claim of it this clone lost, when the task tells of one.
+pub(super) fn refused_on(
+    e: ClaimError,
+    id: &str,
+    key: &str,
+    doc: &serde_json::Map<String, serde_json::Value>,
+) -> Error {
+    let mut e = refused(e, id, key);
+    if let Error::Held { lost, .. } = &mut e {
+        *lost = claim::lost_on(doc, id).map(|l| {
+            Box::new(crate::support::error::LostClaim {
+                holder: l.holder,
+                since: l.since,
+                winner: l.winner,
+                at: l.at,
+            })
+        });
+    }
+    e
 }
 
 /// Why a claim verb was refused, as the error of the run.
@@ -74,6 +96,7 @@ pub(super) fn refused(e: ClaimError, id: &str, key: &str) -> Error {
             holder: c.holder,
             since: c.since,
             expires: c.expires,
+            lost: None,
         },
     }
 }

@@ -36,8 +36,9 @@ pub fn claim_on(doc: &Map<String, Value>, id: &str) -> Option<Claim> {
     tasks(doc).find(|t| id_of(t) == Some(id)).and_then(claim_of)
 }
 
-/// Lay the remote's live claims of holders other than `holder` over `doc`: the
-/// remote's ref is the truth of who holds a task. Returns the ids changed.
+/// Lay the remote's live claims of holders other than `holder` over `doc`, and take
+/// off the claims of others it let go: the remote's ref is the truth of who holds a
+/// task. Returns the ids changed.
 pub fn overlay(
     doc: &mut Map<String, Value>,
     remote: &Map<String, Value>,
@@ -66,6 +67,29 @@ pub fn overlay(
         };
         for task in &mut copies {
             claim.write_into(task);
+        }
+        changed.push(id);
+    }
+    // A claim of another holder that this clone knows reached the remote (confirmed),
+    // which the remote's newest state, as new as the file or newer, no longer holds: it was let go there (released,
+    // done, taken after it ran out). It goes, so a stale copy never refuses the caller.
+    let held_there = |id: &str, c: &Claim| {
+        claim_on(remote, id).is_some_and(|r| r.holder == c.holder && r.since == c.since)
+    };
+    // Only on a remote state not behind the file (a stale fetch knows less than it).
+    let seq = |d: &Map<String, Value>| d.get("seq").and_then(Value::as_u64).unwrap_or(0);
+    if seq(remote) < seq(doc) {
+        return changed;
+    }
+    let gone: Vec<String> = tasks(doc)
+        .filter_map(|t| Some((id_of(t)?.to_owned(), claim_of(t)?)))
+        .filter(|(id, c)| c.confirmed && c.holder != holder && !held_there(id, c))
+        .filter(|(id, _)| tasks(remote).any(|t| id_of(t) == Some(id.as_str())))
+        .map(|(id, _)| id)
+        .collect();
+    for id in gone {
+        for task in copies(doc, &id) {
+            task.remove(KEY);
         }
         changed.push(id);
     }
@@ -120,6 +144,13 @@ pub fn lose(doc: &mut Map<String, Value>, id: &str, ours: &Claim, winner: &Claim
         lost.insert("at".into(), Value::from(format_utc(at)));
         task.insert(LOST_KEY.into(), Value::Object(lost));
     }
+}
+
+/// The claim of task `id` that `doc` says was lost, if it tells of one.
+pub fn lost_on(doc: &Map<String, Value>, id: &str) -> Option<Lost> {
+    tasks(doc)
+        .find(|t| id_of(t) == Some(id))
+        .and_then(|t| Lost::from_value(t.get(LOST_KEY)?))
 }
 
 /// Forget task `id`'s lost claim notice (the task was claimed again).
@@ -222,6 +253,23 @@ mod tests {
             claim_on(&ours, "T3").is_none(),
             "an expired claim is not laid over"
         );
+    }
+
+    #[test]
+    fn a_confirmed_claim_of_another_the_remote_let_go_is_taken_off_an_unconfirmed_one_stays() {
+        let c = |h: &str, confirmed: bool| {
+            json!({"holder": h, "since": "2026-11-30T12:00:00Z",
+            "expires": "2026-11-30T13:00:00Z", "confirmed": confirmed})
+        };
+        let mut ours = doc(json!({"active_tasks": [
+            {"id": "T1", "claim": c("them", true)}, {"id": "T2", "claim": c("near", false)},
+            {"id": "T3", "claim": c("me", true)}]}));
+        let theirs = doc(json!({"active_tasks": [{"id": "T1"}, {"id": "T2"}, {"id": "T3"}]}));
+        let changed = overlay(&mut ours, &theirs, "me", at("2026-11-30T12:30:00Z"));
+        assert_eq!(changed, ["T1"]);
+        assert!(claim_on(&ours, "T1").is_none());
+        assert_eq!(claim_on(&ours, "T2").unwrap().holder, "near");
+        assert_eq!(claim_on(&ours, "T3").unwrap().holder, "me");
     }
 
     #[test]

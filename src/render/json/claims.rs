@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use super::lost::{TaskLostClaimV1, lost_claims_v1};
 use super::writes::{ClaimV1, claim_v1};
 use crate::commands::task::{Act, ClaimReport};
 use crate::model::claim::{Claim, Released, Took};
@@ -65,6 +66,10 @@ pub struct ClaimReportV1 {
     /// Why the remote could not confirm the claim (it could not be reached): the claim
     /// is local, `confirmed: false`, until a sync. `null` when confirmed or no remote.
     pub unconfirmed: Option<String>,
+    /// The claims of the session's tasks lost to another clone's, told to their
+    /// holders (the verb's own task says its `lost_claim` too); absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lost_claims: Vec<TaskLostClaimV1>,
 }
 
 pub fn report(r: &ClaimReport) -> String {
@@ -104,5 +109,6 @@ pub fn report(r: &ClaimReport) -> String {
             .and_then(|w| w.noted.map(|c| c.to_string())),
         remote: r.remote.clone(),
         unconfirmed: r.unconfirmed.clone(),
+        lost_claims: lost_claims_v1(&r.state),
     })
 }

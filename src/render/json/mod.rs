@@ -5,6 +5,7 @@ mod briefing;
 pub mod claims;
 mod doctor;
 pub mod linkage;
+pub mod lost;
 pub mod settled;
 mod stream;
 mod why;
@@ -131,6 +132,10 @@ pub struct DetailsV1 {
     /// The claims on tasks not done (SPEC section 10); absent when there are none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub claims: Vec<claims::TaskClaimV1>,
+    /// The claims of tasks lost to another clone's, told to their holders (SPEC
+    /// section 10); absent when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lost_claims: Vec<lost::TaskLostClaimV1>,
     /// The agent session that wrote the state and how to resume it (issue 34);
     /// absent when no agent session is recorded.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -343,6 +348,15 @@ pub(super) fn details(a: &Assessment) -> DetailsV1 {
             .unwrap_or_default()
             .iter()
             .map(claims::task_claim_v1)
+            .collect(),
+        lost_claims: s
+            .map(|s| s.lost.as_slice())
+            .unwrap_or_default()
+            .iter()
+            .map(|(task, l)| lost::TaskLostClaimV1 {
+                task: task.clone(),
+                lost: lost::lost_claim_v1(l),
+            })
             .collect(),
         agent_session: s.and_then(|s| linkage::agent_session_v1(&s.linkage)),
         pickup: s.and_then(|s| linkage::pickup_v1(&s.linkage)),

@@ -107,6 +107,10 @@ pub struct TaskEditV1 {
     pub passed_over: Option<String>,
     /// `task done`: the commit recorded, resolved in the worktree the command ran in.
     pub commit: Option<CommitV1>,
+    /// The claims of the session's tasks lost to another clone's (SPEC section 10),
+    /// told to their holders; absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lost_claims: Vec<super::lost::TaskLostClaimV1>,
 }
 
 #[derive(Serialize)]
@@ -139,6 +143,7 @@ pub fn task(r: &crate::commands::task::Report) -> TaskEditV1 {
             short: id.short(),
             subject: subject.clone(),
         }),
+        lost_claims: super::lost::lost_claims_v1(&r.written.state),
     }
 }
 
@@ -415,6 +420,10 @@ pub struct TaskV1 {
     /// The task's claim (SPEC section 10); absent when it has none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub claim: Option<ClaimV1>,
+    /// A claim of the task lost to another clone's, until the task is claimed again;
+    /// absent when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lost_claim: Option<super::lost::LostClaimV1>,
 }
 
 pub(super) fn task_v1(state: &crate::model::state::State, i: usize) -> TaskV1 {
@@ -435,6 +444,7 @@ pub(super) fn task_v1(state: &crate::model::state::State, i: usize) -> TaskV1 {
             .map(|a| a.line(str::to_owned))
             .collect(),
         claim: t.claim.as_ref().map(claim_v1),
+        lost_claim: t.lost.as_ref().map(super::lost::lost_claim_v1),
     }
 }
 

@@ -204,6 +204,8 @@ pub enum Error {
         holder: String,
         since: jiff::Timestamp,
         expires: jiff::Timestamp,
+        /// The task says a claim of it was lost to another clone's (`lost_claim`).
+        lost: Option<Box<LostClaim>>,
     },
 }
 
@@ -360,6 +362,7 @@ impl Error {
             holder,
             since,
             expires,
+            lost,
             ..
         } = self
         {
@@ -369,6 +372,10 @@ impl Error {
             e["holder"] = holder.as_str().into();
             e["since"] = utc(since).into();
             e["expires"] = utc(expires).into();
+            if let Some(l) = lost {
+                e["lost_claim"] = serde_json::json!({"holder": l.holder, "since": utc(&l.since),
+                    "winner": l.winner, "at": utc(&l.at)});
+            }
         }
         doc
     }
@@ -484,5 +491,6 @@ impl fmt::Display for Problem {
 }
 
 mod render;
+pub use render::LostClaim;
 #[cfg(test)]
 mod tests;

@@ -195,6 +195,7 @@ impl Error {
                 holder,
                 since,
                 expires,
+                ..
             } => f(
                 crate::k!("claim.held"),
                 &[
@@ -343,4 +344,13 @@ fn lowercase_first(s: &str) -> String {
 
 fn one_line(s: &str) -> String {
     lowercase_first(&s.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// A claim of a task lost to another clone's, as an error document tells it.
+#[derive(Debug, Clone)]
+pub struct LostClaim {
+    pub holder: String,
+    pub since: jiff::Timestamp,
+    pub winner: String,
+    pub at: jiff::Timestamp,
 }
