@@ -55,6 +55,12 @@ python3 "$here/ab.py" "$dir/repo" "$rounds" \
     git push -q -f origin "$two:refs/notes/bench" :: \
     "$bin" task next --claim --as bench --for 1h --remote origin :: \
     "$bin" task next --claim --as bench --for 2h --remote origin
+# A round that asks the remote (the first claim of a process that never fetched, a
+# rejected push, every `sync`): `sync origin` fetches the notes ref, merges, settles
+# and has nothing to push, against the one `git fetch` of that ref it makes.
+python3 "$here/ab.py" "$dir/repo" "$rounds" \
+    git fetch -q --no-tags origin +refs/notes/handover:refs/notes/bench-fetch :: \
+    "$bin" sync origin
 # The same push carrying what a claim's push carries: one new notes commit whose note
 # is the session's note with one more record (made by `git notes append` before each
 # push, outside the timing), pushed as a fast-forward.

@@ -222,23 +222,9 @@ fn git_in(git_dir: &Path) -> Command {
 
 /// Fetch `remote`'s `notes_ref` into `scratch` (a ref of the tool's own, replaced
 /// whole), for checking before it goes anywhere else. Returns false when the remote
-/// has no such ref: asked with `ls-remote --exit-code` (exit status 2), not read from
-/// git's messages.
+/// has no such ref: the fetch itself says so (`couldn't find remote ref`, git's words
+/// under `LC_ALL=C`), so one connection asks both.
 pub fn fetch_notes(git_dir: &Path, remote: &str, notes_ref: &str, scratch: &str) -> Result<bool> {
-    let mut ls = git_in(git_dir);
-    ls.args(["ls-remote", "--exit-code", "--", remote, notes_ref]);
-    let what = format!("git ls-remote {remote} {notes_ref}");
-    let out = ls.output().map_err(|e| Error::git(run_msg(&what), e))?;
-    match out.status.code() {
-        Some(0) => {}
-        Some(2) => return Ok(false),
-        _ => {
-            return Err(Error::git(
-                run_msg(&what),
-                String::from_utf8_lossy(&out.stderr).trim(),
-            ));
-        }
-    }
     let mut cmd = git_in(git_dir);
     cmd.args([
         "fetch",
@@ -254,10 +240,14 @@ pub fn fetch_notes(git_dir: &Path, remote: &str, notes_ref: &str, scratch: &str)
     if out.status.success() {
         return Ok(true);
     }
-    Err(Error::git(
-        run_msg(&what),
-        String::from_utf8_lossy(&out.stderr).trim(),
-    ))
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if stderr.lines().any(|l| {
+        l.strip_prefix("fatal: couldn't find remote ref ")
+            .is_some_and(|r| r.trim() == notes_ref)
+    }) {
+        return Ok(false);
+    }
+    Err(Error::git(run_msg(&what), stderr.trim()))
 }
 
 /// How a push of the notes ref went.
