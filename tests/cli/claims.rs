@@ -10,16 +10,16 @@ use std::path::{Path, PathBuf};
 use crate::common::{Run, TestEnv, finish, read_json, state_path};
 use serde_json::{Value, json};
 
-const KEY: &str = "main/20261130-110000";
+pub(crate) const KEY: &str = "main/20261130-110000";
 
-fn tasks(n: usize) -> Vec<Value> {
+pub(crate) fn tasks(n: usize) -> Vec<Value> {
     (1..=n)
         .map(|i| json!({"id": format!("T{i}"), "status": "pending", "description": format!("task {i}"), "x-keep": i}))
         .collect()
 }
 
 /// The usual repository with one session of `n` pending tasks: the repository.
-fn session(env: &TestEnv, n: usize) -> PathBuf {
+pub(crate) fn session(env: &TestEnv, n: usize) -> PathBuf {
     let repo = env.repo();
     env.write_session(
         &repo,
@@ -37,7 +37,7 @@ fn at(env: &TestEnv, dir: &Path, when: &str, args: &[&str]) -> Run {
     })
 }
 
-fn claim_of(repo: &Path, id: &str) -> Value {
+pub(crate) fn claim_of(repo: &Path, id: &str) -> Value {
     let doc = read_json(&state_path(repo, KEY));
     doc["active_tasks"]
         .as_array()

@@ -87,7 +87,8 @@ pub(crate) fn stored_claim(env: &TestEnv, dir: &Path, key: &str, id: &str) -> Va
 #[test]
 fn two_clones_claiming_one_task_at_once_exactly_one_wins_and_both_agree_after_sync() {
     let env = TestEnv::new();
-    let ids = ["T1", "T2", "T3", "T4"];
+    let ids: Vec<String> = (1..=12).map(|i| format!("T{i}")).collect();
+    let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
     let (_remote, a, b, key) = two_clones(&env, &ids);
     for (round, id) in ids.into_iter().enumerate() {
         // Every other round, neither clone has a tracking ref: each fetches first
