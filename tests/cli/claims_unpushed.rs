@@ -334,3 +334,22 @@ fn a_lost_claim_is_in_every_json_document_that_shows_the_task() {
     let status = env.json(&a, &["--json", "status"]);
     assert!(status.to_string().find("lost_claim").is_none(), "{status}");
 }
+
+#[test]
+fn a_claim_killed_after_its_push_before_it_is_said_confirmed_is_confirmed_by_sync() {
+    let env = TestEnv::new();
+    let (_remote, a, b, key) = two_clones(&env, &["T1"]);
+    // On the remote already, the file still says unconfirmed: true of what it knows.
+    killed_at(
+        &env,
+        &a,
+        &claim_args("claim", "T1", "agent-a"),
+        "claim_confirm",
+    );
+    says_unconfirmed(&env, &a, &key, "T1", "agent-a");
+    let run = env.handover(&b, &claim_args("claim", "T1", "agent-b"));
+    assert_eq!(run.code, 6, "{}", run.snapshot());
+    let doc = sync_json(&env, &a);
+    assert_eq!(doc["claims"]["confirmed"][0]["task"], "T1", "{doc}");
+    says_confirmed(&env, &a, &key, "T1");
+}
