@@ -241,7 +241,10 @@ pub(super) fn facts(
         .text("transcript_path")
         .map(PathBuf::from)
         .or_else(|| seen.transcript.clone());
-    let digest = super::transcript_step::read(path.as_deref(), agent, ctx.lang, notes);
+    let root = ctx.current_worktree().ok().map(|w| w.path);
+    let mut digest = super::transcript_step::read(path.as_deref(), agent, ctx.lang, notes);
+    digest.edited_files =
+        super::transcript_step::in_worktree(digest.edited_files, root.as_deref(), event.dir());
     let mut files: Vec<String> = since
         .commits
         .iter()
@@ -251,7 +254,6 @@ pub(super) fn facts(
     // after the start (a file's time and the marker's are the kernel's coarse clock,
     // so "at" counts; a file changed before the start and left alone is not this agent
     // session's work); a file gone counts only when the agent's tools touched it.
-    let root = ctx.current_worktree().ok().map(|w| w.path);
     let modified_since = |p: &str| {
         let file = root.as_ref()?.join(p);
         let time = std::fs::symlink_metadata(file).ok()?.modified().ok()?;

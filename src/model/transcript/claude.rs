@@ -5,7 +5,9 @@
 //! compaction). A line is `{"type":"user"|"assistant"|…,"uuid",…,"message":{"content"}}`;
 //! the assistant's `tool_use` blocks (`Edit`, `Write`, `MultiEdit`: `input.file_path`;
 //! `NotebookEdit`: `input.notebook_path`; `Bash`: `input.command`) are answered by the
-//! user line's `tool_result` blocks (`tool_use_id`, `is_error`, `content`).
+//! user line's `tool_result` blocks (`tool_use_id`, `is_error`, `content`). An edit
+//! counts once its result came back without `is_error` (2.1.332 refuses an `Edit` of a
+//! file not read first, `is_error: true`: nothing was edited).
 
 use std::collections::HashMap;
 
@@ -15,7 +17,7 @@ use super::{Builder, Digest, text_of};
 
 pub(super) fn digest(tail: &str) -> Digest {
     let mut b = Builder::default();
-    let mut commands: HashMap<String, String> = HashMap::new();
+    let mut calls = Calls::default();
     for line in tail.lines().filter(|l| !l.trim().is_empty()) {
         let Ok(v) = serde_json::from_str::<Value>(line) else {
             b.skipped();
@@ -32,42 +34,41 @@ pub(super) fn digest(tail: &str) -> Digest {
         }
         let content = v.pointer("/message/content");
         match v["type"].as_str() {
-            Some("assistant") => assistant(&mut b, &mut commands, content),
-            Some("user") => user(&mut b, &commands, &v, content),
+            Some("assistant") => assistant(&mut calls, content),
+            Some("user") => user(&mut b, &calls, &v, content),
             _ => {}
         }
     }
     b.finish()
 }
 
-fn assistant(b: &mut Builder, commands: &mut HashMap<String, String>, content: Option<&Value>) {
+/// The tool calls waiting for their results, by `tool_use` id: Bash's command, an
+/// edit's file.
+#[derive(Default)]
+struct Calls {
+    commands: HashMap<String, String>,
+    edits: HashMap<String, String>,
+}
+
+fn assistant(calls: &mut Calls, content: Option<&Value>) {
     for block in content.and_then(Value::as_array).into_iter().flatten() {
         if block["type"] != "tool_use" {
             continue;
         }
         let input = &block["input"];
-        match block["name"].as_str() {
-            Some("Edit" | "Write" | "MultiEdit") => {
-                if let Some(p) = input["file_path"].as_str() {
-                    b.edited(p);
-                }
-            }
-            Some("NotebookEdit") => {
-                if let Some(p) = input["notebook_path"].as_str() {
-                    b.edited(p);
-                }
-            }
-            Some("Bash") => {
-                if let (Some(id), Some(c)) = (block["id"].as_str(), input["command"].as_str()) {
-                    commands.insert(id.to_owned(), c.to_owned());
-                }
-            }
-            _ => {}
+        let (map, value) = match block["name"].as_str() {
+            Some("Edit" | "Write" | "MultiEdit") => (&mut calls.edits, &input["file_path"]),
+            Some("NotebookEdit") => (&mut calls.edits, &input["notebook_path"]),
+            Some("Bash") => (&mut calls.commands, &input["command"]),
+            _ => continue,
+        };
+        if let (Some(id), Some(v)) = (block["id"].as_str(), value.as_str()) {
+            map.insert(id.to_owned(), v.to_owned());
         }
     }
 }
 
-fn user(b: &mut Builder, commands: &HashMap<String, String>, v: &Value, content: Option<&Value>) {
+fn user(b: &mut Builder, calls: &Calls, v: &Value, content: Option<&Value>) {
     let not_a_request = v["isMeta"] == true
         || v["isCompactSummary"] == true
         || v["isVisibleInTranscriptOnly"] == true
@@ -79,7 +80,7 @@ fn user(b: &mut Builder, commands: &HashMap<String, String>, v: &Value, content:
             for block in blocks {
                 match block["type"].as_str() {
                     Some("text") => text.push_str(block["text"].as_str().unwrap_or("")),
-                    Some("tool_result") => result(b, commands, block),
+                    Some("tool_result") => result(b, calls, block),
                     _ => {}
                 }
             }
@@ -110,12 +111,17 @@ fn request(b: &mut Builder, text: &str) {
     }
 }
 
-/// A failed Bash result: `Exit code N` on its first line, the error after it.
-fn result(b: &mut Builder, commands: &HashMap<String, String>, block: &Value) {
-    let Some(command) = block["tool_use_id"]
-        .as_str()
-        .and_then(|id| commands.get(id))
-    else {
+/// An edit's result (the file edited unless it failed), or a failed Bash result:
+/// `Exit code N` on its first line, the error after it.
+fn result(b: &mut Builder, calls: &Calls, block: &Value) {
+    let id = block["tool_use_id"].as_str().unwrap_or_default();
+    if let Some(file) = calls.edits.get(id) {
+        if block["is_error"] != true {
+            b.edited(file);
+        }
+        return;
+    }
+    let Some(command) = calls.commands.get(id) else {
         return;
     };
     if block["is_error"] != true {
