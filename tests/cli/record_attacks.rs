@@ -149,3 +149,47 @@ fn codex_and_gemini_events_are_recorded_under_their_agent() {
         );
     }
 }
+
+/// The files a session's commits changed are what differs from the start's tree to
+/// HEAD's, in one tree diff (a file changed and changed back is not one); when HEAD is
+/// no longer on top of the start (a branch switched), the other line's differences are
+/// not the agent session's: its commits' own files are taken.
+#[test]
+fn the_files_changed_are_the_starts_tree_to_heads_or_the_commits_own_off_the_start() {
+    let files_of = |state: &serde_json::Value| -> String {
+        let notes = automatic_notes(state);
+        let content = notes[0]["content"].as_str().unwrap().to_owned();
+        content
+            .split("Files changed: ")
+            .nth(1)
+            .map(|f| f.split('.').next().unwrap().to_owned())
+            .unwrap_or_default()
+    };
+    let env = TestEnv::new();
+    let repo = env.repo();
+    start(&env, &repo, SESSION);
+    env.commit(&repo, "a.rs", "1\n", "try", "2026-11-30T11:00:00Z");
+    std::fs::remove_file(repo.join("a.rs")).unwrap();
+    env.git(&repo, &["add", "-A"]);
+    env.commit(&repo, "b.rs", "b\n", "undo, then b", "2026-11-30T11:01:00Z");
+    end(&env, &repo, "session-end", SESSION);
+    let (_, state) = only_session(&repo);
+    assert_eq!(files_of(&state), "b", "{state:#}");
+    // Each commit still names its own files.
+    let changes = state["architecture_changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 2);
+
+    // Off the start: main moves on, the agent session starts there, then switches to a
+    // branch made before main's last commit and commits on it.
+    let env = TestEnv::new();
+    let repo = env.repo();
+    env.commit(&repo, "x.rs", "x\n", "x on main", "2026-11-30T10:00:00Z");
+    start(&env, &repo, SESSION);
+    env.git(&repo, &["checkout", "-q", "-b", "other", "HEAD~1"]);
+    env.commit(&repo, "c.rs", "c\n", "c on other", "2026-11-30T11:00:00Z");
+    end(&env, &repo, "session-end", SESSION);
+    let keys = sessions_under(&repo.join(".claude/handover"));
+    assert_eq!(keys.len(), 1, "{keys:?}");
+    let state = crate::common::read_json(&crate::common::state_path(&repo, &keys[0]));
+    assert_eq!(files_of(&state), "c", "{state:#}");
+}

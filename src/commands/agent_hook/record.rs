@@ -233,7 +233,12 @@ pub(super) fn facts(
     notes: &mut Vec<String>,
 ) -> Facts {
     let head = seen.head.as_deref().unwrap_or_default();
-    let since = ctx.repo.commits_since(head, COMMITS_LOOKED_AT, deadline);
+    let since = ctx.repo.commits_since(
+        head,
+        COMMITS_LOOKED_AT,
+        crate::model::session::KEEP_ARCHITECTURE_CHANGES,
+        deadline,
+    );
     let (dirty, _) = ctx
         .repo
         .dirty_files(super::start_seen::DIRTY_KEPT, deadline);
@@ -245,11 +250,7 @@ pub(super) fn facts(
     let mut digest = super::transcript_step::read(path.as_deref(), agent, ctx.lang, notes);
     digest.edited_files =
         super::transcript_step::in_worktree(digest.edited_files, root.as_deref(), event.dir());
-    let mut files: Vec<String> = since
-        .commits
-        .iter()
-        .flat_map(|c| c.files.iter().cloned())
-        .collect();
+    let mut files: Vec<String> = since.files.clone();
     // Changed and not committed: what differs from HEAD now and was modified at or
     // after the start (a file's time and the marker's are the kernel's coarse clock,
     // so "at" counts; a file changed before the start and left alone is not this agent
