@@ -193,3 +193,44 @@ fn the_files_changed_are_the_starts_tree_to_heads_or_the_commits_own_off_the_sta
     let state = crate::common::read_json(&crate::common::state_path(&repo, &keys[0]));
     assert_eq!(files_of(&state), "c", "{state:#}");
 }
+
+/// Pre-compact records, then a person rewrites the hook's own note, then the session
+/// ends with more work: the person's words stay as they wrote them (the note is theirs
+/// now), and the end's facts go into a new note of the agent session.
+#[test]
+fn a_person_who_rewrites_the_hooks_note_between_compaction_and_end_keeps_their_words() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    start(&env, &repo, SESSION);
+    env.commit(&repo, "a.rs", "1\n", "part one", "2026-11-30T11:00:00Z");
+    end(&env, &repo, "pre-compact", SESSION);
+    let (key, mut state) = only_session(&repo);
+    let notes = automatic_notes(&state);
+    assert_eq!(notes.len(), 1, "{state:#}");
+    let i = state["session_notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|n| n["recorded_by"]["automatic"] == true)
+        .unwrap();
+    state["session_notes"][i]["content"] = serde_json::json!("part one was a dead end");
+    let file = crate::common::state_path(&repo, &key);
+    std::fs::write(&file, state.to_string()).unwrap();
+    env.commit(&repo, "a.rs", "2\n", "part two", "2026-11-30T11:10:00Z");
+    end(&env, &repo, "session-end", SESSION);
+    let state = crate::common::read_json(&file);
+    let notes = automatic_notes(&state);
+    assert_eq!(notes.len(), 2, "{state:#}");
+    assert_eq!(notes[0]["content"], "part one was a dead end");
+    assert!(
+        notes[1]["content"]
+            .as_str()
+            .unwrap()
+            .contains("2 commit(s)"),
+        "{state:#}"
+    );
+    // Again: nothing new, nothing changed.
+    let before = std::fs::read(&file).unwrap();
+    end(&env, &repo, "session-end", SESSION);
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+}
