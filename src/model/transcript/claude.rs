@@ -39,6 +39,8 @@ struct Line<'a> {
     transcript_only: Option<&'a RawValue>,
     #[serde(rename = "toolUseResult", borrow)]
     tool_use_result: Option<&'a RawValue>,
+    #[serde(rename = "lastPrompt", borrow)]
+    last_prompt: Option<&'a RawValue>,
 }
 
 #[derive(Deserialize)]
@@ -105,6 +107,7 @@ fn blocks(content: Option<&RawValue>) -> Vec<Block<'_>> {
 pub(super) fn digest(tail: &str) -> Digest {
     let mut b = Builder::default();
     let mut calls = Calls::default();
+    let mut last_prompt: Option<String> = None;
     for line in tail.lines().filter(|l| !l.trim().is_empty()) {
         let Ok(v) = serde_json::from_str::<Line<'_>>(line) else {
             b.skipped();
@@ -125,8 +128,15 @@ pub(super) fn digest(tail: &str) -> Digest {
         match kind.as_deref() {
             Some("assistant") => assistant(&mut calls, content),
             Some("user") => user(&mut b, &calls, &v, content),
+            Some("last-prompt") => last_prompt = string(v.last_prompt).or(last_prompt),
             _ => {}
         }
+    }
+    // The request itself may lie before the tail read; Claude Code repeats it in a
+    // `last-prompt` line after each turn (2.1.332: `{"type":"last-prompt",
+    // "lastPrompt":…,"sessionId":…}`, tests/fixtures/transcripts).
+    if let (None, Some(prompt)) = (&b.digest.last_request, last_prompt) {
+        request(&mut b, &prompt);
     }
     b.finish()
 }

@@ -117,3 +117,21 @@ fn bounds() {
     assert_eq!(d.failed_commands.last().unwrap().command, "c99");
     assert_eq!(d.failed_commands[0].first_error_line, "boom");
 }
+
+/// The request itself before the tail: Claude Code's `last-prompt` line gives it; a
+/// request line in the tail wins over it.
+#[test]
+fn claudes_last_prompt_line_stands_in_for_a_request_before_the_tail() {
+    let tail = r#"{"type":"assistant","uuid":"a1","sessionId":"s","message":{"content":[{"type":"text","text":"done"}]}}
+{"type":"last-prompt","lastPrompt":"port the lexer","sessionId":"s"}
+"#;
+    let d = digest(Format::Claude, tail);
+    assert_eq!(d.last_request.as_deref(), Some("port the lexer"));
+    assert_eq!(d.skipped_lines, 0);
+    let with = format!(
+        "{tail}{}\n",
+        r#"{"type":"user","uuid":"u2","sessionId":"s","message":{"role":"user","content":"now the parser"}}"#
+    );
+    let d = digest(Format::Claude, &with);
+    assert_eq!(d.last_request.as_deref(), Some("now the parser"));
+}
