@@ -234,3 +234,42 @@ fn a_person_who_rewrites_the_hooks_note_between_compaction_and_end_keeps_their_w
     end(&env, &repo, "session-end", SESSION);
     assert_eq!(std::fs::read(&file).unwrap(), before);
 }
+
+/// An agent session in worktree B hands its work over in A's session (`--session KEY`,
+/// as a briefing on A's handover prints): at its end B, which has no session, gets no
+/// second handover made by the hook; the one line says where its handover is.
+#[test]
+fn an_agent_session_that_saved_in_another_worktrees_session_gets_no_second_one() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let key = env.saved(
+        &repo,
+        &serde_json::json!({"active_tasks": [{"id": "T1", "description": "Port the lexer", "status": "in_progress"}]}),
+    );
+    let b = env.worktree(&repo, "wt-b", "feature/b");
+    start(&env, &b, SESSION);
+    env.commit(&b, "b.rs", "b\n", "work in b", "2026-11-30T11:00:00Z");
+    let run = env.handover_with(
+        &b,
+        &["task", "add", "T2", "Write the guide", "--session", &key],
+        |c| {
+            c.env("CLAUDE_CODE_SESSION_ID", SESSION);
+        },
+    );
+    run.assert_ok();
+    let state = crate::common::read_json(&crate::common::state_path(&repo, &key));
+    assert_eq!(state["agent_session"]["session_id"], SESSION, "{state:#}");
+    let said = end(&env, &b, "session-end", SESSION);
+    assert!(
+        said.contains(&format!("this agent session saved its handover in {key}")),
+        "{said}"
+    );
+    assert!(sessions_under(&b.join(".claude/handover")).is_empty());
+    // Another agent session's work in B, with no save of its own, is recorded in B.
+    let other = "9a9a9a9a-0000-4000-8000-000000000003";
+    start(&env, &b, other);
+    env.commit(&b, "c.rs", "c\n", "more in b", "2026-11-30T11:10:00Z");
+    let said = end(&env, &b, "session-end", other);
+    assert!(said.contains("so one was made"), "{said}");
+    assert_eq!(sessions_under(&b.join(".claude/handover")).len(), 1);
+}

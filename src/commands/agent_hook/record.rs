@@ -90,6 +90,26 @@ pub fn record(
     }
     let wt = ctx.current_worktree()?;
     let create = facts.as_ref().is_some_and(Facts::did_work);
+    // No handover here: nothing to record means nothing to release either (and the
+    // session is not chosen: that makes the handover directory). And when this agent
+    // session saved its own in another worktree's session (`--session KEY`), that is
+    // its handover: none is made here besides it.
+    let none_here = super::saved_elsewhere::none_here(ctx, &wt.path);
+    if none_here && !create {
+        return Ok(out);
+    }
+    if none_here
+        && let Some(key) =
+            super::saved_elsewhere::saved_elsewhere(ctx, &event.clean("session_id"), deadline)
+    {
+        let line = crate::support::i18n::fill(
+            ctx.lang,
+            crate::k!("record.saved_elsewhere"),
+            &[("key", &key)],
+        );
+        out.notes.push(line);
+        return Ok(out);
+    }
     let owner = ctx.owner(&TeamArgs::default(), &wt)?;
     let chosen = sessions::choose(
         &ctx.write_root(&wt),
