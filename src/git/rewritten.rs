@@ -91,68 +91,83 @@ impl Repo {
     /// gix's own tree diff, without rename tracking, like the paths and contents git's
     /// patch id compares.
     pub(super) fn changes(&self, id: ObjectId) -> Vec<Change> {
-        use gix::diff::tree::recorder::Change as C;
-        crate::support::testing::note("tree-diff");
-        let Ok(commit) = self.repo.find_commit(id) else {
-            return Vec::new();
-        };
-        let tree_data = |tree: Option<ObjectId>| -> Vec<u8> {
-            tree.and_then(|t| self.repo.find_tree(t).ok())
-                .map(|t| t.data.clone())
-                .unwrap_or_default()
-        };
-        let new = tree_data(commit.tree_id().ok().map(gix::Id::detach));
-        let old = tree_data(
-            commit
-                .parent_ids()
-                .next()
-                .and_then(|p| self.repo.find_commit(p).ok())
-                .and_then(|p| p.tree_id().ok().map(gix::Id::detach)),
-        );
-        let kind = self.repo.object_hash();
-        let mut recorder = gix::diff::tree::Recorder::default();
-        let diffed = gix::diff::tree(
-            gix::objs::TreeRefIter::from_bytes(&old, kind),
-            gix::objs::TreeRefIter::from_bytes(&new, kind),
-            gix::diff::tree::State::default(),
-            &self.repo.objects,
-            &mut recorder,
-        );
-        if diffed.is_err() {
-            return Vec::new();
-        }
-        let mut changes: Vec<Change> = recorder
-            .records
-            .into_iter()
-            .filter_map(|c| match c {
-                C::Addition {
-                    entry_mode,
-                    oid,
-                    path,
-                    ..
-                } => (!entry_mode.is_tree()).then(|| (path.into(), None, Some(oid))),
-                C::Deletion {
-                    entry_mode,
-                    oid,
-                    path,
-                    ..
-                } => (!entry_mode.is_tree()).then(|| (path.into(), Some(oid), None)),
-                C::Modification {
-                    previous_entry_mode,
-                    previous_oid,
-                    entry_mode,
-                    oid,
-                    path,
-                } => {
-                    let old = (!previous_entry_mode.is_tree()).then_some(previous_oid);
-                    let new = (!entry_mode.is_tree()).then_some(oid);
-                    (old.is_some() || new.is_some()).then(|| (path.into(), old, new))
-                }
-            })
-            .collect();
-        changes.sort();
-        changes
+        changes_in(&self.repo, id)
     }
+}
+
+/// [`Repo::changes`] through `repo` (a handle with an object cache, where one commit's
+/// trees are read again as the next one's parent's).
+pub(super) fn changes_in(repo: &gix::Repository, id: ObjectId) -> Vec<Change> {
+    crate::support::testing::note("tree-diff");
+    let Ok(commit) = repo.find_commit(id) else {
+        return Vec::new();
+    };
+    let new = commit.tree_id().ok().map(gix::Id::detach);
+    let old = commit
+        .parent_ids()
+        .next()
+        .and_then(|p| repo.find_commit(p).ok())
+        .and_then(|p| p.tree_id().ok().map(gix::Id::detach));
+    tree_changes(repo, old, new)
+}
+
+/// What changed from the tree `old` to the tree `new` (none: empty), the blobs by
+/// path, sorted.
+pub(super) fn tree_changes(
+    repo: &gix::Repository,
+    old: Option<ObjectId>,
+    new: Option<ObjectId>,
+) -> Vec<Change> {
+    use gix::diff::tree::recorder::Change as C;
+    let tree_data = |tree: Option<ObjectId>| -> Vec<u8> {
+        tree.and_then(|t| repo.find_tree(t).ok())
+            .map(|t| t.data.clone())
+            .unwrap_or_default()
+    };
+    let (new, old) = (tree_data(new), tree_data(old));
+    let kind = repo.object_hash();
+    let mut recorder = gix::diff::tree::Recorder::default();
+    let diffed = gix::diff::tree(
+        gix::objs::TreeRefIter::from_bytes(&old, kind),
+        gix::objs::TreeRefIter::from_bytes(&new, kind),
+        gix::diff::tree::State::default(),
+        &repo.objects,
+        &mut recorder,
+    );
+    if diffed.is_err() {
+        return Vec::new();
+    }
+    let mut changes: Vec<Change> = recorder
+        .records
+        .into_iter()
+        .filter_map(|c| match c {
+            C::Addition {
+                entry_mode,
+                oid,
+                path,
+                ..
+            } => (!entry_mode.is_tree()).then(|| (path.into(), None, Some(oid))),
+            C::Deletion {
+                entry_mode,
+                oid,
+                path,
+                ..
+            } => (!entry_mode.is_tree()).then(|| (path.into(), Some(oid), None)),
+            C::Modification {
+                previous_entry_mode,
+                previous_oid,
+                entry_mode,
+                oid,
+                path,
+            } => {
+                let old = (!previous_entry_mode.is_tree()).then_some(previous_oid);
+                let new = (!entry_mode.is_tree()).then_some(oid);
+                (old.is_some() || new.is_some()).then(|| (path.into(), old, new))
+            }
+        })
+        .collect();
+    changes.sort();
+    changes
 }
 
 pub(super) type Change = (Vec<u8>, Option<ObjectId>, Option<ObjectId>);

@@ -18,7 +18,8 @@ pub struct SinceCommit {
     pub subject: String,
     /// Committer time, seconds since the epoch.
     pub time: i64,
-    /// The paths it changed against its first parent.
+    /// The paths it changed against its first parent (the newest commits only: see
+    /// [`Repo::commits_since`]).
     pub files: Vec<String>,
 }
 
@@ -28,6 +29,10 @@ pub struct Since {
     pub commits: Vec<SinceCommit>,
     /// More commits than were looked at (the limit or the deadline came first).
     pub more: bool,
+    /// The paths whose content differs between the start's tree and HEAD's: what the
+    /// commits changed, all of them together (a file changed and changed back is not
+    /// one).
+    pub files: Vec<String>,
 }
 
 /// A tracked file whose content differs from HEAD's: its path and what the worktree
@@ -45,9 +50,18 @@ impl Repo {
     }
 
     /// The commits reachable from HEAD and not from `start` (hex), newest first, at
-    /// most `limit`, each with the paths it changed (stopped at `deadline`). An
-    /// unknown `start` makes no commits.
-    pub fn commits_since(&self, start: &str, limit: usize, deadline: Instant) -> Since {
+    /// most `limit`, the newest `with_files` of them with the paths each changed, and
+    /// the paths changed from `start` to HEAD in one tree diff (stopped at `deadline`).
+    /// An unknown `start` makes no commits. (A tree diff per commit for all of them
+    /// was most of a session-end's time with 100 loose commits; the record keeps the
+    /// newest 10 commits' files.)
+    pub fn commits_since(
+        &self,
+        start: &str,
+        limit: usize,
+        with_files: usize,
+        deadline: Instant,
+    ) -> Since {
         let mut since = Since::default();
         let Ok(start) = gix::ObjectId::from_hex(start.as_bytes()) else {
             return since;
@@ -58,8 +72,10 @@ impl Repo {
         if head.detach() == start || self.repo.find_commit(start).is_err() {
             return since;
         }
-        let Ok(walk) = self
-            .repo
+        // One commit's trees are the next one's parent's: read each object once.
+        let mut repo = self.repo.clone();
+        repo.object_cache_size(Some(4 << 20));
+        let Ok(walk) = repo
             .rev_walk([head.detach()])
             .with_hidden([start])
             .sorting(gix::revision::walk::Sorting::ByCommitTime(
@@ -69,13 +85,15 @@ impl Repo {
         else {
             return since;
         };
+        // Whether `start` is an ancestor of HEAD: then a commit walked has it as a parent.
+        let mut above_start = false;
         for info in walk {
             let Ok(info) = info else { break };
             if since.commits.len() >= limit || Instant::now() >= deadline {
                 since.more = true;
                 break;
             }
-            let Ok(commit) = self.repo.find_commit(info.id) else {
+            let Ok(commit) = repo.find_commit(info.id) else {
                 continue;
             };
             let subject = commit
@@ -84,17 +102,45 @@ impl Repo {
                 .map(|m| subject_of(m.as_bytes()))
                 .unwrap_or_default();
             let time = commit.time().map(|t| t.seconds).unwrap_or_default();
-            let files = self
-                .changes(info.id)
-                .into_iter()
-                .map(|(p, _, _)| String::from_utf8_lossy(&p).into_owned())
-                .collect();
+            above_start |= commit.parent_ids().any(|p| p == start);
+            let files = if since.commits.len() < with_files {
+                paths(super::rewritten::changes_in(&repo, info.id))
+            } else {
+                Vec::new()
+            };
             since.commits.push(SinceCommit {
                 id: CommitId(info.id),
                 subject,
                 time,
                 files,
             });
+        }
+        if !above_start {
+            // HEAD is not on top of the start (a branch switched, a history
+            // rewritten): the tree diff would count the other line's files, so the
+            // commits' own are taken, each.
+            let from = with_files.min(since.commits.len());
+            for c in &mut since.commits[from..] {
+                if Instant::now() >= deadline {
+                    break;
+                }
+                c.files = paths(super::rewritten::changes_in(&repo, c.id.0));
+            }
+            let mut all: Vec<String> = since.commits.iter().flat_map(|c| c.files.clone()).collect();
+            all.sort();
+            all.dedup();
+            since.files = all;
+        } else if Instant::now() < deadline {
+            let tree = |id: gix::ObjectId| {
+                repo.find_commit(id)
+                    .ok()
+                    .and_then(|c| c.tree_id().ok().map(gix::Id::detach))
+            };
+            since.files = paths(super::rewritten::tree_changes(
+                &repo,
+                tree(start),
+                tree(head.detach()),
+            ));
         }
         since
     }
@@ -204,4 +250,12 @@ fn content_id(file: &Path, meta: &std::fs::Metadata, kind: gix::hash::Kind) -> S
     };
     data.and_then(|d: Vec<u8>| gix::objs::compute_hash(kind, gix::objs::Kind::Blob, &d).ok())
         .map_or_else(|| "?".to_owned(), |id| id.to_string())
+}
+
+/// The paths of a tree diff's changes, as text.
+fn paths(changes: Vec<super::rewritten::Change>) -> Vec<String> {
+    changes
+        .into_iter()
+        .map(|(p, _, _)| String::from_utf8_lossy(&p).into_owned())
+        .collect()
 }

@@ -160,13 +160,7 @@ fn upsert_note(doc: &mut Map<String, Value>, facts: &Facts, note: &Note, now: &s
     {
         return false;
     }
-    let untouched = list.iter_mut().find(|n| {
-        mine(n)
-            && n.get(RECORDED_BY)
-                .and_then(|b| b.get("fingerprint"))
-                .and_then(Value::as_str)
-                == content(n).map(|c| fingerprint(&c)).as_deref()
-    });
+    let untouched = list.iter_mut().find(|n| mine(n) && as_written(n));
     let mut by = facts.by();
     by.insert(
         "fingerprint".into(),
@@ -185,15 +179,29 @@ fn upsert_note(doc: &mut Map<String, Value>, facts: &Facts, note: &Note, now: &s
     n.insert(RECORDED_BY.into(), Value::Object(by));
     list.push(Value::Object(n));
     // At most ten, as `save` keeps: the oldest automatic notes go first, and a note a
-    // person or an agent wrote never goes to make room for one the hook wrote.
+    // person or an agent wrote (or an automatic one a person changed since) never goes
+    // to make room for one the hook wrote.
     while list.len() > KEEP_SESSION_NOTES {
         let newest = list.len() - 1;
-        let Some(i) = list[..newest].iter().position(|n| is_automatic_of(n, None)) else {
+        let Some(i) = list[..newest]
+            .iter()
+            .position(|n| is_automatic_of(n, None) && as_written(n))
+        else {
             break;
         };
         list.remove(i);
     }
     true
+}
+
+/// Whether an automatic note still holds the content the hook wrote (its
+/// `fingerprint`): else a person changed it, and it is theirs.
+fn as_written(n: &Value) -> bool {
+    let content = n.get("content").and_then(Value::as_str).map(fingerprint);
+    n.get(RECORDED_BY)
+        .and_then(|b| b.get("fingerprint"))
+        .and_then(Value::as_str)
+        == content.as_deref()
 }
 
 /// Whether two ways of writing a commit (a full or an abbreviated sha) name the same.

@@ -10,10 +10,13 @@ use crate::model::transcript::{self, Digest, Format};
 use crate::support::error::Msg;
 use crate::support::read::{TailRefused, read_tail};
 
-/// The most of a transcript read: its last 4 MiB. A 200 MB transcript costs what a
-/// 4 MiB one does; the last request, the edits and the failures of the session's end
-/// are in its tail.
-pub const TAIL_LIMIT: u64 = 4 * 1024 * 1024;
+/// The most of a transcript read: its last 1 MiB. A 200 MB transcript costs what a
+/// 1 MiB one does; the edits and the failures of the session's end are in its tail,
+/// and so is the last request, or Claude Code's `last-prompt` line that repeats it
+/// after each turn. (4 MiB made session-end on a 50 MB transcript 3.9x `git log
+/// --oneline -100`, the parse of the tail most of it; 1 MiB makes it 2.5x:
+/// bench/BENCHMARKS.md, issue 34.)
+pub const TAIL_LIMIT: u64 = 1024 * 1024;
 
 /// What reading a transcript gave: a digest (empty when nothing could be read) and
 /// what stood in the way, if anything.
@@ -301,7 +304,7 @@ mod tests {
         }
         assert_eq!(
             note(&all[3]).render(Lang::En),
-            "only the last 4.0 MiB of the agent's 200.0 MiB transcript were read"
+            "only the last 1.0 MiB of the agent's 200.0 MiB transcript were read"
         );
         assert_eq!(format_of(HookAgent::Copilot), None);
         assert_eq!(format_of(HookAgent::Gemini), Some(Format::Gemini));

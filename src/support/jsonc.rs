@@ -204,14 +204,16 @@ impl Edits<'_> {
         }
         match (old, new) {
             (Value::Object(o), Value::Object(n)) if node.container => {
-                for (key, _, child) in &node.children {
+                let mut gone = vec![false; node.children.len()];
+                for (k, (key, _, child)) in node.children.iter().enumerate() {
                     let key = key.as_deref().unwrap_or_default();
                     match (o.get(key), n.get(key)) {
                         (Some(ov), Some(nv)) => self.value(child, ov, nv),
-                        (Some(_), None) => self.remove(node, child),
+                        (Some(_), None) => gone[k] = true,
                         _ => {}
                     }
                 }
+                self.remove(node, &gone);
                 for (key, nv) in n.iter().filter(|(k, _)| !o.contains_key(*k)) {
                     self.append(node, Some(key), nv);
                 }
@@ -229,6 +231,7 @@ impl Edits<'_> {
     /// place, items gone removed, new ones appended.
     fn items(&mut self, node: &Node, o: &[Value], n: &[Value]) {
         let (mut i, mut j) = (0, 0);
+        let mut gone = vec![false; node.children.len()];
         while i < o.len() {
             let child = &node.children[i].2;
             if n.get(j) == Some(&o[i]) {
@@ -237,50 +240,52 @@ impl Edits<'_> {
                 self.value(child, &o[i], &n[j]);
                 j += 1;
             } else {
-                self.remove(node, child);
+                gone[i] = true;
             }
             i += 1;
         }
+        self.remove(node, &gone);
         for v in &n[j..] {
             self.append(node, None, v);
         }
     }
 
-    /// Remove `child` (an item, or a member from its key) of `parent`, with its comma
-    /// and, when it had lines of its own, those lines.
-    fn remove(&mut self, parent: &Node, child: &Node) {
+    /// Remove the children of `parent` (items, or members from their keys) that `gone`
+    /// marks, each with its comma and, when it had lines of its own, those lines. When
+    /// the last ones go, the comma of the one kept before them goes (what stands between,
+    /// a comment, stays).
+    fn remove(&mut self, parent: &Node, gone: &[bool]) {
         let b = self.text.as_bytes();
-        let k = parent
-            .children
-            .iter()
-            .position(|c| c.2.start == child.start)
-            .unwrap_or_default();
-        let start = parent.children[k].1;
-        let mut from = start;
-        while from > 0 && matches!(b[from - 1], b' ' | b'\t') {
-            from -= 1;
+        let len = parent.children.len();
+        // The first of the removed children that no kept child follows.
+        let tail = gone.iter().rposition(|g| !g).map_or(0, |k| k + 1);
+        for k in (0..len).filter(|k| gone[*k]) {
+            let child = &parent.children[k].2;
+            let start = parent.children[k].1;
+            let mut from = start;
+            while from > 0 && matches!(b[from - 1], b' ' | b'\t') {
+                from -= 1;
+            }
+            let own_line = from == 0 || b[from - 1] == b'\n';
+            if own_line && from > 0 {
+                from -= 1;
+            } else {
+                from = start;
+            }
+            let mut to = child.end;
+            if k + 1 != len {
+                to = skip_ws(self.plain.as_bytes(), to) + 1; // its comma
+            }
+            if own_line {
+                to = self.line_end_if_blank(to);
+            }
+            if k == tail && k > 0 {
+                let prev = &parent.children[k - 1].2;
+                let comma = skip_ws(self.plain.as_bytes(), prev.end);
+                self.list.push((comma, comma + 1, String::new()));
+            }
+            self.list.push((from, to, String::new()));
         }
-        let own_line = from == 0 || b[from - 1] == b'\n';
-        if own_line && from > 0 {
-            from -= 1;
-        } else {
-            from = start;
-        }
-        let last = k + 1 == parent.children.len();
-        let mut to = child.end;
-        if !last {
-            to = skip_ws(self.plain.as_bytes(), to) + 1; // its comma
-        }
-        if own_line {
-            to = self.line_end_if_blank(to);
-        }
-        if last && k > 0 {
-            // The comma before it goes; what stands between (a comment) stays.
-            let prev = &parent.children[k - 1].2;
-            let comma = skip_ws(self.plain.as_bytes(), prev.end);
-            self.list.push((comma, comma + 1, String::new()));
-        }
-        self.list.push((from, to, String::new()));
     }
 
     /// Append `value` (as the member `key`, in an object) to `parent`.
@@ -410,6 +415,30 @@ mod tests {
         // Removing the only member.
         let out = edit("{\n  // c\n  \"k\": [] // gone\n}\n", &json!({})).unwrap();
         assert_eq!(out, "{\n  // c\n}\n");
+    }
+
+    /// Several members or items going at once (`hook uninstall` takes out four events):
+    /// the last ones, the middle ones, all of them, each read back as wanted.
+    #[test]
+    fn several_removals_at_once() {
+        let text =
+            "{\n  // c\n  \"a\": 1, // a\n  \"b\": 2,\n  \"c\": 3,\n  \"d\": [1, 2, 3, 4]\n}\n";
+        for wanted in [
+            json!({"a": 1, "b": 2}),
+            json!({"a": 1, "d": [1, 2, 3, 4]}),
+            json!({"b": 2}),
+            json!({}),
+            json!({"a": 1, "b": 2, "c": 3, "d": [1]}),
+            json!({"a": 1, "b": 2, "c": 3, "d": [2, 3]}),
+            json!({"d": []}),
+        ] {
+            let out = edit(text, &wanted).unwrap_or_else(|| panic!("{wanted}"));
+            assert!(out.starts_with("{\n  // c\n"), "{out}");
+        }
+        assert_eq!(
+            edit(text, &json!({"a": 1, "b": 2})).unwrap(),
+            "{\n  // c\n  \"a\": 1, // a\n  \"b\": 2\n}\n"
+        );
     }
 
     #[test]

@@ -94,7 +94,7 @@ fn install_merges_into_existing_settings_and_the_installed_command_briefs() {
     );
     assert_eq!(
         run.stdout,
-        "added the SessionStart hook to [ROOT]/repo/.claude/settings.json\n",
+        "added git-handover's hooks to [ROOT]/repo/.claude/settings.json\n",
         "{}",
         run.snapshot()
     );
@@ -103,7 +103,7 @@ fn install_merges_into_existing_settings_and_the_installed_command_briefs() {
     let again = env.handover(&repo, &["hook", "install"]);
     assert_eq!(
         again.stdout,
-        "[ROOT]/repo/.claude/settings.json already has the SessionStart hook\n"
+        "[ROOT]/repo/.claude/settings.json already has git-handover's hooks\n"
     );
     assert_eq!(
         std::fs::read_to_string(&settings).unwrap(),
@@ -138,7 +138,7 @@ fn install_merges_into_existing_settings_and_the_installed_command_briefs() {
     let removed = env.handover(&repo, &["hook", "uninstall"]);
     assert_eq!(
         removed.stdout,
-        "removed the SessionStart hook from [ROOT]/repo/.claude/settings.json\n"
+        "removed git-handover's hooks from [ROOT]/repo/.claude/settings.json\n"
     );
     let back: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
     let original: Value = serde_json::from_str(EXISTING).unwrap();
@@ -161,7 +161,7 @@ fn codex_and_gemini_settings() {
     );
     assert_eq!(
         run.stdout,
-        "added the SessionStart hook to [ROOT]/home/.gemini/settings.json\n",
+        "added git-handover's hooks to [ROOT]/home/.gemini/settings.json\n",
         "{}",
         run.snapshot()
     );
@@ -175,7 +175,7 @@ fn codex_and_gemini_settings() {
     let user = env.handover(&repo, &["hook", "install", "--scope", "user"]);
     assert_eq!(
         user.stdout,
-        "added the SessionStart hook to [ROOT]/home/.claude/settings.json\n"
+        "added git-handover's hooks to [ROOT]/home/.claude/settings.json\n"
     );
 }
 

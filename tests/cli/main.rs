@@ -31,6 +31,7 @@ mod generated_files;
 mod git_extension;
 mod git_hooks;
 mod git_index;
+mod hook_install_events;
 mod hook_reach;
 mod hostile_input;
 mod language;

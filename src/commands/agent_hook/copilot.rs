@@ -9,17 +9,24 @@ use serde_json::{Map, Value, json};
 
 use crate::cli::shared::{HookAgent, HookScope};
 
-use super::entry::{hook_command, is_ours};
+use super::entry::{hook_command, is_ours_for};
 
 /// The events registered, each with the hook it runs: the briefing at `sessionStart`
-/// (its `additionalContext` reaches the model) and the reminder at `sessionEnd`.
-fn ours(scope: HookScope) -> [(&'static str, Value); 2] {
+/// (its `additionalContext` reaches the model), and the automatic record (issue 34)
+/// with its reminder at `preCompact` and `sessionEnd`. Copilot CLI 1.0.102 has
+/// `preCompact` (its `prebuilds/linux-x64/runtime.node`: `"hooks.preCompact"`, "Hooks
+/// that run before context compaction begins (cannot block it)", input
+/// `transcriptPath`, `trigger`, `customInstructions`); its `agentStop` is not
+/// registered: the stop gate answers only Claude Code's, Codex's and Gemini CLI's
+/// blocking forms.
+fn ours(scope: HookScope) -> [(&'static str, Value); 3] {
     let hook = |verb: &str| {
         json!({"type": "command", "bash": hook_command(verb, HookAgent::Copilot, scope),
                "timeoutSec": 10})
     };
     [
         ("sessionStart", hook("session-start")),
+        ("preCompact", hook("pre-compact")),
         ("sessionEnd", hook("session-end")),
     ]
 }
@@ -29,10 +36,10 @@ fn is_our_entry(hook: &Value) -> bool {
     let Some(bash) = hook.get("bash").and_then(Value::as_str) else {
         return false;
     };
-    is_ours(&json!({ "command": bash }))
-        || [HookScope::Project, HookScope::User]
-            .iter()
-            .any(|s| bash.trim() == hook_command("session-end", HookAgent::Copilot, *s))
+    let hook = json!({ "command": bash });
+    ["session-start", "pre-compact", "session-end"]
+        .iter()
+        .any(|verb| is_ours_for(&hook, verb))
 }
 
 /// Add our hooks to `settings` (replacing older ones of ours); whether it changed.

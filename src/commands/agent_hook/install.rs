@@ -9,7 +9,7 @@ use crate::cli::shared::{HookAgent, HookInstallArgs, HookScope};
 use crate::support::error::{Error, Result, msg};
 use crate::support::fsio;
 
-use super::entry::{entry, installed, is_ours, remove_ours};
+use super::entry::{entry, events, installed, is_ours, remove_ours};
 use crate::services::agent_paths::{settings_path, user_dir};
 
 /// What `install` or `uninstall` did.
@@ -193,8 +193,10 @@ fn read_instructions(path: &Path) -> Result<String> {
     })
 }
 
-/// Add the hook (and, when asked, the instructions), keeping everything else. A
-/// registration of ours that misses some session source is replaced by the full one.
+/// Add the hooks (and, when asked, the instructions), keeping everything else: each of
+/// the agent's events (`entry::events`), so an older install that registered the start
+/// alone gains the record's events when run again. A registration of ours that misses
+/// some session source is replaced by the full one.
 /// `project` is the worktree (`None` outside a repository: user scope only).
 pub fn install(
     project: Option<&Path>,
@@ -225,19 +227,30 @@ pub fn install(
     let hooks = hooks
         .as_object_mut()
         .ok_or_else(|| wrong_shape(&path, "hooks", "an object"))?;
-    let groups = hooks
-        .entry("SessionStart")
-        .or_insert_with(|| Value::Array(Vec::new()));
-    let groups = groups
-        .as_array_mut()
-        .ok_or_else(|| wrong_shape(&path, "hooks.SessionStart", "an array"))?;
-    let present = installed(args.agent, args.scope, groups);
-    if !present {
-        remove_ours(groups);
-        groups.push(entry(args.agent, args.scope));
+    // Every event's list is checked before any is changed: a file of the wrong shape
+    // is left whole.
+    for (event, _) in events(args.agent) {
+        if hooks.get(*event).is_some_and(|g| !g.is_array()) {
+            return Err(wrong_shape(&path, &format!("hooks.{event}"), "an array"));
+        }
+    }
+    let mut changed = false;
+    for (event, verb) in events(args.agent) {
+        let groups = hooks
+            .entry(*event)
+            .or_insert_with(|| Value::Array(Vec::new()))
+            .as_array_mut()
+            .expect("checked above");
+        if !installed(args.agent, args.scope, verb, groups) {
+            remove_ours(groups, verb);
+            groups.push(entry(args.agent, args.scope, verb));
+            changed = true;
+        }
+    }
+    if changed {
         write_settings(&real, &settings)?;
     }
-    finish(project, instructions_in, args, path, !present, lock_timeout)
+    finish(project, instructions_in, args, path, changed, lock_timeout)
 }
 
 /// The rest of `install`: the instructions, when asked, and the report.
@@ -315,8 +328,8 @@ fn other_scope(project: Option<&Path>, args: &HookInstallArgs) -> Option<PathBuf
     registered.then_some(path)
 }
 
-/// Remove what `install` added: its hook entry (and a matcher group, `SessionStart` or
-/// `hooks` that held nothing but it), and with `--instructions` the section it wrote.
+/// Remove what `install` added: its hook entries (and a matcher group, an event's list
+/// or `hooks` that held nothing but them), and with `--instructions` the section it wrote.
 pub fn uninstall(
     project: Option<&Path>,
     instructions_in: Option<&Path>,
@@ -339,11 +352,14 @@ pub fn uninstall(
             .get_mut("hooks")
             .filter(|_| args.agent != HookAgent::Copilot)
         {
-            if let Some(Value::Array(groups)) = hooks.get_mut("SessionStart") {
-                let had = groups.len();
-                changed = remove_ours(groups);
-                if groups.is_empty() && had > 0 {
-                    hooks.remove("SessionStart");
+            for (event, verb) in events(args.agent) {
+                if let Some(Value::Array(groups)) = hooks.get_mut(*event) {
+                    let had = groups.len();
+                    let removed = remove_ours(groups, verb);
+                    if removed && groups.is_empty() && had > 0 {
+                        hooks.remove(*event);
+                    }
+                    changed |= removed;
                 }
             }
             if hooks.is_empty() && changed {

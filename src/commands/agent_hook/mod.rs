@@ -10,6 +10,7 @@ mod event;
 mod install;
 mod linkage;
 mod record;
+mod saved_elsewhere;
 mod session;
 mod start_seen;
 mod starts;

@@ -90,6 +90,26 @@ pub fn record(
     }
     let wt = ctx.current_worktree()?;
     let create = facts.as_ref().is_some_and(Facts::did_work);
+    // No handover here: nothing to record means nothing to release either (and the
+    // session is not chosen: that makes the handover directory). And when this agent
+    // session saved its own in another worktree's session (`--session KEY`), that is
+    // its handover: none is made here besides it.
+    let none_here = super::saved_elsewhere::none_here(ctx, &wt.path);
+    if none_here && !create {
+        return Ok(out);
+    }
+    if none_here
+        && let Some(key) =
+            super::saved_elsewhere::saved_elsewhere(ctx, &event.clean("session_id"), deadline)
+    {
+        let line = crate::support::i18n::fill(
+            ctx.lang,
+            crate::k!("record.saved_elsewhere"),
+            &[("key", &key)],
+        );
+        out.notes.push(line);
+        return Ok(out);
+    }
     let owner = ctx.owner(&TeamArgs::default(), &wt)?;
     let chosen = sessions::choose(
         &ctx.write_root(&wt),
@@ -233,7 +253,12 @@ pub(super) fn facts(
     notes: &mut Vec<String>,
 ) -> Facts {
     let head = seen.head.as_deref().unwrap_or_default();
-    let since = ctx.repo.commits_since(head, COMMITS_LOOKED_AT, deadline);
+    let since = ctx.repo.commits_since(
+        head,
+        COMMITS_LOOKED_AT,
+        crate::model::session::KEEP_ARCHITECTURE_CHANGES,
+        deadline,
+    );
     let (dirty, _) = ctx
         .repo
         .dirty_files(super::start_seen::DIRTY_KEPT, deadline);
@@ -241,17 +266,15 @@ pub(super) fn facts(
         .text("transcript_path")
         .map(PathBuf::from)
         .or_else(|| seen.transcript.clone());
-    let digest = super::transcript_step::read(path.as_deref(), agent, ctx.lang, notes);
-    let mut files: Vec<String> = since
-        .commits
-        .iter()
-        .flat_map(|c| c.files.iter().cloned())
-        .collect();
+    let root = ctx.current_worktree().ok().map(|w| w.path);
+    let mut digest = super::transcript_step::read(path.as_deref(), agent, ctx.lang, notes);
+    digest.edited_files =
+        super::transcript_step::in_worktree(digest.edited_files, root.as_deref(), event.dir());
+    let mut files: Vec<String> = since.files.clone();
     // Changed and not committed: what differs from HEAD now and was modified at or
     // after the start (a file's time and the marker's are the kernel's coarse clock,
     // so "at" counts; a file changed before the start and left alone is not this agent
     // session's work); a file gone counts only when the agent's tools touched it.
-    let root = ctx.current_worktree().ok().map(|w| w.path);
     let modified_since = |p: &str| {
         let file = root.as_ref()?.join(p);
         let time = std::fs::symlink_metadata(file).ok()?.modified().ok()?;

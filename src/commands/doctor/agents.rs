@@ -40,6 +40,11 @@ pub(super) fn checks(ctx: &Context, wt: &Worktree) -> Vec<Check> {
     let mut any = false;
     for agent in AGENTS {
         let mut found = registrations(agent, &wt.path, &main);
+        out.extend(
+            found
+                .iter()
+                .filter_map(|(scope, file)| older_install(agent, *scope, file)),
+        );
         if agent == HookAgent::Codex {
             out.extend(found.iter().filter_map(|(_, file)| codex_trust(file)));
         }
@@ -85,6 +90,51 @@ fn registrations(agent: HookAgent, here: &Path, main: &Path) -> Vec<(HookScope, 
             runs_our_hook(&file).then_some((scope, file))
         })
         .collect()
+}
+
+/// A settings file that runs our session-start hook but not our session-end hook: an
+/// install by an earlier version (`SessionStart` alone), so the agent session's work is
+/// never recorded by itself (issue 34). Its fix is the install again, which adds the
+/// rest and keeps everything else. Copilot's file has had sessionEnd from the start;
+/// a package's hooks are the package's.
+fn older_install(agent: HookAgent, scope: HookScope, file: &Path) -> Option<Check> {
+    if agent == HookAgent::Copilot || !file.ends_with(settings_tail(agent, scope)?) {
+        return None;
+    }
+    let text = crate::support::fsio::read_regular(file, 4 << 20).ok()?;
+    let text = String::from_utf8_lossy(&text);
+    if text.contains("hook session-end") {
+        return None;
+    }
+    let scope_word = match scope {
+        HookScope::Project => "project",
+        HookScope::Local => "local",
+        HookScope::User => "user",
+    };
+    Some(
+        Check::problem(
+            "record",
+            crate::k!("doctor.record_missing"),
+            Some(format!(
+                "git handover hook install --agent {} --scope {scope_word}",
+                word(agent)
+            )),
+            false,
+        )
+        .with("agent", agent.name())
+        .at(file.to_owned()),
+    )
+}
+
+/// The end of the settings file `hook install` writes for `agent` at `scope` (a
+/// package's file is another).
+fn settings_tail(agent: HookAgent, scope: HookScope) -> Option<&'static str> {
+    Some(match (agent, scope) {
+        (HookAgent::Claude, HookScope::Local) => "settings.local.json",
+        (HookAgent::Claude | HookAgent::Gemini, _) => "settings.json",
+        (HookAgent::Codex, _) => "hooks.json",
+        (HookAgent::Copilot, _) => return None,
+    })
 }
 
 /// A package the agent installed: on, or off here with the agent's command that turns

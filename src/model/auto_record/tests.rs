@@ -97,3 +97,21 @@ fn a_commit_recorded_by_someone_else_is_not_recorded_again_and_ten_are_kept() {
     // Newest first in the facts: the newest (c0) is the last entry.
     assert_eq!(list[9]["summary"], "c0");
 }
+
+/// At the limit of ten notes the oldest automatic one goes to make room, but never one
+/// a person changed: it is theirs now.
+#[test]
+fn a_note_a_person_changed_is_never_dropped_to_make_room() {
+    let mut doc = Map::new();
+    apply(&mut doc, &facts(), &note("one commit"), &words, "t0");
+    doc["session_notes"][0]["content"] = json!("my own words");
+    for i in 0..12 {
+        let mut f = facts();
+        f.session_id = format!("other-{i}");
+        apply(&mut doc, &f, &note(&format!("commit {i}")), &words, "t1");
+    }
+    let notes = doc["session_notes"].as_array().unwrap();
+    assert_eq!(notes.len(), KEEP_SESSION_NOTES);
+    assert_eq!(notes[0]["content"], "my own words");
+    assert_eq!(notes[KEEP_SESSION_NOTES - 1]["content"], "commit 11");
+}

@@ -7,7 +7,9 @@
 //! (`call_id`, `command` argv, `exit_code`, `stderr`, `aggregated_output`) and
 //! `patch_apply_end` (`changes`: a map keyed by path); `response_item` payloads
 //! `custom_tool_call` / `function_call` named `apply_patch` (the patch's
-//! `*** Add File:`, `*** Update File:`, `*** Delete File:`, `*** Move to:` lines).
+//! `*** Add File:`, `*** Update File:`, `*** Delete File:`, `*** Move to:` lines,
+//! relative to the agent's directory); 0.171.0's `item_completed` of a `FileChange`
+//! item (`changes` keyed by absolute path).
 
 use std::collections::HashSet;
 
@@ -45,6 +47,16 @@ pub(super) fn digest(tail: &str) -> Digest {
             // the call's id; `command` argv, `exit_code`, `aggregated_output`).
             ("event_msg", Some("item_completed")) if p["item"]["type"] == "CommandExecution" => {
                 exec_end(&mut b, &mut failed, p["item"]["id"].as_str(), &p["item"]);
+            }
+            // 0.171.0: an applied patch ends as a completed `FileChange` item whose
+            // `changes` are keyed by absolute path (no `patch_apply_end`; seen in
+            // tests/fixtures/transcripts/codex-0.171.0-patch.jsonl).
+            ("event_msg", Some("item_completed")) if p["item"]["type"] == "FileChange" => {
+                if let Some(changes) = p["item"]["changes"].as_object() {
+                    for path in changes.keys() {
+                        b.edited(path);
+                    }
+                }
             }
             ("event_msg", Some("exec_command_end")) => {
                 exec_end(&mut b, &mut failed, p["call_id"].as_str(), p);

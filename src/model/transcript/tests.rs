@@ -5,8 +5,9 @@ use super::*;
 
 const CLAUDE: &str = r#"{"type":"user","uuid":"u1","sessionId":"s","message":{"role":"user","content":"fix the parser\nplease"}}
 {"type":"assistant","uuid":"a1","sessionId":"s","message":{"content":[{"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"/w/a.rs","content":"x"}},{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"ls /nonexistent"}},{"type":"tool_use","id":"t3","name":"Bash","input":{"command":"true"}}]}}
-{"type":"user","uuid":"u2","sessionId":"s","toolUseResult":{},"message":{"content":[{"type":"tool_result","tool_use_id":"t2","is_error":true,"content":"Exit code 2\nls: cannot access '/nonexistent': No such file or directory"},{"type":"tool_result","tool_use_id":"t3","content":""}]}}
-{"type":"assistant","uuid":"a2","sessionId":"s","message":{"content":[{"type":"tool_use","id":"t4","name":"Edit","input":{"file_path":"/w/a.rs"}},{"type":"tool_use","id":"t5","name":"NotebookEdit","input":{"notebook_path":"/w/n.ipynb"}}]}}
+{"type":"user","uuid":"u2","sessionId":"s","toolUseResult":{},"message":{"content":[{"type":"tool_result","tool_use_id":"t2","is_error":true,"content":"Exit code 2\nls: cannot access '/nonexistent': No such file or directory"},{"type":"tool_result","tool_use_id":"t3","content":""},{"type":"tool_result","tool_use_id":"t1","content":"File created"}]}}
+{"type":"assistant","uuid":"a2","sessionId":"s","message":{"content":[{"type":"tool_use","id":"t4","name":"Edit","input":{"file_path":"/w/a.rs"}},{"type":"tool_use","id":"t5","name":"NotebookEdit","input":{"notebook_path":"/w/n.ipynb"}},{"type":"tool_use","id":"t6","name":"Edit","input":{"file_path":"/w/unread.rs"}},{"type":"tool_use","id":"t7","name":"Write","input":{"file_path":"/w/no-answer.rs"}}]}}
+{"type":"user","uuid":"u5","sessionId":"s","toolUseResult":{},"message":{"content":[{"type":"tool_result","tool_use_id":"t4","content":"ok"},{"type":"tool_result","tool_use_id":"t5","content":"ok"},{"type":"tool_result","tool_use_id":"t6","is_error":true,"content":"<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"}]}}
 {"type":"user","uuid":"u3","sessionId":"s","isMeta":true,"message":{"content":"Caveat: the messages below"}}
 {"type":"user","uuid":"u4","sessionId":"s","message":{"content":"<command-name>/clear</command-name>"}}
 {"type":"last-prompt","lastPrompt":"x","sessionId":"s"}
@@ -115,4 +116,22 @@ fn bounds() {
     assert_eq!(d.failed_commands.len(), MAX_FAILED_COMMANDS);
     assert_eq!(d.failed_commands.last().unwrap().command, "c99");
     assert_eq!(d.failed_commands[0].first_error_line, "boom");
+}
+
+/// The request itself before the tail: Claude Code's `last-prompt` line gives it; a
+/// request line in the tail wins over it.
+#[test]
+fn claudes_last_prompt_line_stands_in_for_a_request_before_the_tail() {
+    let tail = r#"{"type":"assistant","uuid":"a1","sessionId":"s","message":{"content":[{"type":"text","text":"done"}]}}
+{"type":"last-prompt","lastPrompt":"port the lexer","sessionId":"s"}
+"#;
+    let d = digest(Format::Claude, tail);
+    assert_eq!(d.last_request.as_deref(), Some("port the lexer"));
+    assert_eq!(d.skipped_lines, 0);
+    let with = format!(
+        "{tail}{}\n",
+        r#"{"type":"user","uuid":"u2","sessionId":"s","message":{"role":"user","content":"now the parser"}}"#
+    );
+    let d = digest(Format::Claude, &with);
+    assert_eq!(d.last_request.as_deref(), Some("now the parser"));
 }

@@ -239,6 +239,17 @@ pub fn choose(
 ) -> Result<Chosen> {
     let mut unreadable = Vec::new();
     let branch_lock = match owner {
+        // A look that makes nothing (`create` off) where the branch has no directory
+        // yet has nothing to lock or read: it makes no directory either (a hook's
+        // read in a worktree without a handover left an empty one behind).
+        Owner::Branch(branch)
+            if !create
+                && !root
+                    .join(Path::new(branch).parent().unwrap_or(Path::new("")))
+                    .is_dir() =>
+        {
+            None
+        }
         Owner::Branch(branch) => {
             let parent = Path::new(branch).parent().unwrap_or(Path::new(""));
             make_dirs(root, parent)?;

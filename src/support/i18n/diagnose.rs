@@ -48,6 +48,7 @@ pub(super) const DIAGNOSE: &[Entry] = &[
     e("doctor.notes_differ", "the notes store differs from {remote}'s as last fetched", "ノートストアは最後に取得した {remote} のものと異なります"),
     e("doctor.hook_none", "{agent}: no git-handover hook in this project or for the user", "{agent}: このプロジェクトにもユーザーにも git-handover のフックはありません"),
     e("doctor.hook_ok", "{agent}: the hook is registered in {files}", "{agent}: フックは {files} に登録されています"),
+    e("doctor.record_missing", "{agent}: the hooks in this file were installed by an earlier version and register only SessionStart: an agent session's work is not recorded when it ends (run the install again: it adds the rest)", "{agent}: このファイルのフックは以前の版で入れたもので SessionStart しか登録していません。エージェントセッションの作業は終了時に記録されません（もう一度 install すると残りを追加します）"),
     e("doctor.hook_not_opted_in", "{agent}: the hook in {files} is the user's, and this repository did not opt in: it briefs nothing here", "{agent}: {files} のフックはユーザーのもので、このリポジトリはオプトインしていません。ここでは何も伝えません"),
     e("doctor.hook_opted_in", "{agent}: this repository opted in (handover.hook=true): the hook in {files} briefs here", "{agent}: このリポジトリはオプトインしました（handover.hook=true）。{files} のフックがここで伝えます"),
     e("doctor.codex_trusted", "Codex has trusted the hook in {path} (if it changed since, Codex asks again in /hooks)", "Codex は {path} のフックを信頼済みです（その後に変わっていれば /hooks でまた尋ねます）"),

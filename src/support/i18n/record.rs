@@ -12,6 +12,7 @@ pub(super) const RECORD: &[Entry] = &[
     e("record.note_who", "Recorded automatically at the end of {agent} session {session}.", "{agent} セッション {session} の終わりに自動で記録しました。"),
     e("record.note_request", "Last request: {request}.", "最後の依頼: {request}。"),
     e("record.note_commits", "{n} commit(s): {list}.", "コミット {n} 件: {list}。"),
+    e("record.saved_elsewhere", "this agent session saved its handover in {key}: no other is made here", "このエージェントセッションは {key} に引き継ぎを保存しました。ここには別のものを作りません"),
     e("record.note_files", "Files changed: {list}.", "変更したファイル: {list}。"),
     e("record.note_failed", "Failed: {list}.", "失敗: {list}。"),
     e("record.and_more", " and {n} more", " ほか {n} 件"),

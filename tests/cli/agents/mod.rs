@@ -23,6 +23,7 @@
 mod copilot;
 mod day;
 mod doctor;
+mod edits;
 mod linkage;
 mod models;
 mod opencode;

@@ -76,3 +76,22 @@ pub(super) fn codex_runs(script: String) -> Reply {
         Some(("text/event-stream", sse(&events)))
     })
 }
+
+/// Gemini CLI's model: the first request that offers `run_shell_command` (and holds no
+/// function response yet) is answered with a call of it.
+pub(super) fn gemini_runs(script: String) -> Reply {
+    Box::new(move |path, body| {
+        if !path.contains("enerateContent") || body.contains("functionResponse") {
+            return None;
+        }
+        if !body.contains("run_shell_command") {
+            return None;
+        }
+        let chunk = json!({"candidates": [{"content": {"parts": [{"functionCall": {"name": "run_shell_command", "args": {"command": script, "description": "env"}}}], "role": "model"}, "finishReason": "STOP", "index": 0}],
+                           "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2}});
+        if path.contains("stream") {
+            return Some(("text/event-stream", format!("data: {chunk}\r\n\r\n")));
+        }
+        Some(("application/json", chunk.to_string()))
+    })
+}

@@ -265,7 +265,12 @@ fn user_scope_hooks_follow_the_agents_variables_and_brief_only_where_opted_in() 
                 "{}",
                 String::from_utf8_lossy(&out.stderr)
             );
-            let ran = w.events().len() - before_events;
+            // The start's hook (install also registers the record's events, which run
+            // at the end of the prompt).
+            let ran = w.events()[before_events..]
+                .iter()
+                .filter(|e| e["hook_event_name"] == "SessionStart")
+                .count();
             let briefed = w.stub.since(before).iter().any(|(_, b)| b.contains(MARKER));
             (ran, briefed)
         };

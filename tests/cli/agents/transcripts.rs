@@ -290,3 +290,35 @@ fn gemini_clis_own_recording_gives_the_edit_and_the_failed_command() {
     assert_eq!(failed.command, "ls /nonexistent-transcripts");
     assert_eq!(failed.exit_status, Some(2), "{failed:?}");
 }
+
+/// The edit tools' transcripts captured from the real agents (`agents::edits`): each
+/// gives the files edited, and nothing for an edit the agent refused.
+#[test]
+fn the_captured_edit_transcripts_give_the_edited_files() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/transcripts");
+    let names = |file: &str, format| -> Vec<String> {
+        let read = read_transcript(&dir.join(file), format);
+        assert_eq!(read.problem, None, "{file}");
+        assert_eq!(read.digest.skipped_lines, 0, "{file}");
+        // The runs' temporary directories differ: the file names say enough.
+        read.digest
+            .edited_files
+            .iter()
+            .map(|p| p.rsplit('/').next().unwrap().to_owned())
+            .collect()
+    };
+    // Claude Code: `Edit` of old.txt refused (not read first), `Write` then `Edit` of
+    // notes.txt.
+    assert_eq!(
+        names("claude-2.1.332-edits.jsonl", TranscriptFormat::Claude),
+        ["notes.txt"]
+    );
+    // Codex: the patch's relative paths, then the applied `FileChange`'s absolute ones.
+    let mut codex = names("codex-0.171.0-patch.jsonl", TranscriptFormat::Codex);
+    codex.sort();
+    assert_eq!(codex, ["new.txt", "new.txt", "old.txt", "old.txt"]);
+    assert_eq!(
+        names("gemini-0.61.0-edits.jsonl", TranscriptFormat::Gemini),
+        ["new.txt", "old.txt"]
+    );
+}
