@@ -6,7 +6,8 @@
 //! than the N it has; the record each shown one replaced is looked for in the notes of
 //! its session alone (`.members`), newest first, stopping at the first that cannot
 //! hold a newer one. `log KEY` reads the notes of the groups that have that key. Only
-//! the lines that may be shown are parsed whole. Plain `log` reads the whole store.
+//! the lines that may be shown are parsed whole. Plain `log` is streamed (`stream.rs`);
+//! this reads the whole store for it only when the index cannot be used.
 //!
 //! What this changes in what `log` says: the lines named unreadable are those the
 //! index knows (every line that is no record, and the records it read whole that do
