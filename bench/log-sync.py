@@ -47,8 +47,8 @@ def timed(cmd, cwd, first_line=False, head=False):
     return ms, first, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
 
 
-def table(rows, base):
-    print("| command | median ms | × rev-parse | first line ms | peak RSS MiB | exit |")
+def table(rows, base, base_name):
+    print("| command | median ms | × %s | first line ms | peak RSS MiB | exit |" % base_name)
     print("|---|---:|---:|---:|---:|---:|")
     for name, runs in rows.items():
         ms = statistics.median(r[0] for r in runs)
@@ -72,7 +72,7 @@ def log(d, rounds, old, new):
     for _ in range(rounds):
         for n, (cmd, kw) in cases.items():
             rows[n].append(timed(cmd, repo, **kw))
-    table(rows, statistics.median(r[0] for r in rows["git rev-parse HEAD"]))
+    table(rows, statistics.median(r[0] for r in rows["git rev-parse HEAD"]), "rev-parse")
 
 
 def git(cwd, *args):
@@ -118,7 +118,7 @@ def sync(d, rounds, old, new):
         for n in names:
             where, cmd = cases[n]
             rows[n].append(timed(cmd, copies[where]))
-    table(rows, statistics.median(r[0] for r in rows["git fetch (notes ref)"]))
+    table(rows, statistics.median(r[0] for r in rows["git fetch (notes ref)"]), "git fetch")
 
 
 if __name__ == "__main__":
