@@ -44,6 +44,9 @@ fn rank_of(note: CommitId, line: usize, r: &Record) -> Rank {
     )
 }
 
+/// A note's blob, its text, and where each of its lines starts and ends.
+type Lines = (NoteText, Vec<u8>, Vec<(usize, usize)>);
+
 /// A record in the queue, with what changed once its session's previous record is
 /// known. Once it is, its state is let go and read again from its note when the
 /// record goes out: a record waiting behind others costs its place, not its state.
@@ -63,8 +66,9 @@ pub struct LogStream<'a> {
     unread: Vec<(jiff::Timestamp, CommitId, NoteText)>,
     /// Records read and not yet in the queue, in their order, with where they are.
     read: BTreeMap<Rank, (StoredRecord, NoteText)>,
-    /// The last note read again for a record going out.
-    again: Option<(NoteText, Vec<u8>)>,
+    /// The last note read again for a record going out, and where each of its lines
+    /// starts and ends.
+    again: Option<Lines>,
     queue: VecDeque<Slot>,
     /// The number of the queue's first slot (slots are numbered as they come).
     first: usize,
@@ -278,14 +282,25 @@ impl LogStream<'_> {
     /// The record at `at`, read again from its note (the last note read again is
     /// kept: records going out one after the other are mostly on one note).
     fn read_again(&mut self, (blob, line): (NoteText, usize)) -> Result<Record> {
-        if self.again.as_ref().is_none_or(|(b, _)| *b != blob) {
+        if self.again.as_ref().is_none_or(|(b, _, _)| *b != blob) {
             let text = self.store.repo.note_text(blob, MAX_NOTE_SIZE);
-            self.again = text.map(|t| (blob, t));
+            self.again = text.map(|t| {
+                let mut lines = Vec::new();
+                let mut start = 0;
+                for end in (t.iter().enumerate())
+                    .filter_map(|(i, b)| (*b == b'\n').then_some(i))
+                    .chain([t.len()])
+                {
+                    lines.push((start, end));
+                    start = end + 1;
+                }
+                (blob, t, lines)
+            });
         }
-        let text = (self.again.as_ref())
-            .map(|(_, t)| t.as_slice())
-            .unwrap_or_default();
-        let found = text.split(|b| *b == b'\n').nth(line.saturating_sub(1));
+        let found = (self.again.as_ref()).and_then(|(_, text, lines)| {
+            let (start, end) = *lines.get(line.checked_sub(1)?)?;
+            text.get(start..end)
+        });
         found
             .and_then(|l| crate::model::record::parse_record(l).ok())
             .ok_or_else(|| {
