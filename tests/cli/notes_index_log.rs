@@ -83,11 +83,10 @@ fn log_n_reads_only_the_newest_notes() {
     assert!(!out.contains("main/s1"), "{out}");
     // A forged times file is not believed: the answer still equals the store's.
     let times = repo.join(".git/git-handover/notes-index/refs%notes%handover.times");
-    std::fs::write(&times, b"forged").unwrap();
-    assert_eq!(
-        log(&env, &repo, &["-n", "2"], true),
-        log(&env, &repo, &["-n", "2"], false)
-    );
+    for args in [&["-n", "2"][..], &[], &["--json"]] {
+        std::fs::write(&times, b"forged").unwrap();
+        assert_eq!(log(&env, &repo, args, true), log(&env, &repo, args, false));
+    }
 }
 
 #[test]

@@ -284,9 +284,13 @@ struct Reading<'a, 'b> {
 
 type Listed = std::result::Result<(Vec<Placed>, Vec<Option<Record>>), ()>;
 
+/// The notes a listing keeps read (at most 64 notes of 1 MiB: a bound, whatever `-n`).
+const KEPT: usize = 64;
+
 impl Reading<'_, '_> {
-    /// The text of `note` (empty over the size limit), read once; `Err(())`: the index
-    /// named a note the store does not have.
+    /// The text of `note` (empty over the size limit), read once while the last
+    /// [`KEPT`] notes are kept; `Err(())`: the index named a note the store does not
+    /// have.
     fn text(&mut self, note: CommitId) -> Result<std::result::Result<std::rc::Rc<Vec<u8>>, ()>> {
         if let Some(t) = self.texts.get(&note) {
             return Ok(Ok(t.clone()));
@@ -295,6 +299,9 @@ impl Reading<'_, '_> {
             return Ok(Err(()));
         };
         let text = std::rc::Rc::new(text.unwrap_or_default());
+        if self.texts.len() >= KEPT {
+            self.texts.clear();
+        }
         self.texts.insert(note, text.clone());
         Ok(Ok(text))
     }
@@ -322,9 +329,10 @@ impl Reading<'_, '_> {
         }
         let mut all = Vec::new();
         for note in notes {
-            let Ok(text) = self.text(note)? else {
+            let Ok(text) = note_text(self.store, self.commit, note)? else {
                 return Ok(Err(()));
             };
+            let text = text.unwrap_or_default();
             for (line_no, line, head) in lines_of(&text) {
                 if head.as_ref().is_some_and(|h| h.key != key) {
                     continue;

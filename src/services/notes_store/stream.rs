@@ -90,6 +90,8 @@ impl<'a> Store<'a> {
             Some(Indexed::At(commit, _)) => commit,
         };
         let Some(times) = index::times(self.repo, &self.settings.notes_ref, commit) else {
+            // Its times are gone or not whole: built afresh by the next reader.
+            index::forget(self.repo, &self.settings.notes_ref);
             return Ok(None);
         };
         let mut unread: Vec<(jiff::Timestamp, CommitId, NoteText)> = (self.repo)
