@@ -59,6 +59,11 @@ pub(super) fn dispatch(inv: &mut Invocation, command: Command) -> Result<Process
         Command::Hook(HookCommand::Uninstall(args)) if args.scope == HookScope::User => {
             user_settings(inv, &args, false)
         }
+        Command::Log(args) if args.key.is_none() && args.max_count.is_none() => {
+            let ctx = inv.open(inv.cwd.clone())?;
+            let painter = inv.painter(inv.color(ctx.settings.color));
+            super::log_stream::plain_log(ctx, inv.json, painter)
+        }
         command => {
             let ctx = inv.open(inv.cwd.clone())?;
             let painter = inv.painter(inv.color(ctx.settings.color));
@@ -146,7 +151,7 @@ fn in_repository(
                 stdout: Stdout::Stream(Box::new(move |out| {
                     let written = report.write_json(out);
                     std::mem::forget(report);
-                    written
+                    written.map(|()| super::Tail::default())
                 })),
             })
         }

@@ -3,6 +3,7 @@
 
 mod dispatch;
 mod invocation;
+mod log_stream;
 mod never_fail;
 
 use std::io::Write as _;
@@ -31,8 +32,17 @@ enum Stdout {
     Stream(Writer),
 }
 
-/// Writes a report to the stream it is given.
-type Writer = Box<dyn FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>>;
+/// Writes a report to the stream it is given; what it found on the way is added to
+/// what the report says on stderr.
+type Writer = Box<dyn FnOnce(&mut dyn std::io::Write) -> std::io::Result<Tail>>;
+
+/// What a report written as it is rendered found on the way: more for stderr, and the
+/// exit status when the run failed midway.
+#[derive(Default)]
+struct Tail {
+    notices: Notices,
+    code: Option<u8>,
+}
 
 impl ProcessOutput {
     fn ok(stdout: impl Into<Vec<u8>>) -> Self {
@@ -131,13 +141,22 @@ fn usage_document(e: &clap::Error) -> serde_json::Value {
     err.to_json()
 }
 
-fn print(outcome: ProcessOutput, quiet: bool, lang: Lang) -> ExitCode {
+fn print(mut outcome: ProcessOutput, quiet: bool, lang: Lang) -> ExitCode {
     let mut stdout = std::io::stdout().lock();
     let written = match outcome.stdout {
         Stdout::Text(bytes) => stdout.write_all(&bytes).and_then(|()| stdout.flush()),
         Stdout::Stream(write) => {
             let mut buffered = std::io::BufWriter::with_capacity(1 << 16, &mut stdout);
-            write(&mut buffered).and_then(|()| buffered.flush())
+            write(&mut buffered).and_then(|tail| {
+                buffered.flush()?;
+                let (n, more) = (&mut outcome.notices, tail.notices);
+                n.infos.extend(more.infos);
+                n.errors.extend(more.errors);
+                n.warnings.extend(more.warnings);
+                n.hints.extend(more.hints);
+                outcome.code = tail.code.unwrap_or(outcome.code);
+                Ok(())
+            })
         }
     };
     if let Err(e) = written {

@@ -3,7 +3,7 @@
 use clap::Args;
 
 use crate::services::context::Context;
-use crate::services::notes_store::StoredRecord;
+pub use crate::services::notes_store::{LogStream, StoredRecord};
 use crate::support::error::Result;
 
 #[derive(Debug, Args)]
@@ -75,6 +75,33 @@ pub fn run(ctx: &Context, args: &LogArgs) -> Result<Report> {
         skipped,
         changes,
     })
+}
+
+/// Plain `log` (no key, no count).
+pub enum Listing<'a> {
+    /// The store read whole (the index could not give the order of reading).
+    Whole(Report),
+    /// The records as they are read, newest first.
+    Stream {
+        notes_ref: String,
+        records: LogStream<'a>,
+    },
+}
+
+/// Plain `log`: its records as a stream (issue 36), or, when the store must be read
+/// whole, its report.
+pub fn stream(ctx: &Context) -> Result<Listing<'_>> {
+    if let Some(records) = ctx.store().history_stream()? {
+        return Ok(Listing::Stream {
+            notes_ref: ctx.settings.notes_ref.clone(),
+            records,
+        });
+    }
+    let plain = LogArgs {
+        key: None,
+        max_count: None,
+    };
+    run(ctx, &plain).map(Listing::Whole)
 }
 
 /// Keys of the store close to `key`: sharing its first component (the branch or team),

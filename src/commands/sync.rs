@@ -224,17 +224,26 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
             })?;
         crate::support::testing::pause("sync_fetched");
         if report.remote_had_notes {
-            // What came from the remote is checked before any ref of the user's moves;
-            // a remote commit already in our store's history brings nothing new, and
-            // is not read again (issue 36: sync costs what it exchanges).
+            // What came from the remote is checked before any ref of the user's moves:
+            // only what differs from the merge base with ours (the rest is our own
+            // history's); a remote commit already in our history brings nothing new,
+            // and is not read again (issue 36: sync costs what it exchanges).
             let theirs = ctx.repo.notes_commit_of(scratch)?;
             let ours = ctx.repo.notes_commit_of(notes_ref)?;
-            let known =
-                matches!((theirs, ours), (Some(t), Some(o)) if ctx.repo.notes_descends(t, o));
+            let base = match (theirs, ours) {
+                (Some(t), Some(o)) if t == o => Some(t),
+                (Some(t), Some(o)) => ctx.repo.notes_merge_base(t, o),
+                _ => None,
+            };
+            let known = base.is_some() && base == theirs;
             if known {
                 crate::support::testing::note("sync-remote-known");
             }
-            if !known && let Some(why) = ctx.repo.notes_problem(scratch, record::MAX_NOTE_SIZE)? {
+            if !known
+                && let Some(why) = ctx
+                    .repo
+                    .notes_problem(scratch, base, record::MAX_NOTE_SIZE)?
+            {
                 ctx.repo.delete_ref(scratch)?;
                 return Err(Error::usage(msg(
                     crate::k!("err.remote_notes_bad"),

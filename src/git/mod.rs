@@ -17,6 +17,7 @@ mod index;
 mod notes;
 mod notes_diff;
 mod notes_fetch;
+mod notes_merge;
 mod packed;
 mod resolve;
 mod rewritten;
@@ -28,8 +29,8 @@ mod worktrees;
 use worktrees::target_commit;
 pub mod subprocess;
 
-pub use notes::{NoteBlob, NoteChoice, NoteRules, NotesMerge};
 pub use notes_diff::NoteText;
+pub use notes_merge::{NoteBlob, NoteChoice, NoteRules, NotesMerge};
 pub use session::{History, ToolDir};
 
 /// A commit id. Only this module makes them.

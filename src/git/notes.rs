@@ -1,8 +1,7 @@
 //! The notes store in git (SPEC section 8): reading every note of a notes ref (flat or
-//! fan-out trees), appending a record with a compare-and-swap update of the ref, and
-//! merging another notes ref in the way `git notes merge -s cat_sort_uniq` does.
+//! fan-out trees) and appending a record with a compare-and-swap update of the ref.
+//! Merging another notes ref is `notes_merge.rs`.
 
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use gix::ObjectId;
@@ -36,53 +35,7 @@ impl StoredNote {
     }
 }
 
-/// What merging another notes ref into ours did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NotesMerge {
-    /// The other ref does not exist.
-    NoOther,
-    /// Ours already holds everything the other has.
-    UpToDate,
-    /// Ours was behind (or absent) and now points where the other does.
-    FastForward,
-    /// A merge commit: `combined` notes were changed on both sides and joined.
-    Merged { combined: usize },
-}
-
-/// A note's blob, as the sides of a notes merge hold it: two are equal when their
-/// texts are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NoteBlob(ObjectId);
-
-/// What a notes merge does with one annotated object's note.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NoteChoice {
-    /// Keep the local note as it is.
-    Keep,
-    /// Take the other side's note (none there: remove the local one).
-    Take,
-    /// Remove the local note.
-    Remove,
-    /// Join the two notes' texts ([`NoteRules::join`]); only when both sides have one.
-    Join,
-}
-
-/// The rules a notes merge follows, note by note: git walks the two refs and writes
-/// the result; what a change on either side means is the caller's to say.
-pub trait NoteRules {
-    /// The choice for one annotated object, from its note on the merge base, here and
-    /// on the other side (`None`: no note there).
-    fn choose(
-        &self,
-        base: Option<&NoteBlob>,
-        local: Option<&NoteBlob>,
-        theirs: Option<&NoteBlob>,
-    ) -> NoteChoice;
-    /// The text of two notes joined.
-    fn join(&self, local: &[u8], theirs: &[u8]) -> Vec<u8>;
-}
-
-const MESSAGE: &str = "Notes added by 'git handover'";
+pub(super) const MESSAGE: &str = "Notes added by 'git handover'";
 
 impl Repo {
     /// The commit HEAD of the repository's worktree points to, if any.
@@ -211,7 +164,7 @@ impl Repo {
 
     /// A commit of `tree` with `parents`, by the configured identity, or by
     /// `git-handover` when none is configured (a note must not fail a save).
-    fn notes_commit(
+    pub(super) fn notes_commit(
         &self,
         message: &str,
         tree: ObjectId,
@@ -239,7 +192,7 @@ impl Repo {
     }
 
     /// Move `name` from `expected` (absent when `None`) to `new`, with a reflog entry.
-    fn swap_ref(
+    pub(super) fn swap_ref(
         &self,
         name: &str,
         expected: Option<ObjectId>,
@@ -257,7 +210,7 @@ impl Repo {
 
     /// When `name`'s lock file (`<ref>.lock`, git's) is there: a stale lock, named with
     /// its age. A race with live writers leaves no lock behind for long.
-    fn ref_lock_error(&self, name: &str) -> Option<Error> {
+    pub(super) fn ref_lock_error(&self, name: &str) -> Option<Error> {
         let lock =
             crate::support::paths::lexical(self.repo.common_dir()).join(format!("{name}.lock"));
         let meta = std::fs::symlink_metadata(&lock).ok()?;
@@ -336,113 +289,6 @@ impl Repo {
                 }
             }
         }
-    }
-
-    /// Merge `other_ref` into `local_ref` as `git notes merge` would: fast-forward when
-    /// one contains the other, else a merge commit whose notes are what `rules` chooses
-    /// for each annotated object.
-    pub fn notes_merge(
-        &self,
-        local_ref: &str,
-        other_ref: &str,
-        rules: &dyn NoteRules,
-    ) -> Result<NotesMerge> {
-        let Some(other) = self.ref_commit(other_ref)? else {
-            return Ok(NotesMerge::NoOther);
-        };
-        let local = self.ref_commit(local_ref)?;
-        let race = |last: String| {
-            self.ref_lock_error(local_ref).unwrap_or(Error::RefRace {
-                reference: local_ref.to_owned(),
-                attempts: 1,
-                last,
-            })
-        };
-        let Some(local) = local else {
-            self.swap_ref(local_ref, None, other, "fast-forward")
-                .map_err(race)?;
-            return Ok(NotesMerge::FastForward);
-        };
-        if local == other {
-            return Ok(NotesMerge::UpToDate);
-        }
-        let base = self
-            .repo
-            .merge_base(local, other)
-            .map_err(|e| Error::git(msg(crate::k!("git.merge"), &[("what", &other_ref)]), e))?
-            .map(gix::Id::detach);
-        if base == Some(other) {
-            return Ok(NotesMerge::UpToDate);
-        }
-        if base == Some(local) {
-            self.swap_ref(local_ref, Some(local), other, "fast-forward")
-                .map_err(race)?;
-            return Ok(NotesMerge::FastForward);
-        }
-        let entries = |commit: Option<ObjectId>| -> Result<HashMap<ObjectId, ObjectId>> {
-            Ok(self
-                .note_entries(self.tree_of(commit)?)?
-                .into_iter()
-                .collect())
-        };
-        let base_notes = entries(base)?;
-        let local_notes = entries(Some(local))?;
-        let other_notes = entries(Some(other))?;
-        let local_tree = self.tree_of(Some(local))?;
-        let mut state = gix::note::plumbing::State::new(local_tree, &self.repo)
-            .map_err(|e| Error::git(msg(crate::k!("git.read"), &[("what", &local_ref)]), e))?;
-        let mut combined = 0;
-        let mut objects: Vec<&ObjectId> = local_notes.keys().chain(other_notes.keys()).collect();
-        objects.sort();
-        objects.dedup();
-        for object in objects {
-            let (b, l, t) = (
-                base_notes.get(object),
-                local_notes.get(object),
-                other_notes.get(object),
-            );
-            let blob = |id: Option<&ObjectId>| id.copied().map(NoteBlob);
-            let change = match rules.choose(blob(b).as_ref(), blob(l).as_ref(), blob(t).as_ref()) {
-                NoteChoice::Keep => continue,
-                NoteChoice::Take => t.copied(),
-                NoteChoice::Remove => None,
-                NoteChoice::Join => {
-                    let (l, t) = (l.expect("both sides"), t.expect("both sides"));
-                    let read = |id: &ObjectId| -> Result<Vec<u8>> {
-                        Ok(self
-                            .repo
-                            .find_blob(*id)
-                            .map_err(|e| {
-                                Error::git(
-                                    msg(crate::k!("git.read_note_of"), &[("object", &object)]),
-                                    e,
-                                )
-                            })?
-                            .data
-                            .clone())
-                    };
-                    let joined = rules.join(&read(l)?, &read(t)?);
-                    combined += 1;
-                    Some(
-                        self.repo
-                            .write_blob(&joined)
-                            .map_err(|e| Error::git(msg(crate::k!("git.write_note"), &[]), e))?
-                            .detach(),
-                    )
-                }
-            };
-            state
-                .edit(*object, change, &self.repo)
-                .map_err(|e| Error::git(msg(crate::k!("git.merge"), &[("what", &other_ref)]), e))?;
-        }
-        let tree = state
-            .write(&self.repo)
-            .map_err(|e| Error::git(msg(crate::k!("git.merge"), &[("what", &other_ref)]), e))?;
-        let message = format!("Notes merged by 'git handover sync' from {other_ref}");
-        let commit = self.notes_commit(&message, tree, &[local, other])?;
-        self.swap_ref(local_ref, Some(local), commit, &message)
-            .map_err(race)?;
-        Ok(NotesMerge::Merged { combined })
     }
 
     /// Add `notes_ref` to the local `notes.rewriteRef` values, so that `git rebase` and

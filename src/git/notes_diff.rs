@@ -49,6 +49,9 @@ impl CommitId {
     }
 }
 
+/// A note that differs: (annotated object, blob before, blob after).
+pub(super) type Changed = (ObjectId, Option<ObjectId>, Option<ObjectId>);
+
 /// One tree's entries by name: (is a tree, id).
 type Entries = BTreeMap<Vec<u8>, (bool, ObjectId)>;
 
@@ -71,9 +74,22 @@ impl Repo {
     pub fn notes_diff(&self, old: CommitId, new: CommitId) -> Result<Vec<NoteChange>> {
         let old_tree = self.tree_of(Some(old.0))?;
         let new_tree = self.tree_of(Some(new.0))?;
+        Ok((self.note_changes(old_tree, new_tree)?)
+            .into_iter()
+            .map(|(o, a, b)| NoteChange {
+                object: CommitId(o),
+                old: a.map(NoteText),
+                new: b.map(NoteText),
+            })
+            .collect())
+    }
+
+    /// The notes that differ between notes trees `old` and `new`: (annotated object,
+    /// blob in `old`, blob in `new`), in object order.
+    pub(super) fn note_changes(&self, old: ObjectId, new: ObjectId) -> Result<Vec<Changed>> {
         let mut olds = BTreeMap::new();
         let mut news = BTreeMap::new();
-        self.diff_trees(old_tree, new_tree, "", &mut olds, &mut news)?;
+        self.diff_trees(old, new, "", &mut olds, &mut news)?;
         let mut objects: Vec<&ObjectId> = olds.keys().chain(news.keys()).collect();
         objects.sort();
         objects.dedup();
@@ -81,11 +97,7 @@ impl Repo {
             .into_iter()
             .filter_map(|o| {
                 let (a, b) = (olds.get(o).copied(), news.get(o).copied());
-                (a != b).then_some(NoteChange {
-                    object: CommitId(*o),
-                    old: a.map(NoteText),
-                    new: b.map(NoteText),
-                })
+                (a != b).then_some((*o, a, b))
             })
             .collect())
     }

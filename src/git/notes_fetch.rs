@@ -13,8 +13,15 @@ impl Repo {
     /// a commit whose tree holds only notes (fan-out directories of hex names and blobs
     /// named by an object id) and whose every note is lines of JSON objects. Checked
     /// before anything fetched is let near a ref of the user's. A note over
-    /// `max_note_size` bytes is a problem too.
-    pub fn notes_problem(&self, name: &str, max_note_size: usize) -> Result<Option<String>> {
+    /// `max_note_size` bytes is a problem too. Entries the same as in notes commit
+    /// `since` (of our own history: the merge base with ours) were checked when they
+    /// came, and are passed over unopened: the cost is what the remote brings.
+    pub fn notes_problem(
+        &self,
+        name: &str,
+        since: Option<super::CommitId>,
+        max_note_size: usize,
+    ) -> Result<Option<String>> {
         let Some(id) = self.ref_commit_raw(name)? else {
             return Ok(Some(format!("{name} does not exist")));
         };
@@ -32,56 +39,89 @@ impl Repo {
             Ok(t) => t.detach(),
             Err(e) => return Ok(Some(format!("its commit {id} has no readable tree: {e}"))),
         };
+        let base = match since {
+            Some(c) => Some(self.tree_of(Some(c.0))?),
+            None => None,
+        };
+        Ok(self.tree_problem(tree, base, max_note_size))
+    }
+
+    /// [`Repo::notes_problem`] of notes tree `tree`; entries the same in `base` (a tree
+    /// of our own notes history) are passed over unopened.
+    fn tree_problem(
+        &self,
+        tree: ObjectId,
+        base: Option<ObjectId>,
+        max_note_size: usize,
+    ) -> Option<String> {
         let hex_len = self.repo.object_hash().len_in_hex();
-        let mut pending = vec![(tree, String::new())];
-        while let Some((tree, prefix)) = pending.pop() {
+        let mut pending = vec![(tree, base, String::new())];
+        while let Some((tree, base, prefix)) = pending.pop() {
             let Ok(tree) = self.repo.find_tree(tree) else {
-                return Ok(Some(format!("its tree {tree} cannot be read")));
+                return Some(format!("its tree {tree} cannot be read"));
             };
             let Ok(decoded) = tree.decode() else {
-                return Ok(Some(format!("its tree {} cannot be read", tree.id)));
+                return Some(format!("its tree {} cannot be read", tree.id));
             };
+            let ours = base.and_then(|b| self.repo.find_tree(b).ok());
+            let ours = ours.as_ref().and_then(|t| t.decode().ok());
             for entry in decoded.entries {
+                let same = ours
+                    .as_ref()
+                    .and_then(|o| o.entries.iter().find(|e| e.filename == entry.filename));
+                if same.is_some_and(|e| e.mode == entry.mode && e.oid == entry.oid) {
+                    continue;
+                }
                 let name = entry.filename.to_str().unwrap_or("");
                 let full = format!("{prefix}{name}");
                 let hex = !name.is_empty() && name.bytes().all(|b| b.is_ascii_hexdigit());
                 if hex && entry.mode.is_tree() && full.len() < hex_len {
-                    pending.push((entry.oid.to_owned(), full));
+                    let under = same.filter(|e| e.mode.is_tree()).map(|e| e.oid.to_owned());
+                    pending.push((entry.oid.to_owned(), under, full));
                     continue;
                 }
                 if !(hex && entry.mode.is_blob() && full.len() == hex_len) {
-                    return Ok(Some(format!(
+                    return Some(format!(
                         "{:?} in its tree is not a note",
                         entry.filename.to_string()
-                    )));
+                    ));
                 }
-                // The size from the object's header: nothing over the limit is inflated.
-                let Ok(header) = self.repo.find_header(entry.oid) else {
-                    return Ok(Some(format!("the note of {full} cannot be read")));
-                };
-                if usize::try_from(header.size()).map_or(true, |n| n > max_note_size) {
-                    return Ok(Some(format!("the note of {full} is over the size limit")));
-                }
-                let Ok(blob) = self.repo.find_blob(entry.oid) else {
-                    return Ok(Some(format!("the note of {full} cannot be read")));
-                };
-                for (i, line) in blob.data.split(|b| *b == b'\n').enumerate() {
-                    if line.iter().all(u8::is_ascii_whitespace) {
-                        continue;
-                    }
-                    if !matches!(
-                        serde_json::from_slice::<serde_json::Value>(line),
-                        Ok(serde_json::Value::Object(_))
-                    ) {
-                        return Ok(Some(format!(
-                            "line {} of the note of {full} is not a JSON object",
-                            i + 1
-                        )));
-                    }
+                if let Some(why) = self.note_problem(entry.oid, &full, max_note_size) {
+                    return Some(why);
                 }
             }
         }
-        Ok(None)
+        None
+    }
+
+    /// Why the note `blob` of object `full` is not lines of JSON objects under the size
+    /// limit.
+    fn note_problem(&self, blob: &gix::oid, full: &str, max_note_size: usize) -> Option<String> {
+        // The size from the object's header: nothing over the limit is inflated.
+        let Ok(header) = self.repo.find_header(blob) else {
+            return Some(format!("the note of {full} cannot be read"));
+        };
+        if usize::try_from(header.size()).map_or(true, |n| n > max_note_size) {
+            return Some(format!("the note of {full} is over the size limit"));
+        }
+        let Ok(blob) = self.repo.find_blob(blob) else {
+            return Some(format!("the note of {full} cannot be read"));
+        };
+        for (i, line) in blob.data.split(|b| *b == b'\n').enumerate() {
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            if !matches!(
+                serde_json::from_slice::<serde_json::Value>(line),
+                Ok(serde_json::Value::Object(_))
+            ) {
+                return Some(format!(
+                    "line {} of the note of {full} is not a JSON object",
+                    i + 1
+                ));
+            }
+        }
+        None
     }
 
     /// The object a reference points to, without peeling.

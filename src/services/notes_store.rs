@@ -7,8 +7,10 @@ mod index;
 mod index_file;
 mod indexed;
 mod sides;
+mod stream;
 
 pub use sides::facts;
+pub use stream::LogStream;
 
 use crate::git::Repo;
 use crate::services::scan::Found;

@@ -125,7 +125,7 @@ impl<'a> RemoteClaims<'a> {
         }
         if let Some(why) = ctx
             .repo
-            .notes_problem(&self.scratch, record::MAX_NOTE_SIZE)?
+            .notes_problem(&self.scratch, None, record::MAX_NOTE_SIZE)?
         {
             ctx.repo.delete_ref(&self.scratch)?;
             return Err(Error::usage(msg(

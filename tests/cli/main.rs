@@ -42,6 +42,7 @@ mod note_consumption;
 mod notes_index;
 mod notes_index_log;
 mod notes_log;
+mod notes_merge;
 mod notes_property;
 mod notes_store;
 mod notes_sync;

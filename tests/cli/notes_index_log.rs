@@ -1,6 +1,6 @@
-//! `log -n N` and `log KEY` through the notes index (issue 36): the same answer as the
-//! store read whole (`GIT_HANDOVER_TEST_NO_INDEX`), through appends, a rewritten ref
-//! and a forged index, and reading only part of the store.
+//! `log -n N`, `log KEY` and plain `log` streamed through the notes index (issue 36):
+//! the same answer as the store read whole (`GIT_HANDOVER_TEST_NO_INDEX`), through
+//! appends, a rewritten ref and a forged index, and reading only part of the store.
 
 use std::path::Path;
 
@@ -30,6 +30,7 @@ fn same_logs(env: &TestEnv, repo: &Path, why: &str) {
         &["old/a"],
         &["main/nope"],
         &[],
+        &["--json"],
     ] {
         let truth = log(env, repo, args, false);
         assert_eq!(log(env, repo, args, true), truth, "{why}: log {args:?}");
@@ -82,11 +83,10 @@ fn log_n_reads_only_the_newest_notes() {
     assert!(!out.contains("main/s1"), "{out}");
     // A forged times file is not believed: the answer still equals the store's.
     let times = repo.join(".git/git-handover/notes-index/refs%notes%handover.times");
-    std::fs::write(&times, b"forged").unwrap();
-    assert_eq!(
-        log(&env, &repo, &["-n", "2"], true),
-        log(&env, &repo, &["-n", "2"], false)
-    );
+    for args in [&["-n", "2"][..], &[], &["--json"]] {
+        std::fs::write(&times, b"forged").unwrap();
+        assert_eq!(log(&env, &repo, args, true), log(&env, &repo, args, false));
+    }
 }
 
 #[test]
@@ -141,4 +141,92 @@ fn sync_with_nothing_to_exchange_does_not_read_the_remote_store_again() {
     let out = log(&env, &a, &["-n", "1"], true);
     assert!(out.contains("T2"), "{out}");
     assert_eq!(out, log(&env, &a, &["-n", "1"], false));
+}
+
+/// Plain `log` and `log --json`, streamed in the order of the notes' newest records,
+/// list what the store read whole lists, byte for byte, whatever the notes hold:
+/// sessions interleaved across notes, records of one instant, records without an id
+/// under a key a session with one also has, a clock behind, lines that are no record.
+#[test]
+fn plain_log_streams_what_the_store_read_whole_lists() {
+    let env = TestEnv::new();
+    let (repo, c) = crate::notes_index::repo_with(&env, 5);
+    let mut rng = crate::common::Lcg(36);
+    let mut seq = [0u64; 4];
+    for round in 0..2 {
+        for _ in 0..24 {
+            let at = format!("2026-11-30T1{}:{:02}:00Z", rng.below(3), 5 * rng.below(4));
+            let line = match rng.below(8) {
+                0 => legacy("main/s1", &at, &format!("L{}", rng.below(3))),
+                1 => legacy("old/a", &at, &format!("L{}", rng.below(3))),
+                2 if rng.below(3) == 0 => "{not a record".to_owned(),
+                _ => {
+                    let s = rng.below(4);
+                    seq[s] += 1;
+                    let hash = format!("h{s}{}", seq[s]);
+                    record(&format!("s{}", s + 1), seq[s], None, &hash, &at)
+                }
+            };
+            append(&env, &repo, &c[rng.below(c.len())], &[line]);
+        }
+        let why = format!("round {round}");
+        for args in [&[][..], &["--json"]] {
+            let truth = log(&env, &repo, args, false);
+            assert_eq!(log(&env, &repo, args, true), truth, "{why}: log {args:?}");
+        }
+    }
+}
+
+/// `log | head`: a reader that goes away after the first lines ends the run quietly,
+/// with success, long before the store is printed.
+#[test]
+fn log_into_a_reader_that_goes_away_ends_quietly() {
+    use std::fmt::Write as _;
+    use std::io::Read as _;
+    let env = TestEnv::new();
+    let (repo, c) = crate::notes_index::repo_with(&env, 4);
+    let mut stream =
+        "commit refs/notes/handover\ncommitter t <t@e> 1764100000 +0000\ndata 5\nnotes\n"
+            .to_owned();
+    for (i, commit) in c.iter().enumerate() {
+        let mut text = String::new();
+        for n in 0..600 {
+            let at = format!("2026-11-{:02}T10:{:02}:{:02}Z", 1 + i, n / 60, n % 60);
+            text.push_str(&record(
+                &format!("s{}", n % 7),
+                n,
+                None,
+                &format!("h{i}-{n}"),
+                &at,
+            ));
+            text.push('\n');
+        }
+        let _ = write!(
+            stream,
+            "M 100644 inline {commit}\ndata {}\n{text}\n",
+            text.len()
+        );
+    }
+    env.fast_import(&repo, &stream);
+    for args in [&["log"][..], &["--json", "log"]] {
+        let mut child = env
+            .command(env!("CARGO_BIN_EXE_git-handover"))
+            .current_dir(&repo)
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0u8; 64];
+        child
+            .stdout
+            .as_mut()
+            .unwrap()
+            .read_exact(&mut first)
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
+    }
 }

@@ -20,7 +20,10 @@ pub use doctor::doctor;
 pub use short::sides;
 pub use status::status;
 pub use why::why;
-pub use writes::{clean, here, hook, log, migrate, render, save, sync, task, task_list, task_show};
+pub use writes::{
+    clean, here, hook, log, log_entry, log_none, migrate, render, save, sync, task, task_list,
+    task_show,
+};
 
 use crate::support::i18n::Lang;
 

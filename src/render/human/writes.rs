@@ -172,17 +172,7 @@ pub fn hook(r: &crate::commands::agent_hook::InstallReport, p: &Painter) -> Stri
 pub fn log(r: &crate::commands::log::Report, p: &Painter) -> String {
     let mut out = String::new();
     if r.records.is_empty() {
-        let line = match &r.key {
-            Some(key) => p.f(
-                crate::k!("log.none_for_key"),
-                &[("key", &escape(key)), ("notes_ref", &escape(&r.notes_ref))],
-            ),
-            None => p.f(
-                crate::k!("log.none"),
-                &[("notes_ref", &escape(&r.notes_ref))],
-            ),
-        };
-        let _ = writeln!(out, "{line}");
+        out.push_str(&log_none(r.key.as_deref(), &r.notes_ref, p));
         if !r.close.is_empty() {
             let close: Vec<String> = r.close.iter().map(|k| escape(k)).collect();
             let _ = writeln!(
@@ -197,79 +187,102 @@ pub fn log(r: &crate::commands::log::Report, p: &Painter) -> String {
         return out;
     }
     for (i, s) in r.records.iter().enumerate() {
-        let rec = &s.record;
-        let what = match rec.kind {
-            crate::model::record::RecordKind::Session => {
-                let doc = rec.state.as_ref().map(crate::model::record::StateText::doc);
-                let state = doc.as_ref();
-                let status = state
-                    .and_then(|m| m.get("status"))
-                    .and_then(serde_json::Value::as_str)
-                    .unwrap_or("?");
-                let tasks = state
-                    .and_then(|m| m.get("active_tasks"))
-                    .and_then(serde_json::Value::as_array);
-                let done = tasks.map_or(0, |t| {
-                    t.iter()
-                        .filter(|t| {
-                            t.get("status").and_then(serde_json::Value::as_str) == Some("done")
-                        })
-                        .count()
-                });
-                p.f(
-                    crate::k!("status.counts"),
-                    &[
-                        ("status", &escape(status)),
-                        ("done", &done),
-                        ("total", &tasks.map_or(0, Vec::len)),
-                    ],
-                )
-            }
-            crate::model::record::RecordKind::ContinueHere => {
-                p.t(crate::k!("log.consumed")).to_owned()
-            }
-        };
-        let _ = writeln!(
-            out,
-            "{}  {}  {}  {}",
-            crate::model::session::format_time(rec.saved_at),
-            rec.kind.as_str(),
-            escape(&rec.key),
-            what
+        log_entry(
+            &mut out,
+            s,
+            r.changes.get(i).map_or(&[][..], Vec::as_slice),
+            p,
         );
-        let mut place = p.f(crate::k!("log.note_on"), &[("commit", &s.commit.short())]);
-        if let Some(b) = &rec.branch {
-            place.push_str(&p.f(crate::k!("log.branch"), &[("branch", &escape(b))]));
-        }
-        if let Some(w) = &rec.worktree {
-            place.push_str(&p.f(crate::k!("log.worktree"), &[("path", &escape(w))]));
-        }
-        let _ = writeln!(out, "    {place}");
-        for change in r.changes.get(i).into_iter().flatten() {
-            use crate::model::changes::Change;
-            let line = match change {
-                Change::Added { id, status } => p.f(
-                    crate::k!("log.added"),
-                    &[("id", &escape(id)), ("status", &escape(status))],
-                ),
-                Change::Removed { id } => p.f(crate::k!("log.removed"), &[("id", &escape(id))]),
-                Change::Moved { id, from, to } => p.f(
-                    crate::k!("log.moved"),
-                    &[
-                        ("id", &escape(id)),
-                        ("from", &escape(from)),
-                        ("to", &escape(to)),
-                    ],
-                ),
-                Change::Session { from, to } => p.f(
-                    crate::k!("log.session"),
-                    &[("from", &escape(from)), ("to", &escape(to))],
-                ),
-            };
-            let _ = writeln!(out, "      {line}");
-        }
     }
     out
+}
+
+/// The line of a `log` that lists nothing (of `key`, when one was asked for).
+pub fn log_none(key: Option<&str>, notes_ref: &str, p: &Painter) -> String {
+    let line = match key {
+        Some(key) => p.f(
+            crate::k!("log.none_for_key"),
+            &[("key", &escape(key)), ("notes_ref", &escape(notes_ref))],
+        ),
+        None => p.f(crate::k!("log.none"), &[("notes_ref", &escape(notes_ref))]),
+    };
+    format!("{line}\n")
+}
+
+/// One record of `log` and what changed since its session's previous one.
+pub fn log_entry(
+    out: &mut String,
+    s: &crate::commands::log::StoredRecord,
+    changes: &[crate::model::changes::Change],
+    p: &Painter,
+) {
+    let rec = &s.record;
+    let what = match rec.kind {
+        crate::model::record::RecordKind::Session => {
+            let doc = rec.state.as_ref().map(crate::model::record::StateText::doc);
+            let state = doc.as_ref();
+            let status = state
+                .and_then(|m| m.get("status"))
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or("?");
+            let tasks = state
+                .and_then(|m| m.get("active_tasks"))
+                .and_then(serde_json::Value::as_array);
+            let done = tasks.map_or(0, |t| {
+                t.iter()
+                    .filter(|t| t.get("status").and_then(serde_json::Value::as_str) == Some("done"))
+                    .count()
+            });
+            p.f(
+                crate::k!("status.counts"),
+                &[
+                    ("status", &escape(status)),
+                    ("done", &done),
+                    ("total", &tasks.map_or(0, Vec::len)),
+                ],
+            )
+        }
+        crate::model::record::RecordKind::ContinueHere => p.t(crate::k!("log.consumed")).to_owned(),
+    };
+    let _ = writeln!(
+        out,
+        "{}  {}  {}  {}",
+        crate::model::session::format_time(rec.saved_at),
+        rec.kind.as_str(),
+        escape(&rec.key),
+        what
+    );
+    let mut place = p.f(crate::k!("log.note_on"), &[("commit", &s.commit.short())]);
+    if let Some(b) = &rec.branch {
+        place.push_str(&p.f(crate::k!("log.branch"), &[("branch", &escape(b))]));
+    }
+    if let Some(w) = &rec.worktree {
+        place.push_str(&p.f(crate::k!("log.worktree"), &[("path", &escape(w))]));
+    }
+    let _ = writeln!(out, "    {place}");
+    for change in changes {
+        use crate::model::changes::Change;
+        let line = match change {
+            Change::Added { id, status } => p.f(
+                crate::k!("log.added"),
+                &[("id", &escape(id)), ("status", &escape(status))],
+            ),
+            Change::Removed { id } => p.f(crate::k!("log.removed"), &[("id", &escape(id))]),
+            Change::Moved { id, from, to } => p.f(
+                crate::k!("log.moved"),
+                &[
+                    ("id", &escape(id)),
+                    ("from", &escape(from)),
+                    ("to", &escape(to)),
+                ],
+            ),
+            Change::Session { from, to } => p.f(
+                crate::k!("log.session"),
+                &[("from", &escape(from)), ("to", &escape(to))],
+            ),
+        };
+        let _ = writeln!(out, "      {line}");
+    }
 }
 
 pub fn sync(r: &crate::commands::sync::Report, p: &Painter) -> String {

@@ -5,6 +5,7 @@ mod briefing;
 pub mod claims;
 mod doctor;
 pub mod linkage;
+mod log;
 pub mod lost;
 pub mod settled;
 mod stream;
@@ -15,6 +16,7 @@ use serde::Serialize;
 
 pub use briefing::*;
 pub use doctor::doctor;
+pub use log::{log_end, log_record, log_start};
 pub use stream::{to_string, write_status};
 pub use why::why;
 pub use writes::*;

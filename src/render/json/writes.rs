@@ -317,28 +317,29 @@ pub struct RecordV1 {
     pub text: Option<String>,
 }
 
+/// One record of `log`.
+pub fn record_v1(s: &crate::commands::log::StoredRecord) -> RecordV1 {
+    RecordV1 {
+        commit: s.commit.to_string(),
+        key: s.record.key.clone(),
+        kind: s.record.kind.as_str(),
+        session_id: s.record.session_id.clone(),
+        seq: s.record.seq,
+        parent: s.record.parent.clone(),
+        set_aside: s.record.set_aside.clone(),
+        worktree: s.record.worktree.clone(),
+        branch: s.record.branch.clone(),
+        saved_at: s.record.saved_at.to_string(),
+        state: s.record.state.clone(),
+        text: s.record.text.clone(),
+    }
+}
+
 pub fn log(r: &crate::commands::log::Report) -> LogV1 {
     LogV1 {
         schema: "git-handover/log/1",
         notes_ref: r.notes_ref.clone(),
-        records: r
-            .records
-            .iter()
-            .map(|s| RecordV1 {
-                commit: s.commit.to_string(),
-                key: s.record.key.clone(),
-                kind: s.record.kind.as_str(),
-                session_id: s.record.session_id.clone(),
-                seq: s.record.seq,
-                parent: s.record.parent.clone(),
-                set_aside: s.record.set_aside.clone(),
-                worktree: s.record.worktree.clone(),
-                branch: s.record.branch.clone(),
-                saved_at: s.record.saved_at.to_string(),
-                state: s.record.state.clone(),
-                text: s.record.text.clone(),
-            })
-            .collect(),
+        records: r.records.iter().map(record_v1).collect(),
         skipped: r.skipped.clone(),
     }
 }

@@ -6,7 +6,8 @@
 //! than the N it has; the record each shown one replaced is looked for in the notes of
 //! its session alone (`.members`), newest first, stopping at the first that cannot
 //! hold a newer one. `log KEY` reads the notes of the groups that have that key. Only
-//! the lines that may be shown are parsed whole. Plain `log` reads the whole store.
+//! the lines that may be shown are parsed whole. Plain `log` is streamed (`stream.rs`);
+//! this reads the whole store for it only when the index cannot be used.
 //!
 //! What this changes in what `log` says: the lines named unreadable are those the
 //! index knows (every line that is no record, and the records it read whole that do
@@ -225,6 +226,7 @@ impl Store<'_> {
             members: &members,
             groups: &heads.groups,
             skips: BTreeMap::new(),
+            texts: std::collections::HashMap::new(),
         };
         let answer = match key {
             Some(key) => reading.of_key(key, max)?,
@@ -274,11 +276,36 @@ struct Reading<'a, 'b> {
     groups: &'a BTreeMap<String, super::index_file::GroupEntry>,
     /// Records read whole that do not parse, by (note, line).
     skips: BTreeMap<(CommitId, usize), String>,
+    /// The notes read so far (`None`: over the size limit): a record's previous one is
+    /// often on a note already read for another (issue 36 item 3: each note was
+    /// inflated again for every record shown).
+    texts: std::collections::HashMap<CommitId, std::rc::Rc<Vec<u8>>>,
 }
 
 type Listed = std::result::Result<(Vec<Placed>, Vec<Option<Record>>), ()>;
 
+/// The notes a listing keeps read (at most 64 notes of 1 MiB: a bound, whatever `-n`).
+const KEPT: usize = 64;
+
 impl Reading<'_, '_> {
+    /// The text of `note` (empty over the size limit), read once while the last
+    /// [`KEPT`] notes are kept; `Err(())`: the index named a note the store does not
+    /// have.
+    fn text(&mut self, note: CommitId) -> Result<std::result::Result<std::rc::Rc<Vec<u8>>, ()>> {
+        if let Some(t) = self.texts.get(&note) {
+            return Ok(Ok(t.clone()));
+        }
+        let Ok(text) = note_text(self.store, self.commit, note)? else {
+            return Ok(Err(()));
+        };
+        let text = std::rc::Rc::new(text.unwrap_or_default());
+        if self.texts.len() >= KEPT {
+            self.texts.clear();
+        }
+        self.texts.insert(note, text.clone());
+        Ok(Ok(text))
+    }
+
     /// The line parsed whole, or `None` (said among the skipped lines).
     fn parse(&mut self, note: CommitId, line_no: usize, line: &[u8]) -> Option<Record> {
         match parse_record(line) {
@@ -337,10 +364,9 @@ impl Reading<'_, '_> {
             if n == 0 || (top.len() >= n && *at < top[n - 1].record.saved_at) {
                 break;
             }
-            let Ok(text) = note_text(self.store, self.commit, *note)? else {
+            let Ok(text) = self.text(*note)? else {
                 return Ok(Err(()));
             };
-            let text = text.unwrap_or_default();
             for (line_no, line, head) in lines_of(&text) {
                 // Only a line that would enter the newest n is parsed whole.
                 if let (Some(h), Some(last)) = (&head, top.get(n.saturating_sub(1)))
@@ -404,10 +430,9 @@ impl Reading<'_, '_> {
             if best.as_ref().is_some_and(|b| at < b.record.saved_at) {
                 break;
             }
-            let Ok(text) = note_text(self.store, self.commit, note)? else {
+            let Ok(text) = self.text(note)? else {
                 return Ok(Err(()));
             };
-            let text = text.unwrap_or_default();
             for (line_no, line, head) in lines_of(&text) {
                 let Some(h) = head else { continue };
                 let place = Rank {
