@@ -306,7 +306,12 @@ pub fn write(files: &Files, notes_ref: &str, commit: CommitId, index: (&Heads, &
     // The open part last: a reader that finds it of the ref's commit answers from it
     // alone, so it is never newer than the heads it was taken from.
     crate::support::testing::pause("notes-index-write-open");
-    let Ok(body) = serde_json::to_vec(&Open::of(heads)) else {
+    write_open(files, notes_ref, commit, &Open::of(heads));
+}
+
+/// Write the open part for `commit` (best effort), taken from heads of that commit.
+pub fn write_open(files: &Files, notes_ref: &str, commit: CommitId, open: &Open) {
+    let Ok(body) = serde_json::to_vec(open) else {
         return;
     };
     let _ = crate::support::fsio::write_cache(&files.open, &wrap("open", notes_ref, commit, &body));

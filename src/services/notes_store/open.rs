@@ -40,7 +40,13 @@ pub fn open(repo: &Repo, notes_ref: &str) -> Result<OpenAt> {
         .then(|| std::time::Instant::now() + build_budget());
     Ok(match within(repo, notes_ref, budget)? {
         Within::NoRef => OpenAt::NoRef,
-        Within::At(_, heads) => OpenAt::At(Open::of(&heads)),
+        Within::At(commit, heads) => {
+            // Of the ref's commit, and our file was not: written for the next reader
+            // (an index built before this file existed has none).
+            let open = Open::of(&heads);
+            file::write_open(&files, notes_ref, commit, &open);
+            OpenAt::At(open)
+        }
         Within::OverBudget => {
             UNINDEXED.store(true, std::sync::atomic::Ordering::Relaxed);
             OpenAt::Unindexed
