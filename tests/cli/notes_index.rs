@@ -449,3 +449,23 @@ fn the_hook_does_not_build_a_large_index_and_says_so_and_the_next_command_does()
     assert!(!hook.stdout.contains("not indexed yet"), "{}", hook.stdout);
     assert!(hook.stdout.contains("main/s1"), "{}", hook.stdout);
 }
+
+#[test]
+fn a_reader_killed_before_the_open_file_leaves_an_index_that_answers_as_the_store() {
+    let env = TestEnv::new();
+    let (repo, c) = populated(&env);
+    same(&env, &repo, "built afresh");
+    append(
+        &env,
+        &repo,
+        &c[3],
+        &[record("s4", 1, None, "h41", "2026-11-30T13:00:00Z")],
+    );
+    // Killed after the heads of the new commit are written, before the open part:
+    // `.open` still names the older commit and is not believed.
+    let mut child = env.spawn_at_pause(&repo, &["status"], "notes-index-write-open:20000");
+    child.kill().unwrap();
+    let _ = child.wait();
+    let after = same(&env, &repo, "after the kill");
+    assert!(after.contains("s4"), "{after}");
+}
