@@ -13,6 +13,11 @@ process to process (fork/exec, reaped by wait4: wall time and the child's peak R
   bench/notes-index.py run DIR ROUNDS [NAME...]      (GIT_HANDOVER= the binary)
       Times hook session-start, continue --json, status --json, log -n 20, sync and
       `git rev-parse HEAD`, alternating within each round. Prints a markdown table.
+      In DIR/repo no session is on disk: the hook and `continue` list the store-only
+      unfinished sessions (RECORDS/1000 of them). hook_usual / continue_usual run in
+      DIR/usual instead (made on first use: a clone with the same store and one
+      unfinished session of it on disk, the hook's usual case: an agent starting where
+      its session is); the first run there builds that clone's index (not timed).
 """
 import hashlib
 import json
@@ -145,11 +150,31 @@ def make(d, n, latest_only):
           % (repo, len(recs), max(1, n // PER_SESSION), commits, nc, size))
 
 
+def usual(d, binary):
+    """DIR/usual: a clone holding the store, one of its unfinished sessions on disk."""
+    u = os.path.join(d, "usual")
+    if os.path.isdir(u):
+        return u
+    subprocess.run(["git", "clone", "-q", os.path.join(d, "repo"), u], check=True, env=ENV)
+    for args in (["fetch", "-q", "origin", "refs/notes/handover:refs/notes/handover"],
+                 ["config", "user.name", "bench"], ["config", "user.email", "bench@example.com"]):
+        subprocess.run(["git", "-C", u] + args, check=True, env=ENV)
+    doc = state("bench-000000", PER_SESSION, False)
+    doc["workspace"]["root"] = u
+    doc.pop("seq")
+    doc["session_hash"] = canonical_hash(doc)
+    subprocess.run([binary, "save"], cwd=u, env=ENV, input=json.dumps(doc).encode(),
+                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([binary, "status"], cwd=u, env=ENV, check=True, stdout=subprocess.DEVNULL)
+    return u
+
+
 def run(d, rounds, names):
     binary = os.path.abspath(os.environ.get("GIT_HANDOVER", "target/release/git-handover"))
     repo = os.path.join(d, "repo")
-    event = json.dumps({"session_id": "bench", "cwd": repo, "hook_event_name": "SessionStart",
-                        "source": "startup"})
+    def event(cwd):
+        return json.dumps({"session_id": "bench", "cwd": cwd, "hook_event_name": "SessionStart",
+                           "source": "startup"})
     commands = {
         "hook_session_start": [binary, "hook", "session-start"],
         "continue_json": [binary, "continue", "--json"],
@@ -157,8 +182,14 @@ def run(d, rounds, names):
         "log_n_20": [binary, "log", "-n", "20"],
         "sync": [binary, "sync"],
         "rev_parse_head": ["git", "rev-parse", "HEAD"],
+        "hook_usual": [binary, "hook", "session-start"],
+        "continue_usual": [binary, "continue", "--json"],
     }
-    names = names or list(commands)
+    names = names or [n for n in commands if not n.endswith("_usual")]
+    here = {n: repo for n in commands}
+    for n in names:
+        if n.endswith("_usual"):
+            here[n] = usual(d, binary)
     if "rev_parse_head" not in names:
         names.append("rev_parse_head")
     times = {n: [] for n in names}
@@ -166,10 +197,10 @@ def run(d, rounds, names):
     codes = {}
     for r in range(rounds):
         for n in names:
-            stdin = (event.replace('"bench"', '"bench-%d"' % r)).encode() \
-                if n == "hook_session_start" else None
+            stdin = (event(here[n]).replace('"bench"', '"bench-%d"' % r)).encode() \
+                if n.startswith("hook_") else None
             start = time.perf_counter_ns()
-            p = subprocess.Popen(commands[n], cwd=repo, env=ENV,
+            p = subprocess.Popen(commands[n], cwd=here[n], env=ENV,
                                  stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             if stdin:

@@ -370,6 +370,12 @@ impl Repo {
         self.deadline = Some(std::time::Instant::now() + after);
     }
 
+    /// Whether this run has a deadline ([`Repo::set_deadline`]): the hook's, which must
+    /// not pay for work the next command can do.
+    pub fn has_deadline(&self) -> bool {
+        self.deadline.is_some()
+    }
+
     /// [`Repo::no_refresh`]'s repository.
     pub(super) fn no_refresh(&self) -> &gix::Repository {
         self.no_refresh.get_or_init(|| {

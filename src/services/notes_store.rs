@@ -6,11 +6,14 @@ mod history;
 mod index;
 mod index_file;
 mod indexed;
+mod open;
 mod sides;
 mod stream;
 
 pub use sides::facts;
 pub use stream::LogStream;
+
+use indexed::Listed;
 
 use crate::git::Repo;
 use crate::services::scan::Found;
@@ -181,8 +184,15 @@ impl<'a> Store<'a> {
         &self,
         keep: &dyn Fn(&Light<'_>) -> bool,
     ) -> Result<(Vec<StoredRecord>, Vec<String>)> {
-        if let Some(answer) = self.newest_indexed(keep)? {
-            return Ok(answer);
+        let listed = self.listed(keep, false)?;
+        Ok((listed.records, listed.skipped))
+    }
+
+    /// [`Store::newest_where`]; `open_only`: `keep` wants no finished session that did
+    /// not diverge (only the open part of the index is read).
+    fn listed(&self, keep: &dyn Fn(&Light<'_>) -> bool, open_only: bool) -> Result<Listed> {
+        if let Some(listed) = self.newest_indexed(keep, open_only)? {
+            return Ok(listed);
         }
         let (mut records, skipped) = self.newest_read()?;
         records.retain(|r| {
@@ -199,7 +209,7 @@ impl<'a> Store<'a> {
                 diverged: !r.diverged.is_empty(),
             })
         });
-        Ok((records, skipped))
+        Ok(Listed { records, skipped })
     }
 
     /// [`Store::newest`] read from the store itself.
@@ -327,8 +337,8 @@ impl Store<'_> {
             };
             l.diverged || !(here || l.finished)
         };
-        let (newest, skipped) = match self.newest_where(&keep) {
-            Ok(read) => read,
+        let (newest, skipped) = match self.listed(&keep, true) {
+            Ok(read) => (read.records, read.skipped),
             Err(e) => {
                 return StoreView {
                     skipped: vec![e.message(self.lang)],

@@ -12,6 +12,8 @@ use serde_json::json;
 
 const HEADS: &str = ".git/git-handover/notes-index/refs%notes%handover.heads";
 const MEMBERS: &str = ".git/git-handover/notes-index/refs%notes%handover.members";
+const TIMES: &str = ".git/git-handover/notes-index/refs%notes%handover.times";
+const OPEN: &str = ".git/git-handover/notes-index/refs%notes%handover.open";
 
 /// One session record's line: state `hash` written from `parent` as write `seq`.
 pub(crate) fn record(sid: &str, seq: u64, parent: Option<&str>, hash: &str, at: &str) -> String {
@@ -239,8 +241,10 @@ fn a_forged_torn_foreign_or_deleted_index_is_not_believed() {
         "nothing written through the link"
     );
     std::fs::remove_file(&heads).unwrap();
-    // Deleted, both files.
+    // Deleted, every file.
     let _ = std::fs::remove_file(repo.join(MEMBERS));
+    let _ = std::fs::remove_file(repo.join(TIMES));
+    let _ = std::fs::remove_file(repo.join(OPEN));
     assert_eq!(answer(&env, &repo, true), truth, "deleted");
     assert!(heads.is_file(), "built again");
 }
@@ -393,4 +397,75 @@ fn an_append_is_indexed_from_the_changed_note_and_a_rewritten_ref_afresh() {
         "a rewritten ref is indexed afresh"
     );
     same(&env, &repo, "after the rewrite");
+}
+
+#[test]
+fn a_forged_torn_or_foreign_open_or_times_file_is_not_believed() {
+    let env = TestEnv::new();
+    let (repo, _) = populated(&env);
+    let truth = same(&env, &repo, "built afresh");
+    for file in [OPEN, TIMES] {
+        let path = repo.join(file);
+        let good = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &good[..good.len() / 2]).unwrap();
+        assert_eq!(answer(&env, &repo, true), truth, "{file} torn");
+        let text = String::from_utf8_lossy(&good).into_owned();
+        std::fs::write(
+            &path,
+            text.replacen("refs/notes/handover", "refs/notes/other", 1),
+        )
+        .unwrap();
+        assert_eq!(answer(&env, &repo, true), truth, "{file} of another ref");
+        let mut forged = good.clone();
+        let last = forged.len() - 2;
+        forged[last] ^= 1;
+        std::fs::write(&path, &forged).unwrap();
+        assert_eq!(answer(&env, &repo, true), truth, "{file} forged");
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(answer(&env, &repo, true), truth, "{file} deleted");
+    }
+}
+
+#[test]
+fn the_hook_does_not_build_a_large_index_and_says_so_and_the_next_command_does() {
+    let env = TestEnv::new();
+    let (repo, _) = populated_with(&env, false);
+    let log = env.event_log("index");
+    let hook = env.handover_with(&repo, &["hook", "session-start"], |c| {
+        c.env("GIT_HANDOVER_TEST_INDEX_BUDGET_MS", "0");
+        c.env("GIT_HANDOVER_TEST_LOG", log.path());
+    });
+    assert_eq!(hook.code, 0, "{}", hook.snapshot());
+    // Nothing else to brief on: the hook stays silent (a briefing would carry the line
+    // that the store was not looked at).
+    assert!(!hook.stdout.contains("main/s1"), "{}", hook.stdout);
+    assert_eq!(log.count("notes-index-built"), 0);
+    assert!(!repo.join(OPEN).exists());
+    // The next command that is not a hook builds it; the hook then lists the store.
+    same(&env, &repo, "built by status");
+    let hook = env.handover_with(&repo, &["hook", "session-start"], |c| {
+        c.env("GIT_HANDOVER_TEST_INDEX_BUDGET_MS", "0");
+    });
+    assert!(!hook.stdout.contains("not indexed yet"), "{}", hook.stdout);
+    assert!(hook.stdout.contains("main/s1"), "{}", hook.stdout);
+}
+
+#[test]
+fn a_reader_killed_before_the_open_file_leaves_an_index_that_answers_as_the_store() {
+    let env = TestEnv::new();
+    let (repo, c) = populated(&env);
+    same(&env, &repo, "built afresh");
+    append(
+        &env,
+        &repo,
+        &c[3],
+        &[record("s4", 1, None, "h41", "2026-11-30T13:00:00Z")],
+    );
+    // Killed after the heads of the new commit are written, before the open part:
+    // `.open` still names the older commit and is not believed.
+    let mut child = env.spawn_at_pause(&repo, &["status"], "notes-index-write-open:20000");
+    child.kill().unwrap();
+    let _ = child.wait();
+    let after = same(&env, &repo, "after the kill");
+    assert!(after.contains("s4"), "{after}");
 }

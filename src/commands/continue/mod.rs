@@ -61,6 +61,10 @@ pub fn run(ctx: &Context, args: &ContinueArgs, mode: Mode, ask: &mut dyn Ask) ->
     let mut history = ctx.repo.history();
     let mut report = search_and_resume(ctx, &mut history, args, mode, ask)?;
     report.graph_hint = history.commit_graph_hint();
+    // The hook does not build the store's index: what it did not look at, it says.
+    if ctx.store().unindexed() {
+        report.announcements.insert(0, Announcement::StoreUnindexed);
+    }
     Ok(report)
 }
 

@@ -16,6 +16,9 @@ pub enum Announcement {
     OtherWorktree { path: PathBuf, keys: Vec<String> },
     /// Nothing in any worktree, but the notes store has these keys.
     Store { keys: Vec<String> },
+    /// The notes store was not looked at: it has no index yet, and the hook does not
+    /// build one (the next command does).
+    StoreUnindexed,
 }
 
 impl std::fmt::Display for Announcement {
@@ -27,6 +30,11 @@ impl std::fmt::Display for Announcement {
                 "no sessions here, but worktree {} has: {}",
                 path.display(),
                 keys.join(", ")
+            ),
+            Announcement::StoreUnindexed => write!(
+                f,
+                "the notes store is not indexed yet, so its sessions were not looked at; \
+                 the next `git handover status` indexes it"
             ),
             Announcement::Store { keys } => write!(
                 f,

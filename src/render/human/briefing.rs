@@ -74,6 +74,7 @@ pub fn announcements(r: &crate::commands::r#continue::Report, p: &Painter) -> St
                 crate::k!("cont.store"),
                 &[("keys", &escape(&keys.join(", ")))],
             ),
+            Announcement::StoreUnindexed => p.t(crate::k!("cont.store_unindexed")).to_owned(),
         };
         let _ = writeln!(out, "{line}");
     }

@@ -177,7 +177,12 @@ fn refetch<'a>(
 }
 
 /// The index of notes commit `now`, read whole from the store.
-fn build(repo: &Repo, now: CommitId) -> Result<(Heads, Members, Times)> {
+/// `Ok(None)` when `budget` passed before it was done (nothing is kept).
+fn build(
+    repo: &Repo,
+    now: CommitId,
+    budget: Option<std::time::Instant>,
+) -> Result<Option<(Heads, Members, Times)>> {
     let notes = repo.notes_listing(now)?;
     let mut heads = Heads::default();
     let mut members = Members::new();
@@ -186,6 +191,9 @@ fn build(repo: &Repo, now: CommitId) -> Result<(Heads, Members, Times)> {
     // store of any size is built in the memory of its heads.
     let mut lines: BTreeMap<String, Vec<HeadLine<'static>>> = BTreeMap::new();
     for (ni, (object, blob)) in notes.iter().enumerate() {
+        if budget.is_some_and(|b| std::time::Instant::now() >= b) {
+            return Ok(None);
+        }
         // Unreadable: as the store's own reader would fail, say it from there.
         let Ok(text) = text_of(repo, *blob) else {
             return Err(missing(object));
@@ -222,7 +230,7 @@ fn build(repo: &Repo, now: CommitId) -> Result<(Heads, Members, Times)> {
         .into_iter()
         .map(|(g, l)| (g, entry_of(l, &notes, &mut fetch)))
         .collect();
-    Ok((heads, members, times))
+    Ok(Some((heads, members, times)))
 }
 
 /// The newest `saved_at` of a note's records.
@@ -357,13 +365,34 @@ fn update(
 /// built afresh, and then written back, best effort), with that commit; `None` when
 /// the ref does not exist.
 pub fn current(repo: &Repo, notes_ref: &str) -> Result<Option<(CommitId, Heads)>> {
+    match within(repo, notes_ref, None)? {
+        Within::NoRef => Ok(None),
+        Within::At(now, heads) => Ok(Some((now, heads))),
+        Within::OverBudget => unreachable!("no budget was given"),
+    }
+}
+
+/// What [`within`] found.
+pub(super) enum Within {
+    NoRef,
+    At(CommitId, Heads),
+    /// A build was needed and did not finish within the budget.
+    OverBudget,
+}
+
+/// [`current`], a build given up when `budget` passes.
+pub(super) fn within(
+    repo: &Repo,
+    notes_ref: &str,
+    budget: Option<std::time::Instant>,
+) -> Result<Within> {
     let Some(now) = repo.notes_commit_of(notes_ref)? else {
-        return Ok(None);
+        return Ok(Within::NoRef);
     };
     let files = Files::at(&repo.tool_dir().notes_index(notes_ref));
     if let Some((at, heads)) = file::read_heads(&files, notes_ref) {
         if at == now {
-            return Ok(Some((now, heads)));
+            return Ok(Within::At(now, heads));
         }
         if repo.notes_descends(at, now)
             && let Some(members) = file::read_members(&files, notes_ref, at)
@@ -372,13 +401,16 @@ pub fn current(repo: &Repo, notes_ref: &str) -> Result<Option<(CommitId, Heads)>
         {
             crate::support::testing::note("notes-index-updated");
             file::write(&files, notes_ref, now, (&heads, &members, &times));
-            return Ok(Some((now, heads)));
+            return Ok(Within::At(now, heads));
         }
     }
+    let Some((heads, members, times)) = build(repo, now, budget)? else {
+        crate::support::testing::note("notes-index-not-built");
+        return Ok(Within::OverBudget);
+    };
     crate::support::testing::note("notes-index-built");
-    let (heads, members, times) = build(repo, now)?;
     file::write(&files, notes_ref, now, (&heads, &members, &times));
-    Ok(Some((now, heads)))
+    Ok(Within::At(now, heads))
 }
 
 /// The members of the index of `notes_ref` at `commit`, when its file holds them.
@@ -399,6 +431,7 @@ pub fn forget(repo: &Repo, notes_ref: &str) {
     let _ = std::fs::remove_file(&files.heads);
     let _ = std::fs::remove_file(&files.members);
     let _ = std::fs::remove_file(&files.times);
+    let _ = std::fs::remove_file(&files.open);
 }
 
 /// Reads located records back, each note's blob once.

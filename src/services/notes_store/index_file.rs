@@ -1,9 +1,12 @@
-//! The notes index's two files and how they are checked: `<name>.heads` (what the
-//! readers answer from: each group's newest record and sides, where they are) and
+//! The notes index's files and how they are checked: `<name>.heads` (what the
+//! readers answer from: each group's newest record and sides, where they are),
 //! `<name>.members` (which notes hold each group's records, read only to bring the
-//! index up to date). Each starts with a header naming the format, the notes ref, the
-//! notes commit it reflects and the SHA-256 of the rest; a file whose header or sum
-//! does not hold is not used.
+//! index up to date), `<name>.times` (each note's newest `saved_at`, for `log -n`) and
+//! `<name>.open` (the part of `.heads` the hook, `continue` and `status` need: the
+//! groups whose newest record is unfinished or diverged, and the lines passed over, so
+//! that they read a file the size of the open sessions, not of every session). Each
+//! starts with a header naming the format, the notes ref, the notes commit it reflects
+//! and the SHA-256 of the rest; a file whose header or sum does not hold is not used.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -69,6 +72,64 @@ pub struct Heads {
     pub notes: BTreeMap<String, Vec<NoteSkip>>,
 }
 
+/// What a listing of the sessions to resume needs (`.open`): the groups shown whose
+/// newest record is unfinished or diverged, and every line passed over.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Open {
+    pub groups: BTreeMap<String, GroupEntry>,
+    /// (note, line, why), in the order the readers say them.
+    pub said: Vec<(String, usize, String)>,
+}
+
+impl Open {
+    /// The open part of `heads`.
+    pub fn of(heads: &Heads) -> Open {
+        let shown = shown(heads);
+        Open {
+            groups: (heads.groups.iter())
+                .filter(|(g, e)| {
+                    shown(g) && e.newest.is_some() && (!e.finished || !e.sides.is_empty())
+                })
+                .map(|(g, e)| (g.clone(), e.clone()))
+                .collect(),
+            said: said(heads),
+        }
+    }
+}
+
+/// Whether a group is listed: a group of records without an id is not when a group
+/// with ids has its key (those records are that session's, written before ids).
+pub fn shown(heads: &Heads) -> impl Fn(&str) -> bool + '_ {
+    let with_ids: std::collections::HashSet<&str> = (heads.groups.iter())
+        .filter(|(g, _)| g.starts_with("i:"))
+        .flat_map(|(_, e)| e.keys.iter().map(String::as_str))
+        .collect();
+    move |g: &str| g.strip_prefix("k:").is_none_or(|k| !with_ids.contains(k))
+}
+
+/// Every line passed over, as the store's reader says them: by note, its own lines
+/// first, then each shown group's in group order.
+pub fn said(heads: &Heads) -> Vec<(String, usize, String)> {
+    let shown = shown(heads);
+    let mut skipped: Vec<(&str, usize, usize, usize, &str)> = Vec::new();
+    for (note, skips) in &heads.notes {
+        for (i, s) in skips.iter().enumerate() {
+            skipped.push((note, 0, i, s.line, &s.why));
+        }
+    }
+    let mut n = 0;
+    for (_, e) in heads.groups.iter().filter(|(g, _)| shown(g)) {
+        for (note, line, why) in &e.skipped {
+            n += 1;
+            skipped.push((note, 1, n, *line, why));
+        }
+    }
+    skipped.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+    (skipped.into_iter())
+        .map(|(note, _, _, line, why)| (note.to_owned(), line, why.to_owned()))
+        .collect()
+}
+
 /// Which notes hold records of each group, by group name.
 pub type Members = BTreeMap<String, Vec<CommitId>>;
 
@@ -81,6 +142,7 @@ pub struct Files {
     pub heads: PathBuf,
     pub members: PathBuf,
     pub times: PathBuf,
+    pub open: PathBuf,
 }
 
 impl Files {
@@ -94,6 +156,7 @@ impl Files {
             heads: with(".heads"),
             members: with(".members"),
             times: with(".times"),
+            open: with(".open"),
         }
     }
 }
@@ -136,6 +199,13 @@ fn unwrap(bytes: &[u8], kind: &str, notes_ref: &str) -> Option<(CommitId, Vec<u8
 pub fn read_heads(files: &Files, notes_ref: &str) -> Option<(CommitId, Heads)> {
     let bytes = crate::support::read::read_regular(&files.heads, HEADS_LIMIT).ok()?;
     let (commit, body) = unwrap(&bytes, "heads", notes_ref)?;
+    Some((commit, serde_json::from_slice(&body).ok()?))
+}
+
+/// The open part as of its notes commit, when the file is there and whole.
+pub fn read_open(files: &Files, notes_ref: &str) -> Option<(CommitId, Open)> {
+    let bytes = crate::support::read::read_regular(&files.open, HEADS_LIMIT).ok()?;
+    let (commit, body) = unwrap(&bytes, "open", notes_ref)?;
     Some((commit, serde_json::from_slice(&body).ok()?))
 }
 
@@ -228,8 +298,23 @@ pub fn write(files: &Files, notes_ref: &str, commit: CommitId, index: (&Heads, &
     let Ok(body) = serde_json::to_vec(heads) else {
         return;
     };
-    let _ =
-        crate::support::fsio::write_cache(&files.heads, &wrap("heads", notes_ref, commit, &body));
+    if crate::support::fsio::write_cache(&files.heads, &wrap("heads", notes_ref, commit, &body))
+        .is_err()
+    {
+        return;
+    }
+    // The open part last: a reader that finds it of the ref's commit answers from it
+    // alone, so it is never newer than the heads it was taken from.
+    crate::support::testing::pause("notes-index-write-open");
+    write_open(files, notes_ref, commit, &Open::of(heads));
+}
+
+/// Write the open part for `commit` (best effort), taken from heads of that commit.
+pub fn write_open(files: &Files, notes_ref: &str, commit: CommitId, open: &Open) {
+    let Ok(body) = serde_json::to_vec(open) else {
+        return;
+    };
+    let _ = crate::support::fsio::write_cache(&files.open, &wrap("open", notes_ref, commit, &body));
 }
 
 /// A located record's note and blob, when the index's text names real ids.

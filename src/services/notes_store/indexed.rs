@@ -1,11 +1,10 @@
 //! The store's questions answered from the notes index ([`super::index`]): `None`
 //! whenever the index cannot answer for certain, and the caller reads the store itself.
 
-use std::collections::HashSet;
-
 pub(super) use self::Indexed as IndexedAt;
 use super::index::{self, Reader};
-use super::index_file::{GroupEntry, Heads};
+use super::index_file::{self, GroupEntry, Heads};
+use super::open::{self, OpenAt};
 use super::{Store, StoredRecord};
 use crate::support::error::Result;
 
@@ -13,6 +12,13 @@ use crate::support::error::Result;
 pub(super) enum Indexed {
     NoRef,
     At(crate::git::CommitId, Heads),
+}
+
+/// The newest records a listing wants and the lines passed over.
+#[derive(Default)]
+pub(super) struct Listed {
+    pub records: Vec<StoredRecord>,
+    pub skipped: Vec<String>,
 }
 
 /// A located record did not read back as a record of its group.
@@ -61,23 +67,42 @@ impl Store<'_> {
     }
 
     /// [`Store::newest_where`] from the index: only the records `keep` wants are read.
+    /// `open_only`: `keep` wants no finished session unless it diverged, and the open
+    /// part of the index is read alone (see [`open::open`]). `None` when the index
+    /// cannot answer and the store itself must be read.
     pub(super) fn newest_indexed(
         &self,
         keep: &dyn Fn(&super::Light<'_>) -> bool,
-    ) -> Result<Option<(Vec<StoredRecord>, Vec<String>)>> {
-        let heads = match self.index()? {
-            None => return Ok(None),
-            Some(Indexed::NoRef) => return Ok(Some((Vec::new(), Vec::new()))),
-            Some(Indexed::At(_, heads)) => heads,
+        open_only: bool,
+    ) -> Result<Option<Listed>> {
+        if !index::wanted() {
+            return Ok(None);
+        }
+        let (groups, said) = if open_only {
+            match open::open(self.repo, &self.settings.notes_ref)? {
+                // Without an index (the hook) nothing of the store is listed, and the
+                // briefing says so ([`Store::unindexed`]).
+                OpenAt::NoRef | OpenAt::Unindexed => return Ok(Some(Listed::default())),
+                OpenAt::At(open) => (open.groups, open.said),
+            }
+        } else {
+            match self.index()? {
+                None => return Ok(None),
+                Some(Indexed::NoRef) => return Ok(Some(Listed::default())),
+                Some(Indexed::At(_, heads)) => {
+                    let said = index_file::said(&heads);
+                    let shown = index_file::shown(&heads);
+                    let groups = (heads.groups.iter())
+                        .filter(|(g, _)| shown(g))
+                        .map(|(g, e)| (g.clone(), e.clone()))
+                        .collect();
+                    (groups, said)
+                }
+            }
         };
-        let with_ids: HashSet<&str> = (heads.groups.iter())
-            .filter(|(g, _)| g.starts_with("i:"))
-            .flat_map(|(_, e)| e.keys.iter().map(String::as_str))
-            .collect();
-        let shown = |g: &str| g.strip_prefix("k:").is_none_or(|k| !with_ids.contains(k));
         let mut reader = Reader::default();
         let mut records = Vec::new();
-        for (g, e) in heads.groups.iter().filter(|(g, _)| shown(g)) {
+        for (g, e) in &groups {
             let light = super::Light {
                 key: &e.key,
                 session_id: g.strip_prefix("i:"),
@@ -99,46 +124,41 @@ impl Store<'_> {
         records.sort_by(|a, b| {
             (&a.record.key, &a.record.session_id).cmp(&(&b.record.key, &b.record.session_id))
         });
-        // As the store's reader says them: by note, its own lines first, then each
-        // group's in group order.
-        let mut skipped: Vec<(&str, usize, usize, usize, &str)> = Vec::new();
-        for (note, skips) in &heads.notes {
-            for (i, s) in skips.iter().enumerate() {
-                skipped.push((note, 0, i, s.line, &s.why));
-            }
-        }
-        let mut n = 0;
-        for (_, e) in heads.groups.iter().filter(|(g, _)| shown(g)) {
-            for (note, line, why) in &e.skipped {
-                n += 1;
-                skipped.push((note, 1, n, *line, why));
-            }
-        }
-        skipped.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
-        let mut said = Vec::with_capacity(skipped.len());
-        for (note, _, _, line, why) in skipped {
-            let Some(commit) = crate::git::CommitId::from_hex(note) else {
+        let mut skipped = Vec::with_capacity(said.len());
+        for (note, line, why) in said {
+            let Some(commit) = crate::git::CommitId::from_hex(&note) else {
                 index::forget(self.repo, &self.settings.notes_ref);
                 return Ok(None);
             };
-            said.push(self.unreadable_record(&commit, line, why));
+            skipped.push(self.unreadable_record(&commit, line, &why));
         }
-        Ok(Some((records, said)))
+        Ok(Some(Listed { records, skipped }))
+    }
+
+    /// Whether this run answered without the store for want of an index (the hook,
+    /// see [`open::open`]): the briefing says so.
+    #[allow(clippy::unused_self)] // asked of the store, as its other questions
+    pub fn unindexed(&self) -> bool {
+        open::unindexed()
     }
 
     /// [`Store::sides`] from the index (empty: the session did not diverge, or the
     /// store does not have it); `None` when the index cannot say.
     pub(super) fn sides_indexed(&self, id: &str) -> Result<Option<Vec<super::Side>>> {
-        let heads = match self.index()? {
-            None => return Ok(None),
-            Some(Indexed::NoRef) => return Ok(Some(Vec::new())),
-            Some(Indexed::At(_, heads)) => heads,
-        };
+        if !index::wanted() {
+            return Ok(None);
+        }
         let group = format!("i:{id}");
-        let Some(e) = heads.groups.get(&group).filter(|e| !e.sides.is_empty()) else {
-            return Ok(Some(Vec::new()));
+        // Every diverged session is in the open part; without an index (the hook), no
+        // side is told: the briefing says the store was not looked at.
+        let e = match open::open(self.repo, &self.settings.notes_ref)? {
+            OpenAt::NoRef | OpenAt::Unindexed => return Ok(Some(Vec::new())),
+            OpenAt::At(mut open) => match open.groups.remove(&group) {
+                Some(e) if !e.sides.is_empty() => e,
+                _ => return Ok(Some(Vec::new())),
+            },
         };
-        match self.entry_record(&mut Reader::default(), &group, e) {
+        match self.entry_record(&mut Reader::default(), &group, &e) {
             Ok(r) => Ok(Some(r.as_ref().map(super::sides).unwrap_or_default())),
             Err(Forged) => {
                 index::forget(self.repo, &self.settings.notes_ref);

@@ -202,6 +202,7 @@ pub(super) const CATALOG: &[Entry] = &[
     e("cont.all_complete", "All tasks of {key} are done. Waiting for new work.", "{key} のタスクはすべて完了しています。新しい作業を待っています。"),
     e("cont.other_worktree", "no sessions here, but worktree {path} has: {keys}", "ここにセッションはありませんが、ワークツリー {path} にあります: {keys}"),
     e("cont.store", "no sessions in any worktree, but the notes store has: {keys}", "どのワークツリーにもセッションはありませんが、ノートストアにあります: {keys}"),
+    e("cont.store_unindexed", "the notes store is not indexed yet, so its sessions were not looked at; the next `git handover status` indexes it", "ノートストアはまだインデックスされていないため、そのセッションは見ていません。次の `git handover status` がインデックスします"),
     e("cont.resuming", "Resuming in {path}", "{path} で再開します"),
     e("cont.open_tasks", "Open tasks", "未完了のタスク"),
     e("cont.stale_mark", "  ⚠ stale ({age} untouched)", "  ⚠ 停滞（{age} 手つかず）"),
