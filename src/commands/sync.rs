@@ -262,6 +262,13 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
             NotesMerge::NoOther
         };
         report.merges.push(merged);
+        // A session file here that the merge left behind the store takes its newest
+        // state (another clone's claim shown here too).
+        for key in crate::services::claim_settle::catch_up(ctx)? {
+            if !report.claims.caught_up.contains(&key) {
+                report.claims.caught_up.push(key);
+            }
+        }
         // Claims made offline are confirmed or lost on what the remote held, before
         // the push carries the result.
         let had = report.remote_had_notes;

@@ -6,4 +6,7 @@
 pub struct Settled {
     pub confirmed: Vec<(String, String)>,
     pub lost: Vec<(String, String, String)>,
+    /// The sessions on disk whose file was behind the store's newest record (another
+    /// clone's writes, a claim among them) and took it (keys).
+    pub caught_up: Vec<String>,
 }

@@ -168,3 +168,74 @@ fn winner(
 ) -> Option<Claim> {
     claim::claim_on(theirs, task).filter(|c| c.holder != ours.holder && c.is_live(now))
 }
+
+/// After a merge, each session file on disk that is exactly a state the store recorded,
+/// behind the store's newest record of its session (another clone wrote since, a claim
+/// among its writes), takes that newest state: so a clone that did not claim shows who
+/// holds what. Never a file the store has no record of (a write not recorded here), one
+/// with an unconfirmed claim (settled by [`settle`]), one a person edited since, or a
+/// session that diverged. The keys of the sessions that caught up.
+pub fn catch_up(ctx: &Context) -> Result<Vec<String>> {
+    let mut behind = Vec::new();
+    for wt in ctx.repo.worktrees()? {
+        if !wt.exists || wt.is_bare {
+            continue;
+        }
+        for found in scan::scan_worktree(&wt.path, &ctx.settings.dir) {
+            let Found::Session { root, key, .. } = found else {
+                continue;
+            };
+            let session = SessionDir::new(&wt.path.join(&root), &key)?;
+            let Ok(state) = crate::model::state::State::read(&session.state_file()) else {
+                continue;
+            };
+            let doc = state.document();
+            let field = |k: &str| doc.get(k).and_then(serde_json::Value::as_str);
+            let (Some(id), Some(hash)) = (field("session_id"), field("session_hash")) else {
+                continue;
+            };
+            if !claim::unconfirmed(doc).is_empty() {
+                continue;
+            }
+            let seq = doc.get("seq").and_then(serde_json::Value::as_u64);
+            behind.push((session, key, id.to_owned(), hash.to_owned(), seq));
+        }
+    }
+    if behind.is_empty() {
+        return Ok(Vec::new());
+    }
+    let store = ctx.store();
+    let ids: Vec<&str> = behind.iter().map(|b| b.2.as_str()).collect();
+    let (newest, _) = store.newest_where(&|l| l.session_id.is_some_and(|s| ids.contains(&s)))?;
+    let mut caught = Vec::new();
+    for (session, key, id, hash, seq) in behind {
+        let Some(n) = newest
+            .iter()
+            .find(|n| n.record.session_id.as_deref() == Some(id.as_str()))
+        else {
+            continue;
+        };
+        let (Some(theirs), Some(ours)) = (n.record.seq, seq) else {
+            continue;
+        };
+        if theirs <= ours || !n.diverged.is_empty() {
+            continue;
+        }
+        // The file is the one write the store holds at its `seq` (as written here or
+        // restored into this worktree, its own workspace aside): the newest descends
+        // from it.
+        let at = store.records_at(&id, ours)?;
+        let Ok(file) = crate::model::state::State::read(&session.state_file()) else {
+            continue;
+        };
+        let recorded = at.len() == 1
+            && crate::services::remote_claim::same_write(&at[0].state_doc(), file.document());
+        if !recorded {
+            continue;
+        }
+        if crate::services::sessions::catch_up(ctx, &session, &hash, n.record.state_doc())? {
+            caught.push(key);
+        }
+    }
+    Ok(caught)
+}

@@ -153,6 +153,20 @@ impl<'a> Store<'a> {
         Ok(Some(sides(&newest)))
     }
 
+    /// The readable records of session `id` written with `seq` (more than one: the
+    /// session diverged there). Only that session's notes are read, where the index
+    /// knows them.
+    pub fn records_at(&self, id: &str, seq: u64) -> Result<Vec<crate::model::record::Record>> {
+        let texts = match self.session_notes(id)? {
+            Some(texts) => texts,
+            None => (self.repo.notes_all(&self.settings.notes_ref)?)
+                .into_iter()
+                .map(|n| n.text)
+                .collect(),
+        };
+        Ok(crate::services::remote_claim::records_at(&texts, id, seq))
+    }
+
     /// Whether the store has a record of session `id` holding the state `hash`
     /// (records' heads only: nothing is parsed whole).
     pub fn has_state(&self, id: &str, hash: &str) -> Result<bool> {

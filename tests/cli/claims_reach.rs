@@ -4,7 +4,8 @@
 //! the caller named by `--as`, `GIT_HANDOVER_AS` or its agent session, for `done` and
 //! `block` too; the briefing's claim command run as printed from the agent's own
 //! directory; hundreds of rounds with a writer held inside its decision, each task
-//! claimed exactly once; a clone that did not claim a task shows who holds it.
+//! claimed exactly once; a clone that did not claim a task shows who holds it after a
+//! `sync`, and a sync never takes over a file with a write of its own or a person's edit.
 
 use std::path::Path;
 
@@ -220,6 +221,96 @@ fn hundreds_of_rounds_with_a_writer_held_inside_its_decision_never_give_a_task_t
         taken.sort();
         assert_eq!(taken, ["T1", "T2", "T3"], "round {round}: every task once");
     }
+}
+
+#[test]
+fn a_clone_that_did_not_claim_a_task_shows_who_holds_it_after_a_sync() {
+    let env = TestEnv::new();
+    let (_remote, a, b, key) = two_clones(&env, &["T1", "T2"]);
+    let run = env.handover(
+        &a,
+        &[
+            "task", "claim", "T1", "--as", "agent-a", "--remote", "origin",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let sync = env.handover(&b, &["sync"]);
+    sync.assert_ok();
+    assert!(sync.stdout.contains(&key), "{}", sync.snapshot());
+    let status = env.handover(&b, &["status"]);
+    assert!(
+        status.stdout.contains("[T1] claimed by agent-a"),
+        "{}",
+        status.stdout
+    );
+    assert_eq!(claim_in(&b, &key, "T1")["holder"], "agent-a");
+    assert_eq!(claim_in(&b, &key, "T1")["confirmed"], true);
+    // Nothing more to take: a second sync leaves the file as it is.
+    let again = env.json(&b, &["--json", "sync"]);
+    assert_eq!(again["claims"]["caught_up"], json!([]), "{again}");
+    // b claims the other task locally: its first claim is refused as T1 is held.
+    let run = env.handover(&b, &["task", "claim", "T1", "--as", "agent-b"]);
+    assert_eq!(run.code, 6, "{}", run.snapshot());
+}
+
+#[test]
+fn a_sync_never_takes_over_a_file_with_a_write_of_its_own_or_a_persons_edit() {
+    let env = TestEnv::new();
+    let (_remote, a, b, key) = two_clones(&env, &["T1", "T2"]);
+    let run = env.handover(
+        &a,
+        &[
+            "task", "claim", "T1", "--as", "agent-a", "--remote", "origin",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    // A person edits b's file by hand (not through the tool): it stays theirs.
+    let path = crate::common::state_path(&b, &key);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let edited = text.replace("\"pending\"", "\"blocked\"");
+    assert_ne!(edited, text);
+    std::fs::write(&path, &edited).unwrap();
+    let sync = env.json(&b, &["--json", "sync"]);
+    assert_eq!(sync["claims"]["caught_up"], json!([]), "{sync}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), edited);
+    // A write of b's own that the remote has not: the sessions diverge, nothing taken over.
+    std::fs::write(&path, &text).unwrap();
+    let run = env.handover(&b, &["task", "start", "T2", "--session", &key]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let before = std::fs::read_to_string(&path).unwrap();
+    let sync = env.json(&b, &["--json", "sync"]);
+    assert_eq!(sync["claims"]["caught_up"], json!([]), "{sync}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
+}
+
+#[test]
+fn a_persons_edit_while_a_sync_decides_to_catch_up_is_kept() {
+    let env = TestEnv::new();
+    let (_remote, a, b, key) = two_clones(&env, &["T1", "T2"]);
+    let run = env.handover(
+        &a,
+        &[
+            "task", "claim", "T1", "--as", "agent-a", "--remote", "origin",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    // The sync has found b's file behind the store; before it takes the lock, a person
+    // edits the file by hand (its session_hash left as it was).
+    let sync = env.spawn_at_pause(&b, &["--json", "sync"], "sync_catch_up:1500");
+    let path = crate::common::state_path(&b, &key);
+    let edited = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("\"pending\"", "\"blocked\"");
+    std::fs::write(&path, &edited).unwrap();
+    let out = sync.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["claims"]["caught_up"], json!([]), "{doc}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), edited);
 }
 
 #[test]

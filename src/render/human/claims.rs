@@ -231,6 +231,16 @@ pub fn settled(s: &crate::facts::settled::Settled, remote: &str, p: &Painter) ->
             )
         );
     }
+    for key in &s.caught_up {
+        let _ = writeln!(
+            out,
+            "{}",
+            p.f(
+                crate::k!("rclaim.sync_caught_up"),
+                &[("key", &escape(key)), ("remote", &remote)],
+            )
+        );
+    }
     for (key, task, winner) in &s.lost {
         let _ = writeln!(
             out,

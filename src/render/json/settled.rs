@@ -7,6 +7,8 @@ use serde::Serialize;
 pub struct SettledV1 {
     pub confirmed: Vec<SettledClaimV1>,
     pub lost: Vec<SettledClaimV1>,
+    /// The sessions on disk whose file was behind the store and took its newest state.
+    pub caught_up: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -38,5 +40,6 @@ pub fn settled(s: &crate::facts::settled::Settled) -> SettledV1 {
                 winner: Some(winner.clone()),
             })
             .collect(),
+        caught_up: s.caught_up.clone(),
     }
 }

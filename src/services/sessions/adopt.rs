@@ -42,6 +42,41 @@ pub fn adopt(
     Ok(true)
 }
 
+/// A file `sync` left behind the store catches up (SPEC section 10: a clone that did
+/// not claim shows who holds what): under its lock, `session`'s file takes `doc`, the
+/// store's newest state, only while the file still holds the state hashed `expected`
+/// exactly as the tool wrote it (its content hashes to its `session_hash`: a person's
+/// edit since is never overwritten). Whether it was replaced.
+pub fn catch_up(
+    ctx: &Context,
+    session: &SessionDir,
+    expected: &str,
+    doc: serde_json::Map<String, Value>,
+) -> Result<bool> {
+    crate::support::testing::pause("sync_catch_up");
+    let file = session.state_file();
+    let _lock = Lock::acquire(&file, ctx.settings.lock_timeout)?;
+    let Ok(current) = State::read(&file) else {
+        return Ok(false);
+    };
+    let held = current
+        .document()
+        .get("session_hash")
+        .and_then(Value::as_str);
+    if held != Some(expected)
+        || crate::model::canonical::session_hash(current.document()) != expected
+    {
+        return Ok(false);
+    }
+    let mut doc = doc;
+    if let Some(ours) = current.document().get("workspace") {
+        doc.insert("workspace".into(), ours.clone());
+    }
+    crate::model::claim::mark_recorded(&mut doc);
+    put(ctx, session, doc)?;
+    Ok(true)
+}
+
 /// Say confirmed each of `claims` (task, the claim as this clone wrote it) that the
 /// file of `session` still holds as written (the holder, the same lease) unconfirmed,
 /// under its lock: its record reached the remote. A write of the file alone, not

@@ -17,5 +17,6 @@ pub(super) const REMOTE_CLAIMS: &[Entry] = &[
     e("rclaim.unconfirmed", "unconfirmed: {remote} could not be reached ({why}); the claim is local until `git handover sync {remote}` confirms it or says it was lost", "未確認: {remote} に届きません（{why}）。`git handover sync {remote}` が確認するか失われたと告げるまで、確保はローカルのみです"),
     e("rclaim.lost", "your claim of task {id} in session {key} (as {holder}, since {since}) was lost to {winner}: their claim reached the remote first; take another with `git handover task next --claim --session {key} --as {holder}`", "セッション {key} のタスク {id} の確保（{holder}、{since} から）は {winner} に負けました。相手の確保が先にリモートに届きました。`git handover task next --claim --session {key} --as {holder}` で別のタスクを取ってください"),
     e("rclaim.sync_confirmed", "{n} claim(s) confirmed on {remote}", "{remote} で確保 {n} 件を確認しました"),
+    e("rclaim.sync_caught_up", "session {key} here was behind the records fetched from {remote} and now holds the newest", "ここのセッション {key} は {remote} から取得したレコードより古かったため、最新の状態にしました"),
     e("rclaim.sync_lost", "lost: the claim of task {id} in session {key} went to {winner}, whose claim reached {remote} first", "喪失: セッション {key} のタスク {id} の確保は、先に {remote} に届いた {winner} のものになりました"),
 ];
