@@ -164,7 +164,7 @@ impl<'a> Store<'a> {
                 .map(|n| n.text)
                 .collect(),
         };
-        Ok(crate::services::remote_claim::records_at(&texts, id, seq))
+        Ok(crate::model::record::records_at(&texts, id, seq))
     }
 
     /// Whether the store has a record of session `id` holding the state `hash`

@@ -270,15 +270,7 @@ pub fn newest_of(notes: &[Vec<u8>], id: &str, key: &str, remote: &str) -> Result
 
 /// The remote's records of session `id` written as its `seq`-th write.
 pub fn records_at(notes: &[Vec<u8>], id: &str, seq: u64) -> Vec<Record> {
-    notes
-        .iter()
-        .flat_map(|n| n.split(|b| *b == b'\n'))
-        .filter(|line| {
-            record::parse_head(line)
-                .is_some_and(|h| h.session_id.as_deref() == Some(id) && h.seq == Some(seq))
-        })
-        .filter_map(|line| record::parse_record(line).ok())
-        .collect()
+    record::records_at(notes, id, seq)
 }
 
 /// Whether two states are the same write, as a restore into another worktree keeps it

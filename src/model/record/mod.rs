@@ -426,3 +426,17 @@ pub use order::{
 
 #[cfg(test)]
 mod tests;
+
+/// The readable records of session `id` written with `seq` in `notes` (more than one:
+/// the session diverged there).
+pub fn records_at(notes: &[Vec<u8>], id: &str, seq: u64) -> Vec<Record> {
+    notes
+        .iter()
+        .flat_map(|n| n.split(|b| *b == b'\n'))
+        .filter(|line| {
+            parse_head(line)
+                .is_some_and(|h| h.session_id.as_deref() == Some(id) && h.seq == Some(seq))
+        })
+        .filter_map(|line| parse_record(line).ok())
+        .collect()
+}
