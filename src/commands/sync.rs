@@ -264,7 +264,8 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
         report.merges.push(merged);
         // A session file here that the merge left behind the store takes its newest
         // state (another clone's claim shown here too).
-        for key in crate::services::claim_settle::catch_up(ctx)? {
+        let on_disk = crate::services::claim_settle::on_disk(ctx)?;
+        for key in crate::services::claim_settle::catch_up(ctx, &on_disk)? {
             if !report.claims.caught_up.contains(&key) {
                 report.claims.caught_up.push(key);
             }
@@ -272,7 +273,7 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
         // Claims made offline are confirmed or lost on what the remote held, before
         // the push carries the result.
         let had = report.remote_had_notes;
-        let settled = crate::services::claim_settle::settle(ctx, || {
+        let settled = crate::services::claim_settle::settle(ctx, on_disk, || {
             Ok(if had {
                 ctx.repo
                     .notes_all(tracking)?

@@ -10,8 +10,10 @@
 //! this clone's own knowledge, in no record). Each session is changed under its lock,
 //! on what its file holds then.
 
+use crate::git::Worktree;
 use crate::model::claim::{self, Claim};
 use crate::model::record;
+use crate::model::state::State;
 use crate::services::context::Context;
 use crate::services::scan::{self, Found};
 use crate::services::sessions::{SessionDir, Transaction};
@@ -24,16 +26,19 @@ pub use crate::facts::settled::Settled;
 #[derive(Default)]
 pub struct Standing(Vec<(SessionDir, Vec<(String, Claim)>)>);
 
-/// Settle every unconfirmed claim of every session on disk against the remote's notes
-/// as fetched (`load`, read only when some session has an unconfirmed claim; empty
-/// when the remote has none).
-pub fn settle(
-    ctx: &Context,
-    load: impl Fn() -> Result<Vec<Vec<u8>>>,
-) -> Result<(Settled, Standing)> {
-    let mut remote_notes: Option<Vec<Vec<u8>>> = None;
-    let mut out = Settled::default();
-    let mut standing = Standing::default();
+/// A session on disk as `sync` found it after its merge: its worktree, directory, key
+/// and the state its file held then (files that could not be read are left out).
+pub struct OnDisk {
+    wt: Worktree,
+    session: SessionDir,
+    key: String,
+    state: State,
+}
+
+/// Every readable session file in every worktree, read once for both [`catch_up`] and
+/// [`settle`] (which take the files without and with an unconfirmed claim in turn).
+pub fn on_disk(ctx: &Context) -> Result<Vec<OnDisk>> {
+    let mut out = Vec::new();
     for wt in ctx.repo.worktrees()? {
         if !wt.exists || wt.is_bare {
             continue;
@@ -43,48 +48,76 @@ pub fn settle(
                 continue;
             };
             let session = SessionDir::new(&wt.path.join(&root), &key)?;
-            let Ok(state) = crate::model::state::State::read(&session.state_file()) else {
+            let Ok(state) = State::read(&session.state_file()) else {
                 continue;
             };
-            if claim::unconfirmed(state.document()).is_empty() {
-                continue;
-            }
-            if remote_notes.is_none() {
-                remote_notes = Some(load()?);
-            }
-            let texts: Vec<&[u8]> = remote_notes.iter().flatten().map(Vec::as_slice).collect();
-            let theirs = state
-                .document()
-                .get("session_id")
-                .and_then(serde_json::Value::as_str)
-                .and_then(|id| record::newest_session_of(&texts, id))
-                .map(|n| n.record.state_doc())
-                .unwrap_or_default();
-            let now = ctx.now;
-            if let Some(lost) = give_way(ctx, &session, state.document(), &texts, now)? {
-                out.lost
-                    .extend(lost.into_iter().map(|(t, w)| (key.clone(), t, w)));
-                continue;
-            }
-            let mut done = Settled::default();
-            let mut stands = Vec::new();
-            Transaction::recorded(ctx, &wt)?.update(&session, |current| {
-                let mut doc = current.into_document();
-                for (task, ours) in claim::unconfirmed(&doc) {
-                    match winner(&theirs, &task, &ours, now) {
-                        Some(won) => {
-                            claim::lose(&mut doc, &task, &ours, &won, now);
-                            done.lost.push((key.clone(), task, won.holder));
-                        }
-                        None => stands.push((task, ours)),
+            out.push(OnDisk {
+                wt: wt.clone(),
+                session,
+                key,
+                state,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Settle every unconfirmed claim of the sessions `on_disk` against the remote's notes
+/// as fetched (`load`, read only when some session has an unconfirmed claim; empty
+/// when the remote has none).
+pub fn settle(
+    ctx: &Context,
+    on_disk: Vec<OnDisk>,
+    load: impl Fn() -> Result<Vec<Vec<u8>>>,
+) -> Result<(Settled, Standing)> {
+    let mut remote_notes: Option<Vec<Vec<u8>>> = None;
+    let mut out = Settled::default();
+    let mut standing = Standing::default();
+    for found in on_disk {
+        let OnDisk {
+            wt,
+            session,
+            key,
+            state,
+        } = found;
+        if claim::unconfirmed(state.document()).is_empty() {
+            continue;
+        }
+        if remote_notes.is_none() {
+            remote_notes = Some(load()?);
+        }
+        let texts: Vec<&[u8]> = remote_notes.iter().flatten().map(Vec::as_slice).collect();
+        let theirs = state
+            .document()
+            .get("session_id")
+            .and_then(serde_json::Value::as_str)
+            .and_then(|id| record::newest_session_of(&texts, id))
+            .map(|n| n.record.state_doc())
+            .unwrap_or_default();
+        let now = ctx.now;
+        if let Some(lost) = give_way(ctx, &session, state.document(), &texts, now)? {
+            out.lost
+                .extend(lost.into_iter().map(|(t, w)| (key.clone(), t, w)));
+            continue;
+        }
+        let mut done = Settled::default();
+        let mut stands = Vec::new();
+        Transaction::recorded(ctx, &wt)?.update(&session, |current| {
+            let mut doc = current.into_document();
+            for (task, ours) in claim::unconfirmed(&doc) {
+                match winner(&theirs, &task, &ours, now) {
+                    Some(won) => {
+                        claim::lose(&mut doc, &task, &ours, &won, now);
+                        done.lost.push((key.clone(), task, won.holder));
                     }
+                    None => stands.push((task, ours)),
                 }
-                Ok(doc)
-            })?;
-            out.lost.extend(done.lost);
-            if !stands.is_empty() {
-                standing.0.push((session, stands));
             }
+            Ok(doc)
+        })?;
+        out.lost.extend(done.lost);
+        if !stands.is_empty() {
+            standing.0.push((session, stands));
         }
     }
     Ok((out, standing))
@@ -175,43 +208,28 @@ fn winner(
 /// holds what. Never a file the store has no record of (a write not recorded here), one
 /// with an unconfirmed claim (settled by [`settle`]), one a person edited since, or a
 /// session that diverged. The keys of the sessions that caught up.
-pub fn catch_up(ctx: &Context) -> Result<Vec<String>> {
-    let mut behind = Vec::new();
-    for wt in ctx.repo.worktrees()? {
-        if !wt.exists || wt.is_bare {
-            continue;
-        }
-        for found in scan::scan_worktree(&wt.path, &ctx.settings.dir) {
-            let Found::Session { root, key, .. } = found else {
-                continue;
-            };
-            let session = SessionDir::new(&wt.path.join(&root), &key)?;
-            let Ok(state) = crate::model::state::State::read(&session.state_file()) else {
-                continue;
-            };
-            let doc = state.document();
+pub fn catch_up(ctx: &Context, on_disk: &[OnDisk]) -> Result<Vec<String>> {
+    let behind: Vec<(&OnDisk, &str, &str, Option<u64>)> = on_disk
+        .iter()
+        .filter(|d| claim::unconfirmed(d.state.document()).is_empty())
+        .filter_map(|d| {
+            let doc = d.state.document();
             let field = |k: &str| doc.get(k).and_then(serde_json::Value::as_str);
-            let (Some(id), Some(hash)) = (field("session_id"), field("session_hash")) else {
-                continue;
-            };
-            if !claim::unconfirmed(doc).is_empty() {
-                continue;
-            }
             let seq = doc.get("seq").and_then(serde_json::Value::as_u64);
-            behind.push((session, key, id.to_owned(), hash.to_owned(), seq));
-        }
-    }
+            Some((d, field("session_id")?, field("session_hash")?, seq))
+        })
+        .collect();
     if behind.is_empty() {
         return Ok(Vec::new());
     }
     let store = ctx.store();
-    let ids: Vec<&str> = behind.iter().map(|b| b.2.as_str()).collect();
+    let ids: Vec<&str> = behind.iter().map(|b| b.1).collect();
     let (newest, _) = store.newest_where(&|l| l.session_id.is_some_and(|s| ids.contains(&s)))?;
     let mut caught = Vec::new();
-    for (session, key, id, hash, seq) in behind {
+    for (found, id, hash, seq) in behind {
         let Some(n) = newest
             .iter()
-            .find(|n| n.record.session_id.as_deref() == Some(id.as_str()))
+            .find(|n| n.record.session_id.as_deref() == Some(id))
         else {
             continue;
         };
@@ -224,17 +242,18 @@ pub fn catch_up(ctx: &Context) -> Result<Vec<String>> {
         // The file is the one write the store holds at its `seq` (as written here or
         // restored into this worktree, its own workspace aside): the newest descends
         // from it.
-        let at = store.records_at(&id, ours)?;
-        let Ok(file) = crate::model::state::State::read(&session.state_file()) else {
-            continue;
-        };
+        let at = store.records_at(id, ours)?;
         let recorded = at.len() == 1
-            && crate::services::remote_claim::same_write(&at[0].state_doc(), file.document());
+            && crate::services::remote_claim::same_write(
+                &at[0].state_doc(),
+                found.state.document(),
+            );
         if !recorded {
             continue;
         }
-        if crate::services::sessions::catch_up(ctx, &session, &hash, n.record.state_doc())? {
-            caught.push(key);
+        let theirs = n.record.state_doc();
+        if crate::services::sessions::catch_up(ctx, &found.session, hash, theirs)? {
+            caught.push(found.key.clone());
         }
     }
     Ok(caught)

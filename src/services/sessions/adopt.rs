@@ -20,14 +20,53 @@ pub fn adopt(
     expected: &str,
     doc: serde_json::Map<String, Value>,
 ) -> Result<bool> {
+    take(ctx, session, expected, doc, Check::Field)
+}
+
+/// A file `sync` left behind the store catches up (SPEC section 10: a clone that did
+/// not claim shows who holds what): as [`adopt`], and only while the file's content
+/// still hashes to `expected` too, as the tool wrote it (a person's edit since, its
+/// `session_hash` left as it was, is never overwritten). A file that cannot be read is
+/// left alone. Whether it was replaced.
+pub fn catch_up(
+    ctx: &Context,
+    session: &SessionDir,
+    expected: &str,
+    doc: serde_json::Map<String, Value>,
+) -> Result<bool> {
+    crate::support::testing::pause("sync_catch_up");
+    take(ctx, session, expected, doc, Check::Content)
+}
+
+/// What a take checks of the file under the lock: its `session_hash` field, or that
+/// and its content hashed.
+#[derive(Clone, Copy, PartialEq)]
+enum Check {
+    Field,
+    Content,
+}
+
+fn take(
+    ctx: &Context,
+    session: &SessionDir,
+    expected: &str,
+    doc: serde_json::Map<String, Value>,
+    check: Check,
+) -> Result<bool> {
     let file = session.state_file();
     let _lock = Lock::acquire(&file, ctx.settings.lock_timeout)?;
-    let current = State::read(&file)?;
-    if current
+    let current = match State::read(&file) {
+        Ok(current) => current,
+        Err(_) if check == Check::Content => return Ok(false),
+        Err(e) => return Err(e),
+    };
+    let held = current
         .document()
         .get("session_hash")
-        .and_then(Value::as_str)
-        != Some(expected)
+        .and_then(Value::as_str);
+    if held != Some(expected)
+        || (check == Check::Content
+            && crate::model::canonical::session_hash(current.document()) != expected)
     {
         return Ok(false);
     }
@@ -37,41 +76,6 @@ pub fn adopt(
         doc.insert("workspace".into(), ours.clone());
     }
     // A record's claims reached the remote: said so in the file.
-    crate::model::claim::mark_recorded(&mut doc);
-    put(ctx, session, doc)?;
-    Ok(true)
-}
-
-/// A file `sync` left behind the store catches up (SPEC section 10: a clone that did
-/// not claim shows who holds what): under its lock, `session`'s file takes `doc`, the
-/// store's newest state, only while the file still holds the state hashed `expected`
-/// exactly as the tool wrote it (its content hashes to its `session_hash`: a person's
-/// edit since is never overwritten). Whether it was replaced.
-pub fn catch_up(
-    ctx: &Context,
-    session: &SessionDir,
-    expected: &str,
-    doc: serde_json::Map<String, Value>,
-) -> Result<bool> {
-    crate::support::testing::pause("sync_catch_up");
-    let file = session.state_file();
-    let _lock = Lock::acquire(&file, ctx.settings.lock_timeout)?;
-    let Ok(current) = State::read(&file) else {
-        return Ok(false);
-    };
-    let held = current
-        .document()
-        .get("session_hash")
-        .and_then(Value::as_str);
-    if held != Some(expected)
-        || crate::model::canonical::session_hash(current.document()) != expected
-    {
-        return Ok(false);
-    }
-    let mut doc = doc;
-    if let Some(ours) = current.document().get("workspace") {
-        doc.insert("workspace".into(), ours.clone());
-    }
     crate::model::claim::mark_recorded(&mut doc);
     put(ctx, session, doc)?;
     Ok(true)
