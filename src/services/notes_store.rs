@@ -7,6 +7,7 @@ mod index;
 mod index_file;
 mod indexed;
 mod open;
+mod open_file;
 mod sides;
 mod stream;
 

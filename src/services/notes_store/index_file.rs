@@ -2,9 +2,8 @@
 //! readers answer from: each group's newest record and sides, where they are),
 //! `<name>.members` (which notes hold each group's records, read only to bring the
 //! index up to date), `<name>.times` (each note's newest `saved_at`, for `log -n`) and
-//! `<name>.open` (the part of `.heads` the hook, `continue` and `status` need: the
-//! groups whose newest record is unfinished or diverged, and the lines passed over, so
-//! that they read a file the size of the open sessions, not of every session). Each
+//! `<name>.open` (the part the hook, `continue` and `status` read, written and read by
+//! [`super::open_file`]). Each
 //! starts with a header naming the format, the notes ref, the notes commit it reflects
 //! and the SHA-256 of the rest; a file whose header or sum does not hold is not used.
 
@@ -21,7 +20,7 @@ use crate::git::{CommitId, NoteText};
 /// changed. A change to how a record line is read within one version bumps the number.
 const MAGIC: &str = concat!("git-handover notes-index 2 ", env!("CARGO_PKG_VERSION"));
 /// Bounds for reading the files back: far beyond any real store's index.
-const HEADS_LIMIT: u64 = 256 << 20;
+pub(super) const HEADS_LIMIT: u64 = 256 << 20;
 const MEMBERS_LIMIT: u64 = 1 << 30;
 
 /// Where a record is: the note (by the object it annotates), the note's blob, the line.
@@ -70,31 +69,6 @@ pub struct Heads {
     pub groups: BTreeMap<String, GroupEntry>,
     /// By note (annotated object, hex): its lines that are not records.
     pub notes: BTreeMap<String, Vec<NoteSkip>>,
-}
-
-/// What a listing of the sessions to resume needs (`.open`): the groups shown whose
-/// newest record is unfinished or diverged, and every line passed over.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
-pub struct Open {
-    pub groups: BTreeMap<String, GroupEntry>,
-    /// (note, line, why), in the order the readers say them.
-    pub said: Vec<(String, usize, String)>,
-}
-
-impl Open {
-    /// The open part of `heads`.
-    pub fn of(heads: &Heads) -> Open {
-        let shown = shown(heads);
-        Open {
-            groups: (heads.groups.iter())
-                .filter(|(g, e)| {
-                    shown(g) && e.newest.is_some() && (!e.finished || !e.sides.is_empty())
-                })
-                .map(|(g, e)| (g.clone(), e.clone()))
-                .collect(),
-            said: said(heads),
-        }
-    }
 }
 
 /// Whether a group is listed: a group of records without an id is not when a group
@@ -169,7 +143,7 @@ fn hex(bytes: &[u8]) -> String {
     })
 }
 
-fn wrap(kind: &str, notes_ref: &str, commit: CommitId, body: &[u8]) -> Vec<u8> {
+pub(super) fn wrap(kind: &str, notes_ref: &str, commit: CommitId, body: &[u8]) -> Vec<u8> {
     let sum = hex(&Sha256::digest(body));
     let mut out = format!("{MAGIC} {kind}\n{notes_ref}\n{commit}\n{sum}\n").into_bytes();
     out.extend_from_slice(body);
@@ -178,7 +152,7 @@ fn wrap(kind: &str, notes_ref: &str, commit: CommitId, body: &[u8]) -> Vec<u8> {
 
 /// The body of a file of `kind`, and the notes commit it reflects, when its header
 /// names this format and `notes_ref` and its sum holds.
-fn unwrap(bytes: &[u8], kind: &str, notes_ref: &str) -> Option<(CommitId, Vec<u8>)> {
+pub(super) fn unwrap(bytes: &[u8], kind: &str, notes_ref: &str) -> Option<(CommitId, Vec<u8>)> {
     let mut at = 0;
     let mut line = || {
         let end = at + bytes.get(at..)?.iter().position(|b| *b == b'\n')?;
@@ -199,13 +173,6 @@ fn unwrap(bytes: &[u8], kind: &str, notes_ref: &str) -> Option<(CommitId, Vec<u8
 pub fn read_heads(files: &Files, notes_ref: &str) -> Option<(CommitId, Heads)> {
     let bytes = crate::support::read::read_regular(&files.heads, HEADS_LIMIT).ok()?;
     let (commit, body) = unwrap(&bytes, "heads", notes_ref)?;
-    Some((commit, serde_json::from_slice(&body).ok()?))
-}
-
-/// The open part as of its notes commit, when the file is there and whole.
-pub fn read_open(files: &Files, notes_ref: &str) -> Option<(CommitId, Open)> {
-    let bytes = crate::support::read::read_regular(&files.open, HEADS_LIMIT).ok()?;
-    let (commit, body) = unwrap(&bytes, "open", notes_ref)?;
     Some((commit, serde_json::from_slice(&body).ok()?))
 }
 
@@ -306,15 +273,7 @@ pub fn write(files: &Files, notes_ref: &str, commit: CommitId, index: (&Heads, &
     // The open part last: a reader that finds it of the ref's commit answers from it
     // alone, so it is never newer than the heads it was taken from.
     crate::support::testing::pause("notes-index-write-open");
-    write_open(files, notes_ref, commit, &Open::of(heads));
-}
-
-/// Write the open part for `commit` (best effort), taken from heads of that commit.
-pub fn write_open(files: &Files, notes_ref: &str, commit: CommitId, open: &Open) {
-    let Ok(body) = serde_json::to_vec(open) else {
-        return;
-    };
-    let _ = crate::support::fsio::write_cache(&files.open, &wrap("open", notes_ref, commit, &body));
+    super::open_file::write_open(files, notes_ref, commit, &super::open_file::Open::of(heads));
 }
 
 /// A located record's note and blob, when the index's text names real ids.

@@ -4,7 +4,8 @@
 //! built: only within a budget, otherwise answered without the store and said.
 
 use super::index::{Within, within};
-use super::index_file::{self as file, Files, Open};
+use super::index_file::Files;
+use super::open_file::{self as file, Open};
 use crate::git::Repo;
 use crate::support::error::Result;
 
