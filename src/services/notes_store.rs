@@ -396,13 +396,8 @@ impl Store<'_> {
             listed.push(key.clone());
             let mut record = r.record;
             record.key = key;
-            // The state restored from it is the same session: it carries the record's id.
-            if let (Some(id), Some(state)) = (&record.session_id, record.state.as_mut()) {
-                let mut doc = state.doc();
-                if !doc.contains_key("session_id") {
-                    doc.insert("session_id".into(), serde_json::Value::from(id.clone()));
-                    *state = crate::model::record::StateText::of(&doc);
-                }
+            if let Some(state) = restored_state(&record) {
+                record.state = Some(state);
             }
             view.only.push(Found::Stored {
                 commit: r.commit,
@@ -413,10 +408,74 @@ impl Store<'_> {
         view
     }
 
+    /// Whether the store as it is now holds the state `state` as a session record's:
+    /// in the note on `commit`, or else in a note of session `id`. What `continue`
+    /// asks before it restores a record a listing found, since a listing reads the
+    /// copies the index keeps of the open sessions' records (see `open_file`): what is
+    /// written into a worktree is always what a note holds.
+    pub fn holds(
+        &self,
+        commit: crate::git::CommitId,
+        id: Option<&str>,
+        state: &crate::model::record::StateText,
+    ) -> Result<bool> {
+        let held = |text: &[u8]| {
+            text.split(|b| *b == b'\n').any(|line| {
+                crate::model::record::parse_record(line).is_ok_and(|r| {
+                    r.kind == crate::model::record::RecordKind::Session
+                        && (r.state.as_ref().is_some_and(|s| s.text() == state.text())
+                            || restored_state(&r).is_some_and(|s| s.text() == state.text()))
+                })
+            })
+        };
+        if let Some(now) = self.repo.notes_commit_of(&self.settings.notes_ref)?
+            && let Some(blob) = self.repo.note_text_at(now, commit)?
+            && let Some(text) = self
+                .repo
+                .note_text(blob, crate::model::record::MAX_NOTE_SIZE)
+            && held(&text)
+        {
+            return Ok(true);
+        }
+        let Some(id) = id else {
+            return Ok(false);
+        };
+        let texts = match self.session_notes(id)? {
+            Some(texts) => texts,
+            None => (self.repo.notes_all(&self.settings.notes_ref)?)
+                .into_iter()
+                .map(|n| n.text)
+                .collect(),
+        };
+        Ok(texts.iter().any(|t| held(t)))
+    }
+
+    /// Drop the notes index (one found not to hold): the next reader builds it.
+    pub fn forget_index(&self) {
+        index::forget(self.repo, &self.settings.notes_ref);
+    }
+
     /// Unfinished sessions found only in the notes store, and the store's unreadable lines
     /// (see [`Store::view`]).
     pub fn only(&self, on_disk: &[OnDisk<'_>]) -> (Vec<Found>, Vec<String>) {
         let view = self.view(on_disk);
         (view.only, view.skipped)
     }
+}
+
+/// The state a session record is restored as: its own, carrying the record's session
+/// id when it has none (the state restored is the same session); `None` when it
+/// carries it already, or holds no state.
+fn restored_state(
+    record: &crate::model::record::Record,
+) -> Option<crate::model::record::StateText> {
+    let (Some(id), Some(state)) = (&record.session_id, record.state.as_ref()) else {
+        return None;
+    };
+    let mut doc = state.doc();
+    if doc.contains_key("session_id") {
+        return None;
+    }
+    doc.insert("session_id".into(), serde_json::Value::from(id.clone()));
+    Some(crate::model::record::StateText::of(&doc))
 }

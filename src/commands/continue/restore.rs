@@ -70,6 +70,23 @@ pub(super) fn restore(
 ) -> Result<SessionDir> {
     let session = SessionDir::new(&ctx.write_root(wt), key)?;
     let file = session.state_file();
+    // What a listing found may be the index's copy of the record: restored only when a
+    // note holds it (a forged or damaged index is dropped, and nothing is written).
+    let id = stored
+        .state
+        .doc()
+        .get("session_id")
+        .and_then(|v| v.as_str().map(str::to_owned));
+    if !ctx
+        .store()
+        .holds(stored.commit, id.as_deref(), &stored.state)?
+    {
+        ctx.store().forget_index();
+        return Err(Error::usage_hint(
+            msg(crate::k!("err.restore_not_held"), &[("key", &key)]),
+            msg(crate::k!("err.resume_it"), &[("key", &key)]),
+        ));
+    }
     let mut doc = stored.state.doc();
     sessions::point_here(&mut doc, wt);
     crate::model::session::seal(&mut doc);

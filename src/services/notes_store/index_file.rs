@@ -18,9 +18,9 @@ use crate::git::{CommitId, NoteText};
 /// The format, and the reader it was built by: an index built by another version of the
 /// tool is built again, since how records are read (a new record kind, claims) may have
 /// changed. A change to how a record line is read within one version bumps the number.
-const MAGIC: &str = concat!("git-handover notes-index 2 ", env!("CARGO_PKG_VERSION"));
+pub(super) const MAGIC: &str = concat!("git-handover notes-index 3 ", env!("CARGO_PKG_VERSION"));
 /// Bounds for reading the files back: far beyond any real store's index.
-pub(super) const HEADS_LIMIT: u64 = 256 << 20;
+const HEADS_LIMIT: u64 = 256 << 20;
 const MEMBERS_LIMIT: u64 = 1 << 30;
 
 /// Where a record is: the note (by the object it annotates), the note's blob, the line.
@@ -143,7 +143,7 @@ fn hex(bytes: &[u8]) -> String {
     })
 }
 
-pub(super) fn wrap(kind: &str, notes_ref: &str, commit: CommitId, body: &[u8]) -> Vec<u8> {
+fn wrap(kind: &str, notes_ref: &str, commit: CommitId, body: &[u8]) -> Vec<u8> {
     let sum = hex(&Sha256::digest(body));
     let mut out = format!("{MAGIC} {kind}\n{notes_ref}\n{commit}\n{sum}\n").into_bytes();
     out.extend_from_slice(body);
@@ -152,7 +152,7 @@ pub(super) fn wrap(kind: &str, notes_ref: &str, commit: CommitId, body: &[u8]) -
 
 /// The body of a file of `kind`, and the notes commit it reflects, when its header
 /// names this format and `notes_ref` and its sum holds.
-pub(super) fn unwrap(bytes: &[u8], kind: &str, notes_ref: &str) -> Option<(CommitId, Vec<u8>)> {
+fn unwrap(bytes: &[u8], kind: &str, notes_ref: &str) -> Option<(CommitId, Vec<u8>)> {
     let mut at = 0;
     let mut line = || {
         let end = at + bytes.get(at..)?.iter().position(|b| *b == b'\n')?;
@@ -265,15 +265,8 @@ pub fn write(files: &Files, notes_ref: &str, commit: CommitId, index: (&Heads, &
     let Ok(body) = serde_json::to_vec(heads) else {
         return;
     };
-    if crate::support::fsio::write_cache(&files.heads, &wrap("heads", notes_ref, commit, &body))
-        .is_err()
-    {
-        return;
-    }
-    // The open part last: a reader that finds it of the ref's commit answers from it
-    // alone, so it is never newer than the heads it was taken from.
-    crate::support::testing::pause("notes-index-write-open");
-    super::open_file::write_open(files, notes_ref, commit, &super::open_file::Open::of(heads));
+    let _ =
+        crate::support::fsio::write_cache(&files.heads, &wrap("heads", notes_ref, commit, &body));
 }
 
 /// A located record's note and blob, when the index's text names real ids.

@@ -5,6 +5,7 @@ pub(super) use self::Indexed as IndexedAt;
 use super::index::{self, Reader};
 use super::index_file::{self, GroupEntry, Heads};
 use super::open::{self, OpenAt};
+use super::open_file::OpenEntry;
 use super::{Store, StoredRecord};
 use crate::support::error::Result;
 
@@ -78,26 +79,20 @@ impl Store<'_> {
         if !index::wanted() {
             return Ok(None);
         }
-        let (groups, said) = if open_only {
-            match open::open(self.repo, &self.settings.notes_ref)? {
-                // Without an index (the hook) nothing of the store is listed, and the
-                // briefing says so ([`Store::unindexed`]).
-                OpenAt::NoRef | OpenAt::Unindexed => return Ok(Some(Listed::default())),
-                OpenAt::At(open) => (open.groups, open.said),
-            }
-        } else {
-            match self.index()? {
-                None => return Ok(None),
-                Some(Indexed::NoRef) => return Ok(Some(Listed::default())),
-                Some(Indexed::At(_, heads)) => {
-                    let said = index_file::said(&heads);
-                    let shown = index_file::shown(&heads);
-                    let groups = (heads.groups.iter())
-                        .filter(|(g, _)| shown(g))
-                        .map(|(g, e)| (g.clone(), e.clone()))
-                        .collect();
-                    (groups, said)
-                }
+        if open_only {
+            return self.newest_open(keep);
+        }
+        let (groups, said) = match self.index()? {
+            None => return Ok(None),
+            Some(Indexed::NoRef) => return Ok(Some(Listed::default())),
+            Some(Indexed::At(_, heads)) => {
+                let said = index_file::said(&heads);
+                let shown = index_file::shown(&heads);
+                let groups: Vec<(String, GroupEntry)> = (heads.groups.iter())
+                    .filter(|(g, _)| shown(g))
+                    .map(|(g, e)| (g.clone(), e.clone()))
+                    .collect();
+                (groups, said)
             }
         };
         let mut reader = Reader::default();
@@ -121,6 +116,64 @@ impl Store<'_> {
                 }
             }
         }
+        Ok(self.listed_from(records, said))
+    }
+
+    /// [`Store::newest_indexed`] from the open part alone: each wanted record from the
+    /// copy of its line `.open` carries (no note is read), checked against its group.
+    fn newest_open(&self, keep: &dyn Fn(&super::Light<'_>) -> bool) -> Result<Option<Listed>> {
+        let mut at = open::open(self.repo, &self.settings.notes_ref)?;
+        for again in [false, true] {
+            let part = match at {
+                // Without an index (the hook) nothing of the store is listed, and the
+                // briefing says so ([`Store::unindexed`]).
+                OpenAt::NoRef | OpenAt::Unindexed => return Ok(Some(Listed::default())),
+                OpenAt::Damaged => return Ok(None),
+                OpenAt::At(part) => part,
+            };
+            let said = part.said().to_vec();
+            if let Some(records) = part.groups().and_then(|g| Self::open_records(&g, keep)) {
+                return Ok(self.listed_from(records, said));
+            }
+            if again {
+                break;
+            }
+            // A body or a record that does not hold: `.open` made again from the index.
+            at = open::remade(self.repo, &self.settings.notes_ref)?;
+        }
+        index::forget(self.repo, &self.settings.notes_ref);
+        Ok(None)
+    }
+
+    /// The records of `groups` that `keep` wants, from the lines carried; `None` when
+    /// one does not hold.
+    fn open_records(
+        groups: &std::collections::BTreeMap<String, OpenEntry>,
+        keep: &dyn Fn(&super::Light<'_>) -> bool,
+    ) -> Option<Vec<StoredRecord>> {
+        let mut records = Vec::new();
+        for (g, e) in groups {
+            let light = super::Light {
+                key: &e.key,
+                session_id: g.strip_prefix("i:"),
+                finished: e.finished,
+                diverged: !e.sides.is_empty(),
+            };
+            if !keep(&light) {
+                continue;
+            }
+            records.push(carried(g, e)?);
+        }
+        Some(records)
+    }
+
+    /// The listing of `records`, sorted as the store's reader sorts them, with the
+    /// lines passed over `said`.
+    fn listed_from(
+        &self,
+        mut records: Vec<StoredRecord>,
+        said: Vec<(String, usize, String)>,
+    ) -> Option<Listed> {
         records.sort_by(|a, b| {
             (&a.record.key, &a.record.session_id).cmp(&(&b.record.key, &b.record.session_id))
         });
@@ -128,11 +181,11 @@ impl Store<'_> {
         for (note, line, why) in said {
             let Some(commit) = crate::git::CommitId::from_hex(&note) else {
                 index::forget(self.repo, &self.settings.notes_ref);
-                return Ok(None);
+                return None;
             };
             skipped.push(self.unreadable_record(&commit, line, &why));
         }
-        Ok(Some(Listed { records, skipped }))
+        Some(Listed { records, skipped })
     }
 
     /// Whether this run answered without the store for want of an index (the hook,
@@ -150,12 +203,32 @@ impl Store<'_> {
         }
         let group = format!("i:{id}");
         // Every diverged session is in the open part; without an index (the hook), no
-        // side is told: the briefing says the store was not looked at.
-        let e = match open::open(self.repo, &self.settings.notes_ref)? {
-            OpenAt::NoRef | OpenAt::Unindexed => return Ok(Some(Vec::new())),
-            OpenAt::At(mut open) => match open.groups.remove(&group) {
-                Some(e) if !e.sides.is_empty() => e,
-                _ => return Ok(Some(Vec::new())),
+        // side is told: the briefing says the store was not looked at. The sides are
+        // read back from their notes (what is settled or restored is never a copy).
+        // `Err`: the index cannot say; `Ok(None)`: the session did not diverge.
+        let diverged = |at: OpenAt| match at {
+            OpenAt::NoRef | OpenAt::Unindexed => Ok(Ok(None)),
+            OpenAt::Damaged => Ok(Err(())),
+            OpenAt::At(part) => part.diverged(&group).map(Ok),
+        };
+        let found = match diverged(open::open(self.repo, &self.settings.notes_ref)?) {
+            Ok(found) => found,
+            // A body that does not hold: `.open` made again from the index.
+            Err(_) => match diverged(open::remade(self.repo, &self.settings.notes_ref)?) {
+                Ok(found) => found,
+                Err(_) => {
+                    index::forget(self.repo, &self.settings.notes_ref);
+                    return Ok(None);
+                }
+            },
+        };
+        let e = match found {
+            Err(()) => return Ok(None),
+            Ok(None) => return Ok(Some(Vec::new())),
+            Ok(Some(e)) => GroupEntry {
+                newest: Some(e.newest),
+                sides: e.sides,
+                ..GroupEntry::default()
             },
         };
         match self.entry_record(&mut Reader::default(), &group, &e) {
@@ -193,4 +266,28 @@ impl Store<'_> {
         }
         Ok(Some(texts))
     }
+}
+
+/// A group's newest record with its sides from the lines `.open` carries, when each
+/// is a session record of the group (and the newest one of its key); `None` otherwise
+/// (a damaged or forged file).
+fn carried(group: &str, e: &OpenEntry) -> Option<StoredRecord> {
+    let read = |line: &str, l: &super::index_file::Located| {
+        open::of_group(line.as_bytes(), group)?;
+        let record = crate::model::record::parse_record(line.as_bytes()).ok()?;
+        let (commit, _) = index_file::parse_located(l)?;
+        Some(StoredRecord {
+            commit,
+            record,
+            diverged: Vec::new(),
+        })
+    };
+    let mut newest = read(e.lines.first()?, &e.newest)?;
+    if newest.record.key != e.key {
+        return None;
+    }
+    for (line, l) in e.lines[1..].iter().zip(&e.sides) {
+        newest.diverged.push(read(line, l)?);
+    }
+    Some(newest)
 }

@@ -1,38 +1,83 @@
-//! The open part of the notes index (`.open`, see [`super::index_file::Open`]): what
-//! the hook, `continue` and `status` list the store's sessions from, read alone when it
-//! is of the ref's commit; and the hook's rule for an index that would have to be
-//! built: only within a budget, otherwise answered without the store and said.
+//! The open part of the notes index (`.open`, see [`super::open_file`]): what the
+//! hook, `continue` and `status` list the store's sessions from, read alone when it is
+//! of the ref's commit; kept up to date at the cost of the change (only the groups
+//! whose newest record or sides moved have their records read from their notes, the
+//! rest carried from the previous `.open`); and the hook's rule for an index that
+//! would have to be built: only within a budget, otherwise answered without the store
+//! and said.
+
+use std::collections::{BTreeMap, HashMap};
 
 use super::index::{Within, within};
-use super::index_file::Files;
-use super::open_file::{self as file, Open};
-use crate::git::Repo;
+use super::index_file::{Files, Heads, Located, parse_located};
+use super::open_file::{self as file, Open, OpenEntry, OpenFile, Unheld};
+use crate::git::{NoteText, Repo};
+use crate::model::record::{Group, MAX_NOTE_SIZE, RecordKind};
 use crate::support::error::Result;
 
-/// The open part of the index of `notes_ref`: what a listing of the sessions to resume
-/// reads.
+/// The open part, as read from its file (its body read only when asked for) or as
+/// made just now.
+pub enum Part {
+    File(OpenFile),
+    Made(Open),
+}
+
+impl Part {
+    /// The lines passed over, as the readers say them.
+    pub fn said(&self) -> &[(String, usize, String)] {
+        match self {
+            Part::File(f) => &f.said,
+            Part::Made(o) => &o.said,
+        }
+    }
+
+    /// Every open group; `None` when the file does not hold.
+    pub fn groups(self) -> Option<BTreeMap<String, OpenEntry>> {
+        match self {
+            Part::File(f) => f.groups(),
+            Part::Made(o) => Some(o.groups),
+        }
+    }
+
+    /// Group `group`'s entry when it diverged (`None`: it did not); [`Unheld`] when
+    /// the file does not hold.
+    pub fn diverged(&self, group: &str) -> std::result::Result<Option<OpenEntry>, Unheld> {
+        match self {
+            Part::File(f) => f.diverged(group),
+            Part::Made(o) => Ok(o.groups.get(group).filter(|e| !e.sides.is_empty()).cloned()),
+        }
+    }
+}
+
+/// The open part of the index of `notes_ref`: what a listing of the sessions to
+/// resume reads.
 pub enum OpenAt {
     /// The ref has no commit: nothing in the store.
     NoRef,
-    At(Open),
+    At(Part),
     /// No index this run may use: it would have to be built from every note, and this
     /// run (the hook, under its deadline) could not do that within its budget; the
     /// next command that is not a hook builds it.
     Unindexed,
+    /// The index located a record that does not read back as one of its group: it is
+    /// forgotten, and the store is read whole.
+    Damaged,
 }
 
 /// The open part as of the notes ref's current commit: its file when it is of that
-/// commit (nothing else is read), otherwise the index brought up to date or built
-/// (see [`current`]) — under a deadline (the hook), a build only within a budget.
+/// commit (its header and head read, nothing else), otherwise made from the index
+/// brought up to date or built (see [`super::index::current`]) — under a deadline
+/// (the hook), a build only within a budget.
 pub fn open(repo: &Repo, notes_ref: &str) -> Result<OpenAt> {
     let Some(now) = repo.notes_commit_of(notes_ref)? else {
         return Ok(OpenAt::NoRef);
     };
     let files = Files::at(&repo.tool_dir().notes_index(notes_ref));
-    if let Some((at, open)) = file::read_open(&files, notes_ref)
-        && at == now
+    let previous = OpenFile::read(&files, notes_ref);
+    if let Some(f) = previous.as_ref()
+        && f.commit == now
     {
-        return Ok(OpenAt::At(open));
+        return Ok(OpenAt::At(Part::File(previous.expect("read"))));
     }
     // The hook builds an index only as far as its budget goes (a small store's);
     // otherwise it answers without the store, and the next command builds it.
@@ -42,17 +87,98 @@ pub fn open(repo: &Repo, notes_ref: &str) -> Result<OpenAt> {
     Ok(match within(repo, notes_ref, budget)? {
         Within::NoRef => OpenAt::NoRef,
         Within::At(commit, heads) => {
-            // Of the ref's commit, and our file was not: written for the next reader
-            // (an index built before this file existed has none).
-            let open = Open::of(&heads);
+            // Of the ref's commit, and our file was not: made for the next reader,
+            // carrying what did not move from the one there was.
+            let carry = previous.and_then(|f| f.groups()).unwrap_or_default();
+            let Some(open) = made(repo, &heads, &carry) else {
+                super::index::forget(repo, notes_ref);
+                return Ok(OpenAt::Damaged);
+            };
+            // A test stops here, the index of the new commit written and this file
+            // not, to kill the process mid-update.
+            crate::support::testing::pause("notes-index-write-open");
             file::write_open(&files, notes_ref, commit, &open);
-            OpenAt::At(open)
+            OpenAt::At(Part::Made(open))
         }
         Within::OverBudget => {
             UNINDEXED.store(true, std::sync::atomic::Ordering::Relaxed);
             OpenAt::Unindexed
         }
     })
+}
+
+/// [`open`] with the `.open` there is dropped first: one whose body or records did not
+/// hold is made again from the index (the rest of the index is kept).
+pub fn remade(repo: &Repo, notes_ref: &str) -> Result<OpenAt> {
+    let files = Files::at(&repo.tool_dir().notes_index(notes_ref));
+    let _ = std::fs::remove_file(&files.open);
+    crate::support::testing::note("notes-index-open-dropped");
+    open(repo, notes_ref)
+}
+
+/// The open part of `heads`: each open group's entry carried from `carry` when it
+/// locates the same records, otherwise its records' lines read from their notes (each
+/// note once); `None` when a located record does not read back as one of its group.
+fn made(repo: &Repo, heads: &Heads, carry: &BTreeMap<String, OpenEntry>) -> Option<Open> {
+    let mut texts: HashMap<NoteText, Option<Vec<u8>>> = HashMap::new();
+    let mut groups = BTreeMap::new();
+    let mut read = 0usize;
+    for (g, e) in file::open_groups(heads) {
+        if let Some(c) = carry.get(g.as_str())
+            && c.same_place(e)
+        {
+            groups.insert(g.clone(), c.clone());
+            continue;
+        }
+        let newest = e.newest.clone()?;
+        let mut lines = vec![line_at(repo, &mut texts, &newest, g)?];
+        for side in &e.sides {
+            lines.push(line_at(repo, &mut texts, side, g)?);
+        }
+        read += 1;
+        groups.insert(
+            g.clone(),
+            OpenEntry {
+                newest,
+                sides: e.sides.clone(),
+                key: e.key.clone(),
+                finished: e.finished,
+                lines,
+            },
+        );
+    }
+    crate::support::testing::note(&format!("notes-index-open-read:{read}"));
+    Some(Open {
+        groups,
+        said: file::said_of(heads),
+    })
+}
+
+/// The line `l` locates, when it is a session record of group `group`.
+fn line_at(
+    repo: &Repo,
+    texts: &mut HashMap<NoteText, Option<Vec<u8>>>,
+    l: &Located,
+    group: &str,
+) -> Option<String> {
+    let (_, blob) = parse_located(l)?;
+    let text = texts
+        .entry(blob)
+        .or_insert_with(|| repo.note_text(blob, MAX_NOTE_SIZE))
+        .as_deref()?;
+    let line = text.split(|b| *b == b'\n').nth(l.line.checked_sub(1)?)?;
+    of_group(line, group)?;
+    String::from_utf8(line.to_vec()).ok()
+}
+
+/// Whether `line` is a session record of group `group` (its head read, not the rest).
+pub fn of_group(line: &[u8], group: &str) -> Option<()> {
+    let head = crate::model::record::parse_head(line)?;
+    let name = match Group::of(&head) {
+        Group::Id(id) => format!("i:{id}"),
+        Group::Key(key) => format!("k:{key}"),
+    };
+    (name == group && head.kind == RecordKind::Session).then_some(())
 }
 
 /// Set when this run answered without the store for want of an index ([`open`]).

@@ -1,51 +1,292 @@
 //! The open part of the notes index, `<name>.open`: the groups shown whose newest
-//! record is unfinished or diverged, and every line passed over, so that the hook,
-//! `continue` and `status` read a file the size of the open sessions, not of every
-//! session. Checked as the index's other files are (see [`super::index_file`]).
+//! record is unfinished or diverged (each with its records' lines, copied from their
+//! notes), and every line passed over, so that the hook, `continue` and `status` read
+//! a file the size of the open sessions, not of every session, and no note.
+//!
+//! Laid out so that a reader reads what it wants and no more:
+//!
+//! ```text
+//! <MAGIC> open\n<notes ref>\n<notes commit>\n<head length> <body length> <SHA-256 of head>\n
+//! <head: JSON, the lines passed over, the diverged groups, the body's SHA-256>
+//! <body: one line per group, by name: <SHA-256 of the rest>\t<group>\t<entry JSON>\n>
+//! ```
+//!
+//! The hook in its usual case (its session on disk) reads the header and the head only
+//! (a few hundred bytes): whether its session diverged, and the lines passed over. A
+//! listing reads the body whole and checks it against the head's sum; a single group is
+//! found by its line and checked by the line's own sum. A file whose header names
+//! another format, ref or commit, whose length is not the one its header says (half
+//! written), or whose sums do not hold is not used.
 
 use std::collections::BTreeMap;
+use std::io::Read;
+use std::os::unix::fs::FileExt;
 
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
-use super::index_file::{Files, GroupEntry, HEADS_LIMIT, Heads, said, shown, unwrap, wrap};
+use super::index_file::{Files, Heads, Located, MAGIC, said, shown};
 use crate::git::CommitId;
 
-/// What a listing of the sessions to resume needs (`.open`): the groups shown whose
-/// newest record is unfinished or diverged, and every line passed over.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+/// Bounds for reading the file back: far beyond any real store's open sessions.
+const HEAD_LIMIT: u64 = 64 << 20;
+const BODY_LIMIT: u64 = 1 << 30;
+/// What the first read takes: the header and, in the usual case, the whole head.
+const FIRST_READ: usize = 16 << 10;
+
+/// One open group: where its newest record and sides are, what a listing decides on
+/// before it reads them, and the records' lines themselves as their notes hold them
+/// (the newest first, then each side), so that a listing reads no note.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct OpenEntry {
+    pub newest: Located,
+    #[serde(default)]
+    pub sides: Vec<Located>,
+    pub key: String,
+    pub finished: bool,
+    pub lines: Vec<String>,
+}
+
+impl OpenEntry {
+    /// Whether the entry is one an `.open` can hold: open (unfinished or diverged), one
+    /// line per record it locates.
+    fn well_formed(&self) -> bool {
+        (!self.finished || !self.sides.is_empty()) && self.lines.len() == 1 + self.sides.len()
+    }
+
+    /// Whether this entry locates the same records as the group's entry in `heads`.
+    pub fn same_place(&self, e: &super::index_file::GroupEntry) -> bool {
+        e.newest.as_ref() == Some(&self.newest)
+            && e.sides == self.sides
+            && e.key == self.key
+            && e.finished == self.finished
+    }
+}
+
+/// The open part in memory: what is written, and what a listing reads back.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Open {
-    pub groups: BTreeMap<String, GroupEntry>,
+    pub groups: BTreeMap<String, OpenEntry>,
     /// (note, line, why), in the order the readers say them.
     pub said: Vec<(String, usize, String)>,
 }
 
-impl Open {
-    /// The open part of `heads`.
-    pub fn of(heads: &Heads) -> Open {
-        let shown = shown(heads);
-        Open {
-            groups: (heads.groups.iter())
-                .filter(|(g, e)| {
-                    shown(g) && e.newest.is_some() && (!e.finished || !e.sides.is_empty())
-                })
-                .map(|(g, e)| (g.clone(), e.clone()))
-                .collect(),
-            said: said(heads),
+/// The head: what every reader of the file wants.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Head {
+    said: Vec<(String, usize, String)>,
+    /// The groups whose newest record has sides.
+    diverged: Vec<String>,
+    groups: usize,
+    /// The SHA-256 of the body.
+    body: String,
+}
+
+/// Which groups `heads` lists as open (shown, with a newest record, unfinished or
+/// diverged), by name.
+pub fn open_groups(heads: &Heads) -> Vec<(&String, &super::index_file::GroupEntry)> {
+    let shown = shown(heads);
+    (heads.groups.iter())
+        .filter(|(g, e)| shown(g) && e.newest.is_some() && (!e.finished || !e.sides.is_empty()))
+        .collect()
+}
+
+/// The lines passed over that `heads` says, for an `.open` taken from it.
+pub fn said_of(heads: &Heads) -> Vec<(String, usize, String)> {
+    said(heads)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes.iter().fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+fn sum(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+/// The file's bytes for `open` as of `commit`.
+fn encode(notes_ref: &str, commit: CommitId, open: &Open) -> Option<Vec<u8>> {
+    let mut body = Vec::new();
+    for (g, e) in &open.groups {
+        if g.contains(['\t', '\n']) {
+            return None;
         }
+        let rest = format!("{g}\t{}", serde_json::to_string(e).ok()?);
+        body.extend_from_slice(sum(rest.as_bytes()).as_bytes());
+        body.push(b'\t');
+        body.extend_from_slice(rest.as_bytes());
+        body.push(b'\n');
+    }
+    let head = Head {
+        said: open.said.clone(),
+        diverged: (open.groups.iter())
+            .filter(|(_, e)| !e.sides.is_empty())
+            .map(|(g, _)| g.clone())
+            .collect(),
+        groups: open.groups.len(),
+        body: sum(&body),
+    };
+    let head = serde_json::to_vec(&head).ok()?;
+    let mut out = format!(
+        "{MAGIC} open\n{notes_ref}\n{commit}\n{} {} {}\n",
+        head.len(),
+        body.len(),
+        sum(&head)
+    )
+    .into_bytes();
+    out.extend_from_slice(&head);
+    out.extend_from_slice(&body);
+    Some(out)
+}
+
+/// Write the open part for `commit` (best effort), taken from the index of that commit.
+pub fn write_open(files: &Files, notes_ref: &str, commit: CommitId, open: &Open) {
+    let Some(bytes) = encode(notes_ref, commit, open) else {
+        return;
+    };
+    if let Some(dir) = files.open.parent()
+        && std::fs::create_dir_all(dir).is_err()
+    {
+        return;
+    }
+    let _ = crate::support::fsio::write_cache(&files.open, &bytes);
+}
+
+/// The file's body (or a line of it) did not hold.
+pub struct Unheld;
+
+/// An `.open` whose header and head hold: its body is read only when asked for.
+pub struct OpenFile {
+    pub commit: CommitId,
+    pub said: Vec<(String, usize, String)>,
+    diverged: Vec<String>,
+    groups: usize,
+    body_sum: String,
+    file: std::fs::File,
+    body_at: u64,
+    body_len: u64,
+}
+
+/// The header's four lines in `bytes`: (format, ref, commit, lengths and sum), and
+/// where the head starts.
+fn header(bytes: &[u8]) -> Option<([&str; 4], usize)> {
+    let mut at = 0;
+    let mut lines = [""; 4];
+    for l in &mut lines {
+        let end = at + bytes.get(at..)?.iter().position(|b| *b == b'\n')?;
+        *l = std::str::from_utf8(&bytes[at..end]).ok()?;
+        at = end + 1;
+    }
+    Some((lines, at))
+}
+
+impl OpenFile {
+    /// The file at `files.open` when it is a regular file of this format and of
+    /// `notes_ref`, as long as its header says, and its head's sum holds.
+    pub fn read(files: &Files, notes_ref: &str) -> Option<OpenFile> {
+        let mut file = crate::support::read::open_regular(&files.open).ok()?;
+        let size = file.metadata().ok()?.len();
+        let mut first = Vec::with_capacity(FIRST_READ);
+        (&mut file)
+            .take(FIRST_READ as u64)
+            .read_to_end(&mut first)
+            .ok()?;
+        let ([kind, of_ref, commit, sizes], at) = header(&first)?;
+        if kind.strip_prefix(MAGIC) != Some(" open") || of_ref != notes_ref {
+            return None;
+        }
+        let commit = CommitId::from_hex(commit)?;
+        let mut sizes = sizes.split(' ');
+        let head_len: u64 = sizes.next()?.parse().ok()?;
+        let body_len: u64 = sizes.next()?.parse().ok()?;
+        let head_sum = sizes.next()?;
+        let at = at as u64;
+        if sizes.next().is_some()
+            || head_len > HEAD_LIMIT
+            || body_len > BODY_LIMIT
+            || at + head_len + body_len != size
+        {
+            return None;
+        }
+        let head = match first.get(usize::try_from(at).ok()?..usize::try_from(at + head_len).ok()?)
+        {
+            Some(h) => h.to_vec(),
+            None => {
+                let mut h = vec![0; usize::try_from(head_len).ok()?];
+                file.read_exact_at(&mut h, at).ok()?;
+                h
+            }
+        };
+        if sum(&head) != head_sum {
+            return None;
+        }
+        let head: Head = serde_json::from_slice(&head).ok()?;
+        Some(OpenFile {
+            commit,
+            said: head.said,
+            diverged: head.diverged,
+            groups: head.groups,
+            body_sum: head.body,
+            file,
+            body_at: at + head_len,
+            body_len,
+        })
+    }
+
+    /// The body, when its sum holds.
+    fn body(&self) -> Option<Vec<u8>> {
+        let mut body = vec![0; usize::try_from(self.body_len).ok()?];
+        self.file.read_exact_at(&mut body, self.body_at).ok()?;
+        (sum(&body) == self.body_sum).then_some(body)
+    }
+
+    /// Every group, when the body holds whole (its sum, each line's sum, the count
+    /// the head says, each entry well formed).
+    pub fn groups(&self) -> Option<BTreeMap<String, OpenEntry>> {
+        let body = self.body()?;
+        let mut out = BTreeMap::new();
+        for line in body.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+            let (g, e) = entry_of(line)?;
+            out.insert(g, e);
+        }
+        (out.len() == self.groups).then_some(out)
+    }
+
+    /// Group `group`'s entry when it diverged (`None`: it did not, or is not open);
+    /// [`Unheld`] when the file does not hold. Only a diverged group's line is read:
+    /// the usual answer comes from the head alone.
+    pub fn diverged(&self, group: &str) -> Result<Option<OpenEntry>, Unheld> {
+        if !self.diverged.iter().any(|g| g == group) {
+            return Ok(None);
+        }
+        let body = self.body().ok_or(Unheld)?;
+        for line in body.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+            let (g, e) = entry_of(line).ok_or(Unheld)?;
+            if g == group {
+                return if e.sides.is_empty() {
+                    Err(Unheld)
+                } else {
+                    Ok(Some(e))
+                };
+            }
+        }
+        Err(Unheld)
     }
 }
 
-/// The open part as of its notes commit, when the file is there and whole.
-pub fn read_open(files: &Files, notes_ref: &str) -> Option<(CommitId, Open)> {
-    let bytes = crate::support::read::read_regular(&files.open, HEADS_LIMIT).ok()?;
-    let (commit, body) = unwrap(&bytes, "open", notes_ref)?;
-    Some((commit, serde_json::from_slice(&body).ok()?))
-}
-
-/// Write the open part for `commit` (best effort), taken from heads of that commit.
-pub fn write_open(files: &Files, notes_ref: &str, commit: CommitId, open: &Open) {
-    let Ok(body) = serde_json::to_vec(open) else {
-        return;
-    };
-    let _ = crate::support::fsio::write_cache(&files.open, &wrap("open", notes_ref, commit, &body));
+/// One body line: the group and its entry, when the line's sum holds.
+fn entry_of(line: &[u8]) -> Option<(String, OpenEntry)> {
+    let tab = line.iter().position(|b| *b == b'\t')?;
+    let (line_sum, rest) = (&line[..tab], &line[tab + 1..]);
+    if sum(rest).as_bytes() != line_sum {
+        return None;
+    }
+    let tab = rest.iter().position(|b| *b == b'\t')?;
+    let group = std::str::from_utf8(&rest[..tab]).ok()?.to_owned();
+    let entry: OpenEntry = serde_json::from_slice(&rest[tab + 1..]).ok()?;
+    entry.well_formed().then_some((group, entry))
 }

@@ -437,6 +437,7 @@ pub(super) const CATALOG: &[Entry] = &[
     e("err.not_a_target", "{target} is not a session directory, a project-state.json or a CONTINUE_HERE.md", "{target} はセッションのディレクトリでも project-state.json でも CONTINUE_HERE.md でもありません"),
     e("err.no_session_or_store_hint", "`git handover status --keys` lists the key of every session, in every worktree and in the notes store", "`git handover status --keys` で、すべてのワークツリーとノートストアにあるセッションのキーが見られます"),
     e("err.no_session_or_store", "no session {key} in any worktree or in the notes store", "どのワークツリーにもノートストアにもセッション {key} はありません"),
+    e("err.restore_not_held", "cannot restore {key}: the notes store's index listed a record of it that no note holds; the index is dropped and nothing was written", "{key} を復元できません: ノートストアのインデックスが、どのメモにもない記録を挙げました。インデックスを捨て、何も書いていません"),
     e("err.restore_exists", "cannot restore {key} from the notes store: {path} exists", "{key} をノートストアから復元できません: {path} が存在します"),
     e("err.resume_it", "resume it with `git handover continue {key}`", "`git handover continue {key}` で再開してください"),
     e("err.copy_unreadable", "the copy {path} does not read back; the note is kept", "コピー {path} を読み戻せません。メモは残します"),
