@@ -41,6 +41,7 @@ mod named_problems;
 mod note_consumption;
 mod notes_index;
 mod notes_index_log;
+mod notes_index_open;
 mod notes_log;
 mod notes_merge;
 mod notes_property;
