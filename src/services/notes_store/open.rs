@@ -6,7 +6,7 @@
 //! would have to be built: only within a budget, otherwise answered without the store
 //! and said.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use super::index::{Within, within};
 use super::index_file::{Files, Heads, Located, parse_located};
@@ -117,10 +117,11 @@ pub fn remade(repo: &Repo, notes_ref: &str) -> Result<OpenAt> {
 }
 
 /// The open part of `heads`: each open group's entry carried from `carry` when it
-/// locates the same records, otherwise its records' lines read from their notes (each
-/// note once); `None` when a located record does not read back as one of its group.
+/// locates the same records, otherwise its records' lines read from their notes (one
+/// note held at a time: open groups rarely share one); `None` when a located record
+/// does not read back as one of its group.
 fn made(repo: &Repo, heads: &Heads, carry: &BTreeMap<String, OpenEntry>) -> Option<Open> {
-    let mut texts: HashMap<NoteText, Option<Vec<u8>>> = HashMap::new();
+    let mut texts: Option<(NoteText, Option<Vec<u8>>)> = None;
     let mut groups = BTreeMap::new();
     let mut read = 0usize;
     for (g, e) in file::open_groups(heads) {
@@ -157,15 +158,15 @@ fn made(repo: &Repo, heads: &Heads, carry: &BTreeMap<String, OpenEntry>) -> Opti
 /// The line `l` locates, when it is a session record of group `group`.
 fn line_at(
     repo: &Repo,
-    texts: &mut HashMap<NoteText, Option<Vec<u8>>>,
+    last: &mut Option<(NoteText, Option<Vec<u8>>)>,
     l: &Located,
     group: &str,
 ) -> Option<String> {
     let (_, blob) = parse_located(l)?;
-    let text = texts
-        .entry(blob)
-        .or_insert_with(|| repo.note_text(blob, MAX_NOTE_SIZE))
-        .as_deref()?;
+    if last.as_ref().is_none_or(|(b, _)| *b != blob) {
+        *last = Some((blob, repo.note_text(blob, MAX_NOTE_SIZE)));
+    }
+    let text = last.as_ref()?.1.as_deref()?;
     let line = text.split(|b| *b == b'\n').nth(l.line.checked_sub(1)?)?;
     of_group(line, group)?;
     String::from_utf8(line.to_vec()).ok()
