@@ -81,6 +81,23 @@ pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
     Ok(file)
 }
 
+/// Open `path` for reading in part, as [`read_regular`] opens it: a final link is not
+/// followed, opening never blocks, and only a regular file is accepted. For the
+/// tool's own files read a piece at a time (the notes index's `.open`).
+pub fn open_own(path: &Path) -> std::io::Result<std::fs::File> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    Ok(file)
+}
+
 /// `read_regular`, or `None` when there is no file at `path` at all.
 pub fn read_if_exists(path: &Path, limit: u64) -> Result<Option<Vec<u8>>> {
     match read_regular(path, limit) {

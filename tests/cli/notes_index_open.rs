@@ -299,3 +299,33 @@ fn a_line_passed_over_in_an_open_sessions_note_is_said_as_the_store_says_it() {
     let after = same(&env, &repo, "lines passed over");
     assert!(after.contains("main/s1"), "s1 still listed: {after}");
 }
+
+#[test]
+fn a_link_or_a_fifo_where_open_should_be_is_not_read() {
+    let env = TestEnv::new();
+    let (repo, _) = populated(&env);
+    let truth = same(&env, &repo, "built afresh");
+    // A whole `.open` elsewhere, with a state no note holds: believed if followed.
+    let mut p = parts(&std::fs::read(repo.join(OPEN)).unwrap());
+    let line = entry(&mut p, "i:s1")["lines"][0]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    entry(&mut p, "i:s1")["lines"][0] = line.replace("\"work\"", "\"elsewhere\"").into();
+    let elsewhere = env.root().join("elsewhere.open");
+    std::fs::write(&elsewhere, sealed(&p)).unwrap();
+    std::fs::remove_file(repo.join(OPEN)).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, repo.join(OPEN)).unwrap();
+    let after = same(&env, &repo, "a link");
+    assert!(!after.contains("elsewhere"), "{after}");
+    assert_eq!(after, truth);
+    assert!(repo.join(OPEN).is_symlink(), "not replaced through or over");
+    // A FIFO: not waited on.
+    std::fs::remove_file(repo.join(OPEN)).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(repo.join(OPEN))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    assert_eq!(same(&env, &repo, "a FIFO"), truth);
+}

@@ -185,10 +185,11 @@ fn header(bytes: &[u8]) -> Option<([&str; 4], usize)> {
 }
 
 impl OpenFile {
-    /// The file at `files.open` when it is a regular file of this format and of
+    /// The file at `files.open` (a link there not followed, a FIFO not waited on) when
+    /// it is a regular file of this format and of
     /// `notes_ref`, as long as its header says, and its head's sum holds.
     pub fn read(files: &Files, notes_ref: &str) -> Option<OpenFile> {
-        let mut file = crate::support::read::open_regular(&files.open).ok()?;
+        let mut file = crate::support::read::open_own(&files.open).ok()?;
         let size = file.metadata().ok()?.len();
         let mut first = Vec::with_capacity(FIRST_READ);
         (&mut file)
