@@ -273,8 +273,14 @@ impl Store<'_> {
 /// (a damaged or forged file).
 fn carried(group: &str, e: &OpenEntry) -> Option<StoredRecord> {
     let read = |line: &str, l: &super::index_file::Located| {
-        open::of_group(line.as_bytes(), group)?;
         let record = crate::model::record::parse_record(line.as_bytes()).ok()?;
+        let name = match &record.session_id {
+            Some(id) => format!("i:{id}"),
+            None => format!("k:{}", record.key),
+        };
+        if name != group || record.kind != crate::model::record::RecordKind::Session {
+            return None;
+        }
         let (commit, _) = index_file::parse_located(l)?;
         Some(StoredRecord {
             commit,
