@@ -209,15 +209,26 @@ fn withdraw_at(ctx: &Context, commit: crate::git::CommitId, id: &str, hash: &str
 }
 
 /// Take every record of session `id` holding the state hashed `hash` out of the local
-/// notes ref (a record that never reached the remote, found in whichever note holds it).
+/// notes ref (a record that never reached the remote, found in whichever note holds it:
+/// of the notes the index says hold the session's records, else of every note).
 pub fn withdraw_state(ctx: &Context, id: &str, hash: &str) -> Result<()> {
     let needle = format!("\"session_hash\":\"{hash}\"");
+    let holds = |text: &[u8]| text.windows(needle.len()).any(|w| w == needle.as_bytes());
+    if let Some(objects) = ctx.store().notes_of_session(id)? {
+        let Some(at) = ctx.repo.notes_commit_of(&ctx.settings.notes_ref)? else {
+            return Ok(());
+        };
+        for object in objects {
+            let text = (ctx.repo.note_text_at(at, object)?)
+                .and_then(|blob| ctx.repo.note_text(blob, record::MAX_NOTE_SIZE));
+            if text.is_some_and(|t| holds(&t)) {
+                withdraw_at(ctx, object, id, hash)?;
+            }
+        }
+        return Ok(());
+    }
     for note in ctx.repo.notes_all(&ctx.settings.notes_ref)? {
-        if note
-            .text
-            .windows(needle.len())
-            .any(|w| w == needle.as_bytes())
-        {
+        if holds(&note.text) {
             withdraw_at(ctx, note.commit, id, hash)?;
         }
     }
