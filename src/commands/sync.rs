@@ -6,9 +6,9 @@ use clap::Args;
 
 use crate::git::NotesMerge;
 use crate::git::subprocess::{self as git_cli, Pushed};
-use crate::model::record;
 use crate::services::context::Context;
 use crate::services::record_rules::RecordRules;
+use crate::services::remote_notes::{Fetched, RemoteNotes};
 use crate::support::error::{Error, Result, msg};
 
 #[derive(Debug, Args)]
@@ -228,31 +228,20 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
             // only what differs from the merge base with ours (the rest is our own
             // history's); a remote commit already in our history brings nothing new,
             // and is not read again (issue 36: sync costs what it exchanges).
-            let theirs = ctx.repo.notes_commit_of(scratch)?;
-            let ours = ctx.repo.notes_commit_of(notes_ref)?;
-            let base = match (theirs, ours) {
-                (Some(t), Some(o)) if t == o => Some(t),
-                (Some(t), Some(o)) => ctx.repo.notes_merge_base(t, o),
-                _ => None,
-            };
-            let known = base.is_some() && base == theirs;
-            if known {
-                crate::support::testing::note("sync-remote-known");
-            }
-            if !known
-                && let Some(why) = ctx
-                    .repo
-                    .notes_problem(scratch, base, record::MAX_NOTE_SIZE)?
-            {
-                ctx.repo.delete_ref(scratch)?;
-                return Err(Error::usage(msg(
-                    crate::k!("err.remote_notes_bad"),
-                    &[
-                        ("remote", &remote),
-                        ("notes_ref", &notes_ref),
-                        ("why", &why),
-                    ],
-                )));
+            match crate::services::remote_notes::check_fetched(ctx, scratch)? {
+                Fetched::Known => crate::support::testing::note("sync-remote-known"),
+                Fetched::Sound => {}
+                Fetched::Bad(why) => {
+                    ctx.repo.delete_ref(scratch)?;
+                    return Err(Error::usage(msg(
+                        crate::k!("err.remote_notes_bad"),
+                        &[
+                            ("remote", &remote),
+                            ("notes_ref", &notes_ref),
+                            ("why", &why),
+                        ],
+                    )));
+                }
             }
             ctx.repo.move_ref(scratch, tracking)?;
         }
@@ -272,18 +261,12 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
         }
         // Claims made offline are confirmed or lost on what the remote held, before
         // the push carries the result.
-        let had = report.remote_had_notes;
-        let settled = crate::services::claim_settle::settle(ctx, on_disk, || {
-            Ok(if had {
-                ctx.repo
-                    .notes_all(tracking)?
-                    .into_iter()
-                    .map(|n| n.text)
-                    .collect()
-            } else {
-                Vec::new()
-            })
-        })?;
+        let theirs = if report.remote_had_notes {
+            RemoteNotes::tracking(ctx, tracking)
+        } else {
+            RemoteNotes::none(ctx)
+        };
+        let settled = crate::services::claim_settle::settle(ctx, on_disk, &theirs)?;
         let (settled, standing) = settled;
         report.claims.lost.extend(settled.lost);
         report.local = ctx.repo.ref_target(notes_ref)?;

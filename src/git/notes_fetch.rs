@@ -1,5 +1,5 @@
-//! What `sync` fetched: checked to be a notes store before any ref of the user's moves,
-//! then moved where it belongs.
+//! What `sync` or a remote claim fetched: checked to be a notes store before any ref
+//! of the user's moves, then moved where it belongs.
 
 use gix::ObjectId;
 use gix::bstr::ByteSlice;

@@ -12,9 +12,10 @@
 
 use crate::git::Worktree;
 use crate::model::claim::{self, Claim};
-use crate::model::record;
+use crate::model::record::Record;
 use crate::model::state::State;
 use crate::services::context::Context;
+use crate::services::remote_notes::RemoteNotes;
 use crate::services::scan::{self, Found};
 use crate::services::sessions::{SessionDir, Transaction};
 use crate::support::error::Result;
@@ -63,14 +64,12 @@ pub fn on_disk(ctx: &Context) -> Result<Vec<OnDisk>> {
 }
 
 /// Settle every unconfirmed claim of the sessions `on_disk` against the remote's notes
-/// as fetched (`load`, read only when some session has an unconfirmed claim; empty
-/// when the remote has none).
+/// as fetched (`remote`: of each such session, only its own records are read).
 pub fn settle(
     ctx: &Context,
     on_disk: Vec<OnDisk>,
-    load: impl Fn() -> Result<Vec<Vec<u8>>>,
+    remote: &RemoteNotes<'_>,
 ) -> Result<(Settled, Standing)> {
-    let mut remote_notes: Option<Vec<Vec<u8>>> = None;
     let mut out = Settled::default();
     let mut standing = Standing::default();
     for found in on_disk {
@@ -83,19 +82,24 @@ pub fn settle(
         if claim::unconfirmed(state.document()).is_empty() {
             continue;
         }
-        if remote_notes.is_none() {
-            remote_notes = Some(load()?);
-        }
-        let texts: Vec<&[u8]> = remote_notes.iter().flatten().map(Vec::as_slice).collect();
-        let theirs = state
+        let newest = match state
             .document()
             .get("session_id")
             .and_then(serde_json::Value::as_str)
-            .and_then(|id| record::newest_session_of(&texts, id))
+        {
+            Some(id) => remote.newest(id)?,
+            None => None,
+        };
+        let theirs = newest
+            .as_ref()
             .map(|n| n.record.state_doc())
             .unwrap_or_default();
         let now = ctx.now;
-        if let Some(lost) = give_way(ctx, &session, state.document(), &texts, now)? {
+        let lost = match &newest {
+            Some(n) => give_way(ctx, &session, state.document(), (remote, &n.record), now)?,
+            None => None,
+        };
+        if let Some(lost) = lost {
             out.lost
                 .extend(lost.into_iter().map(|(t, w)| (key.clone(), t, w)));
             continue;
@@ -144,13 +148,13 @@ pub fn confirm(ctx: &Context, standing: Standing, settled: &mut Settled) -> Resu
 /// Every unconfirmed claim of `doc` lost, and the file is one write beyond a state the
 /// remote has, whose only change is those claims: that write never reached the
 /// remote, so it is taken back out of the local notes ref and the file takes the
-/// remote's newest state with `lost_claim` on each task (no divergence is left behind).
-/// The tasks and winners, or `None` when this does not apply.
+/// remote's newest state (`newest`) with `lost_claim` on each task (no divergence is
+/// left behind). The tasks and winners, or `None` when this does not apply.
 fn give_way(
     ctx: &Context,
     session: &SessionDir,
     doc: &serde_json::Map<String, serde_json::Value>,
-    texts: &[&[u8]],
+    (remote, newest): (&RemoteNotes<'_>, &Record),
     now: jiff::Timestamp,
 ) -> Result<Option<Vec<(String, String)>>> {
     use serde_json::Value;
@@ -158,10 +162,7 @@ fn give_way(
     let (Some(id), Some(hash)) = (field("session_id"), field("session_hash")) else {
         return Ok(None);
     };
-    let Some(newest) = record::newest_session_of(texts, id) else {
-        return Ok(None);
-    };
-    let mut theirs = newest.record.state_doc();
+    let mut theirs = newest.state_doc();
     let mut lost = Vec::new();
     for (task, ours) in claim::unconfirmed(doc) {
         let Some(won) = winner(&theirs, &task, &ours, now) else {
@@ -172,11 +173,10 @@ fn give_way(
     }
     let seq = doc.get("seq").and_then(Value::as_u64).unwrap_or(0);
     let ids: Vec<&str> = lost.iter().map(|(t, _)| t.as_str()).collect();
-    let owned: Vec<Vec<u8>> = texts.iter().map(|t| t.to_vec()).collect();
-    let base = crate::services::remote_claim::records_at(&owned, id, seq.saturating_sub(1))
+    let base = (remote.records_at(id, seq.saturating_sub(1))?)
         .into_iter()
         .any(|r| crate::services::remote_claim::same_but(&r.state_doc(), doc, &ids));
-    if !base || texts.iter().any(|t| contains(t, hash)) {
+    if !base || remote.has_state(id, hash)? {
         return Ok(None);
     }
     crate::services::remote_claim::withdraw_state(ctx, id, hash)?;
@@ -184,11 +184,6 @@ fn give_way(
         return Ok(None);
     }
     Ok(Some(lost))
-}
-
-fn contains(text: &[u8], hash: &str) -> bool {
-    let needle = format!("\"session_hash\":\"{hash}\"");
-    text.windows(needle.len()).any(|w| w == needle.as_bytes())
 }
 
 /// The claim that won task `task` over `ours`: another holder's live claim on the

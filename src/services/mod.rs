@@ -17,6 +17,7 @@ pub mod notes_store;
 pub mod receipts;
 pub mod record_rules;
 pub mod remote_claim;
+pub mod remote_notes;
 pub mod scan;
 pub mod sessions;
 pub mod transcript;

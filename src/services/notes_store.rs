@@ -168,6 +168,18 @@ impl<'a> Store<'a> {
         Ok(crate::model::record::records_at(&texts, id, seq))
     }
 
+    /// The objects whose notes hold records of session `id`, where the notes index
+    /// knows them; `None` when it cannot say (the caller reads the store itself).
+    pub fn notes_of_session(&self, id: &str) -> Result<Option<Vec<crate::git::CommitId>>> {
+        let commit = match self.index()? {
+            None => return Ok(None),
+            Some(indexed::IndexedAt::NoRef) => return Ok(Some(Vec::new())),
+            Some(indexed::IndexedAt::At(commit, _)) => commit,
+        };
+        Ok(index::members(self.repo, &self.settings.notes_ref, commit)
+            .map(|m| m.get(&format!("i:{id}")).cloned().unwrap_or_default()))
+    }
+
     /// Whether the store has a record of session `id` holding the state `hash`
     /// (records' heads only: nothing is parsed whole).
     pub fn has_state(&self, id: &str, hash: &str) -> Result<bool> {

@@ -11,6 +11,7 @@ use crate::git::subprocess::{self as git_cli, Pushed};
 use crate::model::record::{self, Record};
 use crate::services::context::Context;
 use crate::services::record_rules::RecordRules;
+use crate::services::remote_notes::{self, RemoteNotes};
 use crate::services::sessions::Written;
 use crate::support::error::{Error, Result, msg};
 
@@ -27,9 +28,9 @@ pub struct RemoteClaims<'a> {
 }
 
 /// What one fetch of the remote found.
-pub enum Fetched {
-    /// The remote's notes, read from what was fetched (empty: it has no notes ref).
-    Online(Vec<Vec<u8>>),
+pub enum Fetched<'a> {
+    /// The remote's notes as fetched (none: it has no notes ref).
+    Online(RemoteNotes<'a>),
     /// It could not be reached: git's words.
     Offline(String),
 }
@@ -109,9 +110,12 @@ impl<'a> RemoteClaims<'a> {
         }
     }
 
-    /// Fetch the remote's notes ref, check it is a notes store, merge it into the
-    /// local one and return its notes.
-    pub fn fetch(&self) -> Result<Fetched> {
+    /// Fetch the remote's notes ref, check what it brings is a notes store (only what
+    /// differs from the merge base with ours, as `sync`), move it to the tracking ref,
+    /// merge it into the local one and return the remote's notes as fetched (read through
+    /// the tracking ref's index: what changed since the last fetch, then only the records
+    /// of the session asked about).
+    pub fn fetch(&self) -> Result<Fetched<'a>> {
         let (ctx, remote) = (self.ctx, self.remote.as_str());
         let git_dir = ctx.repo.common_dir();
         let had = match git_cli::fetch_notes(&git_dir, remote, &self.notes_ref, &self.scratch) {
@@ -121,12 +125,9 @@ impl<'a> RemoteClaims<'a> {
         };
         crate::support::testing::pause("remote_claim_fetched");
         if !had {
-            return Ok(Fetched::Online(Vec::new()));
+            return Ok(Fetched::Online(RemoteNotes::none(ctx)));
         }
-        if let Some(why) = ctx
-            .repo
-            .notes_problem(&self.scratch, None, record::MAX_NOTE_SIZE)?
-        {
+        if let remote_notes::Fetched::Bad(why) = remote_notes::check_fetched(ctx, &self.scratch)? {
             ctx.repo.delete_ref(&self.scratch)?;
             return Err(Error::usage(msg(
                 crate::k!("err.remote_notes_bad"),
@@ -137,35 +138,22 @@ impl<'a> RemoteClaims<'a> {
                 ],
             )));
         }
-        let notes = ctx
-            .repo
-            .notes_all(&self.scratch)?
-            .into_iter()
-            .map(|n| n.text)
-            .collect();
         ctx.repo.move_ref(&self.scratch, &self.tracking)?;
         ctx.repo
             .notes_merge(&self.notes_ref, &self.tracking, &RecordRules)?;
-        Ok(Fetched::Online(notes))
+        Ok(Fetched::Online(RemoteNotes::tracking(ctx, &self.tracking)))
     }
 
     /// What the remote held at the last fetch (its tracking ref, merged into the local
     /// ref then), read without asking the remote: a first round decides on it and
     /// pushes, and a push git rejects because the remote moved since is fetched and
     /// decided again like any lost race. `None` when it was never fetched.
-    pub fn known(&self) -> Result<Option<Vec<Vec<u8>>>> {
+    pub fn known(&self) -> Result<Option<RemoteNotes<'a>>> {
         if self.ctx.repo.ref_target(&self.tracking)?.is_none() {
             return Ok(None);
         }
-        let notes = self
-            .ctx
-            .repo
-            .notes_all(&self.tracking)?
-            .into_iter()
-            .map(|n| n.text)
-            .collect();
         crate::support::testing::pause("remote_claim_fetched");
-        Ok(Some(notes))
+        Ok(Some(RemoteNotes::tracking(self.ctx, &self.tracking)))
     }
 
     /// Push the local notes ref to the remote, never forced.
@@ -221,15 +209,26 @@ fn withdraw_at(ctx: &Context, commit: crate::git::CommitId, id: &str, hash: &str
 }
 
 /// Take every record of session `id` holding the state hashed `hash` out of the local
-/// notes ref (a record that never reached the remote, found in whichever note holds it).
+/// notes ref (a record that never reached the remote, found in whichever note holds it:
+/// of the notes the index says hold the session's records, else of every note).
 pub fn withdraw_state(ctx: &Context, id: &str, hash: &str) -> Result<()> {
     let needle = format!("\"session_hash\":\"{hash}\"");
+    let holds = |text: &[u8]| text.windows(needle.len()).any(|w| w == needle.as_bytes());
+    if let Some(objects) = ctx.store().notes_of_session(id)? {
+        let Some(at) = ctx.repo.notes_commit_of(&ctx.settings.notes_ref)? else {
+            return Ok(());
+        };
+        for object in objects {
+            let text = (ctx.repo.note_text_at(at, object)?)
+                .and_then(|blob| ctx.repo.note_text(blob, record::MAX_NOTE_SIZE));
+            if text.is_some_and(|t| holds(&t)) {
+                withdraw_at(ctx, object, id, hash)?;
+            }
+        }
+        return Ok(());
+    }
     for note in ctx.repo.notes_all(&ctx.settings.notes_ref)? {
-        if note
-            .text
-            .windows(needle.len())
-            .any(|w| w == needle.as_bytes())
-        {
+        if holds(&note.text) {
             withdraw_at(ctx, note.commit, id, hash)?;
         }
     }
@@ -244,12 +243,16 @@ impl Drop for RemoteClaims<'_> {
 
 /// The remote's newest record of session `id` (`key` names it), its claims checked:
 /// a record whose claim of a task is not a claim is refused by name.
-pub fn newest_of(notes: &[Vec<u8>], id: &str, key: &str, remote: &str) -> Result<Option<Record>> {
-    let texts: Vec<&[u8]> = notes.iter().map(Vec::as_slice).collect();
-    let Some(newest) = record::newest_session_of(&texts, id) else {
+pub fn newest_of(
+    notes: &RemoteNotes<'_>,
+    id: &str,
+    key: &str,
+    remote: &str,
+) -> Result<Option<Record>> {
+    let Some(newest) = notes.newest(id)? else {
         return Ok(None);
     };
-    for r in std::iter::once(&newest.record).chain(newest.diverged.iter().map(|(_, r)| r)) {
+    for r in std::iter::once(&newest.record).chain(newest.diverged.iter().map(|s| &s.record)) {
         if let Some((task, why)) = crate::model::claim::invalid_claim(&r.state_doc()) {
             return Err(Error::usage_hint(
                 msg(
@@ -266,11 +269,6 @@ pub fn newest_of(notes: &[Vec<u8>], id: &str, key: &str, remote: &str) -> Result
         }
     }
     Ok(Some(newest.record))
-}
-
-/// The remote's records of session `id` written as its `seq`-th write.
-pub fn records_at(notes: &[Vec<u8>], id: &str, seq: u64) -> Vec<Record> {
-    record::records_at(notes, id, seq)
 }
 
 /// Whether two states are the same write, as a restore into another worktree keeps it

@@ -16,6 +16,7 @@ mod briefing;
 mod claims;
 mod claims_reach;
 mod claims_remote;
+mod claims_tracking;
 mod claims_unpushed;
 mod clean;
 mod commit_subjects;

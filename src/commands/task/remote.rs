@@ -13,6 +13,7 @@ use crate::model::claim;
 use crate::model::record::Record;
 use crate::services::context::Context;
 use crate::services::remote_claim::{self, Fetched, MAX_ROUNDS, Push, RemoteClaims};
+use crate::services::remote_notes::RemoteNotes;
 use crate::services::sessions::{self, Owner, SessionDir, Written};
 use crate::support::error::{Error, Result};
 
@@ -47,9 +48,10 @@ pub(super) fn decide(
             Some(notes) => Fetched::Online(notes),
             None => rc.fetch()?,
         };
-        let notes = match fetched {
+        let notes = match &fetched {
             Fetched::Online(notes) => notes,
             Fetched::Offline(why) => {
+                let why = why.clone();
                 // A claim written is unconfirmed until its push succeeds.
                 let (w, task, act) = match pending {
                     Some(mine) => mine,
@@ -59,7 +61,7 @@ pub(super) fn decide(
             }
         };
         let theirs = match &id {
-            Some(id) => remote_claim::newest_of(&notes, id, &op.key, remote)?,
+            Some(id) => remote_claim::newest_of(notes, id, &op.key, remote)?,
             None => None,
         };
         if let Some((w, task, act)) = pending.take() {
@@ -72,14 +74,14 @@ pub(super) fn decide(
                 op,
                 (w, task, act),
                 theirs.as_ref(),
-                &notes,
+                notes,
             )?;
         }
         let (w, task, act) = match pending.take() {
             Some(p) => p,
             None => {
                 if let Some(theirs) = &theirs {
-                    fast_forward(ctx, session, &notes, theirs)?;
+                    fast_forward(ctx, session, notes, theirs)?;
                 }
                 match write(ctx, wt, session, owner, op, theirs.as_ref()) {
                     // Refused on what the last fetch saw: a refusal never pushes, so
@@ -160,7 +162,7 @@ fn give_way(
     op: &Op<'_>,
     ours: (Written, String, Act),
     theirs: Option<&Record>,
-    notes: &[Vec<u8>],
+    notes: &RemoteNotes<'_>,
 ) -> Result<Option<(Written, String, Act)>> {
     let Some(theirs) = theirs else {
         return Ok(Some(ours));
@@ -186,7 +188,7 @@ fn give_way(
         .and_then(serde_json::Value::as_u64)
         .unwrap_or(0);
     let id = field("session_id").unwrap_or_default();
-    let base = remote_claim::records_at(notes, &id, seq.saturating_sub(1))
+    let base = (notes.records_at(&id, seq.saturating_sub(1))?)
         .iter()
         .any(|r| remote_claim::same_but(&r.state_doc(), doc, &[ours.1.as_str()]));
     if base && theirs.seq.unwrap_or(0) >= seq {
@@ -223,7 +225,7 @@ fn give_way(
 fn fast_forward(
     ctx: &Context,
     session: &SessionDir,
-    notes: &[Vec<u8>],
+    notes: &RemoteNotes<'_>,
     theirs: &Record,
 ) -> Result<()> {
     let Ok(state) = crate::model::state::State::read(&session.state_file()) else {
@@ -243,7 +245,7 @@ fn fast_forward(
     let Some(id) = doc.get("session_id").and_then(serde_json::Value::as_str) else {
         return Ok(());
     };
-    let known = remote_claim::records_at(notes, id, seq)
+    let known = (notes.records_at(id, seq)?)
         .iter()
         .any(|r| remote_claim::same_write(&r.state_doc(), doc));
     if known {

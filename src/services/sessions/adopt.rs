@@ -128,9 +128,12 @@ fn put(
     let state = State::from_doc(doc, &file)?;
     fsio::write_atomic(&file, &state.to_json_bytes())?;
     let lang = super::write::session_lang(&state, ctx.lang);
-    fsio::write_atomic(
-        &session.dir().join(super::MARKDOWN_FILE),
-        crate::model::markdown::render(&state, lang).as_bytes(),
-    )?;
+    // A confirmation changes nothing `handover.md` shows: a file that already says
+    // what it would be rewritten to is left alone (no temporary file, no fsync).
+    let rendered = crate::model::markdown::render(&state, lang);
+    let md = session.dir().join(super::MARKDOWN_FILE);
+    if fsio::read_if_exists(&md, fsio::MAX_FILE_SIZE)?.as_deref() != Some(rendered.as_bytes()) {
+        fsio::write_atomic(&md, rendered.as_bytes())?;
+    }
     Ok(state)
 }

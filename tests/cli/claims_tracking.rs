@@ -1,0 +1,161 @@
+//! A remote claim reads the remote's notes as last fetched through the tracking ref's
+//! notes index, and checks what a fetch brings only where it differs from the merge
+//! base with ours (as `sync`): attacked here where that could go wrong. A remote whose
+//! notes ref was rewritten (not a descendant of what was last fetched) is read as it is
+//! now; a forged record already fetched, in a note that does not change again, is still
+//! refused by name on every claim and after a sync; a note that is not records is
+//! refused when a fetch brings it, and not when it is in our own history already.
+
+use std::path::Path;
+
+use crate::claims_remote::{claim_in, two_clones};
+use crate::common::{TestEnv, state_path};
+use serde_json::{Value, json};
+
+/// The last record of the note on HEAD in `dir`, and that note.
+fn last_record(env: &TestEnv, dir: &Path) -> (Value, String) {
+    let note = env.git(dir, &["notes", "--ref=handover", "show", "HEAD"]);
+    let last = note.lines().rfind(|l| !l.trim().is_empty()).unwrap();
+    (serde_json::from_str(last).unwrap(), note)
+}
+
+/// `record` one write on, with `claim` on its first task.
+fn one_on(mut record: Value, claim: Value) -> Value {
+    record["seq"] = json!(record["seq"].as_u64().unwrap() + 1);
+    record["state"]["seq"] = record["seq"].clone();
+    record["state"]["active_tasks"][0]["claim"] = claim;
+    record
+}
+
+fn claim(env: &TestEnv, dir: &Path, who: &str) -> crate::common::Run {
+    env.handover(
+        dir,
+        &["task", "claim", "T1", "--as", who, "--remote", "origin"],
+    )
+}
+
+#[test]
+fn a_remote_notes_ref_rewritten_since_the_last_fetch_is_read_as_it_is_now() {
+    let env = TestEnv::new();
+    let (_remote, a, b, key) = two_clones(&env, &["T1", "T2"]);
+    // a claims T1: its tracking ref (and that ref's index) hold the remote as it was.
+    let run = claim(&env, &a, "agent-a");
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    env.handover(&b, &["sync"]).assert_ok();
+    // b rewrites the remote's notes ref: a history of one commit, not a descendant of
+    // what a fetched, whose note gives T1 to mallory until tomorrow.
+    let (record, note) = last_record(&env, &b);
+    let mut record = one_on(
+        record,
+        json!({"holder": "mallory", "since": "2026-11-30T11:00:00Z", "expires": "2026-12-01T12:00:00Z"}),
+    );
+    record["state"]["session_hash"] = json!("0123456789abcdef");
+    let text = env.root().join("rewritten.txt");
+    std::fs::write(&text, format!("{note}\n{record}\n")).unwrap();
+    env.git(
+        &b,
+        &[
+            "notes",
+            "--ref=handover",
+            "add",
+            "-f",
+            "-F",
+            text.to_str().unwrap(),
+            "HEAD",
+        ],
+    );
+    let tree = env.git(&b, &["rev-parse", "refs/notes/handover^{tree}"]);
+    let orphan = env.git(&b, &["commit-tree", tree.trim(), "-m", "rewritten"]);
+    env.git(
+        &b,
+        &[
+            "push",
+            "-q",
+            "-f",
+            "origin",
+            &format!("{}:refs/notes/handover", orphan.trim()),
+        ],
+    );
+    // a renews its claim: it decides first on what it last fetched and pushes; the
+    // remote, rewritten, rejects that push; the fetch then sees mallory's claim.
+    let run = claim(&env, &a, "agent-a");
+    assert_eq!(run.code, 6, "{}", run.snapshot());
+    assert!(run.stderr.contains("mallory"), "{}", run.stderr);
+    assert_eq!(claim_in(&a, &key, "T1")["holder"], "mallory");
+}
+
+#[test]
+fn a_forged_record_fetched_before_is_refused_again_though_its_note_did_not_change() {
+    let env = TestEnv::new();
+    let (_remote, a, b, key) = two_clones(&env, &["T1"]);
+    let (record, note) = last_record(&env, &b);
+    let record = one_on(
+        record,
+        json!({"holder": "mallory", "since": "2026-11-30T11:00:00Z", "expires": "never"}),
+    );
+    let forged = env.root().join("forged.txt");
+    std::fs::write(&forged, format!("{note}\n{record}\n")).unwrap();
+    env.git(
+        &b,
+        &[
+            "notes",
+            "--ref=handover",
+            "add",
+            "-f",
+            "-F",
+            forged.to_str().unwrap(),
+            "HEAD",
+        ],
+    );
+    env.git(&b, &["push", "-q", "origin", "refs/notes/handover"]);
+    let before = std::fs::read(state_path(&a, &key)).unwrap();
+    // The first claim fetches the forged note; the second decides on the tracking ref,
+    // whose note has not changed since; after a sync the note is in a's own history.
+    for round in ["fetched", "known", "after sync"] {
+        if round == "after sync" {
+            let _ = env.handover(&a, &["sync"]);
+        }
+        let run = claim(&env, &a, "agent-a");
+        assert_ne!(run.code, 0, "{round}: {}", run.snapshot());
+        assert!(run.stderr.contains("\"T1\""), "{round}: {}", run.stderr);
+        assert!(run.stderr.contains("expires"), "{round}: {}", run.stderr);
+        assert_eq!(
+            std::fs::read(state_path(&a, &key)).unwrap(),
+            before,
+            "{round}: nothing written"
+        );
+    }
+}
+
+#[test]
+fn a_note_that_is_not_records_is_refused_when_a_fetch_brings_it_not_once_it_is_ours() {
+    let env = TestEnv::new();
+    let (_remote, a, b, key) = two_clones(&env, &["T1"]);
+    // b puts a note that is not records on a commit of its own and pushes it.
+    env.commit(&b, "b", "b\n", "second", "2026-11-30T11:00:00Z");
+    env.git(
+        &b,
+        &[
+            "notes",
+            "--ref=handover",
+            "add",
+            "-f",
+            "-m",
+            "not json",
+            "HEAD",
+        ],
+    );
+    env.git(&b, &["push", "-q", "origin", "HEAD", "refs/notes/handover"]);
+    let before = std::fs::read(state_path(&a, &key)).unwrap();
+    let run = claim(&env, &a, "agent-a");
+    assert_ne!(run.code, 0, "{}", run.snapshot());
+    assert!(run.stderr.contains("not a JSON object"), "{}", run.stderr);
+    assert_eq!(std::fs::read(state_path(&a, &key)).unwrap(), before);
+    // a takes that note into its own notes ref by git's own hands (not through the
+    // tool): it is then ours, and the remote's copy brings nothing new.
+    env.git(&a, &["fetch", "-q", "origin", "refs/notes/handover"]);
+    env.git(&a, &["update-ref", "refs/notes/handover", "FETCH_HEAD"]);
+    let run = claim(&env, &a, "agent-a");
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert_eq!(claim_in(&a, &key, "T1")["holder"], "agent-a");
+}
