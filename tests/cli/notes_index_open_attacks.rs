@@ -1,0 +1,216 @@
+//! More attacks on `.open` (the open part of the notes index, issue 36), each
+//! answered as the store read whole answers (`GIT_HANDOVER_TEST_NO_INDEX`): the notes
+//! ref moved back and forth (ABA), deleted and made again elsewhere, two refs whose
+//! files could share a name, a note rewritten under a carried group, a session
+//! finished in the store, a linked worktree, a session id with a TAB or a newline.
+
+use std::path::Path;
+
+use crate::common::TestEnv;
+use crate::notes_index::{append, populated, record};
+use crate::notes_index_open::{OPEN, same};
+
+fn notes_commit(env: &TestEnv, repo: &Path) -> String {
+    env.git(repo, &["rev-parse", "refs/notes/handover"])
+}
+
+/// The commit the `.open` at `path` says it is of.
+fn open_commit(repo: &Path, path: &str) -> String {
+    let bytes = std::fs::read(repo.join(path)).unwrap();
+    String::from_utf8_lossy(&bytes)
+        .lines()
+        .nth(2)
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn the_ref_moved_back_and_forth_and_a_note_edited_or_removed_is_answered_as_the_store() {
+    let env = TestEnv::new();
+    let (repo, c) = populated(&env);
+    same(&env, &repo, "built afresh");
+    let before = notes_commit(&env, &repo);
+    // s1's newest record's note rewritten with no record of ours: s1's older wins.
+    env.git(
+        &repo,
+        &[
+            "notes",
+            "--ref=handover",
+            "add",
+            "-f",
+            "-m",
+            "plain words",
+            &c[1],
+        ],
+    );
+    let edited = notes_commit(&env, &repo);
+    same(&env, &repo, "a note edited by hand");
+    // Back (A), forward (B), back again: each commit answered as its store.
+    for (at, why) in [
+        (&before, "back"),
+        (&edited, "forward"),
+        (&before, "back again"),
+    ] {
+        env.git(&repo, &["update-ref", "refs/notes/handover", at]);
+        same(&env, &repo, why);
+    }
+    env.git(&repo, &["notes", "--ref=handover", "remove", &c[1]]);
+    same(&env, &repo, "a note removed");
+    env.git(&repo, &["update-ref", "refs/notes/handover", &edited]);
+    same(&env, &repo, "forward to the edit");
+}
+
+#[test]
+fn the_ref_deleted_and_made_again_at_another_commit_is_answered_as_the_store() {
+    let env = TestEnv::new();
+    let (repo, c) = populated(&env);
+    same(&env, &repo, "built afresh");
+    env.git(&repo, &["update-ref", "-d", "refs/notes/handover"]);
+    let none = same(&env, &repo, "no ref");
+    assert!(!none.contains("main/s1"), "{none}");
+    append(
+        &env,
+        &repo,
+        &c[2],
+        &[
+            record("s9", 1, None, "h91", "2026-11-30T12:00:00Z"),
+            record("s8", 1, None, "h81", "2026-11-30T12:01:00Z"),
+        ],
+    );
+    let again = same(&env, &repo, "made again elsewhere");
+    assert!(
+        again.contains("main/s9") && !again.contains("main/s1"),
+        "{again}"
+    );
+}
+
+#[test]
+fn two_refs_whose_index_files_share_a_name_never_answer_for_each_other() {
+    let env = TestEnv::new();
+    let (repo, c) = populated(&env);
+    same(&env, &repo, "built afresh");
+    // `a+b` and `a_b` are both `a_b` in the index's file names.
+    for (r, sid) in [("refs/notes/a+b", "sp"), ("refs/notes/a_b", "su")] {
+        env.git(&repo, &["config", "handover.notesRef", r]);
+        let short = r.strip_prefix("refs/notes/").unwrap();
+        env.git(
+            &repo,
+            &[
+                "notes",
+                &format!("--ref={short}"),
+                "add",
+                "-m",
+                &record(sid, 1, None, &format!("h{sid}"), "2026-11-30T12:00:00Z"),
+                "-m",
+                &record(&format!("{sid}2"), 1, None, "hx", "2026-11-30T12:01:00Z"),
+                &c[3],
+            ],
+        );
+        let seen = same(&env, &repo, r);
+        assert!(seen.contains(&format!("main/{sid}")), "{seen}");
+    }
+    for (r, sid, other) in [
+        ("refs/notes/a+b", "sp", "su"),
+        ("refs/notes/a_b", "su", "sp"),
+        ("refs/notes/handover", "s1", "sp"),
+        ("refs/notes/a+b", "sp", "s1"),
+    ] {
+        env.git(&repo, &["config", "handover.notesRef", r]);
+        let seen = same(&env, &repo, r);
+        assert!(seen.contains(&format!("main/{sid}")), "{r}: {seen}");
+        assert!(!seen.contains(&format!("main/{other}")), "{r}: {seen}");
+    }
+}
+
+#[test]
+fn a_carried_group_whose_note_was_rewritten_at_the_same_line_is_read_again() {
+    let env = TestEnv::new();
+    let (repo, c) = populated(&env);
+    same(&env, &repo, "built afresh");
+    // s1's newest record is line 1 of c1's note; the note is rewritten with another
+    // state at the same line and seq (the same note object, the same line number,
+    // another blob), and another session's record appended so the ref moves on.
+    let note = env.git(&repo, &["notes", "--ref=handover", "show", &c[1]]);
+    let changed = note.replacen("\"work\"", "\"reworked\"", 1);
+    assert_ne!(changed, note);
+    env.git(
+        &repo,
+        &[
+            "notes",
+            "--ref=handover",
+            "add",
+            "-f",
+            "-m",
+            &changed,
+            &c[1],
+        ],
+    );
+    let after = same(&env, &repo, "rewritten at the same line");
+    assert!(after.contains("reworked"), "{after}");
+}
+
+#[test]
+fn a_session_finished_in_the_store_is_no_longer_listed_open() {
+    let env = TestEnv::new();
+    let (repo, c) = populated(&env);
+    same(&env, &repo, "built afresh");
+    let mut done: serde_json::Value =
+        serde_json::from_str(&record("s1", 3, Some("h12"), "h13", "2026-11-30T12:00:00Z")).unwrap();
+    done["state"]["status"] = "ALL_COMPLETE".into();
+    done["state"]["active_tasks"][0]["status"] = "done".into();
+    append(&env, &repo, &c[3], &[done.to_string()]);
+    same(&env, &repo, "s1 finished");
+}
+
+#[test]
+fn a_linked_worktree_reads_the_same_open_part() {
+    let env = TestEnv::new();
+    let (repo, c) = populated(&env);
+    same(&env, &repo, "built afresh");
+    let wt = env.worktree(&repo, "wt", "side");
+    same(&env, &wt, "from the linked worktree");
+    append(
+        &env,
+        &wt,
+        &c[3],
+        &[record("s5", 1, None, "h51", "2026-11-30T12:00:00Z")],
+    );
+    same(&env, &wt, "moved on from the linked worktree");
+    same(&env, &repo, "and from the main one");
+    assert!(!wt.join(".git").is_dir(), "a linked worktree");
+}
+
+#[test]
+fn a_session_id_with_a_tab_or_a_newline_does_not_stop_open_being_written() {
+    let env = TestEnv::new();
+    let (repo, c) = populated(&env);
+    // Session ids with a TAB and a newline under plain keys (a key holding either is
+    // no key the store lists).
+    let forged = |sid: &str, key: &str, at: &str| {
+        let mut r: serde_json::Value =
+            serde_json::from_str(&record(sid, 1, None, "hf", at)).unwrap();
+        r["key"] = key.into();
+        r.to_string()
+    };
+    append(
+        &env,
+        &repo,
+        &c[3],
+        &[
+            forged("t\tab", "main/tab", "2026-11-30T12:00:00Z"),
+            forged("n\nl", "main/nl", "2026-11-30T12:01:00Z"),
+        ],
+    );
+    let truth = same(&env, &repo, "forged ids");
+    assert!(
+        truth.contains("t\\tab") && truth.contains("n\\nl"),
+        "{:?}",
+        (truth.lines())
+            .filter(|l| l.contains("\"key\"") || l.contains("session_id"))
+            .collect::<Vec<_>>()
+    );
+    // `.open` is of the ref's commit (it was not written at all): the next reader
+    // reads it alone.
+    assert_eq!(open_commit(&repo, OPEN), notes_commit(&env, &repo));
+    same(&env, &repo, "read back");
+}
