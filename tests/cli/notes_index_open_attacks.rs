@@ -214,3 +214,52 @@ fn a_session_id_with_a_tab_or_a_newline_does_not_stop_open_being_written() {
     assert_eq!(open_commit(&repo, OPEN), notes_commit(&env, &repo));
     same(&env, &repo, "read back");
 }
+
+/// The session-start hook's answer, with `.open`'s threshold at `made_by_hook` open
+/// groups (`None`: the store read whole).
+fn hook(env: &TestEnv, repo: &Path, made_by_hook: Option<&str>) -> String {
+    let r = env.handover_with(repo, &["hook", "session-start"], |c| match made_by_hook {
+        Some(n) => {
+            c.env("GIT_HANDOVER_TEST_OPEN_MADE_BY_HOOK", n);
+        }
+        None => {
+            c.env("GIT_HANDOVER_TEST_NO_INDEX", "1");
+        }
+    });
+    format!("{}\n{}\n{}", r.code, r.stdout, r.stderr)
+}
+
+#[test]
+fn a_hook_with_many_open_groups_answers_from_heads_and_leaves_open_to_the_next_command() {
+    let env = TestEnv::new();
+    let (repo, c) = populated(&env);
+    let run = env.handover(&repo, &["continue", "main/s1"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    same(&env, &repo, "s1 on disk");
+    let older = open_commit(&repo, OPEN);
+    // s1 diverges in a new notes commit; every open part is "many" for this hook.
+    append(
+        &env,
+        &repo,
+        &c[3],
+        &[record("s1", 2, Some("h11"), "h12x", "2026-11-30T11:30:00Z")],
+    );
+    let told = hook(&env, &repo, Some("0"));
+    assert_eq!(
+        told,
+        hook(&env, &repo, None),
+        "s1 diverged, told from .heads"
+    );
+    assert!(told.contains("h12x") || told.contains("diverged"), "{told}");
+    assert_eq!(
+        open_commit(&repo, OPEN),
+        older,
+        "the hook did not make .open"
+    );
+    // Its session gone from disk, the hook lists the store's: `.open` is made then.
+    std::fs::remove_dir_all(repo.join(".claude/handover/main/s1")).unwrap();
+    let listed = hook(&env, &repo, Some("0"));
+    assert_eq!(listed, hook(&env, &repo, None), "store-only candidates");
+    assert_eq!(open_commit(&repo, OPEN), notes_commit(&env, &repo));
+    same(&env, &repo, "after");
+}
