@@ -263,3 +263,76 @@ fn a_hook_with_many_open_groups_answers_from_heads_and_leaves_open_to_the_next_c
     assert_eq!(open_commit(&repo, OPEN), notes_commit(&env, &repo));
     same(&env, &repo, "after");
 }
+
+/// Rewrite the note on `commit` as `edit` makes it from its text.
+fn rewrite(env: &TestEnv, repo: &Path, commit: &str, edit: impl Fn(Vec<u8>) -> Vec<u8>) {
+    let note = env.git(repo, &["notes", "--ref=handover", "show", commit]);
+    let file = env.root().join("note.bin");
+    std::fs::write(&file, edit(note.into_bytes())).unwrap();
+    let blob = env.git(repo, &["hash-object", "-w", file.to_str().unwrap()]);
+    env.git(
+        repo,
+        &["notes", "--ref=handover", "add", "-f", "-C", &blob, commit],
+    );
+}
+
+#[test]
+fn a_note_with_crlf_lines_nul_bytes_or_a_line_past_any_bound_is_answered_as_the_store() {
+    let env = TestEnv::new();
+    let (repo, c) = populated(&env);
+    same(&env, &repo, "built afresh");
+    // s1's newest record's note with CRLF line ends.
+    rewrite(&env, &repo, &c[1], |t| {
+        String::from_utf8(t)
+            .unwrap()
+            .replace('\n', "\r\n")
+            .into_bytes()
+    });
+    let crlf = same(&env, &repo, "CRLF");
+    assert!(crlf.contains("main/s1"), "{crlf}");
+    // A NUL inside a line before s2's newest records, and one inside a record.
+    rewrite(&env, &repo, &c[2], |t| {
+        let mut out = b"junk\0junk\n".to_vec();
+        out.extend_from_slice(&t);
+        out.extend_from_slice(b"{\"key\":\"main/s2\",\0\n");
+        out
+    });
+    same(&env, &repo, "NUL bytes");
+    // A line of 9 MB (past a note's bound) on the commit s3 is written on.
+    let mut long = record("s3", 1, None, "h31", "2026-11-30T12:30:00Z").into_bytes();
+    long.truncate(long.len() - 1);
+    long.extend_from_slice(b",\"pad\":\"");
+    long.extend(std::iter::repeat_n(b'x', 9 << 20));
+    long.extend_from_slice(b"\"}\n");
+    let file = env.root().join("long.bin");
+    std::fs::write(&file, &long).unwrap();
+    let blob = env.git(&repo, &["hash-object", "-w", file.to_str().unwrap()]);
+    env.git(
+        &repo,
+        &["notes", "--ref=handover", "add", "-f", "-C", &blob, &c[3]],
+    );
+    same(&env, &repo, "a line past any bound");
+}
+
+#[test]
+fn continue_of_a_session_whose_copy_is_of_an_older_commit_restores_what_its_note_holds() {
+    let env = TestEnv::new();
+    let (repo, c) = populated(&env);
+    same(&env, &repo, "built afresh");
+    let older = std::fs::read(repo.join(OPEN)).unwrap();
+    // s1 moves on; the `.open` of the older commit (s1's older copy) is put back.
+    append(
+        &env,
+        &repo,
+        &c[3],
+        &[record("s1", 3, Some("h12"), "h13", "2026-11-30T12:00:00Z")],
+    );
+    let note = env.git(&repo, &["notes", "--ref=handover", "show", &c[3]]);
+    assert!(note.contains("h13"));
+    std::fs::write(repo.join(OPEN), &older).unwrap();
+    let run = env.handover(&repo, &["continue", "--json", "main/s1"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let restored =
+        std::fs::read_to_string(repo.join(".claude/handover/main/s1/project-state.json")).unwrap();
+    assert!(restored.contains("\"T3\""), "{restored}");
+}
