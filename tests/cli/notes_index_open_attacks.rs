@@ -336,3 +336,30 @@ fn continue_of_a_session_whose_copy_is_of_an_older_commit_restores_what_its_note
         std::fs::read_to_string(repo.join(".claude/handover/main/s1/project-state.json")).unwrap();
     assert!(restored.contains("\"T3\""), "{restored}");
 }
+
+#[test]
+fn lines_passed_over_are_said_in_the_language_of_the_run_not_of_the_one_that_wrote_open() {
+    let env = TestEnv::new();
+    let (repo, _) = populated(&env);
+    let english = same(&env, &repo, "built in English");
+    env.git(&repo, &["config", "handover.language", "ja"]);
+    let japanese = same(&env, &repo, "read in Japanese");
+    assert_ne!(english, japanese);
+}
+
+#[test]
+fn a_session_on_disk_finished_elsewhere_in_the_store_is_told_as_the_store_tells_it() {
+    let env = TestEnv::new();
+    let (repo, c) = populated(&env);
+    let run = env.handover(&repo, &["continue", "main/s1"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    same(&env, &repo, "s1 on disk");
+    let mut done: serde_json::Value =
+        serde_json::from_str(&record("s1", 3, Some("h12"), "h13", "2026-11-30T12:00:00Z")).unwrap();
+    done["state"]["status"] = "ALL_COMPLETE".into();
+    done["state"]["active_tasks"][0]["status"] = "done".into();
+    append(&env, &repo, &c[3], &[done.to_string()]);
+    // The hook that answers from `.heads` (`.open` of the older commit) first.
+    assert_eq!(hook(&env, &repo, Some("0")), hook(&env, &repo, None));
+    same(&env, &repo, "s1 finished in the store, open on disk");
+}
