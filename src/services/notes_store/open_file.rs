@@ -144,8 +144,11 @@ fn encode(notes_ref: &str, commit: CommitId, open: &Open) -> Option<Vec<u8>> {
     )
     .into_bytes();
     out.extend_from_slice(&head);
-    out.extend_from_slice(&body);
-    Some(out)
+    // The header and head put before the body where it lies (the body is most of the
+    // file: never held twice).
+    body.reserve_exact(out.len());
+    body.splice(0..0, out);
+    Some(body)
 }
 
 /// Write the open part for `commit` (best effort), taken from the index of that commit.
