@@ -62,13 +62,13 @@ fn sha256_hex(bytes: &[u8]) -> String {
 
 /// `.open` taken apart: its first three header lines, its head (JSON) and its body
 /// lines without their sums (`<group JSON string>\t<entry>`, the group decoded).
-struct Parts {
+pub(crate) struct Parts {
     header: Vec<String>,
-    head: serde_json::Value,
-    lines: Vec<(String, serde_json::Value)>,
+    pub(crate) head: serde_json::Value,
+    pub(crate) lines: Vec<(String, serde_json::Value)>,
 }
 
-fn parts(bytes: &[u8]) -> Parts {
+pub(crate) fn parts(bytes: &[u8]) -> Parts {
     let text = String::from_utf8(bytes.to_vec()).unwrap();
     let mut at = 0;
     let mut header = Vec::new();
@@ -100,7 +100,7 @@ fn parts(bytes: &[u8]) -> Parts {
 }
 
 /// The file again, every sum made to hold over what `p` now says.
-fn sealed(p: &Parts) -> Vec<u8> {
+pub(crate) fn sealed(p: &Parts) -> Vec<u8> {
     use std::fmt::Write as _;
     let mut body = String::new();
     for (g, e) in &p.lines {

@@ -363,3 +363,32 @@ fn a_session_on_disk_finished_elsewhere_in_the_store_is_told_as_the_store_tells_
     assert_eq!(hook(&env, &repo, Some("0")), hook(&env, &repo, None));
     same(&env, &repo, "s1 finished in the store, open on disk");
 }
+
+#[test]
+fn duplicate_or_reordered_group_lines_under_sums_that_hold_are_answered_as_the_store() {
+    use crate::notes_index_open::{parts, sealed};
+    let env = TestEnv::new();
+    let (repo, _) = populated(&env);
+    let truth = same(&env, &repo, "built afresh");
+    let good = std::fs::read(repo.join(OPEN)).unwrap();
+    // Lines out of order, every sum resealed: the groups are the same.
+    let mut p = parts(&good);
+    p.lines.reverse();
+    std::fs::write(repo.join(OPEN), sealed(&p)).unwrap();
+    assert_eq!(same(&env, &repo, "out of order"), truth);
+    // A group's line twice, the head's count raised to match: not believed.
+    let mut p = parts(&good);
+    let first = p.lines[0].clone();
+    p.lines.push(first);
+    p.head["groups"] = p.lines.len().into();
+    std::fs::write(repo.join(OPEN), sealed(&p)).unwrap();
+    assert_eq!(same(&env, &repo, "a line twice"), truth);
+    // A group's line twice with two different copies, the head's count as the file's
+    // groups: the later copy would win; caught as not of its group when it is another's.
+    let mut p = parts(&good);
+    let mut twin = p.lines[0].clone();
+    twin.1["lines"][0] = p.lines[1].1["lines"][0].clone();
+    p.lines.push(twin);
+    std::fs::write(repo.join(OPEN), sealed(&p)).unwrap();
+    assert_eq!(same(&env, &repo, "two copies of a group"), truth);
+}
