@@ -10,6 +10,7 @@ process to process (fork/exec, reaped by wait4: wall time and the child's peak R
       per notes commit (RECORDS/20 notes commits). DIR/origin.git: a bare clone with the
       same store, the repository's `origin`, for `sync`. --latest-only keeps only each
       session's newest record (the one-record-per-session store of the same sessions).
+      --all-open: RECORDS sessions of one record each, none finished (every one open).
   bench/notes-index.py run DIR ROUNDS [NAME...]      (GIT_HANDOVER= the binary)
       Times hook session-start, continue --json, status --json, log -n 20, sync and
       `git rev-parse HEAD`, alternating within each round. Prints a markdown table.
@@ -33,6 +34,8 @@ ENV.update(GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL="/dev/null", LC_ALL="C",
            GIT_AUTHOR_NAME="bench", GIT_AUTHOR_EMAIL="bench@example.com",
            GIT_COMMITTER_NAME="bench", GIT_COMMITTER_EMAIL="bench@example.com")
 PER_SESSION = 100
+# `make DIR N --all-open`: one record per session, none finished (every session open).
+ALL_OPEN = False
 PER_NOTES_COMMIT = 20
 PER_COMMIT = 20
 TASKS = 8
@@ -72,7 +75,7 @@ def records(n, latest_only):
     for i, s in enumerate(order):
         seq[s] += 1
         sid = "bench-%06d" % s
-        doc = state(sid, seq[s], s % 10 != 0)
+        doc = state(sid, seq[s], s % 10 != 0 and not ALL_OPEN)
         rec = {"key": "w%d/%s" % (s % 50, sid), "session_id": sid, "seq": seq[s],
                "parent": parent[s], "worktree": "/gone/w%d" % (s % 50), "branch": "main",
                "saved_at": "2026-%02d-%02dT%02d:%02d:%02d.%06dZ" % (
@@ -220,6 +223,8 @@ def run(d, rounds, names):
 
 if __name__ == "__main__":
     if len(sys.argv) >= 4 and sys.argv[1] == "make":
+        if "--all-open" in sys.argv[4:]:
+            ALL_OPEN, PER_SESSION = True, 1
         make(os.path.abspath(sys.argv[2]), int(sys.argv[3]), "--latest-only" in sys.argv[4:])
     elif len(sys.argv) >= 4 and sys.argv[1] == "run":
         run(os.path.abspath(sys.argv[2]), int(sys.argv[3]), sys.argv[4:])

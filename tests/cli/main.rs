@@ -43,6 +43,7 @@ mod note_consumption;
 mod notes_index;
 mod notes_index_log;
 mod notes_index_open;
+mod notes_index_open_attacks;
 mod notes_log;
 mod notes_merge;
 mod notes_property;

@@ -21,11 +21,11 @@ use std::path::Path;
 use crate::common::TestEnv;
 use crate::notes_index::{append, populated, record};
 
-const OPEN: &str = ".git/git-handover/notes-index/refs%notes%handover.open";
+pub(crate) const OPEN: &str = ".git/git-handover/notes-index/refs%notes%handover.open";
 
 /// What the readers of `.open` answer: `status --json`, `continue --json` and the
 /// session-start hook, with their exit codes.
-fn answers(env: &TestEnv, repo: &Path, index: bool) -> String {
+pub(crate) fn answers(env: &TestEnv, repo: &Path, index: bool) -> String {
     let run = |args: &[&str]| {
         let r = env.handover_with(repo, args, |c| {
             if !index {
@@ -43,7 +43,7 @@ fn answers(env: &TestEnv, repo: &Path, index: bool) -> String {
 }
 
 #[track_caller]
-fn same(env: &TestEnv, repo: &Path, why: &str) -> String {
+pub(crate) fn same(env: &TestEnv, repo: &Path, why: &str) -> String {
     let truth = answers(env, repo, false);
     assert_eq!(answers(env, repo, true), truth, "{why}");
     truth
@@ -61,14 +61,14 @@ fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 /// `.open` taken apart: its first three header lines, its head (JSON) and its body
-/// lines without their sums (`<group>\t<entry>`).
-struct Parts {
+/// lines without their sums (`<group JSON string>\t<entry>`, the group decoded).
+pub(crate) struct Parts {
     header: Vec<String>,
-    head: serde_json::Value,
-    lines: Vec<(String, serde_json::Value)>,
+    pub(crate) head: serde_json::Value,
+    pub(crate) lines: Vec<(String, serde_json::Value)>,
 }
 
-fn parts(bytes: &[u8]) -> Parts {
+pub(crate) fn parts(bytes: &[u8]) -> Parts {
     let text = String::from_utf8(bytes.to_vec()).unwrap();
     let mut at = 0;
     let mut header = Vec::new();
@@ -85,7 +85,10 @@ fn parts(bytes: &[u8]) -> Parts {
         .map(|l| {
             let mut f = l.splitn(3, '\t');
             let (_, g, e) = (f.next(), f.next().unwrap(), f.next().unwrap());
-            (g.to_owned(), serde_json::from_str(e).unwrap())
+            (
+                serde_json::from_str(g).unwrap(),
+                serde_json::from_str(e).unwrap(),
+            )
         })
         .collect();
     header.truncate(3);
@@ -97,11 +100,11 @@ fn parts(bytes: &[u8]) -> Parts {
 }
 
 /// The file again, every sum made to hold over what `p` now says.
-fn sealed(p: &Parts) -> Vec<u8> {
+pub(crate) fn sealed(p: &Parts) -> Vec<u8> {
     use std::fmt::Write as _;
     let mut body = String::new();
     for (g, e) in &p.lines {
-        let rest = format!("{g}\t{e}");
+        let rest = format!("{}\t{e}", serde_json::Value::from(g.as_str()));
         let _ = writeln!(body, "{}\t{rest}", sha256_hex(rest.as_bytes()));
     }
     let mut head = p.head.clone();

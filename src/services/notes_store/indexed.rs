@@ -132,7 +132,10 @@ impl Store<'_> {
                 OpenAt::At(part) => part,
             };
             let said = part.said().to_vec();
-            if let Some(records) = part.groups().and_then(|g| Self::open_records(&g, keep)) {
+            if let Some(records) = part
+                .groups(self.repo)
+                .and_then(|g| Self::open_records(&g, keep))
+            {
                 return Ok(self.listed_from(records, said));
             }
             if again {

@@ -15,11 +15,24 @@ use crate::git::{NoteText, Repo};
 use crate::model::record::{Group, MAX_NOTE_SIZE, RecordKind};
 use crate::support::error::Result;
 
-/// The open part, as read from its file (its body read only when asked for) or as
-/// made just now.
+/// The open part, as read from its file (its body read only when asked for), as made
+/// just now, or (a run under a deadline, many open groups, a file of an older commit)
+/// answered from `.heads` and made only when its groups are asked for.
 pub enum Part {
     File(OpenFile),
     Made(Open),
+    Pending(Box<Pending>),
+}
+
+/// What making `.open` takes, put off: the index of the ref's commit and the file of an
+/// older one to carry from.
+pub struct Pending {
+    commit: crate::git::CommitId,
+    heads: Heads,
+    said: Vec<(String, usize, String)>,
+    previous: Option<OpenFile>,
+    files: Files,
+    notes_ref: String,
 }
 
 impl Part {
@@ -28,14 +41,25 @@ impl Part {
         match self {
             Part::File(f) => &f.said,
             Part::Made(o) => &o.said,
+            Part::Pending(p) => &p.said,
         }
     }
 
-    /// Every open group; `None` when the file does not hold.
-    pub fn groups(self) -> Option<BTreeMap<String, OpenEntry>> {
+    /// Every open group; `None` when the file does not hold, or (put off) a located
+    /// record does not read back as one of its group (the index is then forgotten).
+    pub fn groups(self, repo: &Repo) -> Option<BTreeMap<String, OpenEntry>> {
         match self {
             Part::File(f) => f.groups(),
             Part::Made(o) => Some(o.groups),
+            Part::Pending(p) => {
+                let carry = p.previous.and_then(|f| f.groups()).unwrap_or_default();
+                let Some(open) = made(repo, &p.heads, carry) else {
+                    super::index::forget(repo, &p.notes_ref);
+                    return None;
+                };
+                file::write_open(&p.files, &p.notes_ref, p.commit, &open);
+                Some(open.groups)
+            }
         }
     }
 
@@ -45,6 +69,20 @@ impl Part {
         match self {
             Part::File(f) => f.diverged(group),
             Part::Made(o) => Ok(o.groups.get(group).filter(|e| !e.sides.is_empty()).cloned()),
+            // Where the records are, as `.open` would say it; no copy (a side is read
+            // back from its note, never from a copy).
+            Part::Pending(p) => Ok(file::open_groups(&p.heads)
+                .into_iter()
+                .find(|(g, e)| g.as_str() == group && !e.sides.is_empty())
+                .and_then(|(_, e)| {
+                    Some(OpenEntry {
+                        newest: e.newest.clone()?,
+                        sides: e.sides.clone(),
+                        key: e.key.clone(),
+                        finished: e.finished,
+                        lines: Vec::new(),
+                    })
+                })),
         }
     }
 }
@@ -86,11 +124,24 @@ pub fn open(repo: &Repo, notes_ref: &str) -> Result<OpenAt> {
         .then(|| std::time::Instant::now() + build_budget());
     Ok(match within(repo, notes_ref, budget)? {
         Within::NoRef => OpenAt::NoRef,
+        Within::At(commit, heads) if budget.is_some() && many_open(&heads) => {
+            // The hook, and `.open` would be long to make (reading the older file whole
+            // and writing it again): answered from `.heads` (whether its session
+            // diverged, the lines passed over), made only if the groups are asked for.
+            OpenAt::At(Part::Pending(Box::new(Pending {
+                commit,
+                said: file::said_of(&heads),
+                heads,
+                previous,
+                files,
+                notes_ref: notes_ref.to_owned(),
+            })))
+        }
         Within::At(commit, heads) => {
             // Of the ref's commit, and our file was not: made for the next reader,
             // carrying what did not move from the one there was.
             let carry = previous.and_then(|f| f.groups()).unwrap_or_default();
-            let Some(open) = made(repo, &heads, &carry) else {
+            let Some(open) = made(repo, &heads, carry) else {
                 super::index::forget(repo, notes_ref);
                 return Ok(OpenAt::Damaged);
             };
@@ -107,6 +158,19 @@ pub fn open(repo: &Repo, notes_ref: &str) -> Result<OpenAt> {
     })
 }
 
+/// Open groups past which a run under a deadline does not make `.open` unless it lists
+/// them: at 100,000 open groups (a 270 MB file) making it took the hook 2.5 s and
+/// 1.1 GiB after any new notes commit.
+const OPEN_MADE_BY_HOOK: usize = 5_000;
+
+/// Whether `heads` has more open groups than a hook makes `.open` for.
+fn many_open(heads: &Heads) -> bool {
+    let limit = crate::support::testing::knob("GIT_HANDOVER_TEST_OPEN_MADE_BY_HOOK")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(OPEN_MADE_BY_HOOK);
+    file::open_groups(heads).len() > limit
+}
+
 /// [`open`] with the `.open` there is dropped first: one whose body or records did not
 /// hold is made again from the index (the rest of the index is kept).
 pub fn remade(repo: &Repo, notes_ref: &str) -> Result<OpenAt> {
@@ -120,15 +184,17 @@ pub fn remade(repo: &Repo, notes_ref: &str) -> Result<OpenAt> {
 /// locates the same records, otherwise its records' lines read from their notes (one
 /// note held at a time: open groups rarely share one); `None` when a located record
 /// does not read back as one of its group.
-fn made(repo: &Repo, heads: &Heads, carry: &BTreeMap<String, OpenEntry>) -> Option<Open> {
+fn made(repo: &Repo, heads: &Heads, mut carry: BTreeMap<String, OpenEntry>) -> Option<Open> {
     let mut texts: Option<(NoteText, Option<Vec<u8>>)> = None;
     let mut groups = BTreeMap::new();
     let mut read = 0usize;
     for (g, e) in file::open_groups(heads) {
-        if let Some(c) = carry.get(g.as_str())
+        // Taken, not copied: at 100,000 open groups the carried copies are most of
+        // what a run holds.
+        if let Some(c) = carry.remove(g.as_str())
             && c.same_place(e)
         {
-            groups.insert(g.clone(), c.clone());
+            groups.insert(g.clone(), c);
             continue;
         }
         let newest = e.newest.clone()?;

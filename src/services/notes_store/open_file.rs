@@ -8,8 +8,12 @@
 //! ```text
 //! <MAGIC> open\n<notes ref>\n<notes commit>\n<head length> <body length> <SHA-256 of head>\n
 //! <head: JSON, the lines passed over, the diverged groups, the body's SHA-256>
-//! <body: one line per group, by name: <SHA-256 of the rest>\t<group>\t<entry JSON>\n>
+//! <body: one line per group, by name: <SHA-256 of the rest>\t<group, a JSON string>\t<entry JSON>\n>
 //! ```
+//!
+//! The group is written as a JSON string, so a session id holding a TAB or a newline
+//! (a record anyone can write) is escaped like the rest of the line, and `.open` is
+//! still written.
 //!
 //! The hook in its usual case (its session on disk) reads the header and the head only
 //! (a few hundred bytes): whether its session diverged, and the lines passed over. A
@@ -112,10 +116,11 @@ fn sum(bytes: &[u8]) -> String {
 fn encode(notes_ref: &str, commit: CommitId, open: &Open) -> Option<Vec<u8>> {
     let mut body = Vec::new();
     for (g, e) in &open.groups {
-        if g.contains(['\t', '\n']) {
-            return None;
-        }
-        let rest = format!("{g}\t{}", serde_json::to_string(e).ok()?);
+        let rest = format!(
+            "{}\t{}",
+            serde_json::to_string(g).ok()?,
+            serde_json::to_string(e).ok()?
+        );
         body.extend_from_slice(sum(rest.as_bytes()).as_bytes());
         body.push(b'\t');
         body.extend_from_slice(rest.as_bytes());
@@ -139,8 +144,11 @@ fn encode(notes_ref: &str, commit: CommitId, open: &Open) -> Option<Vec<u8>> {
     )
     .into_bytes();
     out.extend_from_slice(&head);
-    out.extend_from_slice(&body);
-    Some(out)
+    // The header and head put before the body where it lies (the body is most of the
+    // file: never held twice).
+    body.reserve_exact(out.len());
+    body.splice(0..0, out);
+    Some(body)
 }
 
 /// Write the open part for `commit` (best effort), taken from the index of that commit.
@@ -287,7 +295,7 @@ fn entry_of(line: &[u8]) -> Option<(String, OpenEntry)> {
         return None;
     }
     let tab = rest.iter().position(|b| *b == b'\t')?;
-    let group = std::str::from_utf8(&rest[..tab]).ok()?.to_owned();
+    let group: String = serde_json::from_slice(&rest[..tab]).ok()?;
     let entry: OpenEntry = serde_json::from_slice(&rest[tab + 1..]).ok()?;
     entry.well_formed().then_some((group, entry))
 }
