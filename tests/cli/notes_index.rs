@@ -10,8 +10,8 @@ use crate::common::{TestEnv, finish};
 use crate::notes_store::{NOTES, enable_store};
 use serde_json::json;
 
-const HEADS: &str = ".git/git-handover/notes-index/refs%notes%handover.heads";
-const MEMBERS: &str = ".git/git-handover/notes-index/refs%notes%handover.members";
+pub(crate) const HEADS: &str = ".git/git-handover/notes-index/refs%notes%handover.heads";
+pub(crate) const MEMBERS: &str = ".git/git-handover/notes-index/refs%notes%handover.members";
 const TIMES: &str = ".git/git-handover/notes-index/refs%notes%handover.times";
 const OPEN: &str = ".git/git-handover/notes-index/refs%notes%handover.open";
 
@@ -82,7 +82,7 @@ fn answer(env: &TestEnv, repo: &Path, index: bool) -> String {
 }
 
 #[track_caller]
-fn same(env: &TestEnv, repo: &Path, why: &str) -> String {
+pub(crate) fn same(env: &TestEnv, repo: &Path, why: &str) -> String {
     let truth = answer(env, repo, false);
     assert_eq!(answer(env, repo, true), truth, "{why}");
     truth
@@ -249,11 +249,11 @@ fn a_forged_torn_foreign_or_deleted_index_is_not_believed() {
     assert!(heads.is_file(), "built again");
 }
 
-fn nth_line_end(text: &str, n: usize) -> usize {
+pub(crate) fn nth_line_end(text: &str, n: usize) -> usize {
     text.match_indices('\n').nth(n - 1).unwrap().0 + 1
 }
 
-fn sha256_hex(bytes: &[u8]) -> String {
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::Digest as _;
     use std::fmt::Write as _;
     sha2::Sha256::digest(bytes)
@@ -468,128 +468,4 @@ fn a_reader_killed_before_the_open_file_leaves_an_index_that_answers_as_the_stor
     let _ = child.wait();
     let after = same(&env, &repo, "after the kill");
     assert!(after.contains("s4"), "{after}");
-}
-
-/// A state hash as the tool writes them (64 hex digits): what a write on top carries.
-fn hx(n: u32) -> String {
-    format!("{n:064x}")
-}
-
-#[test]
-fn a_write_on_top_is_taken_without_reading_the_sessions_notes_and_anything_else_is_not() {
-    let env = TestEnv::new();
-    let (repo, c) = repo_with(&env, 4);
-    append(
-        &env,
-        &repo,
-        &c[0],
-        &[
-            record("s1", 1, None, &hx(11), "2026-11-30T10:00:00Z"),
-            record("s2", 1, None, &hx(21), "2026-11-30T10:01:00Z"),
-        ],
-    );
-    append(
-        &env,
-        &repo,
-        &c[1],
-        &[record(
-            "s1",
-            2,
-            Some(&hx(11)),
-            &hx(12),
-            "2026-11-30T11:00:00Z",
-        )],
-    );
-    let log = env.event_log("on-top");
-    let status = |why: &str| {
-        // Its exit is compared with the store's by `same` (a record that does not
-        // read makes it 3, as without the index).
-        let run = env.handover_with(&repo, &["status"], |cmd| {
-            cmd.env("GIT_HANDOVER_TEST_LOG", log.path());
-        });
-        let truth = same(&env, &repo, why);
-        assert!(
-            truth.starts_with(&format!("{}\n", run.code)),
-            "{why}: {truth}"
-        );
-        truth
-    };
-    status("built");
-    // The usual write: on top of the newest, a state never seen.
-    let on_top = record("s1", 3, Some(&hx(12)), &hx(13), "2026-11-30T12:00:00Z");
-    append(&env, &repo, &c[2], &[on_top]);
-    let after = status("a write on top");
-    assert_eq!(log.count("notes-index-on-top"), 1, "{after}");
-    assert!(after.contains(&hx(13)) || after.contains("T3"), "{after}");
-
-    // Each of these is worked out from the session's notes, and answers as the store.
-    let cases: Vec<(&str, Vec<String>)> = vec![
-        // A state the session already had (written again on top): not a new state.
-        (
-            "a state seen before",
-            vec![record(
-                "s1",
-                4,
-                Some(&hx(13)),
-                &hx(11),
-                "2026-11-30T13:00:00Z",
-            )],
-        ),
-        // Two writes from one state at once: a divergence.
-        (
-            "two writes on one state",
-            vec![
-                record("s2", 2, Some(&hx(21)), &hx(22), "2026-11-30T13:00:00Z"),
-                record("s2", 2, Some(&hx(21)), &hx(23), "2026-11-30T13:01:00Z"),
-            ],
-        ),
-        // A record that names as its parent a state no record holds yet…
-        (
-            "a record before its parent",
-            vec![record(
-                "s3",
-                3,
-                Some(&hx(32)),
-                &hx(33),
-                "2026-11-30T13:00:00Z",
-            )],
-        ),
-        // …and then that parent, written on top of it: it is replaced by its child,
-        // which it replaces (a cycle the store's reader settles its own way).
-        (
-            "the parent after its child",
-            vec![record(
-                "s3",
-                4,
-                Some(&hx(33)),
-                &hx(32),
-                "2026-11-30T13:02:00Z",
-            )],
-        ),
-        // A write from an older state: a side, not the newest.
-        (
-            "a write from an older state",
-            vec![record(
-                "s1",
-                9,
-                Some(&hx(12)),
-                &hx(19),
-                "2026-11-30T14:00:00Z",
-            )],
-        ),
-        // A record on top whose state does not read.
-        (
-            "a record on top that does not read",
-            vec![
-                record("s2", 9, Some(&hx(23)), &hx(29), "2026-11-30T15:00:00Z")
-                    .replace("\"active_tasks\":[", "\"active_tasks\":[7,"),
-            ],
-        ),
-    ];
-    for (why, lines) in cases {
-        let before = log.count("notes-index-on-top");
-        append(&env, &repo, &c[3], &lines);
-        let after = status(why);
-        assert_eq!(log.count("notes-index-on-top"), before, "{why}: {after}");
-    }
 }

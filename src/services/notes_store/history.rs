@@ -214,6 +214,10 @@ impl Store<'_> {
         ) else {
             return Ok(None);
         };
+        if !index::all_members_hold(&heads, &members) {
+            index::forget(self.repo, notes_ref);
+            return Ok(None);
+        }
         let mut keys: BTreeSet<String> = BTreeSet::new();
         for (g, e) in &heads.groups {
             keys.extend(g.strip_prefix("k:").map(str::to_owned));

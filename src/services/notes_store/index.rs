@@ -18,6 +18,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::index_file::{self as file, Files, Heads, Located, Members, Times};
 use super::index_members::{Member, Parts};
+pub use super::index_scan::all_members_hold;
 use super::index_scan::{entry_of, group_name, newest_time, oversize, scan, text_of};
 use crate::git::{CommitId, NoteText, Repo};
 use crate::model::record::{Group, HeadLine, MAX_NOTE_SIZE, RecordKind};
@@ -120,6 +121,9 @@ pub(super) fn missing(object: &CommitId) -> crate::support::error::Error {
 /// files (`index_file::write`). Best effort: one not written is built again next time.
 fn save(files: &Files, notes_ref: &str, commit: CommitId, index: (&Heads, Parts, &Times)) {
     let (heads, members, times) = index;
+    // A test holds a reader here, its index worked out and none of its files renamed,
+    // while another updates the index.
+    crate::support::testing::pause("notes-index-save");
     if members.write(files, notes_ref, commit).is_some() {
         file::write(files, notes_ref, commit, (heads, times));
     }

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::index_file::{GroupEntry, Located, NoteSkip};
+use super::index_file::{GroupEntry, Heads, Located, Members, NoteSkip};
 use crate::git::{CommitId, NoteText, Repo};
 use crate::model::record::{Group, Head, HeadLine, MAX_NOTE_SIZE, RecordKind};
 
@@ -158,4 +158,21 @@ pub(super) fn entries_of(
 /// The newest `saved_at` of a note's records.
 pub(super) fn newest_time(heads: &[(usize, &[u8], Head)]) -> Option<jiff::Timestamp> {
     heads.iter().map(|(_, _, h)| h.saved_at).max()
+}
+
+/// Whether group entry `e`'s located records are on notes of its members `notes`
+/// (sorted), or on one of `changed` (notes whose lines an update is reading anyway): a
+/// part that lacks them was not written by this tool, whatever its sums say.
+pub fn members_hold(e: &GroupEntry, notes: &[CommitId], changed: &BTreeSet<String>) -> bool {
+    (e.newest.iter().chain(&e.sides)).all(|l| {
+        changed.contains(&l.note)
+            || CommitId::from_hex(&l.note).is_some_and(|n| notes.binary_search(&n).is_ok())
+    })
+}
+
+/// Whether every group of `heads` has its located records on notes of its `members`.
+pub fn all_members_hold(heads: &Heads, members: &Members) -> bool {
+    let none = BTreeSet::new();
+    (heads.groups.iter())
+        .all(|(g, e)| members_hold(e, members.get(g).map_or(&[], Vec::as_slice), &none))
 }

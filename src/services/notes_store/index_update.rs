@@ -33,6 +33,8 @@ struct Changed {
     again: BTreeSet<String>,
     on_top: BTreeMap<String, Vec<Appended>>,
     moved: HashMap<String, NoteText>,
+    /// Every note the diff changed.
+    touched: BTreeSet<String>,
 }
 
 /// Bring the index of `at` up to `now` (a descendant) by the notes that changed;
@@ -53,6 +55,7 @@ pub(super) fn update(
         };
         let (old, new) = (old.flatten(), new.flatten());
         let note = change.object.to_string();
+        changed.touched.insert(note.clone());
         heads.notes.remove(&note);
         let (old_heads, _) = scan(old.as_deref().unwrap_or_default());
         let (new_heads, skips) = scan(new.as_deref().unwrap_or_default());
@@ -137,6 +140,7 @@ fn settle(
         mut again,
         on_top,
         moved,
+        touched,
     } = changed;
     let mut done: BTreeSet<String> = BTreeSet::new();
     for (g, added) in on_top {
@@ -174,6 +178,13 @@ fn settle(
         let Some(m) = members.get(files, g) else {
             return Ok(None);
         };
+        // The notes its entry names are among its members, or changed by this diff:
+        // members that lack them were not written by this tool (a forged part).
+        if let Some(e) = heads.groups.get(g)
+            && !super::index_scan::members_hold(e, &m.notes, &touched)
+        {
+            return Ok(None);
+        }
         notes.extend_from_slice(&m.notes);
     }
     notes.sort();
