@@ -4,6 +4,7 @@
 mod free_key;
 mod history;
 mod index;
+mod index_build;
 mod index_file;
 mod index_members;
 mod index_scan;

@@ -14,108 +14,19 @@
 //! each wins); a manifest whose parts are then another reader's is not believed and
 //! the index is built again; a writer of the store never waits for either.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use super::index_file::{self as file, Files, Heads, Located, Members, Times};
-use super::index_members::{Member, Parts};
+use super::index_members::Parts;
 pub use super::index_scan::all_members_hold;
-use super::index_scan::{entry_of, group_name, newest_time, oversize, scan, text_of};
+use super::index_scan::group_name;
 use crate::git::{CommitId, NoteText, Repo};
-use crate::model::record::{Group, HeadLine, MAX_NOTE_SIZE, RecordKind};
+use crate::model::record::{Group, MAX_NOTE_SIZE, RecordKind};
 use crate::support::error::Result;
 
 /// The test knob that makes the readers answer from the store itself, as before the
 /// index: what every index answer is compared with.
 pub const NO_INDEX: &str = "GIT_HANDOVER_TEST_NO_INDEX";
-
-/// The line `line_no` of note `ni` of `notes`, read again (the full build keeps heads
-/// only); the last note read is kept, as a session's sides are often on one note.
-fn refetch<'a>(
-    repo: &'a Repo,
-    notes: &'a [(CommitId, NoteText)],
-) -> impl FnMut(usize, usize) -> Option<Vec<u8>> + 'a {
-    let mut last: Option<(usize, Vec<u8>)> = None;
-    move |ni, line_no| {
-        if last.as_ref().is_none_or(|(n, _)| *n != ni) {
-            last = Some((ni, repo.note_text(notes.get(ni)?.1, MAX_NOTE_SIZE)?));
-        }
-        let text = &last.as_ref()?.1;
-        Some(
-            text.split(|b| *b == b'\n')
-                .nth(line_no.checked_sub(1)?)?
-                .to_vec(),
-        )
-    }
-}
-
-/// A whole index, as built.
-type Built = (Heads, BTreeMap<String, Member>, Times);
-
-/// The index of notes commit `now`, read whole from the store.
-/// `Ok(None)` when `budget` passed before it was done (nothing is kept).
-fn build(repo: &Repo, now: CommitId, budget: Option<std::time::Instant>) -> Result<Option<Built>> {
-    let notes = repo.notes_listing(now)?;
-    let mut heads = Heads::default();
-    let mut members: BTreeMap<String, Member> = BTreeMap::new();
-    let mut times = Times::new();
-    // Heads only: the lines are read again for the few records parsed whole, so a
-    // store of any size is built in the memory of its heads.
-    let mut lines: BTreeMap<String, Vec<HeadLine<'static>>> = BTreeMap::new();
-    for (ni, (object, blob)) in notes.iter().enumerate() {
-        if budget.is_some_and(|b| std::time::Instant::now() >= b) {
-            return Ok(None);
-        }
-        // Unreadable: as the store's own reader would fail, say it from there.
-        let Ok(text) = text_of(repo, *blob) else {
-            return Err(missing(object));
-        };
-        let skips = match &text {
-            None => vec![oversize(repo.note_size(*blob).unwrap_or_default())],
-            Some(t) => {
-                let (found, skips) = scan(t);
-                if let Some(at) = newest_time(&found) {
-                    times.insert(*object, at);
-                }
-                for (line_no, _, head) in found {
-                    let g = group_name(Group::of(&head));
-                    let m = members.entry(g.clone()).or_default();
-                    if m.notes.last() != Some(object) {
-                        m.notes.push(*object);
-                    }
-                    let names = (head.hash.iter().chain(&head.parent)).chain(&head.set_aside);
-                    m.seen.extend(names.map(|n| super::index_members::seen(n)));
-                    lines.entry(g).or_default().push(HeadLine {
-                        note: ni,
-                        line_no,
-                        line: None,
-                        head,
-                    });
-                }
-                skips
-            }
-        };
-        if !skips.is_empty() {
-            heads.notes.insert(object.to_string(), skips);
-        }
-    }
-    for m in members.values_mut() {
-        m.seen.sort_unstable();
-        m.seen.dedup();
-    }
-    let mut fetch = refetch(repo, &notes);
-    heads.groups = lines
-        .into_iter()
-        .map(|(g, l)| (g, entry_of(l, &notes, &mut fetch)))
-        .collect();
-    Ok(Some((heads, members, times)))
-}
-
-pub(super) fn missing(object: &CommitId) -> crate::support::error::Error {
-    crate::support::error::Error::git(
-        crate::support::error::msg(crate::k!("git.read_note_of"), &[("object", object)]),
-        "the note's blob is not in the object database",
-    )
-}
 
 /// Write the index of `commit`: the members' parts and manifest first, then the other
 /// files (`index_file::write`). Best effort: one not written is built again next time.
@@ -173,12 +84,13 @@ pub(super) fn within(
             return Ok(Within::At(now, heads));
         }
     }
-    let Some((heads, members, times)) = build(repo, now, budget)? else {
+    let Some((heads, members, times)) = super::index_build::build(repo, &files, now, budget)?
+    else {
         crate::support::testing::note("notes-index-not-built");
         return Ok(Within::OverBudget);
     };
     crate::support::testing::note("notes-index-built");
-    save(&files, notes_ref, now, (&heads, Parts::of(members), &times));
+    save(&files, notes_ref, now, (&heads, members, &times));
     Ok(Within::At(now, heads))
 }
 

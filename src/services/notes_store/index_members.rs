@@ -135,17 +135,33 @@ impl Parts {
         })
     }
 
-    /// Every group's members, split into their parts (a whole build), all to be written.
-    pub fn of(members: BTreeMap<String, Member>) -> Parts {
-        let mut loaded: BTreeMap<usize, Part> = BTreeMap::new();
-        for (g, notes) in members {
-            loaded.entry(part_of(&g)).or_default().insert(g, notes);
-        }
+    /// No part yet: a build's, each part written by [`Parts::put`] as it is made.
+    pub fn empty() -> Parts {
         Parts {
             sums: vec![EMPTY; PARTS],
-            changed: (0..PARTS).collect(),
-            loaded,
+            loaded: BTreeMap::new(),
+            changed: std::collections::BTreeSet::new(),
         }
+    }
+
+    /// Write part `part` now (its groups are not kept), for the manifest
+    /// [`Parts::write`] writes last. `None` when it could not be written.
+    pub fn put(
+        &mut self,
+        files: &Files,
+        part: usize,
+        members: &BTreeMap<String, Member>,
+    ) -> Option<()> {
+        std::fs::create_dir_all(dir(files)).ok()?;
+        let body = encode(members)?;
+        let path = part_path(files, part);
+        if body.is_empty() {
+            self.sums[part] = EMPTY;
+            let _ = std::fs::remove_file(&path);
+            return Some(());
+        }
+        self.sums[part] = Sha256::digest(&body).into();
+        crate::support::fsio::write_cache(&path, &body).ok()
     }
 
     /// Part `part`, read (and checked against the manifest) on first use; `None` when

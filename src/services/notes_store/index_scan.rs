@@ -176,3 +176,11 @@ pub fn all_members_hold(heads: &Heads, members: &Members) -> bool {
     (heads.groups.iter())
         .all(|(g, e)| members_hold(e, members.get(g).map_or(&[], Vec::as_slice), &none))
 }
+
+/// The error of a note whose blob is not there, as the store's own reader says it.
+pub(super) fn missing(object: &CommitId) -> crate::support::error::Error {
+    crate::support::error::Error::git(
+        crate::support::error::msg(crate::k!("git.read_note_of"), &[("object", object)]),
+        "the note's blob is not in the object database",
+    )
+}
