@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::index_file::{GroupEntry, Heads, Located, Members, NoteSkip};
+use super::index_file::{GroupEntry, Located, NoteSkip};
 use crate::git::{CommitId, NoteText, Repo};
 use crate::model::record::{Group, Head, HeadLine, MAX_NOTE_SIZE, RecordKind};
 
@@ -168,13 +168,6 @@ pub fn members_hold(e: &GroupEntry, notes: &[CommitId], changed: &BTreeSet<Strin
         changed.contains(&l.note)
             || CommitId::from_hex(&l.note).is_some_and(|n| notes.binary_search(&n).is_ok())
     })
-}
-
-/// Whether every group of `heads` has its located records on notes of its `members`.
-pub fn all_members_hold(heads: &Heads, members: &Members) -> bool {
-    let none = BTreeSet::new();
-    (heads.groups.iter())
-        .all(|(g, e)| members_hold(e, members.get(g).map_or(&[], Vec::as_slice), &none))
 }
 
 /// The error of a note whose blob is not there, as the store's own reader says it.
