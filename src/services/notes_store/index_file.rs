@@ -22,7 +22,7 @@ use crate::git::{CommitId, NoteText};
 const MAGIC: &str = concat!("git-handover notes-index 3 ", env!("CARGO_PKG_VERSION"));
 /// Bounds for reading the files back: far beyond any real store's index.
 const HEADS_LIMIT: u64 = 256 << 20;
-const MEMBERS_LIMIT: u64 = 1 << 30;
+const TIMES_LIMIT: u64 = 1 << 30;
 
 /// Where a record is: the note (by the object it annotates), the note's blob, the line.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -211,7 +211,7 @@ pub fn read_open(files: &Files, notes_ref: &str) -> Option<(CommitId, Open)> {
 
 /// The times as of `commit`, when the file is there, whole and of that commit.
 pub fn read_times(files: &Files, notes_ref: &str, commit: CommitId) -> Option<Times> {
-    let bytes = crate::support::read::read_regular(&files.times, MEMBERS_LIMIT).ok()?;
+    let bytes = crate::support::read::read_regular(&files.times, TIMES_LIMIT).ok()?;
     let (of, body) = unwrap(&bytes, "times", notes_ref)?;
     if of != commit || body.len() % 36 != 0 {
         return None;
