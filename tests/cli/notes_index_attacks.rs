@@ -278,3 +278,18 @@ fn a_reader_killed_between_the_members_parts_and_their_manifest_leaves_an_index_
     same(&env, &repo, "after the kill");
     same_logs(&env, &repo, "after the kill");
 }
+
+#[test]
+fn an_index_that_cannot_be_written_is_built_in_memory_and_answers_as_the_store() {
+    let env = TestEnv::new();
+    let (repo, _) = populated(&env);
+    let dir = repo.join(".git/git-handover/notes-index");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
+    // A file where the index's directory should be: no scratch file, no part, no file
+    // of the index can be made there (this holds even for root, unlike a mode).
+    std::fs::write(&dir, b"not a directory").unwrap();
+    same(&env, &repo, "nothing can be written");
+    same_logs(&env, &repo, "nothing can be written");
+    assert_eq!(std::fs::read(&dir).unwrap(), b"not a directory");
+}

@@ -58,6 +58,8 @@ pub struct Parts {
     sums: Vec<[u8; 32]>,
     loaded: BTreeMap<usize, Part>,
     changed: std::collections::BTreeSet<usize>,
+    /// A part could not be written: no manifest may name the parts.
+    broken: bool,
 }
 
 fn dir(files: &Files) -> PathBuf {
@@ -132,6 +134,7 @@ impl Parts {
                 .collect(),
             loaded: BTreeMap::new(),
             changed: std::collections::BTreeSet::new(),
+            broken: false,
         })
     }
 
@@ -141,12 +144,19 @@ impl Parts {
             sums: vec![EMPTY; PARTS],
             loaded: BTreeMap::new(),
             changed: std::collections::BTreeSet::new(),
+            broken: false,
         }
     }
 
     /// Write part `part` now (its groups are not kept), for the manifest
-    /// [`Parts::write`] writes last. `None` when it could not be written.
-    pub fn put(
+    /// [`Parts::write`] writes last. When it cannot be written, no manifest is.
+    pub fn put(&mut self, files: &Files, part: usize, members: &BTreeMap<String, Member>) {
+        if self.write_part(files, part, members).is_none() {
+            self.broken = true;
+        }
+    }
+
+    fn write_part(
         &mut self,
         files: &Files,
         part: usize,
@@ -216,6 +226,9 @@ impl Parts {
     /// Write the changed parts, then the manifest of `commit`. `None` when a write
     /// failed (the index is then not of `commit`, and is built again next time).
     pub fn write(mut self, files: &Files, notes_ref: &str, commit: CommitId) -> Option<()> {
+        if self.broken {
+            return None;
+        }
         // The index's directory and the parts' (made here: the members come first).
         std::fs::create_dir_all(dir(files)).ok()?;
         for part in std::mem::take(&mut self.changed) {
