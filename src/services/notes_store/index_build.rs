@@ -23,6 +23,10 @@ use crate::model::record::{Group, Head, HeadLine, MAX_NOTE_SIZE, RecordKind};
 use crate::support::error::{Error, Result};
 
 /// How many scratch files the heads are spread over (each a set of whole parts).
+/// Heads are held in memory up to this many bytes in all (a small store's build makes
+/// no file), then each scratch moves to a file as it is next written.
+const IN_MEMORY: usize = 4 << 20;
+
 /// One part each: 4,000 heads a file at 1,000,000 records (64 files: 75.8 MiB at the
 /// peak of a build and `log -n 1`; 256: 60.6 MiB for the build). A file that cannot
 /// be made is memory instead.
@@ -43,8 +47,8 @@ pub(super) fn build(
     let mut heads = Heads::default();
     let mut times = Times::new();
     let dir = files.heads.parent().unwrap_or(std::path::Path::new("."));
-    let _ = std::fs::create_dir_all(dir);
-    let mut spill: Vec<Scratch> = (0..SPILL).map(|_| Scratch::in_dir(dir)).collect();
+    let mut spill: Vec<Scratch> = (0..SPILL).map(|_| Scratch::Memory(Vec::new())).collect();
+    let mut spilled = 0;
     let mut buf = Vec::new();
     for (ni, (object, blob)) in notes.iter().enumerate() {
         if budget.is_some_and(|b| std::time::Instant::now() >= b) {
@@ -66,6 +70,10 @@ pub(super) fn build(
                     buf.clear();
                     encode(&mut buf, &g, ni, line_no, &head);
                     let to = &mut spill[part_of(&g) % SPILL];
+                    spilled += buf.len();
+                    if spilled > IN_MEMORY {
+                        to.move_to_file(dir);
+                    }
                     to.write(&buf)
                         .map_err(|e| Error::io(dir, "write a scratch file in", e))?;
                 }
@@ -248,10 +256,17 @@ enum Scratch {
 }
 
 impl Scratch {
-    fn in_dir(dir: &std::path::Path) -> Scratch {
-        match tempfile::tempfile_in(dir) {
-            Ok(f) => Scratch::File(BufWriter::new(f)),
-            Err(_) => Scratch::Memory(Vec::new()),
+    /// Move to an anonymous file in `dir`, what is held so far with it; stays in memory
+    /// when no file can be made there.
+    fn move_to_file(&mut self, dir: &std::path::Path) {
+        let Scratch::Memory(held) = self else { return };
+        let _ = std::fs::create_dir_all(dir);
+        let Ok(file) = tempfile::tempfile_in(dir) else {
+            return;
+        };
+        let mut file = BufWriter::new(file);
+        if file.write_all(held).is_ok() {
+            *self = Scratch::File(file);
         }
     }
 
@@ -336,5 +351,22 @@ mod tests {
         assert!(Back(&bytes[..bytes.len() - 1]).line().is_some());
         let mut cut = Back(&bytes[..10]);
         assert!(cut.line().is_none());
+    }
+
+    #[test]
+    fn a_scratch_moved_to_a_file_midway_gives_back_all_it_was_given() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Scratch::Memory(Vec::new());
+        s.write(b"held ").unwrap();
+        s.move_to_file(dir.path());
+        assert!(matches!(s, Scratch::File(_)));
+        s.write(b"then written").unwrap();
+        assert_eq!(s.bytes().unwrap(), b"held then written");
+        // No directory to make a file in: it stays in memory.
+        std::fs::write(dir.path().join("f"), b"a file").unwrap();
+        let mut t = Scratch::Memory(b"kept".to_vec());
+        t.move_to_file(&dir.path().join("f").join("g"));
+        assert!(matches!(t, Scratch::Memory(_)));
+        assert_eq!(t.bytes().unwrap(), b"kept");
     }
 }
