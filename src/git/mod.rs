@@ -29,7 +29,7 @@ mod worktrees;
 use worktrees::target_commit;
 pub mod subprocess;
 
-pub use notes_diff::NoteText;
+pub use notes_diff::{NoteReader, NoteText};
 pub use notes_merge::{NoteBlob, NoteChoice, NoteRules, NotesMerge};
 pub use session::{History, ToolDir};
 

@@ -130,16 +130,30 @@ impl Repo {
         tree: ObjectId,
         prefix: &str,
     ) -> Result<Vec<(ObjectId, ObjectId)>> {
-        let hex_len = self.repo.object_hash().len_in_hex();
+        let kind = self.repo.object_hash();
+        let mut find = |id: ObjectId| self.repo.find_tree(id).ok().map(|t| t.detach().data);
+        Self::note_entries_with(&mut find, kind, tree, prefix)
+    }
+
+    /// [`Repo::note_entries_at`], each tree's bytes read by `find` (a reader that
+    /// bounds what the store maps, `NoteReader::listing`).
+    pub(super) fn note_entries_with(
+        find: &mut dyn FnMut(ObjectId) -> Option<Vec<u8>>,
+        kind: gix::hash::Kind,
+        tree: ObjectId,
+        prefix: &str,
+    ) -> Result<Vec<(ObjectId, ObjectId)>> {
+        let hex_len = kind.len_in_hex();
         let mut out = Vec::new();
         let mut pending = vec![(tree, prefix.to_owned())];
         while let Some((tree, prefix)) = pending.pop() {
-            let tree = self
-                .repo
-                .find_tree(tree)
-                .map_err(|e| Error::git(msg(crate::k!("git.read_notes_tree"), &[]), e))?;
-            let decoded = tree
-                .decode()
+            let data = find(tree).ok_or_else(|| {
+                Error::git(
+                    msg(crate::k!("git.read_notes_tree"), &[]),
+                    "a notes tree is not in the object database",
+                )
+            })?;
+            let decoded = gix::objs::TreeRef::from_bytes(&data, kind)
                 .map_err(|e| Error::git(msg(crate::k!("git.read_notes_tree"), &[]), e))?;
             for entry in decoded.entries {
                 let Ok(name) = entry.filename.to_str() else {

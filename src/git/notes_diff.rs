@@ -123,6 +123,15 @@ impl Repo {
         Some(self.repo.find_blob(blob.0).ok()?.take_data())
     }
 
+    /// A reader of many note blobs in bounded memory ([`NoteReader`]).
+    pub fn note_reader(&self) -> NoteReader<'_> {
+        NoteReader {
+            repo: self,
+            own: None,
+            reads: 0,
+        }
+    }
+
     /// The size of a note's blob, from its object's header.
     pub fn note_size(&self, blob: NoteText) -> Option<u64> {
         self.repo.find_header(blob.0).ok().map(|h| h.size())
@@ -200,5 +209,63 @@ impl Repo {
             }
         }
         Ok(())
+    }
+}
+
+/// How many blobs a [`NoteReader`] reads through one object store before it opens a
+/// fresh one.
+const READS_PER_STORE: usize = 32;
+
+/// Reads note blobs through an object store of its own, opened afresh every
+/// [`READS_PER_STORE`] blobs: the packs a store maps stay mapped, and every page of
+/// them read stays in the process's memory, until the store is dropped; reading every
+/// note of a large store (the notes index's build: 200 MB of packs at 1,000,000
+/// records) through one store would hold all of it. Falls back to the repository's
+/// own store when one cannot be opened.
+pub struct NoteReader<'a> {
+    repo: &'a Repo,
+    own: Option<gix::Repository>,
+    reads: usize,
+}
+
+impl NoteReader<'_> {
+    fn store(&mut self) -> &gix::Repository {
+        if self.reads.is_multiple_of(READS_PER_STORE) {
+            let inner = &self.repo.repo;
+            self.own = gix::open_opts(inner.path(), inner.open_options().clone()).ok();
+        }
+        self.reads += 1;
+        self.own.as_ref().unwrap_or(&self.repo.repo)
+    }
+
+    /// A note's text; `None` when it is over `limit` bytes or not in the object
+    /// database.
+    pub fn text(&mut self, blob: NoteText, limit: usize) -> Option<Vec<u8>> {
+        let store = self.store();
+        let size = store.find_header(blob.0).ok()?.size();
+        if usize::try_from(size).map_or(true, |n| n > limit) {
+            return None;
+        }
+        Some(store.find_blob(blob.0).ok()?.take_data())
+    }
+
+    /// [`Repo::notes_listing`], its trees read through the reader's stores (at
+    /// 1,000,000 records the notes trees are 50 MB of the packs).
+    pub fn listing(&mut self, at: CommitId) -> Result<Vec<(CommitId, NoteText)>> {
+        let tree = self.repo.tree_of(Some(at.0))?;
+        let kind = self.repo.repo.object_hash();
+        let mut find = |id| self.store().find_tree(id).ok().map(|t| t.detach().data);
+        let mut out: Vec<(CommitId, NoteText)> =
+            Repo::note_entries_with(&mut find, kind, tree, "")?
+                .into_iter()
+                .map(|(o, b)| (CommitId(o), NoteText(b)))
+                .collect();
+        out.sort();
+        Ok(out)
+    }
+
+    /// The size of a note's blob, from its object's header.
+    pub fn size(&mut self, blob: NoteText) -> Option<u64> {
+        self.store().find_header(blob.0).ok().map(|h| h.size())
     }
 }

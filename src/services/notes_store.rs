@@ -4,7 +4,11 @@
 mod free_key;
 mod history;
 mod index;
+mod index_build;
 mod index_file;
+mod index_members;
+mod index_scan;
+mod index_update;
 mod indexed;
 mod open;
 mod open_file;
@@ -171,13 +175,7 @@ impl<'a> Store<'a> {
     /// The objects whose notes hold records of session `id`, where the notes index
     /// knows them; `None` when it cannot say (the caller reads the store itself).
     pub fn notes_of_session(&self, id: &str) -> Result<Option<Vec<crate::git::CommitId>>> {
-        let commit = match self.index()? {
-            None => return Ok(None),
-            Some(indexed::IndexedAt::NoRef) => return Ok(Some(Vec::new())),
-            Some(indexed::IndexedAt::At(commit, _)) => commit,
-        };
-        Ok(index::members(self.repo, &self.settings.notes_ref, commit)
-            .map(|m| m.get(&format!("i:{id}")).cloned().unwrap_or_default()))
+        Ok(self.group_notes(id)?.map(|(_, notes)| notes))
     }
 
     /// Whether the store has a record of session `id` holding the state `hash`

@@ -10,8 +10,8 @@ use crate::common::{TestEnv, finish};
 use crate::notes_store::{NOTES, enable_store};
 use serde_json::json;
 
-const HEADS: &str = ".git/git-handover/notes-index/refs%notes%handover.heads";
-const MEMBERS: &str = ".git/git-handover/notes-index/refs%notes%handover.members";
+pub(crate) const HEADS: &str = ".git/git-handover/notes-index/refs%notes%handover.heads";
+pub(crate) const MEMBERS: &str = ".git/git-handover/notes-index/refs%notes%handover.members";
 const TIMES: &str = ".git/git-handover/notes-index/refs%notes%handover.times";
 const OPEN: &str = ".git/git-handover/notes-index/refs%notes%handover.open";
 
@@ -82,7 +82,7 @@ fn answer(env: &TestEnv, repo: &Path, index: bool) -> String {
 }
 
 #[track_caller]
-fn same(env: &TestEnv, repo: &Path, why: &str) -> String {
+pub(crate) fn same(env: &TestEnv, repo: &Path, why: &str) -> String {
     let truth = answer(env, repo, false);
     assert_eq!(answer(env, repo, true), truth, "{why}");
     truth
@@ -249,11 +249,11 @@ fn a_forged_torn_foreign_or_deleted_index_is_not_believed() {
     assert!(heads.is_file(), "built again");
 }
 
-fn nth_line_end(text: &str, n: usize) -> usize {
+pub(crate) fn nth_line_end(text: &str, n: usize) -> usize {
     text.match_indices('\n').nth(n - 1).unwrap().0 + 1
 }
 
-fn sha256_hex(bytes: &[u8]) -> String {
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::Digest as _;
     use std::fmt::Write as _;
     sha2::Sha256::digest(bytes)

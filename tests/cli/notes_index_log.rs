@@ -19,7 +19,7 @@ fn log(env: &TestEnv, repo: &Path, args: &[&str], index: bool) -> String {
 }
 
 #[track_caller]
-fn same_logs(env: &TestEnv, repo: &Path, why: &str) {
+pub(crate) fn same_logs(env: &TestEnv, repo: &Path, why: &str) {
     for args in [
         &["-n", "1"][..],
         &["-n", "2"],

@@ -209,7 +209,7 @@ impl Store<'_> {
         };
         let notes_ref = &self.settings.notes_ref;
         let (Some(members), Some(times)) = (
-            index::members(self.repo, notes_ref, commit),
+            index::MembersOf::open(self.repo, notes_ref, commit),
             index::times(self.repo, notes_ref, commit),
         ) else {
             return Ok(None);
@@ -223,7 +223,7 @@ impl Store<'_> {
             store: self,
             commit,
             times: &times,
-            members: &members,
+            members,
             groups: &heads.groups,
             skips: BTreeMap::new(),
             texts: std::collections::HashMap::new(),
@@ -272,7 +272,9 @@ struct Reading<'a, 'b> {
     store: &'a Store<'b>,
     commit: CommitId,
     times: &'a Times,
-    members: &'a super::index_file::Members,
+    /// Read as groups are asked for; a group whose members lack the notes its entry
+    /// names makes the listing answer from the store.
+    members: index::MembersOf,
     groups: &'a BTreeMap<String, super::index_file::GroupEntry>,
     /// Records read whole that do not parse, by (note, line).
     skips: BTreeMap<(CommitId, usize), String>,
@@ -324,7 +326,10 @@ impl Reading<'_, '_> {
             let has = g.strip_prefix("k:") == Some(key)
                 || e.keys.iter().chain(&e.other_keys).any(|k| k == key);
             if has {
-                notes.extend(self.members.get(g).into_iter().flatten());
+                let Some(of) = self.members.of(g, e) else {
+                    return Ok(Err(()));
+                };
+                notes.extend(of);
             }
         }
         let mut all = Vec::new();
@@ -418,7 +423,10 @@ impl Reading<'_, '_> {
                 None => g.strip_prefix("k:") == Some(key),
             };
             if may {
-                notes.extend(self.members.get(g).into_iter().flatten());
+                let Some(of) = self.members.of(g, e) else {
+                    return Ok(Err(()));
+                };
+                notes.extend(of);
             }
         }
         let mut order: Vec<(jiff::Timestamp, CommitId)> = (notes.into_iter())

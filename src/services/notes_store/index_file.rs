@@ -18,10 +18,10 @@ use crate::git::{CommitId, NoteText};
 /// The format, and the reader it was built by: an index built by another version of the
 /// tool is built again, since how records are read (a new record kind, claims) may have
 /// changed. A change to how a record line is read within one version bumps the number.
-pub(super) const MAGIC: &str = concat!("git-handover notes-index 3 ", env!("CARGO_PKG_VERSION"));
+pub(super) const MAGIC: &str = concat!("git-handover notes-index 4 ", env!("CARGO_PKG_VERSION"));
 /// Bounds for reading the files back: far beyond any real store's index.
 const HEADS_LIMIT: u64 = 256 << 20;
-const MEMBERS_LIMIT: u64 = 1 << 30;
+const TIMES_LIMIT: u64 = 1 << 30;
 
 /// Where a record is: the note (by the object it annotates), the note's blob, the line.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -104,9 +104,6 @@ pub fn said(heads: &Heads) -> Vec<(String, usize, String)> {
         .collect()
 }
 
-/// Which notes hold records of each group, by group name.
-pub type Members = BTreeMap<String, Vec<CommitId>>;
-
 /// By note (the annotated object): the newest `saved_at` of its records, what `log -n`
 /// reads the notes in the order of, stopping when no unread note can hold a newer one.
 pub type Times = BTreeMap<CommitId, jiff::Timestamp>;
@@ -143,7 +140,7 @@ fn hex(bytes: &[u8]) -> String {
     })
 }
 
-fn wrap(kind: &str, notes_ref: &str, commit: CommitId, body: &[u8]) -> Vec<u8> {
+pub(super) fn wrap(kind: &str, notes_ref: &str, commit: CommitId, body: &[u8]) -> Vec<u8> {
     let sum = hex(&Sha256::digest(body));
     let mut out = format!("{MAGIC} {kind}\n{notes_ref}\n{commit}\n{sum}\n").into_bytes();
     out.extend_from_slice(body);
@@ -152,7 +149,7 @@ fn wrap(kind: &str, notes_ref: &str, commit: CommitId, body: &[u8]) -> Vec<u8> {
 
 /// The body of a file of `kind`, and the notes commit it reflects, when its header
 /// names this format and `notes_ref` and its sum holds.
-fn unwrap(bytes: &[u8], kind: &str, notes_ref: &str) -> Option<(CommitId, Vec<u8>)> {
+pub(super) fn unwrap(bytes: &[u8], kind: &str, notes_ref: &str) -> Option<(CommitId, Vec<u8>)> {
     let mut at = 0;
     let mut line = || {
         let end = at + bytes.get(at..)?.iter().position(|b| *b == b'\n')?;
@@ -176,40 +173,9 @@ pub fn read_heads(files: &Files, notes_ref: &str) -> Option<(CommitId, Heads)> {
     Some((commit, serde_json::from_slice(&body).ok()?))
 }
 
-/// The members as of `commit`, when the file is there, whole and of that commit.
-pub fn read_members(files: &Files, notes_ref: &str, commit: CommitId) -> Option<Members> {
-    let bytes = crate::support::read::read_regular(&files.members, MEMBERS_LIMIT).ok()?;
-    let (of, body) = unwrap(&bytes, "members", notes_ref)?;
-    if of != commit {
-        return None;
-    }
-    // name length (u32 LE), name, count (u32 LE), count × 20-byte ids.
-    let mut out = Members::new();
-    let mut rest = body.as_slice();
-    let mut take = |n: usize| -> Option<&[u8]> {
-        let (a, b) = (rest.get(..n)?, rest.get(n..)?);
-        rest = b;
-        Some(a)
-    };
-    let u32_at = |b: &[u8]| -> Option<usize> {
-        usize::try_from(u32::from_le_bytes(b.try_into().ok()?)).ok()
-    };
-    while let Some(len) = take(4) {
-        let len = u32_at(len)?;
-        let name = String::from_utf8(take(len)?.to_vec()).ok()?;
-        let count = u32_at(take(4)?)?;
-        let mut notes = Vec::with_capacity(count.min(1 << 20));
-        for _ in 0..count {
-            notes.push(CommitId::from_bytes(take(20)?)?);
-        }
-        out.insert(name, notes);
-    }
-    Some(out)
-}
-
 /// The times as of `commit`, when the file is there, whole and of that commit.
 pub fn read_times(files: &Files, notes_ref: &str, commit: CommitId) -> Option<Times> {
-    let bytes = crate::support::read::read_regular(&files.times, MEMBERS_LIMIT).ok()?;
+    let bytes = crate::support::read::read_regular(&files.times, TIMES_LIMIT).ok()?;
     let (of, body) = unwrap(&bytes, "times", notes_ref)?;
     if of != commit || body.len() % 36 != 0 {
         return None;
@@ -224,33 +190,12 @@ pub fn read_times(files: &Files, notes_ref: &str, commit: CommitId) -> Option<Ti
     Some(out)
 }
 
-/// Write the files for `commit`: the members and times first, so that readers that
-/// find the new heads never pair them with older ones unnoticed (each names its
-/// commit). Best effort: an index that cannot be written is rebuilt next time.
-pub fn write(files: &Files, notes_ref: &str, commit: CommitId, index: (&Heads, &Members, &Times)) {
-    let (heads, members, times) = index;
-    let Some(dir) = files.heads.parent() else {
-        return;
-    };
-    if std::fs::create_dir_all(dir).is_err() {
-        return;
-    }
-    let mut body = Vec::new();
-    for (name, notes) in members {
-        let (Ok(len), Ok(count)) = (u32::try_from(name.len()), u32::try_from(notes.len())) else {
-            return;
-        };
-        body.extend_from_slice(&len.to_le_bytes());
-        body.extend_from_slice(name.as_bytes());
-        body.extend_from_slice(&count.to_le_bytes());
-        for n in notes {
-            body.extend_from_slice(n.as_bytes());
-        }
-    }
-    let members = wrap("members", notes_ref, commit, &body);
-    if crate::support::fsio::write_cache(&files.members, &members).is_err() {
-        return;
-    }
+/// Write the files for `commit` after its members (`index_members.rs`): the times
+/// next, so that readers that find the new heads never pair them with older ones
+/// unnoticed (each names its commit). Best effort: an index that cannot be written is
+/// rebuilt next time.
+pub fn write(files: &Files, notes_ref: &str, commit: CommitId, index: (&Heads, &Times)) {
+    let (heads, times) = index;
     let mut body = Vec::with_capacity(times.len() * 36);
     for (note, at) in times {
         body.extend_from_slice(note.as_bytes());

@@ -243,19 +243,37 @@ impl Store<'_> {
         }
     }
 
+    /// The objects whose notes hold records of session `id` and the notes commit they
+    /// are of, from the index: only the members' part of that session is read. `None`
+    /// when the index cannot say (the caller reads the store itself).
+    pub(super) fn group_notes(
+        &self,
+        id: &str,
+    ) -> Result<Option<(Option<crate::git::CommitId>, Vec<crate::git::CommitId>)>> {
+        let (commit, heads) = match self.index()? {
+            None => return Ok(None),
+            Some(Indexed::NoRef) => return Ok(Some((None, Vec::new()))),
+            Some(Indexed::At(commit, heads)) => (commit, heads),
+        };
+        let group = format!("i:{id}");
+        let Some(entry) = heads.groups.get(&group) else {
+            return Ok(Some((Some(commit), Vec::new())));
+        };
+        let notes = index::MembersOf::open(self.repo, &self.settings.notes_ref, commit)
+            .and_then(|mut m| m.of(&group, entry));
+        Ok(notes.map(|n| (Some(commit), n)))
+    }
+
     /// The texts of the notes holding records of session `id`, from the index; `None`
     /// when it cannot say.
     pub(super) fn session_notes(&self, id: &str) -> Result<Option<Vec<Vec<u8>>>> {
-        let commit = match self.index()? {
+        let (commit, notes) = match self.group_notes(id)? {
             None => return Ok(None),
-            Some(Indexed::NoRef) => return Ok(Some(Vec::new())),
-            Some(Indexed::At(commit, _)) => commit,
-        };
-        let Some(members) = index::members(self.repo, &self.settings.notes_ref, commit) else {
-            return Ok(None);
+            Some((Some(commit), notes)) => (commit, notes),
+            Some((None, _)) => return Ok(Some(Vec::new())),
         };
         let mut texts = Vec::new();
-        for note in members.get(&format!("i:{id}")).into_iter().flatten() {
+        for note in &notes {
             let Some(blob) = self.repo.note_text_at(commit, *note)? else {
                 return Ok(None);
             };

@@ -1,0 +1,250 @@
+//! The notes index's members (which notes hold each group's records), kept in parts so
+//! that an update reads and rewrites only the parts of the groups whose notes changed,
+//! not the whole table (issue 36: at 1,000,000 records the table is 20 MB; one record
+//! appended made the next reader read, copy and rewrite all of it).
+//!
+//! A group's part is fixed by its name (FNV-1a, [`PARTS`] parts). `<name>.members` is the
+//! manifest: the usual header (format, ref, commit, sum of the body) and a body of the
+//! SHA-256 of each part's file, all zeros for a part with no group (no file). A part is
+//! `<name>.members.d/<xx>`, its groups in name order: name length (u32 LE), name, count
+//! (u32 LE), count × 20-byte note ids, then the group's seen names: count (u32 LE),
+//! count × u64 LE, sorted — [`seen`] of every record's `session_hash` and of every
+//! name its records give as `parent` or set aside (what lets an update add one record
+//! on top of a group's newest without reading the group's notes, `index_update.rs`;
+//! a name that collides only sends it the long way). A part whose bytes are not the ones its manifest
+//! names (a half-written update, another process's newer part, a forged file) is not
+//! used: the index is then built afresh. Parts are written before the manifest.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use sha2::{Digest, Sha256};
+
+use super::index_file::Files;
+use crate::git::CommitId;
+
+/// How many parts: at 1,000,000 records (10,000 sessions) about 80 KB each.
+pub const PARTS: usize = 256;
+const PART_LIMIT: u64 = 64 << 20;
+const EMPTY: [u8; 32] = [0; 32];
+
+/// The part of group `name`.
+pub fn part_of(name: &str) -> usize {
+    usize::try_from(seen(name) % PARTS as u64).unwrap_or(0)
+}
+
+/// One group's notes and seen names.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Member {
+    pub notes: Vec<CommitId>,
+    pub seen: Vec<u64>,
+}
+
+type Part = BTreeMap<String, Member>;
+
+/// A name's 64-bit FNV-1a (for [`Member::seen`]).
+pub fn seen(name: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in name.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The members as read so far: the manifest's sums, the parts loaded, and which of
+/// them were changed (to be written back).
+pub struct Parts {
+    sums: Vec<[u8; 32]>,
+    loaded: BTreeMap<usize, Part>,
+    changed: std::collections::BTreeSet<usize>,
+    /// A part could not be written: no manifest may name the parts.
+    broken: bool,
+}
+
+fn dir(files: &Files) -> PathBuf {
+    let mut p = files.members.as_os_str().to_owned();
+    p.push(".d");
+    PathBuf::from(p)
+}
+
+fn part_path(files: &Files, part: usize) -> PathBuf {
+    dir(files).join(format!("{part:02x}"))
+}
+
+fn decode(body: &[u8], into: &mut Part) -> Option<()> {
+    let mut rest = body;
+    let mut take = |n: usize| -> Option<&[u8]> {
+        let (a, b) = (rest.get(..n)?, rest.get(n..)?);
+        rest = b;
+        Some(a)
+    };
+    let u32_at = |b: &[u8]| -> Option<usize> {
+        usize::try_from(u32::from_le_bytes(b.try_into().ok()?)).ok()
+    };
+    while let Some(len) = take(4) {
+        let len = u32_at(len)?;
+        let name = String::from_utf8(take(len)?.to_vec()).ok()?;
+        let count = u32_at(take(4)?)?;
+        let mut m = Member::default();
+        m.notes.reserve(count.min(1 << 16));
+        for _ in 0..count {
+            m.notes.push(CommitId::from_bytes(take(20)?)?);
+        }
+        let count = u32_at(take(4)?)?;
+        m.seen.reserve(count.min(1 << 16));
+        for _ in 0..count {
+            m.seen.push(u64::from_le_bytes(take(8)?.try_into().ok()?));
+        }
+        into.insert(name, m);
+    }
+    Some(())
+}
+
+fn encode(part: &Part) -> Option<Vec<u8>> {
+    let mut body = Vec::new();
+    for (name, m) in part.iter().filter(|(_, m)| !m.notes.is_empty()) {
+        body.extend_from_slice(&u32::try_from(name.len()).ok()?.to_le_bytes());
+        body.extend_from_slice(name.as_bytes());
+        body.extend_from_slice(&u32::try_from(m.notes.len()).ok()?.to_le_bytes());
+        for n in &m.notes {
+            body.extend_from_slice(n.as_bytes());
+        }
+        body.extend_from_slice(&u32::try_from(m.seen.len()).ok()?.to_le_bytes());
+        for s in &m.seen {
+            body.extend_from_slice(&s.to_le_bytes());
+        }
+    }
+    Some(body)
+}
+
+impl Parts {
+    /// The manifest of `commit`, when it is there, whole and of that commit (no part
+    /// read yet).
+    pub fn open(files: &Files, notes_ref: &str, commit: CommitId) -> Option<Parts> {
+        let bytes = crate::support::read::read_regular(&files.members, PART_LIMIT).ok()?;
+        let (of, body) = super::index_file::unwrap(&bytes, "members", notes_ref)?;
+        if of != commit || body.len() != PARTS * 32 {
+            return None;
+        }
+        Some(Parts {
+            sums: body
+                .chunks_exact(32)
+                .map(|c| c.try_into().unwrap_or(EMPTY))
+                .collect(),
+            loaded: BTreeMap::new(),
+            changed: std::collections::BTreeSet::new(),
+            broken: false,
+        })
+    }
+
+    /// No part yet: a build's, each part written by [`Parts::put`] as it is made.
+    pub fn empty() -> Parts {
+        Parts {
+            sums: vec![EMPTY; PARTS],
+            loaded: BTreeMap::new(),
+            changed: std::collections::BTreeSet::new(),
+            broken: false,
+        }
+    }
+
+    /// Write part `part` now (its groups are not kept), for the manifest
+    /// [`Parts::write`] writes last. When it cannot be written, no manifest is.
+    pub fn put(&mut self, files: &Files, part: usize, members: &BTreeMap<String, Member>) {
+        if self.write_part(files, part, members).is_none() {
+            self.broken = true;
+        }
+    }
+
+    fn write_part(
+        &mut self,
+        files: &Files,
+        part: usize,
+        members: &BTreeMap<String, Member>,
+    ) -> Option<()> {
+        std::fs::create_dir_all(dir(files)).ok()?;
+        let body = encode(members)?;
+        let path = part_path(files, part);
+        if body.is_empty() {
+            self.sums[part] = EMPTY;
+            let _ = std::fs::remove_file(&path);
+            return Some(());
+        }
+        self.sums[part] = Sha256::digest(&body).into();
+        crate::support::fsio::write_cache(&path, &body).ok()
+    }
+
+    /// Part `part`, read (and checked against the manifest) on first use; `None` when
+    /// its file is not the one the manifest names.
+    fn part(&mut self, files: &Files, part: usize) -> Option<&mut Part> {
+        if !self.loaded.contains_key(&part) {
+            let mut m = Part::new();
+            let sum = *self.sums.get(part)?;
+            if sum != EMPTY {
+                let bytes =
+                    crate::support::read::read_regular(&part_path(files, part), PART_LIMIT).ok()?;
+                if <[u8; 32]>::from(Sha256::digest(&bytes)) != sum {
+                    return None;
+                }
+                decode(&bytes, &mut m)?;
+                if m.keys().any(|g| part_of(g) != part) {
+                    return None;
+                }
+            }
+            self.loaded.insert(part, m);
+        }
+        self.loaded.get_mut(&part)
+    }
+
+    /// Group `g`'s notes and seen names (empty when it has none); `None`: its part
+    /// does not hold.
+    pub fn get(&mut self, files: &Files, g: &str) -> Option<&Member> {
+        static NONE: Member = Member {
+            notes: Vec::new(),
+            seen: Vec::new(),
+        };
+        Some(self.part(files, part_of(g))?.get(g).unwrap_or(&NONE))
+    }
+
+    /// Group `g`'s notes and seen names, to change; `None`: its part does not hold.
+    pub fn get_mut(&mut self, files: &Files, g: &str) -> Option<&mut Member> {
+        let part = part_of(g);
+        self.changed.insert(part);
+        Some(self.part(files, part)?.entry(g.to_owned()).or_default())
+    }
+
+    /// Write the changed parts, then the manifest of `commit`. `None` when a write
+    /// failed (the index is then not of `commit`, and is built again next time).
+    pub fn write(mut self, files: &Files, notes_ref: &str, commit: CommitId) -> Option<()> {
+        if self.broken {
+            return None;
+        }
+        // The index's directory and the parts' (made here: the members come first).
+        std::fs::create_dir_all(dir(files)).ok()?;
+        for part in std::mem::take(&mut self.changed) {
+            let body = match self.loaded.get(&part) {
+                Some(members) => encode(members)?,
+                None => Vec::new(),
+            };
+            let path = part_path(files, part);
+            if body.is_empty() {
+                self.sums[part] = EMPTY;
+                let _ = std::fs::remove_file(&path);
+                continue;
+            }
+            self.sums[part] = Sha256::digest(&body).into();
+            crate::support::fsio::write_cache(&path, &body).ok()?;
+        }
+        // A test kills the process here: parts of the new commit under the old manifest.
+        crate::support::testing::pause("notes-index-parts");
+        let body = self.sums.concat();
+        let manifest = super::index_file::wrap("members", notes_ref, commit, &body);
+        crate::support::fsio::write_cache(&files.members, &manifest).ok()
+    }
+}
+
+/// Remove the members' files (the manifest and every part).
+pub fn forget(files: &Files) {
+    let _ = std::fs::remove_file(&files.members);
+    let _ = std::fs::remove_dir_all(dir(files));
+}

@@ -1,0 +1,179 @@
+//! What a note's lines say, for the notes index (issue 36): the lines that are
+//! records (their heads) and those that are not, each group's entry worked out from its
+//! records' lines, the names its records carry; shared by the build (`index.rs`) and
+//! the update (`index_update.rs`).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::index_file::{GroupEntry, Located, NoteSkip};
+use crate::git::{CommitId, NoteText, Repo};
+use crate::model::record::{Group, Head, HeadLine, MAX_NOTE_SIZE, RecordKind};
+
+pub(super) fn group_name(g: Group<'_>) -> String {
+    match g {
+        Group::Id(id) => format!("i:{id}"),
+        Group::Key(key) => format!("k:{key}"),
+    }
+}
+
+/// A note's lines that are records (line number, line, head) and those that are not.
+pub(super) type Scanned<'a> = (Vec<(usize, &'a [u8], Head)>, Vec<NoteSkip>);
+
+pub(super) fn scan(text: &[u8]) -> Scanned<'_> {
+    let mut heads = Vec::new();
+    let mut skips = Vec::new();
+    for (li, line) in text.split(|b| *b == b'\n').enumerate() {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match crate::model::record::parse_head(line) {
+            Some(head) => heads.push((li + 1, line, head)),
+            None => {
+                if let Err(why) = crate::model::record::parse_record(line) {
+                    skips.push(NoteSkip { line: li + 1, why });
+                }
+            }
+        }
+    }
+    (heads, skips)
+}
+
+pub(super) fn oversize(size: u64) -> NoteSkip {
+    NoteSkip {
+        line: 1,
+        why: format!("the note is {size} bytes, over the limit of {MAX_NOTE_SIZE}"),
+    }
+}
+
+/// A note's text; `Ok(None)` when it is over the size limit; `Err(())` when its blob
+/// is not in the object database (the index is then built afresh).
+pub(super) fn text_of(repo: &Repo, blob: NoteText) -> std::result::Result<Option<Vec<u8>>, ()> {
+    let size = repo.note_size(blob).ok_or(())?;
+    if usize::try_from(size).map_or(true, |n| n > MAX_NOTE_SIZE) {
+        return Ok(None);
+    }
+    repo.note_text(blob, MAX_NOTE_SIZE).map(Some).ok_or(())
+}
+
+/// One group's entry from its records' lines (in the store's order; `notes` names the
+/// note of each line's index).
+pub(super) fn entry_of(
+    lines: Vec<HeadLine<'_>>,
+    notes: &[(CommitId, NoteText)],
+    fetch: &mut dyn FnMut(usize, usize) -> Option<Vec<u8>>,
+) -> GroupEntry {
+    let mut keys: Vec<String> = lines
+        .iter()
+        .filter(|l| l.head.kind == RecordKind::Session && l.head.session_id.is_some())
+        .map(|l| l.head.key.clone())
+        .collect();
+    keys.sort();
+    keys.dedup();
+    let mut other_keys: Vec<String> = (lines.iter())
+        .map(|l| &l.head.key)
+        .filter(|k| keys.binary_search(k).is_err())
+        .cloned()
+        .collect();
+    other_keys.sort();
+    other_keys.dedup();
+    let lines: Vec<HeadLine<'_>> = lines
+        .into_iter()
+        .filter(|l| l.head.kind == RecordKind::Session)
+        .collect();
+    let (found, skipped) = crate::model::record::newest_of_heads(lines, fetch);
+    let at = |note: usize, line: usize| Located {
+        note: notes[note].0.to_string(),
+        blob: notes[note].1.to_hex(),
+        line,
+    };
+    let mut entry = GroupEntry {
+        keys,
+        other_keys,
+        skipped: skipped
+            .into_iter()
+            .map(|(n, line, why)| (notes[n].0.to_string(), line, why))
+            .collect(),
+        ..GroupEntry::default()
+    };
+    if let Some(n) = found.into_iter().next() {
+        entry.key.clone_from(&n.record.key);
+        entry.finished = n
+            .record
+            .state
+            .as_ref()
+            .and_then(crate::model::record::StateText::status)
+            .as_deref()
+            == Some(crate::model::state::ALL_COMPLETE);
+        entry.newest = Some(at(n.note, n.lines[0]));
+        entry.sides = (n.diverged.iter().zip(&n.lines[1..]))
+            .map(|((note, _), line)| at(*note, *line))
+            .collect();
+    }
+    entry
+}
+
+/// The names a group's records carry ([`Member::seen`]), sorted.
+pub(super) fn seen_of<'a>(heads: impl Iterator<Item = &'a Head>) -> Vec<u64> {
+    let mut out: Vec<u64> = Vec::new();
+    for h in heads {
+        let names = (h.hash.iter().chain(&h.parent)).chain(&h.set_aside);
+        out.extend(names.map(|n| super::index_members::seen(n)));
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The entries of `groups` worked out from `notes` (in the store's order) and their
+/// texts, with their seen names.
+pub(super) fn entries_of(
+    notes: &[(CommitId, NoteText)],
+    texts: &[Option<Vec<u8>>],
+    only: &BTreeSet<String>,
+) -> BTreeMap<String, (GroupEntry, Vec<u64>)> {
+    let mut lines: BTreeMap<String, Vec<HeadLine<'_>>> = BTreeMap::new();
+    for (ni, text) in texts.iter().enumerate() {
+        for (line_no, line, head) in scan(text.as_deref().unwrap_or_default()).0 {
+            let g = group_name(Group::of(&head));
+            if !only.contains(&g) {
+                continue;
+            }
+            lines.entry(g).or_default().push(HeadLine {
+                note: ni,
+                line_no,
+                line: Some(line),
+                head,
+            });
+        }
+    }
+    lines
+        .into_iter()
+        .map(|(g, l)| {
+            let seen = seen_of(l.iter().map(|l| &l.head));
+            (g, (entry_of(l, notes, &mut |_, _| None), seen))
+        })
+        .collect()
+}
+
+/// The newest `saved_at` of a note's records.
+pub(super) fn newest_time(heads: &[(usize, &[u8], Head)]) -> Option<jiff::Timestamp> {
+    heads.iter().map(|(_, _, h)| h.saved_at).max()
+}
+
+/// Whether group entry `e`'s located records are on notes of its members `notes`
+/// (sorted), or on one of `changed` (notes whose lines an update is reading anyway): a
+/// part that lacks them was not written by this tool, whatever its sums say.
+pub fn members_hold(e: &GroupEntry, notes: &[CommitId], changed: &BTreeSet<String>) -> bool {
+    (e.newest.iter().chain(&e.sides)).all(|l| {
+        changed.contains(&l.note)
+            || CommitId::from_hex(&l.note).is_some_and(|n| notes.binary_search(&n).is_ok())
+    })
+}
+
+/// The error of a note whose blob is not there, as the store's own reader says it.
+pub(super) fn missing(object: &CommitId) -> crate::support::error::Error {
+    crate::support::error::Error::git(
+        crate::support::error::msg(crate::k!("git.read_note_of"), &[("object", object)]),
+        "the note's blob is not in the object database",
+    )
+}

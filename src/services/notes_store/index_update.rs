@@ -1,0 +1,287 @@
+//! Bringing the notes index up to date (issue 36): what changed between the indexed
+//! notes commit and the ref's is read from a diff of the two notes trees, and an update
+//! costs that change, not the index: the members are read and written back only in the
+//! parts of the groups whose notes changed (`index_members.rs`), and a group that gained
+//! one record written on top of its newest (the usual write: its parent is the newest's
+//! state, its number higher, its state never seen in the group) takes it as its newest
+//! without its notes being read. Anything else about a group (lines removed or
+//! rewritten, a divergence, several new records, a name the group has seen) has its
+//! entry worked out again from all of its notes, as the store's reader would.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use super::index_file::{Files, GroupEntry, Heads, Located, Times};
+use super::index_members::{Parts, seen};
+use super::index_scan::{entries_of, group_name, newest_time, oversize, scan, text_of};
+use crate::git::{CommitId, NoteText, Repo};
+use crate::model::record::{Group, Head, MAX_NOTE_SIZE, RecordKind};
+use crate::support::error::Result;
+
+/// A record line appended to a note.
+struct Appended {
+    note: CommitId,
+    blob: NoteText,
+    line_no: usize,
+    line: Vec<u8>,
+    head: Head,
+}
+
+/// What the diff left to do: the groups to work out again from their notes, the lines
+/// appended by group, and the notes whose blob moved with lines only appended.
+#[derive(Default)]
+struct Changed {
+    again: BTreeSet<String>,
+    on_top: BTreeMap<String, Vec<Appended>>,
+    moved: HashMap<String, NoteText>,
+    /// Every note the diff changed.
+    touched: BTreeSet<String>,
+}
+
+/// Bring the index of `at` up to `now` (a descendant) by the notes that changed;
+/// `None` when that cannot be done safely (a blob gone, a part that does not hold):
+/// build it afresh.
+pub(super) fn update(
+    repo: &Repo,
+    files: &Files,
+    (at, now): (CommitId, CommitId),
+    index: (Heads, Parts, Times),
+) -> Result<Option<(Heads, Parts, Times)>> {
+    let (mut heads, mut members, mut times) = index;
+    let mut changed = Changed::default();
+    for change in repo.notes_diff(at, now)? {
+        let read = |b: Option<NoteText>| b.map(|b| text_of(repo, b)).transpose();
+        let (Ok(old), Ok(new)) = (read(change.old), read(change.new)) else {
+            return Ok(None);
+        };
+        let (old, new) = (old.flatten(), new.flatten());
+        let note = change.object.to_string();
+        changed.touched.insert(note.clone());
+        heads.notes.remove(&note);
+        let (old_heads, _) = scan(old.as_deref().unwrap_or_default());
+        let (new_heads, skips) = scan(new.as_deref().unwrap_or_default());
+        let skips = match (&new, change.new) {
+            (None, Some(b)) => vec![oversize(repo.note_size(b).unwrap_or_default())],
+            _ => skips,
+        };
+        if !skips.is_empty() {
+            heads.notes.insert(note.clone(), skips);
+        }
+        match newest_time(&new_heads) {
+            Some(t) => times.insert(change.object, t),
+            None => times.remove(&change.object),
+        };
+        // Lines appended to a note (or a new note) move no other line: only their
+        // groups change.
+        let appended = match (change.old, &old, &new) {
+            (None, _, Some(_)) => Some(0),
+            (Some(_), Some(o), Some(n))
+                if n.starts_with(o) && (o.is_empty() || o.ends_with(b"\n")) =>
+            {
+                Some(memchr::memchr_iter(b'\n', o).count())
+            }
+            _ => None,
+        };
+        let groups = |h: &[(usize, &[u8], Head)]| -> BTreeSet<String> {
+            h.iter().map(|(_, _, h)| group_name(Group::of(h))).collect()
+        };
+        let (old_groups, new_groups) = (groups(&old_heads), groups(&new_heads));
+        match (appended, change.new) {
+            (Some(kept), Some(blob)) => {
+                changed.moved.insert(note.clone(), blob);
+                for (line_no, line, head) in new_heads.into_iter().filter(|(l, _, _)| *l > kept) {
+                    let g = group_name(Group::of(&head));
+                    changed.on_top.entry(g).or_default().push(Appended {
+                        note: change.object,
+                        blob,
+                        line_no,
+                        line: line.to_vec(),
+                        head,
+                    });
+                }
+            }
+            _ => (changed.again).extend(old_groups.iter().chain(&new_groups).cloned()),
+        }
+        // A part is rewritten only when one of its groups gains or loses a note.
+        for (g, gained) in (old_groups.difference(&new_groups).map(|g| (g, false)))
+            .chain(new_groups.iter().map(|g| (g, true)))
+        {
+            let Some(found) =
+                (members.get(files, g)).map(|m| m.notes.binary_search(&change.object))
+            else {
+                return Ok(None);
+            };
+            let Some(m) = (found.is_ok() != gained)
+                .then(|| members.get_mut(files, g))
+                .flatten()
+            else {
+                continue;
+            };
+            match found {
+                Ok(i) => drop(m.notes.remove(i)),
+                Err(i) => m.notes.insert(i, change.object),
+            }
+        }
+    }
+    let Some(()) = settle(repo, files, now, changed, (&mut heads, &mut members))? else {
+        return Ok(None);
+    };
+    Ok(Some((heads, members, times)))
+}
+
+/// Each changed group's entry: on top of its newest when it can be, else from its notes.
+fn settle(
+    repo: &Repo,
+    files: &Files,
+    now: CommitId,
+    changed: Changed,
+    (heads, members): (&mut Heads, &mut Parts),
+) -> Result<Option<()>> {
+    let Changed {
+        mut again,
+        on_top,
+        moved,
+        touched,
+    } = changed;
+    let mut done: BTreeSet<String> = BTreeSet::new();
+    for (g, added) in on_top {
+        if again.contains(&g) {
+            continue;
+        }
+        let Some(old) = heads.groups.get(&g) else {
+            again.insert(g);
+            continue;
+        };
+        match on_top_of(repo, files, members, (&g, old), &added) {
+            Some(entry) => {
+                crate::support::testing::note("notes-index-on-top");
+                heads.groups.insert(g.clone(), entry);
+                done.insert(g);
+            }
+            None => drop(again.insert(g)),
+        }
+    }
+    for (g, e) in &mut heads.groups {
+        if again.contains(g) || done.contains(g) {
+            continue;
+        }
+        for l in e.newest.iter_mut().chain(e.sides.iter_mut()) {
+            if let Some(blob) = moved.get(&l.note) {
+                l.blob = blob.to_hex();
+            }
+        }
+    }
+    if again.is_empty() {
+        return Ok(Some(()));
+    }
+    let mut notes: Vec<CommitId> = Vec::new();
+    for g in &again {
+        let Some(m) = members.get(files, g) else {
+            return Ok(None);
+        };
+        // The notes its entry names are among its members, or changed by this diff:
+        // members that lack them were not written by this tool (a forged part).
+        if let Some(e) = heads.groups.get(g)
+            && !super::index_scan::members_hold(e, &m.notes, &touched)
+        {
+            return Ok(None);
+        }
+        notes.extend_from_slice(&m.notes);
+    }
+    notes.sort();
+    notes.dedup();
+    let mut listed = Vec::with_capacity(notes.len());
+    let mut texts = Vec::with_capacity(notes.len());
+    for object in notes {
+        let Some(blob) = repo.note_text_at(now, object)? else {
+            return Ok(None);
+        };
+        let Ok(text) = text_of(repo, blob) else {
+            return Ok(None);
+        };
+        listed.push((object, blob));
+        texts.push(text);
+    }
+    let mut fresh = entries_of(&listed, &texts, &again);
+    for g in &again {
+        let Some(m) = members.get_mut(files, g) else {
+            return Ok(None);
+        };
+        match fresh.remove(g) {
+            Some((e, seen)) => {
+                m.seen = seen;
+                heads.groups.insert(g.clone(), e);
+            }
+            None => {
+                heads.groups.remove(g);
+                m.notes.clear();
+                m.seen.clear();
+            }
+        }
+    }
+    Ok(Some(()))
+}
+
+/// Group `g`'s entry with the one record `added` on top of its newest, when the store's
+/// reader is sure to answer so (the record replaces the newest by naming its state as
+/// parent, is numbered after it, sets nothing aside, carries a state the group has
+/// never seen named, and reads whole; the group had no sides and nothing passed over);
+/// its seen names are then added. `None`: work it out from its notes.
+fn on_top_of(
+    repo: &Repo,
+    files: &Files,
+    members: &mut Parts,
+    (g, old): (&str, &GroupEntry),
+    added: &[Appended],
+) -> Option<GroupEntry> {
+    let [r] = added else { return None };
+    let h = &r.head;
+    let hash = h.hash.as_deref()?;
+    let (parent, seq) = (h.parent.as_deref()?, h.seq?);
+    let hex = hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit());
+    if !g.starts_with("i:") || h.kind != RecordKind::Session || !h.set_aside.is_empty() || !hex {
+        return None;
+    }
+    if !old.sides.is_empty() || !old.skipped.is_empty() {
+        return None;
+    }
+    let newest = newest_head(repo, old.newest.as_ref()?)?;
+    let replaces = newest.hash.as_deref() == Some(parent) && newest.seq.unwrap_or(0) < seq;
+    if !replaces || group_name(Group::of(&newest)) != g || newest.kind != RecordKind::Session {
+        return None;
+    }
+    let named = seen(hash);
+    if members.get(files, g)?.seen.binary_search(&named).is_ok() {
+        return None;
+    }
+    let record = crate::model::record::parse_record(&r.line).ok()?;
+    let m = members.get_mut(files, g)?;
+    for n in [named, seen(parent)] {
+        if let Err(i) = m.seen.binary_search(&n) {
+            m.seen.insert(i, n);
+        }
+    }
+    let mut entry = old.clone();
+    if let Err(i) = entry.keys.binary_search(&h.key) {
+        entry.keys.insert(i, h.key.clone());
+    }
+    entry.other_keys.retain(|k| *k != h.key);
+    entry.key.clone_from(&record.key);
+    entry.finished = (record.state.as_ref())
+        .and_then(crate::model::record::StateText::status)
+        .as_deref()
+        == Some(crate::model::state::ALL_COMPLETE);
+    entry.newest = Some(Located {
+        note: r.note.to_string(),
+        blob: r.blob.to_hex(),
+        line: r.line_no,
+    });
+    Some(entry)
+}
+
+/// The head of the record at `l`.
+fn newest_head(repo: &Repo, l: &Located) -> Option<Head> {
+    let (_, blob) = super::index_file::parse_located(l)?;
+    let text = repo.note_text(blob, MAX_NOTE_SIZE)?;
+    let line = text.split(|b| *b == b'\n').nth(l.line.checked_sub(1)?)?;
+    crate::model::record::parse_head(line)
+}

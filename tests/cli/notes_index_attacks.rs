@@ -1,0 +1,295 @@
+//! Attacks on the notes index's update (issue 36): a write on top of a session's newest
+//! taken without reading its notes, and every sibling that must not be; two readers
+//! updating at once, the first held after it worked out its index and before any of its
+//! files is renamed; a forged entry under a checksum that holds, pointing at a record
+//! of another session; a forged or torn part of the members. Each answers as the store
+//! read whole (`GIT_HANDOVER_TEST_NO_INDEX`).
+
+use crate::common::{TestEnv, finish};
+use crate::notes_index::{
+    HEADS, MEMBERS, append, nth_line_end, populated, record, repo_with, same, sha256_hex,
+};
+use crate::notes_index_log::same_logs;
+
+/// A state hash as the tool writes them (64 hex digits): what a write on top carries.
+fn hx(n: u32) -> String {
+    format!("{n:064x}")
+}
+
+#[test]
+fn a_write_on_top_is_taken_without_reading_the_sessions_notes_and_anything_else_is_not() {
+    let env = TestEnv::new();
+    let (repo, c) = repo_with(&env, 4);
+    append(
+        &env,
+        &repo,
+        &c[0],
+        &[
+            record("s1", 1, None, &hx(11), "2026-11-30T10:00:00Z"),
+            record("s2", 1, None, &hx(21), "2026-11-30T10:01:00Z"),
+        ],
+    );
+    append(
+        &env,
+        &repo,
+        &c[1],
+        &[record(
+            "s1",
+            2,
+            Some(&hx(11)),
+            &hx(12),
+            "2026-11-30T11:00:00Z",
+        )],
+    );
+    let log = env.event_log("on-top");
+    let status = |why: &str| {
+        // Its exit is compared with the store's by `same` (a record that does not
+        // read makes it 3, as without the index).
+        let run = env.handover_with(&repo, &["status"], |cmd| {
+            cmd.env("GIT_HANDOVER_TEST_LOG", log.path());
+        });
+        let truth = same(&env, &repo, why);
+        assert!(
+            truth.starts_with(&format!("{}\n", run.code)),
+            "{why}: {truth}"
+        );
+        truth
+    };
+    status("built");
+    // The usual write: on top of the newest, a state never seen.
+    let on_top = record("s1", 3, Some(&hx(12)), &hx(13), "2026-11-30T12:00:00Z");
+    append(&env, &repo, &c[2], &[on_top]);
+    let after = status("a write on top");
+    assert_eq!(log.count("notes-index-on-top"), 1, "{after}");
+    assert!(after.contains(&hx(13)) || after.contains("T3"), "{after}");
+
+    // Each of these is worked out from the session's notes, and answers as the store.
+    let cases: Vec<(&str, Vec<String>)> = vec![
+        // A state the session already had (written again on top): not a new state.
+        (
+            "a state seen before",
+            vec![record(
+                "s1",
+                4,
+                Some(&hx(13)),
+                &hx(11),
+                "2026-11-30T13:00:00Z",
+            )],
+        ),
+        // Two writes from one state at once: a divergence.
+        (
+            "two writes on one state",
+            vec![
+                record("s2", 2, Some(&hx(21)), &hx(22), "2026-11-30T13:00:00Z"),
+                record("s2", 2, Some(&hx(21)), &hx(23), "2026-11-30T13:01:00Z"),
+            ],
+        ),
+        // A record that names as its parent a state no record holds yet…
+        (
+            "a record before its parent",
+            vec![record(
+                "s3",
+                3,
+                Some(&hx(32)),
+                &hx(33),
+                "2026-11-30T13:00:00Z",
+            )],
+        ),
+        // …and then that parent, written on top of it: it is replaced by its child,
+        // which it replaces (a cycle the store's reader settles its own way).
+        (
+            "the parent after its child",
+            vec![record(
+                "s3",
+                4,
+                Some(&hx(33)),
+                &hx(32),
+                "2026-11-30T13:02:00Z",
+            )],
+        ),
+        // A write from an older state: a side, not the newest.
+        (
+            "a write from an older state",
+            vec![record(
+                "s1",
+                9,
+                Some(&hx(12)),
+                &hx(19),
+                "2026-11-30T14:00:00Z",
+            )],
+        ),
+        // A record on top whose state does not read.
+        (
+            "a record on top that does not read",
+            vec![
+                record("s2", 9, Some(&hx(23)), &hx(29), "2026-11-30T15:00:00Z")
+                    .replace("\"active_tasks\":[", "\"active_tasks\":[7,"),
+            ],
+        ),
+    ];
+    for (why, lines) in cases {
+        let before = log.count("notes-index-on-top");
+        append(&env, &repo, &c[3], &lines);
+        let after = status(why);
+        assert_eq!(log.count("notes-index-on-top"), before, "{why}: {after}");
+    }
+}
+
+#[test]
+fn two_readers_updating_at_once_before_any_rename_leave_every_file_answering_as_the_store() {
+    let env = TestEnv::new();
+    let (repo, c) = populated(&env);
+    same(&env, &repo, "built afresh");
+    for (round, moves) in [(1u64, true), (2, false)] {
+        append(
+            &env,
+            &repo,
+            &c[3],
+            &[record(
+                "s4",
+                round,
+                (round > 1).then_some("h41"),
+                &format!("h4{round}"),
+                "2026-11-30T13:00:00Z",
+            )],
+        );
+        // The first reader has read the old index and worked out the new one, and
+        // waits before renaming any of its files (parts, manifest, times, heads, open).
+        let slow = env.spawn_at_pause(&repo, &["status"], "notes-index-save:1500");
+        if moves {
+            // Meanwhile the store moves on, and a second reader indexes the newer one.
+            append(
+                &env,
+                &repo,
+                &c[1],
+                &[record("s1", 3, Some("h12"), "h13", "2026-11-30T12:00:00Z")],
+            );
+        }
+        let fast = env.handover(&repo, &["status"]);
+        assert_eq!(fast.code, 0, "{}", fast.snapshot());
+        // Then the first completes, over the second's files.
+        let (code, _, err) = finish(slow);
+        assert_eq!(code, 0, "{err}");
+        // `.open` and `.heads` (status), `.times` and `.members` (log -n, log KEY).
+        same(&env, &repo, &format!("round {round}: status after both"));
+        same_logs(&env, &repo, &format!("round {round}: log after both"));
+    }
+}
+
+/// `file`'s header and its JSON body, and the body resealed under a header whose sum
+/// holds.
+fn reseal(file: &std::path::Path, forge: impl FnOnce(&mut serde_json::Value)) {
+    let text = std::fs::read_to_string(file).unwrap();
+    let (header, body) = text.split_at(nth_line_end(&text, 4));
+    let mut v: serde_json::Value = serde_json::from_str(body).unwrap();
+    forge(&mut v);
+    let body = v.to_string();
+    let h: Vec<&str> = header.lines().collect();
+    let sum = sha256_hex(body.as_bytes());
+    std::fs::write(file, format!("{}\n{}\n{}\n{sum}\n{body}", h[0], h[1], h[2])).unwrap();
+}
+
+#[test]
+fn a_forged_entry_under_a_good_checksum_pointing_at_another_sessions_record_is_not_believed() {
+    let env = TestEnv::new();
+    let (repo, _) = populated(&env);
+    let truth = same(&env, &repo, "built afresh");
+    same_logs(&env, &repo, "built afresh");
+    let open = repo.join(HEADS.replace(".heads", ".open"));
+    // s1's newest pointed at s2's newest record, in both files the readers answer from.
+    for file in [repo.join(HEADS), open] {
+        reseal(&file, |v| {
+            let s2 = v["groups"]["i:s2"]["newest"].clone();
+            assert!(s2.is_object(), "{v}");
+            v["groups"]["i:s1"]["newest"] = s2;
+        });
+    }
+    assert_eq!(same(&env, &repo, "forged"), truth);
+    same_logs(&env, &repo, "forged");
+}
+
+#[test]
+fn a_torn_or_forged_part_of_the_members_is_not_believed() {
+    let env = TestEnv::new();
+    let (repo, c) = populated(&env);
+    same(&env, &repo, "built afresh");
+    let parts = repo.join(format!("{MEMBERS}.d"));
+    let all: Vec<_> = std::fs::read_dir(&parts)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(!all.is_empty());
+    // Torn: every part cut short; an update must read one.
+    for p in &all {
+        let b = std::fs::read(p).unwrap();
+        std::fs::write(p, &b[..b.len() / 2]).unwrap();
+    }
+    append(
+        &env,
+        &repo,
+        &c[1],
+        &[record("s1", 3, Some("h12"), "h13", "2026-11-30T12:00:00Z")],
+    );
+    same(&env, &repo, "parts torn");
+    same_logs(&env, &repo, "parts torn");
+    // Forged: every part emptied, under a manifest resealed to name it.
+    let manifest = repo.join(MEMBERS);
+    let text = std::fs::read(&manifest).unwrap();
+    let cut = nth_line_end(&String::from_utf8_lossy(&text), 4);
+    let (header, _) = text.split_at(cut);
+    let header = String::from_utf8_lossy(header).into_owned();
+    for p in std::fs::read_dir(&parts).unwrap() {
+        std::fs::write(p.unwrap().path(), b"").unwrap();
+    }
+    let body = vec![0u8; 256 * 32];
+    let h: Vec<&str> = header.lines().collect();
+    let sum = sha256_hex(&body);
+    let mut forged = format!("{}\n{}\n{}\n{sum}\n", h[0], h[1], h[2]).into_bytes();
+    forged.extend_from_slice(&body);
+    std::fs::write(&manifest, forged).unwrap();
+    append(
+        &env,
+        &repo,
+        &c[2],
+        &[record("s1", 4, Some("h13"), "h14", "2026-11-30T12:30:00Z")],
+    );
+    same(&env, &repo, "parts forged empty");
+    same_logs(&env, &repo, "parts forged empty");
+}
+
+#[test]
+fn a_reader_killed_between_the_members_parts_and_their_manifest_leaves_an_index_not_believed() {
+    let env = TestEnv::new();
+    let (repo, c) = populated(&env);
+    same(&env, &repo, "built afresh");
+    // A record that moves s1's part and a session never seen (another part, likely).
+    append(
+        &env,
+        &repo,
+        &c[3],
+        &[
+            record("s1", 3, Some("h12"), "h13", "2026-11-30T12:00:00Z"),
+            record("s5", 1, None, "h51", "2026-11-30T12:10:00Z"),
+        ],
+    );
+    let mut child = env.spawn_at_pause(&repo, &["status"], "notes-index-parts:20000");
+    child.kill().unwrap();
+    let _ = child.wait();
+    same(&env, &repo, "after the kill");
+    same_logs(&env, &repo, "after the kill");
+}
+
+#[test]
+fn an_index_that_cannot_be_written_is_built_in_memory_and_answers_as_the_store() {
+    let env = TestEnv::new();
+    let (repo, _) = populated(&env);
+    let dir = repo.join(".git/git-handover/notes-index");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
+    // A file where the index's directory should be: no scratch file, no part, no file
+    // of the index can be made there (this holds even for root, unlike a mode).
+    std::fs::write(&dir, b"not a directory").unwrap();
+    same(&env, &repo, "nothing can be written");
+    same_logs(&env, &repo, "nothing can be written");
+    assert_eq!(std::fs::read(&dir).unwrap(), b"not a directory");
+}
