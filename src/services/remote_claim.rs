@@ -138,10 +138,17 @@ impl<'a> RemoteClaims<'a> {
                 ],
             )));
         }
+        let Some(at) = ctx.repo.ref_target(&self.scratch)? else {
+            return Ok(Fetched::Online(RemoteNotes::none(ctx)));
+        };
         ctx.repo.move_ref(&self.scratch, &self.tracking)?;
         ctx.repo
             .notes_merge(&self.notes_ref, &self.tracking, &RecordRules)?;
-        Ok(Fetched::Online(RemoteNotes::tracking(ctx, &self.tracking)))
+        Ok(Fetched::Online(RemoteNotes::tracking(
+            ctx,
+            &self.tracking,
+            at,
+        )))
     }
 
     /// What the remote held at the last fetch (its tracking ref, merged into the local
@@ -149,18 +156,20 @@ impl<'a> RemoteClaims<'a> {
     /// pushes, and a push git rejects because the remote moved since is fetched and
     /// decided again like any lost race. `None` when it was never fetched.
     pub fn known(&self) -> Result<Option<RemoteNotes<'a>>> {
-        if self.ctx.repo.ref_target(&self.tracking)?.is_none() {
+        let Some(at) = self.ctx.repo.ref_target(&self.tracking)? else {
             return Ok(None);
-        }
+        };
         crate::support::testing::pause("remote_claim_fetched");
-        Ok(Some(RemoteNotes::tracking(self.ctx, &self.tracking)))
+        Ok(Some(RemoteNotes::tracking(self.ctx, &self.tracking, at)))
     }
 
-    /// Push the local notes ref to the remote, never forced.
-    pub fn push(&self) -> Result<Push> {
+    /// Push the local notes ref to the remote, never forced, only while the remote's
+    /// ref is still what the claim was decided on (`notes`): another process of this
+    /// clone may have merged more of the remote into ours since, which a plain push
+    /// would carry as though it had been decided on.
+    pub fn push(&self, notes: &RemoteNotes<'_>) -> Result<Push> {
         crate::support::testing::pause("remote_claim_push");
-        let git_dir = self.ctx.repo.common_dir();
-        match git_cli::push_notes(&git_dir, &self.remote, &self.notes_ref) {
+        match remote_notes::push(self.ctx, &self.remote, notes.at()) {
             Ok(Pushed::Done) => Ok(Push::Done),
             Ok(Pushed::Rejected) => Ok(Push::Rejected),
             Err(Error::Git { message, .. }) => Ok(Push::Offline(first_line(&message))),

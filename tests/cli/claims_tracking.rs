@@ -159,3 +159,40 @@ fn a_note_that_is_not_records_is_refused_when_a_fetch_brings_it_not_once_it_is_o
     assert_eq!(run.code, 0, "{}", run.snapshot());
     assert_eq!(claim_in(&a, &key, "T1")["holder"], "agent-a");
 }
+
+#[test]
+fn a_claim_whose_local_ref_took_in_another_clones_claim_during_its_push_is_not_confirmed_over_it() {
+    let env = TestEnv::new();
+    let (_remote, a, b, key) = two_clones(&env, &["T1", "T2"]);
+    env.handover(&a, &["sync"]).assert_ok();
+    // a decides on what it fetched (no claim on T1), writes, and waits before its push.
+    let child = env.spawn_at_pause(
+        &a,
+        &[
+            "task", "claim", "T1", "--as", "agent-a", "--remote", "origin",
+        ],
+        "remote_claim_push:4000",
+    );
+    // Meanwhile b's claim reaches the remote, and another process of a (a sync) takes it
+    // into a's local notes ref: a's push is then a fast-forward of the remote.
+    let run = claim(&env, &b, "agent-b");
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    env.handover(&a, &["sync"]).assert_ok();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let a_holds = claim_in(&a, &key, "T1")["holder"] == "agent-a";
+    let b_holds = claim_in(&b, &key, "T1")["holder"] == "agent-b";
+    // Never both told they hold T1: a is refused, told the holder.
+    assert_eq!(out.status.code(), Some(6), "{stdout} {stderr}");
+    assert!(stderr.contains("agent-b"), "{stderr}");
+    assert!(
+        !(out.status.success() && b_holds),
+        "a was told it claimed T1 while b holds it: {stdout} {stderr}"
+    );
+    assert!(!a_holds || !b_holds);
+    env.handover(&a, &["sync"]).assert_ok();
+    env.handover(&b, &["sync"]).assert_ok();
+    assert_eq!(claim_in(&a, &key, "T1")["holder"], "agent-b");
+    assert_eq!(claim_in(&b, &key, "T1")["holder"], "agent-b");
+}
