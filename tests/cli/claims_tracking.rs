@@ -5,6 +5,9 @@
 //! now; a forged record already fetched, in a note that does not change again, is still
 //! refused by name on every claim and after a sync; a note that is not records is
 //! refused when a fetch brings it, and not when it is in our own history already.
+//! Two processes of one clone: a claim waiting before its push while another process
+//! (a sync, another claim) takes a winner's claim into the local ref and pushes it is
+//! refused naming the winner, never told it holds the task.
 
 use std::path::Path;
 
@@ -195,4 +198,47 @@ fn a_claim_whose_local_ref_took_in_another_clones_claim_during_its_push_is_not_c
     env.handover(&b, &["sync"]).assert_ok();
     assert_eq!(claim_in(&a, &key, "T1")["holder"], "agent-b");
     assert_eq!(claim_in(&b, &key, "T1")["holder"], "agent-b");
+}
+
+#[test]
+fn a_claim_pushed_by_another_claim_of_its_clone_before_its_own_push_is_not_confirmed_over_a_winner()
+{
+    let env = TestEnv::new();
+    let (_remote, a, b, key) = two_clones(&env, &["T1", "T2"]);
+    env.handover(&a, &["sync"]).assert_ok();
+    let child = env.spawn_at_pause(
+        &a,
+        &[
+            "task", "claim", "T1", "--as", "agent-a", "--remote", "origin",
+        ],
+        "remote_claim_push:4000",
+    );
+    let run = claim(&env, &b, "agent-b");
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    // Another claim of clone a (T2) fetches b's claim, merges it and pushes our ref,
+    // a's undecided record of T1 in it.
+    let run = env.handover(
+        &a,
+        &[
+            "task", "claim", "T2", "--as", "agent-c", "--remote", "origin",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let b_holds = claim_in(&b, &key, "T1")["holder"] == "agent-b";
+    assert!(
+        !(out.status.success() && b_holds),
+        "a was told it claimed T1 while b holds it: {stdout} {stderr}"
+    );
+    assert_eq!(out.status.code(), Some(6), "{stdout} {stderr}");
+    assert!(stderr.contains("agent-b"), "{stderr}");
+    env.handover(&a, &["sync"]).assert_ok();
+    env.handover(&b, &["sync"]).assert_ok();
+    for dir in [&a, &b] {
+        assert_eq!(claim_in(dir, &key, "T1")["holder"], "agent-b");
+        assert_eq!(claim_in(dir, &key, "T1")["confirmed"], true);
+        assert_eq!(claim_in(dir, &key, "T2")["holder"], "agent-c");
+    }
 }
