@@ -148,12 +148,7 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> Result<Report> {
         report.recorded = Some(record(ctx)?);
         return Ok(report);
     }
-    if remote.starts_with('-')
-        || crate::support::paths::check_relative(crate::k!("what.remote"), remote).is_err()
-        || !remote
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/'))
-    {
+    if !crate::services::remote_notes::plain_remote(remote) {
         return Err(Error::usage_hint(
             msg(
                 crate::k!("err.bad_remote"),

@@ -52,12 +52,9 @@ pub fn remote_of(ctx: &Context, flag: Option<&str>) -> Result<Option<String>> {
     else {
         return Ok(None);
     };
-    let plain = !remote.starts_with('-')
-        && !remote.is_empty()
-        && remote
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/' | ':' | '@'));
-    if !plain {
+    // As `sync`: a URL or a path has no tracking ref to decide on (its name would not
+    // be a ref name): refused by name, not failed on reading the ref.
+    if !remote_notes::plain_remote(&remote) {
         return Err(Error::usage_hint(
             msg(
                 crate::k!("err.bad_remote"),
@@ -75,12 +72,10 @@ pub fn remote_of(ctx: &Context, flag: Option<&str>) -> Result<Option<String>> {
             msg(crate::k!("rclaim.needs_store_hint"), &[]),
         ));
     }
-    let is_url_or_path = remote.contains(':') || remote.starts_with('/') || remote.starts_with('.');
-    if !is_url_or_path
-        && ctx
-            .repo
-            .config_string(&format!("remote.{remote}.url"))
-            .is_none()
+    if ctx
+        .repo
+        .config_string(&format!("remote.{remote}.url"))
+        .is_none()
     {
         return Err(Error::usage(msg(
             crate::k!("err.no_remote"),

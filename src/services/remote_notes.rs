@@ -147,3 +147,14 @@ pub fn push(
     }
     git_cli::push_notes(&ctx.repo.common_dir(), remote, notes_ref, notes)
 }
+
+/// Whether `remote` is a name whose tracking ref `refs/notes/remotes/<remote>/…` is a
+/// ref name (what `sync` and the claims accept): no option, no absolute path, URL,
+/// empty, `.` or `..` component, only ASCII letters, digits and `._-/`.
+pub fn plain_remote(remote: &str) -> bool {
+    !remote.starts_with('-')
+        && crate::support::paths::check_relative(crate::k!("what.remote"), remote).is_ok()
+        && remote
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/'))
+}

@@ -242,3 +242,34 @@ fn a_claim_pushed_by_another_claim_of_its_clone_before_its_own_push_is_not_confi
         assert_eq!(claim_in(dir, &key, "T2")["holder"], "agent-c");
     }
 }
+
+#[test]
+fn a_remote_given_as_a_path_or_url_is_refused_by_name_as_sync_refuses_it() {
+    let env = TestEnv::new();
+    let (remote, a, _b, key) = two_clones(&env, &["T1", "T2"]);
+    let before = std::fs::read(state_path(&a, &key)).unwrap();
+    let path = remote.to_str().unwrap().to_owned();
+    let url = format!("file://{path}");
+    for given in [path.as_str(), url.as_str(), "../remote.git", "./remote.git"] {
+        let run = env.handover(
+            &a,
+            &["task", "claim", "T1", "--as", "agent-a", "--remote", given],
+        );
+        assert_eq!(run.code, 2, "{given}: {}", run.snapshot());
+        assert!(
+            run.stderr
+                .contains("is not a remote name this command accepts"),
+            "{given}: {}",
+            run.stderr
+        );
+        env.git(&a, &["config", "handover.claimRemote", given]);
+        let run = env.handover(&a, &["task", "claim", "T1", "--as", "agent-a"]);
+        assert_eq!(run.code, 2, "{given}: {}", run.snapshot());
+        env.git(&a, &["config", "--unset", "handover.claimRemote"]);
+        let run = env.handover(&a, &["sync", given]);
+        assert_eq!(run.code, 2, "{given}: {}", run.snapshot());
+    }
+    assert_eq!(std::fs::read(state_path(&a, &key)).unwrap(), before);
+    let run = claim(&env, &a, "agent-a");
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+}
