@@ -7,7 +7,9 @@
 //! refused when a fetch brings it, and not when it is in our own history already.
 //! Two processes of one clone: a claim waiting before its push while another process
 //! (a sync, another claim) takes a winner's claim into the local ref and pushes it is
-//! refused naming the winner, never told it holds the task.
+//! refused naming the winner, never told it holds the task. A lost offline claim's
+//! record is taken out of the local notes ref with the local notes index deleted or of
+//! an older commit.
 
 use std::path::Path;
 
@@ -272,4 +274,66 @@ fn a_remote_given_as_a_path_or_url_is_refused_by_name_as_sync_refuses_it() {
     assert_eq!(std::fs::read(state_path(&a, &key)).unwrap(), before);
     let run = claim(&env, &a, "agent-a");
     assert_eq!(run.code, 0, "{}", run.snapshot());
+}
+
+/// The holders of task `id`'s claims in every record of the note on HEAD in `dir`.
+fn noted_holders(env: &TestEnv, dir: &Path, id: &str) -> Vec<String> {
+    let note = env.git(dir, &["notes", "--ref=handover", "show", "HEAD"]);
+    (note.lines())
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter_map(|r| {
+            let tasks = r["state"]["active_tasks"].as_array()?.clone();
+            let task = tasks.into_iter().find(|t| t["id"] == id)?;
+            Some(task["claim"]["holder"].as_str()?.to_owned())
+        })
+        .collect()
+}
+
+/// Two offline claims of T1; a reaches the remote first; `spoil` is done to b's notes
+/// index before b's sync. b's lost record must still be taken out of its notes ref.
+fn lost_claim_withdrawn_with_index(spoil: fn(&Path, &Path)) {
+    let env = TestEnv::new();
+    let (remote, a, b, key) = two_clones(&env, &["T1", "T2"]);
+    let index = b.join(".git/git-handover/notes-index");
+    let stale = env.root().join("stale-index");
+    std::fs::create_dir_all(&stale).unwrap();
+    for f in std::fs::read_dir(&index).unwrap() {
+        let f = f.unwrap();
+        std::fs::copy(f.path(), stale.join(f.file_name())).unwrap();
+    }
+    let away = env.root().join("away.git");
+    std::fs::rename(&remote, &away).unwrap();
+    for (dir, name) in [(&a, "agent-a"), (&b, "agent-b")] {
+        let run = claim(&env, dir, name);
+        assert_eq!(run.code, 0, "{}", run.snapshot());
+    }
+    std::fs::rename(&away, &remote).unwrap();
+    env.handover(&a, &["sync"]).assert_ok();
+    spoil(&index, &stale);
+    let run = env.handover(&b, &["sync"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(run.stdout.contains("agent-a"), "{}", run.stdout);
+    assert_eq!(claim_in(&b, &key, "T1")["holder"], "agent-a");
+    env.handover(&a, &["sync"]).assert_ok();
+    for dir in [&a, &b] {
+        let holders = noted_holders(&env, dir, "T1");
+        assert!(!holders.iter().any(|h| h == "agent-b"), "{holders:?}");
+        assert!(holders.iter().any(|h| h == "agent-a"), "{holders:?}");
+        assert_eq!(claim_in(dir, &key, "T1")["holder"], "agent-a");
+    }
+}
+
+#[test]
+fn a_lost_claims_record_is_withdrawn_with_the_local_notes_index_deleted() {
+    lost_claim_withdrawn_with_index(|index, _| std::fs::remove_dir_all(index).unwrap());
+}
+
+#[test]
+fn a_lost_claims_record_is_withdrawn_with_the_local_notes_index_of_an_older_commit() {
+    lost_claim_withdrawn_with_index(|index, stale| {
+        for f in std::fs::read_dir(stale).unwrap() {
+            let f = f.unwrap();
+            std::fs::copy(f.path(), index.join(f.file_name())).unwrap();
+        }
+    });
 }
