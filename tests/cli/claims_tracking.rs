@@ -337,3 +337,26 @@ fn a_lost_claims_record_is_withdrawn_with_the_local_notes_index_of_an_older_comm
         }
     });
 }
+
+#[test]
+fn a_tracking_ref_moved_back_by_plain_git_after_a_winners_claim_was_merged_decides_nothing() {
+    let env = TestEnv::new();
+    let (_remote, a, b, key) = two_clones(&env, &["T1", "T2"]);
+    env.handover(&a, &["sync"]).assert_ok();
+    let tracking = "refs/notes/remotes/origin/handover";
+    let old = env.git(&a, &["rev-parse", tracking]).trim().to_owned();
+    let run = claim(&env, &b, "agent-b");
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    env.handover(&a, &["sync"]).assert_ok();
+    // A plain git command (not ours) puts the tracking ref back where it was: what a
+    // claim decides on first no longer holds b's claim, the local ref and file do.
+    env.git(&a, &["update-ref", tracking, &old]);
+    let run = claim(&env, &a, "agent-a");
+    assert_eq!(run.code, 6, "{}", run.snapshot());
+    assert!(run.stderr.contains("agent-b"), "{}", run.stderr);
+    env.handover(&a, &["sync"]).assert_ok();
+    env.handover(&b, &["sync"]).assert_ok();
+    for dir in [&a, &b] {
+        assert_eq!(claim_in(dir, &key, "T1")["holder"], "agent-b");
+    }
+}
