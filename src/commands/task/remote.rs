@@ -144,15 +144,24 @@ fn write(
     Ok((written, task, act))
 }
 
-/// Whether the local notes ref holds the record of the write `w` (a write without a
-/// session id or a record is taken as carried).
+/// Whether the local notes ref, which the remote now holds, holds the record of the
+/// write `w` and no other side of its session: another process of this clone may have
+/// merged a winner's record beside ours and pushed both, our claim undecided against
+/// it (a write without a session id or a record is taken as carried).
 fn carried(ctx: &Context, w: &Written) -> Result<bool> {
     let doc = w.state.document();
     let field = |k: &str| doc.get(k).and_then(serde_json::Value::as_str);
-    match (w.noted, field("session_id"), field("session_hash")) {
-        (Some(_), Some(id), Some(hash)) => ctx.store().has_state(id, hash),
-        _ => Ok(true),
+    let (Some(_), Some(id), Some(hash)) = (w.noted, field("session_id"), field("session_hash"))
+    else {
+        return Ok(true);
+    };
+    let store = ctx.store();
+    if !store.has_state(id, hash)? {
+        return Ok(false);
     }
+    let (found, _) = store.newest_where(&|l| l.session_id == Some(id))?;
+    Ok(!(found.iter())
+        .any(|r| r.record.session_id.as_deref() == Some(id) && !r.diverged.is_empty()))
 }
 
 /// The push that carried the write of `task`'s claim succeeded: the claim is said
