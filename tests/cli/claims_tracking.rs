@@ -426,3 +426,35 @@ fn after_a_claim_pushed_by_another_session_of_its_clone_both_clones_agree_at_syn
         assert_eq!(claim_in(dir, &key, "T1")["holder"], "agent-b");
     }
 }
+
+#[test]
+fn an_offline_claim_in_a_session_the_remote_never_saw_is_confirmed_at_sync() {
+    let env = TestEnv::new();
+    let (remote, a, b, _key) = two_clones(&env, &["T1"]);
+    env.handover(&a, &["sync"]).assert_ok();
+    let other = env.worktree(&a, "a-new", "new");
+    let key = crate::notes_store::save(
+        &env,
+        &other,
+        crate::claims_remote::NOW,
+        &crate::claims_remote::pending(&["N1"]),
+    );
+    let away = env.root().join("away.git");
+    std::fs::rename(&remote, &away).unwrap();
+    let run = env.handover(
+        &other,
+        &[
+            "task", "claim", "N1", "--as", "agent-a", "--remote", "origin",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert_eq!(claim_in(&other, &key, "N1")["confirmed"], false);
+    std::fs::rename(&away, &remote).unwrap();
+    let run = env.handover(&a, &["--json", "sync"]);
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert!(run.stdout.contains("N1"), "{}", run.stdout);
+    assert_eq!(claim_in(&other, &key, "N1")["confirmed"], true);
+    env.handover(&b, &["sync"]).assert_ok();
+    let run = env.handover(&b, &["log", "--json"]);
+    assert!(run.stdout.contains("agent-a"), "{}", run.stdout);
+}
