@@ -148,12 +148,7 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> Result<Report> {
         report.recorded = Some(record(ctx)?);
         return Ok(report);
     }
-    if remote.starts_with('-')
-        || crate::support::paths::check_relative(crate::k!("what.remote"), remote).is_err()
-        || !remote
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/'))
-    {
+    if !crate::services::remote_notes::plain_remote(remote) {
         return Err(Error::usage_hint(
             msg(
                 crate::k!("err.bad_remote"),
@@ -214,6 +209,7 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
     let git_dir = ctx.repo.common_dir();
     for _ in 0..MAX_ROUNDS {
         report.rounds += 1;
+        let mut fetched = None;
         report.remote_had_notes = git_cli::fetch_notes(&git_dir, remote, notes_ref, scratch)
             .map_err(|e| match e {
                 Error::Git { message, .. } => Error::Unreachable {
@@ -243,6 +239,7 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
                     )));
                 }
             }
+            fetched = ctx.repo.ref_target(scratch)?;
             ctx.repo.move_ref(scratch, tracking)?;
         }
         let merged = if report.remote_had_notes {
@@ -261,10 +258,9 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
         }
         // Claims made offline are confirmed or lost on what the remote held, before
         // the push carries the result.
-        let theirs = if report.remote_had_notes {
-            RemoteNotes::tracking(ctx, tracking)
-        } else {
-            RemoteNotes::none(ctx)
+        let theirs = match &fetched {
+            Some(at) if report.remote_had_notes => RemoteNotes::tracking(ctx, tracking, at.clone()),
+            _ => RemoteNotes::none(ctx),
         };
         let settled = crate::services::claim_settle::settle(ctx, on_disk, &theirs)?;
         let (settled, standing) = settled;
@@ -281,7 +277,10 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
             return crate::services::claim_settle::confirm(ctx, standing, &mut report.claims);
         }
         crate::support::testing::pause("sync_push");
-        match git_cli::push_notes(&git_dir, remote, notes_ref)? {
+        // Leased on what was fetched and settled on: a remote ref moved since, or ours
+        // taking in more of the remote meanwhile (another process of this clone),
+        // is fetched and settled again.
+        match crate::services::remote_notes::push(ctx, remote, theirs.at())? {
             Pushed::Done => {
                 report.pushed = true;
                 return crate::services::claim_settle::confirm(ctx, standing, &mut report.claims);

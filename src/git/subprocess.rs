@@ -258,10 +258,25 @@ pub enum Pushed {
     Rejected,
 }
 
-/// Push `notes_ref` to the same name on `remote`, never forced.
-pub fn push_notes(git_dir: &Path, remote: &str, notes_ref: &str) -> Result<Pushed> {
+/// Push `notes_ref` to the same name on `remote`, only while the remote's ref is still
+/// `expect` (the caller checked ours descends from it: a fast-forward, never forced).
+pub fn push_notes(
+    git_dir: &Path,
+    remote: &str,
+    notes_ref: &str,
+    expect: Option<&str>,
+) -> Result<Pushed> {
     let mut cmd = git_in(git_dir);
-    cmd.args(["push", "--quiet", "--porcelain", "--", remote])
+    // The lease: the remote's ref must still be the commit the decision was made on
+    // (`expect`; none: it must have no such ref), not merely an ancestor of ours. Our
+    // ref may have taken in more of the remote since (another process of this clone
+    // fetched and merged): a plain push would then carry a decision made without it.
+    cmd.args(["push", "--quiet", "--porcelain"])
+        .arg(format!(
+            "--force-with-lease={notes_ref}:{}",
+            expect.unwrap_or("")
+        ))
+        .args(["--", remote])
         .arg(format!("{notes_ref}:{notes_ref}"));
     let what = format!("git push {remote} {notes_ref}");
     let out = cmd.output().map_err(|e| Error::git(run_msg(&what), e))?;

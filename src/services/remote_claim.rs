@@ -52,12 +52,9 @@ pub fn remote_of(ctx: &Context, flag: Option<&str>) -> Result<Option<String>> {
     else {
         return Ok(None);
     };
-    let plain = !remote.starts_with('-')
-        && !remote.is_empty()
-        && remote
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/' | ':' | '@'));
-    if !plain {
+    // As `sync`: a URL or a path has no tracking ref to decide on (its name would not
+    // be a ref name): refused by name, not failed on reading the ref.
+    if !remote_notes::plain_remote(&remote) {
         return Err(Error::usage_hint(
             msg(
                 crate::k!("err.bad_remote"),
@@ -75,12 +72,10 @@ pub fn remote_of(ctx: &Context, flag: Option<&str>) -> Result<Option<String>> {
             msg(crate::k!("rclaim.needs_store_hint"), &[]),
         ));
     }
-    let is_url_or_path = remote.contains(':') || remote.starts_with('/') || remote.starts_with('.');
-    if !is_url_or_path
-        && ctx
-            .repo
-            .config_string(&format!("remote.{remote}.url"))
-            .is_none()
+    if ctx
+        .repo
+        .config_string(&format!("remote.{remote}.url"))
+        .is_none()
     {
         return Err(Error::usage(msg(
             crate::k!("err.no_remote"),
@@ -138,10 +133,17 @@ impl<'a> RemoteClaims<'a> {
                 ],
             )));
         }
+        let Some(at) = ctx.repo.ref_target(&self.scratch)? else {
+            return Ok(Fetched::Online(RemoteNotes::none(ctx)));
+        };
         ctx.repo.move_ref(&self.scratch, &self.tracking)?;
         ctx.repo
             .notes_merge(&self.notes_ref, &self.tracking, &RecordRules)?;
-        Ok(Fetched::Online(RemoteNotes::tracking(ctx, &self.tracking)))
+        Ok(Fetched::Online(RemoteNotes::tracking(
+            ctx,
+            &self.tracking,
+            at,
+        )))
     }
 
     /// What the remote held at the last fetch (its tracking ref, merged into the local
@@ -149,18 +151,20 @@ impl<'a> RemoteClaims<'a> {
     /// pushes, and a push git rejects because the remote moved since is fetched and
     /// decided again like any lost race. `None` when it was never fetched.
     pub fn known(&self) -> Result<Option<RemoteNotes<'a>>> {
-        if self.ctx.repo.ref_target(&self.tracking)?.is_none() {
+        let Some(at) = self.ctx.repo.ref_target(&self.tracking)? else {
             return Ok(None);
-        }
+        };
         crate::support::testing::pause("remote_claim_fetched");
-        Ok(Some(RemoteNotes::tracking(self.ctx, &self.tracking)))
+        Ok(Some(RemoteNotes::tracking(self.ctx, &self.tracking, at)))
     }
 
-    /// Push the local notes ref to the remote, never forced.
-    pub fn push(&self) -> Result<Push> {
+    /// Push the local notes ref to the remote, never forced, only while the remote's
+    /// ref is still what the claim was decided on (`notes`): another process of this
+    /// clone may have merged more of the remote into ours since, which a plain push
+    /// would carry as though it had been decided on.
+    pub fn push(&self, notes: &RemoteNotes<'_>) -> Result<Push> {
         crate::support::testing::pause("remote_claim_push");
-        let git_dir = self.ctx.repo.common_dir();
-        match git_cli::push_notes(&git_dir, &self.remote, &self.notes_ref) {
+        match remote_notes::push(self.ctx, &self.remote, notes.at()) {
             Ok(Pushed::Done) => Ok(Push::Done),
             Ok(Pushed::Rejected) => Ok(Push::Rejected),
             Err(Error::Git { message, .. }) => Ok(Push::Offline(first_line(&message))),

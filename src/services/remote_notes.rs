@@ -18,11 +18,14 @@ pub struct RemoteNotes<'a> {
     ctx: &'a Context,
     /// The settings with the tracking ref as the notes ref; `None`: the remote had none.
     tracking: Option<Settings>,
+    /// The notes commit fetched (what the tracking ref was moved to, or held when it was
+    /// read without a fetch): what a push of a decision made on it leases.
+    at: Option<String>,
 }
 
 impl<'a> RemoteNotes<'a> {
-    /// The remote's notes as its tracking ref `tracking` holds them.
-    pub fn tracking(ctx: &'a Context, tracking: &str) -> RemoteNotes<'a> {
+    /// The remote's notes as its tracking ref `tracking` holds them, fetched at `at`.
+    pub fn tracking(ctx: &'a Context, tracking: &str, at: String) -> RemoteNotes<'a> {
         let settings = Settings {
             notes_ref: tracking.to_owned(),
             ..ctx.settings.clone()
@@ -30,6 +33,7 @@ impl<'a> RemoteNotes<'a> {
         RemoteNotes {
             ctx,
             tracking: Some(settings),
+            at: Some(at),
         }
     }
 
@@ -38,6 +42,22 @@ impl<'a> RemoteNotes<'a> {
         RemoteNotes {
             ctx,
             tracking: None,
+            at: None,
+        }
+    }
+
+    /// The notes commit these are (`None`: the remote had no notes ref).
+    pub fn at(&self) -> Option<&str> {
+        self.at.as_deref()
+    }
+
+    /// Whether the tracking ref still holds the commit these were fetched at: a read
+    /// made while it held another (another process of this clone fetched meanwhile)
+    /// is not what the lease of the push says it was.
+    pub fn still_at(&self) -> Result<bool> {
+        match &self.tracking {
+            Some(s) => Ok(self.ctx.repo.ref_target(&s.notes_ref)?.as_deref() == self.at()),
+            None => Ok(true),
         }
     }
 
@@ -102,4 +122,39 @@ pub fn check_fetched(ctx: &Context, fetched: &str) -> Result<Fetched> {
         .repo
         .notes_problem(fetched, base, crate::model::record::MAX_NOTE_SIZE)?;
     Ok(problem.map_or(Fetched::Sound, Fetched::Bad))
+}
+
+/// Push the local notes ref to `remote` on the decision made on `notes`: only while the
+/// remote's ref is still what `notes` are, and only as a fast-forward of it (ours must
+/// descend from it, else it is fetched and merged again: `Rejected`).
+pub fn push(
+    ctx: &Context,
+    remote: &str,
+    notes: Option<&str>,
+) -> Result<crate::git::subprocess::Pushed> {
+    use crate::git::subprocess::{self as git_cli, Pushed};
+    let notes_ref = &ctx.settings.notes_ref;
+    if let Some(at) = notes {
+        let ours = ctx.repo.notes_commit_of(notes_ref)?;
+        let theirs = crate::git::CommitId::from_hex(at);
+        let descends = match (theirs, ours) {
+            (Some(t), Some(o)) => t == o || ctx.repo.notes_merge_base(t, o) == Some(t),
+            _ => false,
+        };
+        if !descends {
+            return Ok(Pushed::Rejected);
+        }
+    }
+    git_cli::push_notes(&ctx.repo.common_dir(), remote, notes_ref, notes)
+}
+
+/// Whether `remote` is a name whose tracking ref `refs/notes/remotes/<remote>/…` is a
+/// ref name (what `sync` and the claims accept): no option, no absolute path, URL,
+/// empty, `.` or `..` component, only ASCII letters, digits and `._-/`.
+pub fn plain_remote(remote: &str) -> bool {
+    !remote.starts_with('-')
+        && crate::support::paths::check_relative(crate::k!("what.remote"), remote).is_ok()
+        && remote
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/'))
 }

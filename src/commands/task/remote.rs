@@ -91,7 +91,17 @@ pub(super) fn decide(
                 }
             }
         };
-        match rc.push()? {
+        // A read made while the tracking ref moved (another process of this clone
+        // fetched) is not of the commit the push leases: decided again on a fetch.
+        if !notes.still_at()? {
+            pending = Some((w, task, act));
+            continue;
+        }
+        match rc.push(notes)? {
+            // The remote holds what our ref held; whether that still held our record
+            // is asked of the store: another process of this clone (a sync) may have
+            // settled our claim lost and taken its record out meanwhile.
+            Push::Done if !carried(ctx, &w)? => pending = Some((w, task, act)),
             Push::Done => return Ok((confirm(ctx, session, w, &task)?, task, act, None)),
             Push::Rejected => pending = Some((w, task, act)),
             Push::Offline(why) => return Ok((w, task, act, Some(why))),
@@ -132,6 +142,26 @@ fn write(
     })?;
     let (task, act) = done.expect("a write that succeeded ran its change");
     Ok((written, task, act))
+}
+
+/// Whether the local notes ref, which the remote now holds, holds the record of the
+/// write `w` and no other side of its session: another process of this clone may have
+/// merged a winner's record beside ours and pushed both, our claim undecided against
+/// it (a write without a session id or a record is taken as carried).
+fn carried(ctx: &Context, w: &Written) -> Result<bool> {
+    let doc = w.state.document();
+    let field = |k: &str| doc.get(k).and_then(serde_json::Value::as_str);
+    let (Some(_), Some(id), Some(hash)) = (w.noted, field("session_id"), field("session_hash"))
+    else {
+        return Ok(true);
+    };
+    let store = ctx.store();
+    if !store.has_state(id, hash)? {
+        return Ok(false);
+    }
+    let (found, _) = store.newest_where(&|l| l.session_id == Some(id))?;
+    Ok(!(found.iter())
+        .any(|r| r.record.session_id.as_deref() == Some(id) && !r.diverged.is_empty()))
 }
 
 /// The push that carried the write of `task`'s claim succeeded: the claim is said
