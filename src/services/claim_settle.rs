@@ -90,14 +90,21 @@ pub fn settle(
             Some(id) => remote.newest(id)?,
             None => None,
         };
-        let theirs = newest
-            .as_ref()
-            .map(|n| n.record.state_doc())
-            .unwrap_or_default();
+        // Every head of the remote's session: its newest record and, when it diverged
+        // (two clones' claims pushed side by side by a third push), each side. An
+        // unconfirmed claim gives way to another holder's live claim on any of them:
+        // which reached the remote first cannot be told from the records, and giving
+        // way can leave a task unclaimed but never claimed twice.
+        let heads: Vec<_> = (newest.iter())
+            .flat_map(|n| std::iter::once(&n.record).chain(n.diverged.iter().map(|d| &d.record)))
+            .map(Record::state_doc)
+            .collect();
         let now = ctx.now;
         let lost = match &newest {
-            Some(n) => give_way(ctx, &session, state.document(), (remote, &n.record), now)?,
-            None => None,
+            Some(n) if n.diverged.is_empty() => {
+                give_way(ctx, &session, state.document(), (remote, &n.record), now)?
+            }
+            _ => None,
         };
         if let Some(lost) = lost {
             out.lost
@@ -109,7 +116,10 @@ pub fn settle(
         Transaction::recorded(ctx, &wt)?.update(&session, |current| {
             let mut doc = current.into_document();
             for (task, ours) in claim::unconfirmed(&doc) {
-                match winner(&theirs, &task, &ours, now) {
+                match heads
+                    .iter()
+                    .find_map(|theirs| winner(theirs, &task, &ours, now))
+                {
                     Some(won) => {
                         claim::lose(&mut doc, &task, &ours, &won, now);
                         done.lost.push((key.clone(), task, won.holder));
