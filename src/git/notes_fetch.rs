@@ -145,6 +145,28 @@ impl Repo {
         self.delete_ref(from)
     }
 
+    /// Point `name` at `to` only while it still points at `expected` (`None`: while it
+    /// does not exist); `false` when it moved meanwhile and was left alone.
+    pub fn advance_ref(&self, name: &str, expected: Option<&str>, to: &str) -> Result<bool> {
+        let write = |e: &dyn std::fmt::Display| {
+            Error::git(
+                msg(crate::k!("git.write"), &[("what", &name)]),
+                e.to_string(),
+            )
+        };
+        let to = ObjectId::from_hex(to.as_bytes()).map_err(|e| write(&e))?;
+        let previous = match expected {
+            Some(hex) => PreviousValue::MustExistAndMatch(gix::refs::Target::Object(
+                ObjectId::from_hex(hex.as_bytes()).map_err(|e| write(&e))?,
+            )),
+            None => PreviousValue::MustNotExist,
+        };
+        Ok(self
+            .repo
+            .reference(name, to, previous, "git handover: pushed")
+            .is_ok())
+    }
+
     /// Remove `name` if it exists.
     pub fn delete_ref(&self, name: &str) -> Result<()> {
         use gix::refs::transaction::{Change, RefEdit, RefLog};

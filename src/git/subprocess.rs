@@ -258,12 +258,13 @@ pub enum Pushed {
     Rejected,
 }
 
-/// Push `notes_ref` to the same name on `remote`, only while the remote's ref is still
-/// `expect` (the caller checked ours descends from it: a fast-forward, never forced).
+/// Push `source` (a commit id, or `notes_ref` itself) to `notes_ref` on `remote`, only
+/// while the remote's ref is still `expect` (the caller checked ours descends from it: a
+/// fast-forward, never forced).
 pub fn push_notes(
     git_dir: &Path,
     remote: &str,
-    notes_ref: &str,
+    (notes_ref, source): (&str, &str),
     expect: Option<&str>,
 ) -> Result<Pushed> {
     let mut cmd = git_in(git_dir);
@@ -277,7 +278,7 @@ pub fn push_notes(
             expect.unwrap_or("")
         ))
         .args(["--", remote])
-        .arg(format!("{notes_ref}:{notes_ref}"));
+        .arg(format!("{source}:{notes_ref}"));
     let what = format!("git push {remote} {notes_ref}");
     let out = cmd.output().map_err(|e| Error::git(run_msg(&what), e))?;
     if out.status.success() {

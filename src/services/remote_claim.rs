@@ -164,7 +164,7 @@ impl<'a> RemoteClaims<'a> {
     /// would carry as though it had been decided on.
     pub fn push(&self, notes: &RemoteNotes<'_>) -> Result<Push> {
         crate::support::testing::pause("remote_claim_push");
-        match remote_notes::push(self.ctx, &self.remote, notes.at()) {
+        match remote_notes::push(self.ctx, &self.remote, notes.at(), &self.tracking) {
             Ok(Pushed::Done) => Ok(Push::Done),
             Ok(Pushed::Rejected) => Ok(Push::Rejected),
             Err(Error::Git { message, .. }) => Ok(Push::Offline(first_line(&message))),

@@ -126,16 +126,21 @@ pub fn check_fetched(ctx: &Context, fetched: &str) -> Result<Fetched> {
 
 /// Push the local notes ref to `remote` on the decision made on `notes`: only while the
 /// remote's ref is still what `notes` are, and only as a fast-forward of it (ours must
-/// descend from it, else it is fetched and merged again: `Rejected`).
+/// descend from it, else it is fetched and merged again: `Rejected`). The commit pushed
+/// is the one checked; once the remote took it, the tracking ref `tracking` is moved to
+/// it (only from `notes`: a fetch of another process meanwhile is left as it is), as git
+/// moves a remote-tracking branch on a push: the next lease is on what the remote holds,
+/// not on what it held before this push (which would be refused and cost a round).
 pub fn push(
     ctx: &Context,
     remote: &str,
     notes: Option<&str>,
+    tracking: &str,
 ) -> Result<crate::git::subprocess::Pushed> {
     use crate::git::subprocess::{self as git_cli, Pushed};
     let notes_ref = &ctx.settings.notes_ref;
+    let ours = ctx.repo.notes_commit_of(notes_ref)?;
     if let Some(at) = notes {
-        let ours = ctx.repo.notes_commit_of(notes_ref)?;
         let theirs = crate::git::CommitId::from_hex(at);
         let descends = match (theirs, ours) {
             (Some(t), Some(o)) => t == o || ctx.repo.notes_merge_base(t, o) == Some(t),
@@ -145,7 +150,17 @@ pub fn push(
             return Ok(Pushed::Rejected);
         }
     }
-    git_cli::push_notes(&ctx.repo.common_dir(), remote, notes_ref, notes)
+    let source = ours.map(|o| o.to_string());
+    let pushed = git_cli::push_notes(
+        &ctx.repo.common_dir(),
+        remote,
+        (notes_ref, source.as_deref().unwrap_or(notes_ref)),
+        notes,
+    )?;
+    if let (Pushed::Done, Some(ours)) = (&pushed, &source) {
+        ctx.repo.advance_ref(tracking, notes, ours)?;
+    }
+    Ok(pushed)
 }
 
 /// Whether `remote` is a name whose tracking ref `refs/notes/remotes/<remote>/…` is a

@@ -462,3 +462,52 @@ fn an_offline_claim_in_a_session_the_remote_never_saw_is_confirmed_at_sync() {
     let run = env.handover(&b, &["log", "--json"]);
     assert!(run.stdout.contains("agent-a"), "{}", run.stdout);
 }
+
+/// After a push the remote took, the tracking ref is what the remote holds (as git
+/// moves a remote-tracking branch on a push): the next claim's push leases on it and
+/// goes through at once, and `sync`'s push moves it too. Before, every claim after the
+/// first leased on the commit the remote held before the previous push, was refused
+/// as stale, and paid a fetch and a second push.
+#[test]
+fn a_push_the_remote_took_moves_the_tracking_ref_to_what_was_pushed() {
+    let env = TestEnv::new();
+    let (remote, a, b, _key) = two_clones(&env, &["T1", "T2"]);
+    let on_remote = |env: &TestEnv| env.git(&remote, &["rev-parse", "refs/notes/handover"]);
+    let tracking = |env: &TestEnv, dir: &Path| {
+        env.git(dir, &["rev-parse", "refs/notes/remotes/origin/handover"])
+    };
+    for (dir, who) in [(&a, "agent-a"), (&b, "agent-b")] {
+        env.handover(dir, &["sync"]).assert_ok();
+        let run = env.handover(
+            dir,
+            &[
+                "task",
+                "claim",
+                if who == "agent-a" { "T1" } else { "T2" },
+                "--as",
+                who,
+                "--remote",
+                "origin",
+            ],
+        );
+        assert_eq!(run.code, 0, "{}", run.snapshot());
+        assert_eq!(tracking(&env, dir), on_remote(&env), "{who}'s claim");
+        assert_eq!(
+            env.git(dir, &["rev-parse", "refs/notes/handover"]),
+            on_remote(&env),
+            "{who}: the remote holds what was pushed"
+        );
+    }
+    // a's next claim pushes once: its lease holds (the remote moved by b's claim only
+    // through a's sync).
+    env.handover(&a, &["sync"]).assert_ok();
+    assert_eq!(tracking(&env, &a), on_remote(&env), "a's sync");
+    let run = env.handover(
+        &a,
+        &[
+            "task", "claim", "T1", "--as", "agent-a", "--for", "2h", "--remote", "origin",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert_eq!(tracking(&env, &a), on_remote(&env), "a's renewal");
+}

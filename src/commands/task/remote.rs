@@ -46,7 +46,18 @@ pub(super) fn decide(
         let stale = known.is_some();
         let fetched = match known {
             Some(notes) => Fetched::Online(notes),
-            None => rc.fetch()?,
+            None => match rc.fetch() {
+                Ok(fetched) => fetched,
+                // What the fetch brought is refused (a forged record, a note that is
+                // not records): the claim decided on the last fetch never reached
+                // the remote, and the command fails; it leaves nothing written.
+                Err(e) => {
+                    if let Some((w, ..)) = &pending {
+                        take_back(ctx, &rc, session, w)?;
+                    }
+                    return Err(e);
+                }
+            },
         };
         let notes = match &fetched {
             Fetched::Online(notes) => notes,
@@ -61,7 +72,16 @@ pub(super) fn decide(
             }
         };
         let theirs = match &id {
-            Some(id) => remote_claim::newest_of(notes, id, &op.key, remote)?,
+            Some(id) => match remote_claim::newest_of(notes, id, &op.key, remote) {
+                Ok(theirs) => theirs,
+                // A record of the remote refused by name (a forged claim): as above.
+                Err(e) => {
+                    if let Some((w, ..)) = &pending {
+                        take_back(ctx, &rc, session, w)?;
+                    }
+                    return Err(e);
+                }
+            },
             None => None,
         };
         if let Some((w, task, act)) = pending.take() {
@@ -281,5 +301,41 @@ fn fast_forward(
     if known {
         sessions::adopt(ctx, session, hash, theirs.state_doc())?;
     }
+    Ok(())
+}
+
+/// Take back a write that never reached the remote: its record out of the local notes
+/// ref, and the file back to the state it was written on (that state's record, read
+/// from the local store), only while the file still holds this write: a write made on
+/// top of it since is never undone.
+fn take_back(
+    ctx: &Context,
+    rc: &RemoteClaims<'_>,
+    session: &SessionDir,
+    w: &Written,
+) -> Result<()> {
+    let doc = w.state.document();
+    let field = |k: &str| doc.get(k).and_then(serde_json::Value::as_str);
+    let (Some(id), Some(hash), Some(parent)) = (
+        field("session_id"),
+        field("session_hash"),
+        field("parent_hash"),
+    ) else {
+        return Ok(());
+    };
+    let seq = doc
+        .get("seq")
+        .and_then(serde_json::Value::as_u64)
+        .unwrap_or(0);
+    let store = crate::services::notes_store::Store::new(&ctx.repo, &ctx.settings, ctx.lang);
+    let before = (store.records_at(id, seq.saturating_sub(1))?)
+        .into_iter()
+        .map(|r| r.state_doc())
+        .find(|d| d.get("session_hash").and_then(serde_json::Value::as_str) == Some(parent));
+    let Some(before) = before else {
+        return Ok(());
+    };
+    rc.withdraw(w)?;
+    sessions::adopt(ctx, session, hash, before)?;
     Ok(())
 }
