@@ -158,17 +158,23 @@ impl<'a> Store<'a> {
         Ok(Some(sides(&newest)))
     }
 
-    /// The readable records of session `id` written with `seq` (more than one: the
-    /// session diverged there). Only that session's notes are read, where the index
-    /// knows them.
-    pub fn records_at(&self, id: &str, seq: u64) -> Result<Vec<crate::model::record::Record>> {
-        let texts = match self.session_notes(id)? {
+    /// The texts of the notes that may hold records of session `id`: those the index
+    /// names, or every note when it cannot say.
+    fn session_texts(&self, id: &str) -> Result<Vec<Vec<u8>>> {
+        Ok(match self.session_notes(id)? {
             Some(texts) => texts,
             None => (self.repo.notes_all(&self.settings.notes_ref)?)
                 .into_iter()
                 .map(|n| n.text)
                 .collect(),
-        };
+        })
+    }
+
+    /// The readable records of session `id` written with `seq` (more than one: the
+    /// session diverged there). Only that session's notes are read, where the index
+    /// knows them.
+    pub fn records_at(&self, id: &str, seq: u64) -> Result<Vec<crate::model::record::Record>> {
+        let texts = self.session_texts(id)?;
         Ok(crate::model::record::records_at(&texts, id, seq))
     }
 
@@ -181,13 +187,7 @@ impl<'a> Store<'a> {
     /// Whether the store has a record of session `id` holding the state `hash`
     /// (records' heads only: nothing is parsed whole).
     pub fn has_state(&self, id: &str, hash: &str) -> Result<bool> {
-        let texts = match self.session_notes(id)? {
-            Some(texts) => texts,
-            None => (self.repo.notes_all(&self.settings.notes_ref)?)
-                .into_iter()
-                .map(|n| n.text)
-                .collect(),
-        };
+        let texts = self.session_texts(id)?;
         Ok(texts.iter().any(|n| {
             n.split(|b| *b == b'\n').any(|line| {
                 crate::model::record::parse_head(line).is_some_and(|h| {
@@ -450,13 +450,7 @@ impl Store<'_> {
         let Some(id) = id else {
             return Ok(false);
         };
-        let texts = match self.session_notes(id)? {
-            Some(texts) => texts,
-            None => (self.repo.notes_all(&self.settings.notes_ref)?)
-                .into_iter()
-                .map(|n| n.text)
-                .collect(),
-        };
+        let texts = self.session_texts(id)?;
         Ok(texts.iter().any(|t| held(t)))
     }
 

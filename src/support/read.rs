@@ -68,9 +68,14 @@ pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>> {
 /// is a regular file: a FIFO where git keeps a file is refused, not waited on. For
 /// git's own files read in part (pack indexes, graph records, admin files).
 pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+    open_with(path, libc::O_NONBLOCK | libc::O_NOCTTY)
+}
+
+/// Open `path` for reading with `flags`, only a regular file accepted.
+fn open_with(path: &Path, flags: i32) -> std::io::Result<std::fs::File> {
     let file = OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .custom_flags(flags)
         .open(path)?;
     if !file.metadata()?.is_file() {
         return Err(std::io::Error::new(
@@ -85,17 +90,7 @@ pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
 /// followed, opening never blocks, and only a regular file is accepted. For the
 /// tool's own files read a piece at a time (the notes index's `.open`).
 pub fn open_own(path: &Path) -> std::io::Result<std::fs::File> {
-    let file = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
-        .open(path)?;
-    if !file.metadata()?.is_file() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
-    }
-    Ok(file)
+    open_with(path, libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY)
 }
 
 /// `read_regular`, or `None` when there is no file at `path` at all.
