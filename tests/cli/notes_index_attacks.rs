@@ -294,3 +294,41 @@ fn an_index_that_cannot_be_written_is_built_in_memory_and_answers_as_the_store()
     same_logs(&env, &repo, "nothing can be written");
     assert_eq!(std::fs::read(&dir).unwrap(), b"not a directory");
 }
+
+/// An update reads only the lines appended to a note the index read before: what the
+/// old lines said (the lines passed over, with their numbers, the note's newest time,
+/// its sessions) is carried, and the appended lines are numbered after them. Each step
+/// answers as the store read whole: a line that is no record appended, then a record on
+/// top, then two records of one session in one notes commit (not on top: worked out
+/// again from its notes), then a record of a session the note did not hold.
+#[test]
+fn lines_appended_to_a_note_are_read_alone_and_answer_as_the_store() {
+    let env = TestEnv::new();
+    let (repo, c) = populated(&env);
+    same(&env, &repo, "built afresh");
+    same_logs(&env, &repo, "built afresh");
+    let steps = [
+        ("a line that is no record", "{torn".to_owned()),
+        (
+            "a record on top",
+            record("s1", 3, Some("h12"), "h13", "2026-11-30T12:00:00Z"),
+        ),
+        (
+            "two records at once",
+            format!(
+                "{}\n{}",
+                record("s1", 4, Some("h13"), "h14", "2026-11-30T12:10:00Z"),
+                record("s1", 5, Some("h14"), "h15", "2026-11-30T12:20:00Z")
+            ),
+        ),
+        (
+            "another session's record",
+            record("s4", 1, None, "h41", "2026-11-30T12:30:00Z"),
+        ),
+    ];
+    for (why, line) in steps {
+        append(&env, &repo, &c[1], &[line]);
+        same(&env, &repo, why);
+        same_logs(&env, &repo, why);
+    }
+}

@@ -56,6 +56,29 @@ pub(super) fn update(
         let (old, new) = (old.flatten(), new.flatten());
         let note = change.object.to_string();
         changed.touched.insert(note.clone());
+        // Lines appended to a note the index read before (the usual write): only the
+        // appended lines are read; what the old lines said is in the index already.
+        if let (Some(_), Some(blob), Some(o), Some(n)) = (change.old, change.new, &old, &new)
+            && n.starts_with(o)
+            && o.ends_with(b"\n")
+        {
+            let groups = appended_only(
+                (&mut heads, &mut times, &mut changed),
+                (change.object, blob),
+                (memchr::memchr_iter(b'\n', o).count(), &n[o.len()..]),
+            );
+            for g in groups {
+                let Some(found) =
+                    (members.get(files, &g)).map(|m| m.notes.binary_search(&change.object))
+                else {
+                    return Ok(None);
+                };
+                if let (Err(i), Some(m)) = (found, members.get_mut(files, &g)) {
+                    m.notes.insert(i, change.object);
+                }
+            }
+            continue;
+        }
         heads.notes.remove(&note);
         let (old_heads, _) = scan(old.as_deref().unwrap_or_default());
         let (new_heads, skips) = scan(new.as_deref().unwrap_or_default());
@@ -126,6 +149,51 @@ pub(super) fn update(
         return Ok(None);
     };
     Ok(Some((heads, members, times)))
+}
+
+/// Lines `suffix` appended after the first `kept` lines of note `object` (now `blob`):
+/// the note's lines passed over and newest time extended by them, each appended record
+/// put on top of its group (`changed.on_top`). The groups the appended records are of.
+fn appended_only(
+    (heads, times, changed): (&mut Heads, &mut Times, &mut Changed),
+    (object, blob): (CommitId, NoteText),
+    (kept, suffix): (usize, &[u8]),
+) -> BTreeSet<String> {
+    let note = object.to_string();
+    let (added, added_skips) = scan(suffix);
+    let mut skips = heads.notes.remove(&note).unwrap_or_default();
+    skips.extend(
+        added_skips
+            .into_iter()
+            .map(|s| super::index_file::NoteSkip {
+                line: s.line + kept,
+                why: s.why,
+            }),
+    );
+    if !skips.is_empty() {
+        heads.notes.insert(note.clone(), skips);
+    }
+    let newest = (times.get(&object).copied())
+        .into_iter()
+        .chain(newest_time(&added))
+        .max();
+    if let Some(t) = newest {
+        times.insert(object, t);
+    }
+    changed.moved.insert(note, blob);
+    let mut groups = BTreeSet::new();
+    for (line_no, line, head) in added {
+        let g = group_name(Group::of(&head));
+        groups.insert(g.clone());
+        changed.on_top.entry(g).or_default().push(Appended {
+            note: object,
+            blob,
+            line_no: line_no + kept,
+            line: line.to_vec(),
+            head,
+        });
+    }
+    groups
 }
 
 /// Each changed group's entry: on top of its newest when it can be, else from its notes.
