@@ -255,21 +255,7 @@ fn a_forged_remote_record_claiming_a_task_is_refused_by_name() {
     record["state"]["seq"] = record["seq"].clone();
     record["state"]["active_tasks"][0]["claim"] =
         json!({"holder": "mallory", "since": "2026-11-30T11:00:00Z", "expires": "never"});
-    let forged = env.root().join("forged.txt");
-    std::fs::write(&forged, format!("{note}\n{record}\n")).unwrap();
-    env.git(
-        &b,
-        &[
-            "notes",
-            "--ref=handover",
-            "add",
-            "-f",
-            "-F",
-            forged.to_str().unwrap(),
-            "HEAD",
-        ],
-    );
-    env.git(&b, &["push", "-q", "origin", "refs/notes/handover"]);
+    crate::claims_tracking::push_note(&env, &b, &format!("{note}\n{record}\n"));
     let before = std::fs::read(state_path(&a, &key)).unwrap();
     let run = env.handover(
         &a,

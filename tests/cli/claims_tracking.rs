@@ -33,6 +33,19 @@ fn one_on(mut record: Value, claim: Value) -> Value {
     record
 }
 
+/// `text` made the note of HEAD in `dir` by git's own hands, and pushed to `origin`:
+/// what a clone that forges records puts on the remote.
+pub(crate) fn push_note(env: &TestEnv, dir: &Path, text: &str) {
+    let file = env.root().join("forged.txt");
+    std::fs::write(&file, text).unwrap();
+    let file = file.to_str().unwrap();
+    env.git(
+        dir,
+        &["notes", "--ref=handover", "add", "-f", "-F", file, "HEAD"],
+    );
+    env.git(dir, &["push", "-q", "origin", "refs/notes/handover"]);
+}
+
 fn claim(env: &TestEnv, dir: &Path, who: &str) -> crate::common::Run {
     env.handover(
         dir,
@@ -99,21 +112,7 @@ fn a_forged_record_fetched_before_is_refused_again_though_its_note_did_not_chang
         record,
         json!({"holder": "mallory", "since": "2026-11-30T11:00:00Z", "expires": "never"}),
     );
-    let forged = env.root().join("forged.txt");
-    std::fs::write(&forged, format!("{note}\n{record}\n")).unwrap();
-    env.git(
-        &b,
-        &[
-            "notes",
-            "--ref=handover",
-            "add",
-            "-f",
-            "-F",
-            forged.to_str().unwrap(),
-            "HEAD",
-        ],
-    );
-    env.git(&b, &["push", "-q", "origin", "refs/notes/handover"]);
+    push_note(&env, &b, &format!("{note}\n{record}\n"));
     let before = std::fs::read(state_path(&a, &key)).unwrap();
     // The first claim fetches the forged note; the second decides on the tracking ref,
     // whose note has not changed since; after a sync the note is in a's own history.
