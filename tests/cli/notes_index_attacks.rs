@@ -326,9 +326,20 @@ fn lines_appended_to_a_note_are_read_alone_and_answer_as_the_store() {
             record("s4", 1, None, "h41", "2026-11-30T12:30:00Z"),
         ),
     ];
-    for (why, line) in steps {
+    let log = env.event_log("appended");
+    for (i, (why, line)) in steps.into_iter().enumerate() {
         append(&env, &repo, &c[1], &[line]);
-        same(&env, &repo, why);
+        // The first reader after the append brings the index up to date: by the
+        // appended lines alone, each time.
+        let run = env.handover_with(&repo, &["status"], |cmd| {
+            cmd.env("GIT_HANDOVER_TEST_LOG", log.path());
+        });
+        let truth = same(&env, &repo, why);
+        assert!(
+            truth.starts_with(&format!("{}\n", run.code)),
+            "{why}: {truth}"
+        );
+        assert_eq!(log.count("notes-index-appended"), i + 1, "{why}");
         same_logs(&env, &repo, why);
     }
 }

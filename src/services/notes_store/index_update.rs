@@ -56,26 +56,29 @@ pub(super) fn update(
         let (old, new) = (old.flatten(), new.flatten());
         let note = change.object.to_string();
         changed.touched.insert(note.clone());
-        // Lines appended to a note the index read before (the usual write): only the
-        // appended lines are read; what the old lines said is in the index already.
-        if let (Some(_), Some(blob), Some(o), Some(n)) = (change.old, change.new, &old, &new)
-            && n.starts_with(o)
-            && o.ends_with(b"\n")
-        {
+        // Lines appended to a note (the usual write), or a new note: no other line
+        // moved, so only the appended lines are read; what the old lines said is in the
+        // index already, and only the appended records' groups change.
+        let appended = match (change.old, &old, change.new, &new) {
+            (None, _, Some(blob), Some(n)) => Some((blob, 0, n.as_slice())),
+            (Some(_), Some(o), Some(blob), Some(n))
+                if n.starts_with(o) && (o.is_empty() || o.ends_with(b"\n")) =>
+            {
+                Some((blob, memchr::memchr_iter(b'\n', o).count(), &n[o.len()..]))
+            }
+            _ => None,
+        };
+        if let Some((blob, kept, suffix)) = appended {
+            crate::support::testing::note("notes-index-appended");
             let groups = appended_only(
                 (&mut heads, &mut times, &mut changed),
                 (change.object, blob),
-                (memchr::memchr_iter(b'\n', o).count(), &n[o.len()..]),
+                (kept, suffix),
             );
-            for g in groups {
-                let Some(found) =
-                    (members.get(files, &g)).map(|m| m.notes.binary_search(&change.object))
-                else {
+            for g in &groups {
+                let Some(()) = member(&mut members, files, g, change.object, true) else {
                     return Ok(None);
                 };
-                if let (Err(i), Some(m)) = (found, members.get_mut(files, &g)) {
-                    m.notes.insert(i, change.object);
-                }
             }
             continue;
         }
@@ -93,62 +96,45 @@ pub(super) fn update(
             Some(t) => times.insert(change.object, t),
             None => times.remove(&change.object),
         };
-        // Lines appended to a note (or a new note) move no other line: only their
-        // groups change.
-        let appended = match (change.old, &old, &new) {
-            (None, _, Some(_)) => Some(0),
-            (Some(_), Some(o), Some(n))
-                if n.starts_with(o) && (o.is_empty() || o.ends_with(b"\n")) =>
-            {
-                Some(memchr::memchr_iter(b'\n', o).count())
-            }
-            _ => None,
-        };
         let groups = |h: &[(usize, &[u8], Head)]| -> BTreeSet<String> {
             h.iter().map(|(_, _, h)| group_name(Group::of(h))).collect()
         };
         let (old_groups, new_groups) = (groups(&old_heads), groups(&new_heads));
-        match (appended, change.new) {
-            (Some(kept), Some(blob)) => {
-                changed.moved.insert(note.clone(), blob);
-                for (line_no, line, head) in new_heads.into_iter().filter(|(l, _, _)| *l > kept) {
-                    let g = group_name(Group::of(&head));
-                    changed.on_top.entry(g).or_default().push(Appended {
-                        note: change.object,
-                        blob,
-                        line_no,
-                        line: line.to_vec(),
-                        head,
-                    });
-                }
-            }
-            _ => (changed.again).extend(old_groups.iter().chain(&new_groups).cloned()),
-        }
+        (changed.again).extend(old_groups.iter().chain(&new_groups).cloned());
         // A part is rewritten only when one of its groups gains or loses a note.
         for (g, gained) in (old_groups.difference(&new_groups).map(|g| (g, false)))
             .chain(new_groups.iter().map(|g| (g, true)))
         {
-            let Some(found) =
-                (members.get(files, g)).map(|m| m.notes.binary_search(&change.object))
-            else {
+            let Some(()) = member(&mut members, files, g, change.object, gained) else {
                 return Ok(None);
             };
-            let Some(m) = (found.is_ok() != gained)
-                .then(|| members.get_mut(files, g))
-                .flatten()
-            else {
-                continue;
-            };
-            match found {
-                Ok(i) => drop(m.notes.remove(i)),
-                Err(i) => m.notes.insert(i, change.object),
-            }
         }
     }
     let Some(()) = settle(repo, files, now, changed, (&mut heads, &mut members))? else {
         return Ok(None);
     };
     Ok(Some((heads, members, times)))
+}
+
+/// Group `g` gains note `object` (or loses it, `gained` false), its part marked changed
+/// only when that changes it; `None`: its part does not hold (the caller builds afresh).
+fn member(
+    members: &mut Parts,
+    files: &Files,
+    g: &str,
+    object: CommitId,
+    gained: bool,
+) -> Option<()> {
+    let found = members.get(files, g)?.notes.binary_search(&object);
+    if found.is_ok() == gained {
+        return Some(());
+    }
+    let m = members.get_mut(files, g)?;
+    match found {
+        Ok(i) => drop(m.notes.remove(i)),
+        Err(i) => m.notes.insert(i, object),
+    }
+    Some(())
 }
 
 /// Lines `suffix` appended after the first `kept` lines of note `object` (now `blob`):
