@@ -253,8 +253,8 @@ pub fn next_free(doc: &Map<String, Value>, holder: &str, now: Timestamp) -> Opti
 
 mod remote;
 pub use remote::{
-    LOST_KEY, Lost, claim_on, clear_lost, invalid_claim, lose, lost_on, mark_recorded, overlay,
-    set_confirmed, unconfirmed, without_confirmed,
+    LOST_KEY, Lost, claim_on, clear_lost, confirmed_as_in, invalid_claim, lose, lost_on,
+    mark_recorded, overlay, set_confirmed, unconfirmed, without_confirmed,
 };
 
 #[cfg(test)]

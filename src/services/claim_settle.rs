@@ -189,10 +189,12 @@ fn give_way(
     if !base || remote.has_state(id, hash)? {
         return Ok(None);
     }
-    crate::services::remote_claim::withdraw_state(ctx, id, hash)?;
+    // The record is taken out only once the file gave way (under its lock, still
+    // holding this write): a write made on top of it since keeps its parent.
     if !crate::services::sessions::adopt(ctx, session, hash, theirs)? {
         return Ok(None);
     }
+    crate::services::remote_claim::withdraw_state(ctx, id, hash)?;
     Ok(Some(lost))
 }
 

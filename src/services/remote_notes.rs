@@ -143,7 +143,7 @@ pub fn push(
     if let Some(at) = notes {
         let theirs = crate::git::CommitId::from_hex(at);
         let descends = match (theirs, ours) {
-            (Some(t), Some(o)) => t == o || ctx.repo.notes_merge_base(t, o) == Some(t),
+            (Some(t), Some(o)) => ctx.repo.notes_descends(t, o),
             _ => false,
         };
         if !descends {

@@ -242,9 +242,11 @@ fn give_way(
         .iter()
         .any(|r| remote_claim::same_but(&r.state_doc(), doc, &[ours.1.as_str()]));
     if base && theirs.seq.unwrap_or(0) >= seq {
-        rc.withdraw(&ours.0)?;
+        // The record is taken out only once the file gave way (under its lock, still
+        // holding our write): a write made on top of ours since keeps its parent.
         let hash = our_hash.unwrap_or_default();
         if sessions::adopt(ctx, session, &hash, their_doc)? {
+            rc.withdraw(&ours.0)?;
             return Ok(None);
         }
     }
@@ -327,7 +329,7 @@ fn take_back(
         .get("seq")
         .and_then(serde_json::Value::as_u64)
         .unwrap_or(0);
-    let store = crate::services::notes_store::Store::new(&ctx.repo, &ctx.settings, ctx.lang);
+    let store = ctx.store();
     let before = (store.records_at(id, seq.saturating_sub(1))?)
         .into_iter()
         .map(|r| r.state_doc())
@@ -335,7 +337,12 @@ fn take_back(
     let Some(before) = before else {
         return Ok(());
     };
-    rc.withdraw(w)?;
-    sessions::adopt(ctx, session, hash, before)?;
+    // What this clone knew of each claim put back stays (`mark_recorded` in the
+    // take would say every one confirmed: this state came from the local store).
+    let mut before = before;
+    crate::model::claim::confirmed_as_in(&mut before, doc);
+    if sessions::adopt(ctx, session, hash, before)? {
+        rc.withdraw(w)?;
+    }
     Ok(())
 }

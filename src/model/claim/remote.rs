@@ -212,6 +212,26 @@ pub fn mark_recorded(doc: &mut Map<String, Value>) {
     }
 }
 
+/// Each claim of `doc` said confirmed as `from` says it of the same claim (the same
+/// holder and lease on the same task), and unconfirmed where `from` does not hold it
+/// as it is: a state put back keeps what this clone knew of it (see [`mark_recorded`],
+/// which then leaves every claim as said).
+pub fn confirmed_as_in(doc: &mut Map<String, Value>, from: &Map<String, Value>) {
+    let Some(Value::Array(tasks)) = doc.get_mut("active_tasks") else {
+        return;
+    };
+    for task in tasks.iter_mut().filter_map(Value::as_object_mut) {
+        let Some(mut c) = claim_of(task) else {
+            continue;
+        };
+        let known = id_of(task).and_then(|id| claim_on(from, id));
+        c.confirmed = known.is_some_and(|k| {
+            k.confirmed && k.holder == c.holder && k.since == c.since && k.expires == c.expires
+        });
+        c.write_into(task);
+    }
+}
+
 /// The unconfirmed claims of `doc`: task id and claim.
 pub fn unconfirmed(doc: &Map<String, Value>) -> Vec<(String, Claim)> {
     tasks(doc)
@@ -224,6 +244,26 @@ pub fn unconfirmed(doc: &Map<String, Value>) -> Vec<(String, Claim)> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_state_put_back_keeps_what_this_clone_knew_of_each_claim() {
+        let claim = |h: &str, c: bool| json!({"holder": h, "since": "2026-11-30T10:00:00Z", "expires": "2026-11-30T11:00:00Z", "confirmed": c});
+        let doc = |t1: Value, t2: Value| {
+            json!({"active_tasks": [{"id": "T1", "claim": t1}, {"id": "T2", "claim": t2}]})
+                .as_object()
+                .unwrap()
+                .clone()
+        };
+        // Put back: T1 as it was (confirmed), T2 another holder's than the later write's.
+        let mut back = doc(claim("a", false), claim("b", false));
+        let later = doc(claim("a", true), claim("c", false));
+        confirmed_as_in(&mut back, &later);
+        assert!(claim_on(&back, "T1").unwrap().confirmed);
+        assert!(!claim_on(&back, "T2").unwrap().confirmed);
+        let mut recorded = back.clone();
+        mark_recorded(&mut recorded);
+        assert_eq!(recorded, back, "mark_recorded leaves them as said");
+    }
 
     fn doc(v: Value) -> Map<String, Value> {
         match v {
