@@ -115,6 +115,11 @@ impl Repo {
                 files,
             });
         }
+        // A walk stopped by its limit or deadline never reached the oldest commit, the
+        // one whose parent is the start: asked of the history instead.
+        if !above_start && since.more {
+            above_start = self.notes_descends(CommitId(start), CommitId(head.detach()));
+        }
         if !above_start {
             // HEAD is not on top of the start (a branch switched, a history
             // rewritten): the tree diff would count the other line's files, so the

@@ -56,9 +56,16 @@ fn a_long_history_since_the_start_is_recorded_bounded() {
             String::new()
         };
         let content = format!("{i}\n");
+        // The oldest commit also adds a file of its own, which a walk stopped at its
+        // limit never reaches: the start's tree to HEAD's still names it.
+        let first_file = if i == 0 {
+            "M 644 inline first.txt\ndata 2\n1\n"
+        } else {
+            ""
+        };
         let _ = write!(
             stream,
-            "commit refs/heads/main\ncommitter A <a@example.com> {} +0000\ndata 5\nc{i:03}\n{from}M 644 inline f.txt\ndata {}\n{content}\n",
+            "commit refs/heads/main\ncommitter A <a@example.com> {} +0000\ndata 5\nc{i:03}\n{from}{first_file}M 644 inline f.txt\ndata {}\n{content}\n",
             1_764_500_000 + i,
             content.len(),
         );
@@ -83,6 +90,11 @@ fn a_long_history_since_the_start_is_recorded_bounded() {
             .as_str()
             .unwrap()
             .contains("100+ commit(s)"),
+        "{}",
+        notes[0]
+    );
+    assert!(
+        notes[0]["content"].as_str().unwrap().contains("first.txt"),
         "{}",
         notes[0]
     );
