@@ -1,7 +1,7 @@
 //! The transcript's part of a record: the agent's own transcript (`transcript_path`)
 //! read bounded by `services::transcript`, as the facts the record keeps.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 
 use crate::cli::shared::HookAgent;
 use crate::model::auto_record::Failure;
@@ -70,16 +70,7 @@ pub(super) fn in_worktree(files: Vec<String>, root: Option<&Path>, cwd: &Path) -
         let path = Path::new(&file);
         // `.` and `..` resolved by the words alone (a link in the path is not followed:
         // the file may be gone).
-        let mut absolute = PathBuf::new();
-        for c in cwd.join(path).components() {
-            match c {
-                Component::CurDir => {}
-                Component::ParentDir => {
-                    absolute.pop();
-                }
-                c => absolute.push(c),
-            }
-        }
+        let absolute = crate::support::paths::lexical(&cwd.join(path));
         let inside = root
             .and_then(|r| absolute.strip_prefix(r).ok())
             .or_else(|| {

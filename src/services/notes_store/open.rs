@@ -130,7 +130,7 @@ pub fn open(repo: &Repo, notes_ref: &str) -> Result<OpenAt> {
             // diverged, the lines passed over), made only if the groups are asked for.
             OpenAt::At(Part::Pending(Box::new(Pending {
                 commit,
-                said: file::said_of(&heads),
+                said: super::index_file::said(&heads),
                 heads,
                 previous,
                 files,
@@ -217,7 +217,7 @@ fn made(repo: &Repo, heads: &Heads, mut carry: BTreeMap<String, OpenEntry>) -> O
     crate::support::testing::note(&format!("notes-index-open-read:{read}"));
     Some(Open {
         groups,
-        said: file::said_of(heads),
+        said: super::index_file::said(heads),
     })
 }
 

@@ -29,7 +29,7 @@ use std::os::unix::fs::FileExt;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::index_file::{Files, Heads, Located, MAGIC, said, shown};
+use super::index_file::{Files, Heads, Located, MAGIC, shown};
 use crate::git::CommitId;
 
 /// Bounds for reading the file back: far beyond any real store's open sessions.
@@ -93,11 +93,6 @@ pub fn open_groups(heads: &Heads) -> Vec<(&String, &super::index_file::GroupEntr
     (heads.groups.iter())
         .filter(|(g, e)| shown(g) && e.newest.is_some() && (!e.finished || !e.sides.is_empty()))
         .collect()
-}
-
-/// The lines passed over that `heads` says, for an `.open` taken from it.
-pub fn said_of(heads: &Heads) -> Vec<(String, usize, String)> {
-    said(heads)
 }
 
 fn hex(bytes: &[u8]) -> String {

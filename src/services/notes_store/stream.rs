@@ -184,10 +184,8 @@ impl LogStream<'_> {
         let repo = self.store.repo;
         let size = repo.note_size(blob).unwrap_or_default();
         if usize::try_from(size).map_or(true, |n| n > MAX_NOTE_SIZE) {
-            self.skips.insert(
-                (note, 1),
-                format!("the note is {size} bytes, over the limit of {MAX_NOTE_SIZE}"),
-            );
+            self.skips
+                .insert((note, 1), super::index_scan::oversize(size).why);
             return Ok(());
         }
         let Some(text) = repo.note_text(blob, MAX_NOTE_SIZE) else {
