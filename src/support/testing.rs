@@ -1,6 +1,9 @@
 //! Test-only points. Forced interleavings for the race tests:
-//! `GIT_HANDOVER_TEST_PAUSE=<point>:<ms>` makes the process sleep at that point, so a
-//! test can hold one writer inside a critical step while another runs. And counts
+//! `GIT_HANDOVER_TEST_PAUSE=<point>:<ms>` makes the process wait at that point, so a
+//! test can hold one writer inside a critical step while another runs. With
+//! `GIT_HANDOVER_TEST_GATE=<dir>` the wait ends when the test makes the file
+//! `<dir>/<point>` (the gate opened), `<ms>` being only a watchdog: the interleaving
+//! then holds however slowly the test's other steps run; without a gate it is a sleep. And counts
 //! instead of clocks: with `GIT_HANDOVER_TEST_LOG=<file>`, every point reached and every
 //! event noted appends its name to that file, a line each, so a test asserts on what
 //! happened (the walk looked at the clock once, the lock was waited for) rather than on
@@ -13,6 +16,10 @@
 /// The variable that names a pause point and its length in milliseconds.
 #[cfg(debug_assertions)]
 pub const PAUSE_ENV: &str = "GIT_HANDOVER_TEST_PAUSE";
+
+/// The variable that names the directory of the gates a pause waits for.
+#[cfg(debug_assertions)]
+pub const GATE_ENV: &str = "GIT_HANDOVER_TEST_GATE";
 
 /// The variable that names the file test points and events are appended to.
 #[cfg(debug_assertions)]
@@ -46,23 +53,41 @@ mod live {
     use std::sync::OnceLock;
     use std::time::Duration;
 
-    use super::{LOG_ENV, PAUSE_ENV, knob};
+    use super::{GATE_ENV, LOG_ENV, PAUSE_ENV, knob};
 
-    /// Sleep here when the test asked for a pause at `point` (and note that it was reached).
+    /// Wait here when the test asked for a pause at `point` (and note that it was
+    /// reached): until its gate opens, or for its milliseconds when it has none.
     pub fn pause(point: &str) {
         // Read once a process: some points are passed once per commit of a walk.
         static SPEC: OnceLock<Option<String>> = OnceLock::new();
+        static GATE: OnceLock<Option<PathBuf>> = OnceLock::new();
         note(point);
         let Some(spec) = SPEC.get_or_init(|| knob(PAUSE_ENV)) else {
             return;
         };
+        let gate = GATE.get_or_init(|| knob(GATE_ENV).map(PathBuf::from));
         for item in spec.split(',') {
             if let Some((name, ms)) = item.split_once(':')
                 && name == point
                 && let Ok(ms) = ms.parse::<u64>()
             {
-                std::thread::sleep(Duration::from_millis(ms));
+                wait(
+                    gate.as_ref().map(|g| g.join(point)),
+                    Duration::from_millis(ms),
+                );
             }
+        }
+    }
+
+    /// Until `gate` exists (at most `limit`), or `limit` without a gate.
+    fn wait(gate: Option<PathBuf>, limit: Duration) {
+        let Some(gate) = gate else {
+            std::thread::sleep(limit);
+            return;
+        };
+        let start = std::time::Instant::now();
+        while !gate.exists() && start.elapsed() < limit {
+            std::thread::sleep(Duration::from_millis(2));
         }
     }
 

@@ -269,7 +269,7 @@ fn take_refuses_when_the_session_changed_before_it_held_the_lock() {
     let env = TestEnv::new();
     let d = diverged(&env);
     let take = ["continue", d.key.as_str(), "--take", d.b_side.as_str()];
-    let child = env.spawn_at_pause(&d.a, &take, "take:4000");
+    let child = env.spawn_at_pause(&d.a, &take, "take:60000");
     env.handover(
         &d.a,
         &["task", "--session", &d.key, "add", "RACE", "in between"],
@@ -288,8 +288,8 @@ fn take_refuses_when_the_session_changed_before_it_held_the_lock() {
     );
 
     // Two takes at once in b: exactly one settles.
-    let first = env.spawn_at_pause(&d.b, &take_in(&d, &d.a_side), "take:3000");
-    let second = env.spawn_at_pause(&d.b, &take_in(&d, &d.a_side), "take:500");
+    let first = env.spawn_at_pause(&d.b, &take_in(&d, &d.a_side), "take:60000");
+    let second = env.spawn_at_pause(&d.b, &take_in(&d, &d.a_side), "take:60000");
     let mut codes: Vec<i32> = [first, second]
         .into_iter()
         .map(|c| crate::common::finish(c).0)

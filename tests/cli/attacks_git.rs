@@ -406,7 +406,7 @@ fn two_syncs_at_once_do_not_take_each_others_fetch() {
     let b = clone("b");
     save_at(&env, &b, "2026-11-30T12:05:00Z", &tasks(&["B1"]));
 
-    let waiting = env.spawn_at_pause(&b, &["sync"], "sync_fetched:1500");
+    let waiting = env.spawn_at_pause(&b, &["sync"], "sync_fetched:60000");
     let other = env.handover(&b, &["sync"]);
     assert_eq!(other.code, 0, "{}", other.snapshot());
     let (code, stdout, stderr) = common::finish(waiting);

@@ -121,17 +121,22 @@ fn a_writer_held_inside_its_decision_makes_the_next_caller_take_another_task() {
     let repo = session(&env, 3);
     let wt = env.worktree(&repo, "wt1", "b1");
     let args = ["task", "--session", KEY, "next", "--claim", "--as", "a"];
-    let a = env.spawn_at_pause(&repo, &args, "claim:800");
-    // b waits for the lock a holds, then decides on what a wrote.
-    let b = env.handover(
+    let a = env.spawn_at_pause(&repo, &args, "claim:60000");
+    // b waits for the lock a holds (a is let go only once b is seen waiting), then
+    // decides on what a wrote.
+    let b_log = env.event_log("b");
+    let mut b = env.spawn_logged(
         &wt,
         &["task", "--session", KEY, "next", "--claim", "--as", "b"],
+        &b_log,
     );
+    env.until_logged(&b_log, "lock-wait", &mut b);
     let (code, out, err) = finish(a);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("T1 "), "{out}");
-    assert_eq!(b.code, 0, "{}", b.stderr);
-    assert!(b.stdout.starts_with("T2 "), "{}", b.stdout);
+    let (code, out, err) = finish(b);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("T2 "), "{out}");
 }
 
 #[test]

@@ -296,7 +296,7 @@ fn a_persons_edit_while_a_sync_decides_to_catch_up_is_kept() {
     assert_eq!(run.code, 0, "{}", run.snapshot());
     // The sync has found b's file behind the store; before it takes the lock, a person
     // edits the file by hand (its session_hash left as it was).
-    let sync = env.spawn_at_pause(&b, &["--json", "sync"], "sync_catch_up:1500");
+    let sync = env.spawn_at_pause(&b, &["--json", "sync"], "sync_catch_up:60000");
     let path = crate::common::state_path(&b, &key);
     let edited = std::fs::read_to_string(&path)
         .unwrap()

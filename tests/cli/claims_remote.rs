@@ -105,12 +105,12 @@ fn two_clones_claiming_one_task_at_once_exactly_one_wins_and_both_agree_after_sy
         let pa = env.spawn_at_pause(
             &a,
             &["task", "claim", id, "--as", "agent-a", "--remote", "origin"],
-            "remote_claim_fetched:700",
+            "remote_claim_fetched:60000",
         );
         let pb = env.spawn_at_pause(
             &b,
             &["task", "claim", id, "--as", "agent-b", "--remote", "origin"],
-            "remote_claim_fetched:700",
+            "remote_claim_fetched:60000",
         );
         let (ca, _, ea) = finish(pa);
         let (cb, _, eb) = finish(pb);
@@ -410,8 +410,8 @@ fn two_clones_taking_the_next_task_at_once_get_different_tasks_and_a_release_is_
         let (aa, ab) = (args(&na), args(&nb));
         let aa: Vec<&str> = aa.iter().map(String::as_str).collect();
         let ab: Vec<&str> = ab.iter().map(String::as_str).collect();
-        let pa = env.spawn_at_pause(&a, &aa, "remote_claim_fetched:700");
-        let pb = env.spawn_at_pause(&b, &ab, "remote_claim_fetched:700");
+        let pa = env.spawn_at_pause(&a, &aa, "remote_claim_fetched:60000");
+        let pb = env.spawn_at_pause(&b, &ab, "remote_claim_fetched:60000");
         for (code, out, err) in [finish(pa), finish(pb)] {
             assert_eq!(code, 0, "{out}{err}");
             taken.push(out.split_whitespace().next().unwrap().to_owned());

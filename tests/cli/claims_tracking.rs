@@ -176,7 +176,7 @@ fn a_claim_whose_local_ref_took_in_another_clones_claim_during_its_push_is_not_c
         &[
             "task", "claim", "T1", "--as", "agent-a", "--remote", "origin",
         ],
-        "remote_claim_push:4000",
+        "remote_claim_push:60000",
     );
     // Meanwhile b's claim reaches the remote, and another process of a (a sync) takes it
     // into a's local notes ref: a's push is then a fast-forward of the remote.
@@ -203,7 +203,7 @@ fn a_claim_whose_local_ref_took_in_another_clones_claim_during_its_push_is_not_c
 }
 
 #[test]
-fn a_claim_pushed_by_another_claim_of_its_clone_before_its_own_push_is_not_confirmed_over_a_winner()
+fn a_second_claim_of_the_session_in_its_clone_waits_for_the_first_which_is_refused_for_the_winner()
 {
     let env = TestEnv::new();
     let (_remote, a, b, key) = two_clones(&env, &["T1", "T2"]);
@@ -213,20 +213,27 @@ fn a_claim_pushed_by_another_claim_of_its_clone_before_its_own_push_is_not_confi
         &[
             "task", "claim", "T1", "--as", "agent-a", "--remote", "origin",
         ],
-        "remote_claim_push:4000",
+        "remote_claim_push:60000",
     );
     let run = claim(&env, &b, "agent-b");
     assert_eq!(run.code, 0, "{}", run.snapshot());
-    // Another claim of clone a (T2) fetches b's claim, merges it and pushes our ref,
-    // a's undecided record of T1 in it.
-    let run = env.handover(
+    // Another claim of clone a in the same session (T2) waits for the session's lock,
+    // which a holds through its push: two claims of one session in one clone never
+    // interleave (the other session's case is below). a is let go once T2 is seen
+    // waiting: its push is refused (b's claim reached the remote first), and it learns
+    // the winner; then T2 fetches b's claim, merges it and pushes.
+    let log = env.event_log("t2");
+    let mut t2 = env.spawn_logged(
         &a,
         &[
             "task", "claim", "T2", "--as", "agent-c", "--remote", "origin",
         ],
+        &log,
     );
-    assert_eq!(run.code, 0, "{}", run.snapshot());
+    env.until_logged(&log, "lock-wait", &mut t2);
     let out = child.wait_with_output().unwrap();
+    let (code, t2_out, t2_err) = crate::common::finish(t2);
+    assert_eq!(code, 0, "{t2_out}{t2_err}");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     let b_holds = claim_in(&b, &key, "T1")["holder"] == "agent-b";
@@ -384,7 +391,7 @@ fn pushed_by_another_session(env: &TestEnv) -> (std::path::PathBuf, std::path::P
         &[
             "task", "claim", "T1", "--as", "agent-a", "--remote", "origin",
         ],
-        "remote_claim_push:4000",
+        "remote_claim_push:60000",
     );
     let run = claim(env, &b, "agent-b");
     assert_eq!(run.code, 0, "{}", run.snapshot());

@@ -220,7 +220,7 @@ fn a_file_written_after_clean_chose_the_session_keeps_it_whole() {
             "active_tasks": []})
         .to_string(),
     );
-    let clean = env.spawn_at_pause(&repo, &["clean"], "clean:1500");
+    let clean = env.spawn_at_pause(&repo, &["clean"], "clean:60000");
     env.write(&dir.join("phase-summaries/2.md"), "late\n");
     let (code, stdout, stderr) = crate::common::finish(clean);
     assert_eq!(code, 0, "{stdout}{stderr}");

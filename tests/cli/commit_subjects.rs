@@ -175,7 +175,7 @@ fn a_repack_in_the_middle_of_a_walk_changes_no_verdict() {
     let child = env.spawn_at_pause(
         &repo,
         &["-c", "core.commitGraph=false", "status", "--json"],
-        "resolve:3000",
+        "resolve:60000",
     );
     let before = std::fs::read(pack_index(&repo)).unwrap();
     env.git(&repo, &["repack", "-adfq", "--window=250", "--depth=50"]);

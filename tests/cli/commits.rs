@@ -408,7 +408,7 @@ fn a_gc_while_status_resolves_is_seen_once_all_shas_are_asked() {
     );
     let nothing = "0123456789abcdef0123456789abcdef01234567";
     session(&env, &repo, "main", "20261130-110000", &[nothing, &loose]);
-    let child = env.spawn_at_pause(&repo, &["status", "--json"], "resolve:1500");
+    let child = env.spawn_at_pause(&repo, &["status", "--json"], "resolve:60000");
     // Packs the commit into a new pack and removes the loose object (no commit-graph
     // is used by the run: it had none when it looked).
     env.git(&repo, &["gc", "-q", "--prune=now"]);

@@ -15,7 +15,7 @@ fn a_note_rewritten_while_continue_briefs_is_not_consumed() {
     let repo = env.repo();
     let note = repo.join("CONTINUE_HERE.md");
     env.write(&note, "# Continue Here\n\n## Objective\nold work\n");
-    let cont = env.spawn_at_pause(&repo, &["continue"], "consume:1500");
+    let cont = env.spawn_at_pause(&repo, &["continue"], "consume:60000");
     let body = env.root().join("body.md");
     env.write(&body, "## Objective\nnew work, not yet briefed\n");
     let here = env.handover(

@@ -294,7 +294,7 @@ fn two_readers_updating_at_once_leave_an_index_that_answers_as_the_store() {
         &[record("s4", 1, None, "h41", "2026-11-30T13:00:00Z")],
     );
     // The first reader has worked out the store as it is and waits to write that.
-    let slow = env.spawn_at_pause(&repo, &["status"], "notes-index-write:1500");
+    let slow = env.spawn_at_pause(&repo, &["status"], "notes-index-write:60000");
     // Meanwhile the store moves on and a second reader indexes the newer store.
     append(
         &env,

@@ -155,7 +155,7 @@ fn two_readers_updating_at_once_before_any_rename_leave_every_file_answering_as_
         );
         // The first reader has read the old index and worked out the new one, and
         // waits before renaming any of its files (parts, manifest, times, heads, open).
-        let slow = env.spawn_at_pause(&repo, &["status"], "notes-index-save:1500");
+        let slow = env.spawn_at_pause(&repo, &["status"], "notes-index-save:60000");
         if moves {
             // Meanwhile the store moves on, and a second reader indexes the newer one.
             append(

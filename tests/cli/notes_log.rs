@@ -70,7 +70,7 @@ fn a_record_is_appended_before_the_session_lock_is_released() {
     let repo = store_repo(&env, "repo");
     ok(&env, &repo, &["task", "add", "T0", "first"]);
     // A inside its pause, its files written, its record not yet appended.
-    let a = env.spawn_at_pause(&repo, &["task", "add", "TA", "from a"], "record:1500");
+    let a = env.spawn_at_pause(&repo, &["task", "add", "TA", "from a"], "record:60000");
     let dir = session_dir(&repo);
     assert!(
         std::fs::read_to_string(dir.join("project-state.json"))
@@ -79,11 +79,12 @@ fn a_record_is_appended_before_the_session_lock_is_released() {
         "A wrote its file before its record"
     );
     let b_log = env.event_log("b");
-    let b = env.handover_with(&repo, &["task", "add", "TB", "from b"], |c| {
-        c.env("GIT_HANDOVER_TEST_LOG", b_log.path());
-    });
-    assert_eq!(b.code, 0, "{}", b.snapshot());
+    let mut b = env.spawn_logged(&repo, &["task", "add", "TB", "from b"], &b_log);
+    // A is let go only once B is seen waiting for its lock.
+    env.until_logged(&b_log, "lock-wait", &mut b);
     assert!(a.wait_with_output().unwrap().status.success());
+    let (code, out, err) = crate::common::finish(b);
+    assert_eq!(code, 0, "{out}{err}");
     assert!(
         b_log.count("lock-wait") > 0,
         "B waited for A's lock, held until A's record was appended"

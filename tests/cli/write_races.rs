@@ -36,7 +36,7 @@ fn clean_never_removes_a_session_reopened_while_it_decided() {
     let state = repo.join(".claude/handover/crew/dev/project-state.json");
     assert_eq!(read_json(&state)["status"], "ALL_COMPLETE");
     // clean chooses the finished team, then waits; meanwhile the agent reopens it.
-    let clean = env.spawn_at_pause(&repo, &["clean", "--team", "crew"], "clean:1500");
+    let clean = env.spawn_at_pause(&repo, &["clean", "--team", "crew"], "clean:60000");
     let reopen = env.handover(
         &repo,
         &[

@@ -3,6 +3,9 @@
 //! clock pinned. Every process the tests start goes through [`TestEnv::command`].
 
 pub mod fixture;
+mod paused;
+
+pub use paused::Finish;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -247,43 +250,6 @@ impl TestEnv {
         self.handover_with(dir, args, |_| {})
     }
 
-    /// `git-handover` started in `dir` in the background with the pause `pause`
-    /// (`point:ms`, `GIT_HANDOVER_TEST_PAUSE`) forced, stdout and stderr piped: a race
-    /// with an interleaving the test then forces.
-    pub fn spawn_paused(&self, dir: &Path, args: &[&str], pause: &str) -> std::process::Child {
-        self.paused_command(dir, args, pause)
-            .spawn()
-            .expect("git-handover runs")
-    }
-
-    /// [`TestEnv::spawn_paused`], returned once the process is inside its pause (it
-    /// logged the point, see [`EventLog`]): what the test does next happens while the
-    /// process waits there, however slowly it started.
-    #[track_caller]
-    pub fn spawn_at_pause(&self, dir: &Path, args: &[&str], pause: &str) -> std::process::Child {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let point = pause.split_once(':').map_or(pause, |(point, _)| point);
-        let log = self.event_log(&format!("paused-{}", N.fetch_add(1, Ordering::Relaxed)));
-        let mut child = self
-            .paused_command(dir, args, pause)
-            .env("GIT_HANDOVER_TEST_LOG", log.path())
-            .spawn()
-            .expect("git-handover runs");
-        // A watchdog of a thousand polls, far beyond any start, for a point never reached.
-        for _ in 0..1000 {
-            if log.count(point) > 0 {
-                return child;
-            }
-            if let Some(status) = child.try_wait().unwrap() {
-                panic!("{args:?} ended ({status}) before its pause at {point}");
-            }
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
-        let _ = child.kill();
-        panic!("{args:?} never reached its pause at {point}");
-    }
-
     fn paused_command(&self, dir: &Path, args: &[&str], pause: &str) -> Command {
         let mut cmd = self.command(env!("CARGO_BIN_EXE_git-handover"));
         cmd.current_dir(dir)
@@ -435,8 +401,8 @@ pub fn fed(cmd: &mut Command, input: &[u8]) -> Output {
 }
 
 /// Wait for `child` (its output piped): exit code, stdout and stderr.
-pub fn finish(child: std::process::Child) -> (i32, String, String) {
-    let out = child.wait_with_output().unwrap();
+pub fn finish(child: impl Finish) -> (i32, String, String) {
+    let out = child.output();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
