@@ -33,8 +33,10 @@ pub struct SyncArgs {
 pub const SYNC_HELP: &str = "\
 Fetches the remote's notes ref into refs/notes/remotes/<REMOTE>/handover, merges it into
 the local one (each note joined line by line, as `git notes merge -s cat_sort_uniq`
-does; when reading, the newest record of each session wins), and pushes the result
-without force. If the push is rejected because the remote moved, it fetches, merges and
+does; when reading, the newest record of each session wins), and pushes the result as a
+fast-forward of what it fetched, leased on it (git push
+--force-with-lease=<ref>:<fetched commit>, once the result is checked to descend from
+it): the remote's ref only moves forward, never rewritten. If the push is rejected because the remote moved, it fetches, merges and
 pushes again, up to 5 times (then exit 4). Uses the git binary for fetch and push.
 
 Examples:
