@@ -250,6 +250,7 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
             NotesMerge::NoOther
         };
         report.merges.push(merged);
+        crate::support::testing::pause("sync_merged");
         // A session file here that the merge left behind the store takes its newest
         // state (another clone's claim shown here too).
         let on_disk = crate::services::claim_settle::on_disk(ctx)?;
@@ -267,6 +268,16 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
         let settled = crate::services::claim_settle::settle(ctx, on_disk, &theirs)?;
         let (settled, standing) = settled;
         report.claims.lost.extend(settled.lost);
+        // What was settled on must be what was fetched, which the push leases: another
+        // process of this clone (a fetch older than ours, moving the tracking ref after
+        // ours did) may have put the ref elsewhere meanwhile, and a claim that stood on
+        // what it held then may stand over a winner's claim the fetched commit holds.
+        // The round is done again: nothing pushed, nothing said confirmed (a claim lost
+        // on what it held is lost: a task may be left unclaimed, never claimed twice).
+        if !theirs.still_at()? {
+            crate::support::testing::note("sync-tracking-moved");
+            continue;
+        }
         report.local = ctx.repo.ref_target(notes_ref)?;
         let remote_tip = if report.remote_had_notes {
             ctx.repo.ref_target(tracking)?
