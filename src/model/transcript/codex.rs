@@ -10,7 +10,7 @@
 //! `*** Add File:`, `*** Update File:`, `*** Delete File:`, `*** Move to:` lines,
 //! relative to the agent's directory); 0.171.0's `item_completed` of a `FileChange`
 //! item (`changes` keyed by absolute path). The agent's directory is the `cwd` of the
-//! `session_meta` and `turn_context` payloads: a patch's relative paths are resolved
+//! `session_meta` and `turn_context` payloads: a relative path (a patch's) is resolved
 //! against the latest one, so that a file the patch names and its applied change name
 //! again is one file.
 
@@ -64,7 +64,7 @@ pub(super) fn digest(tail: &str) -> Digest {
             ("event_msg", Some("item_completed")) if p["item"]["type"] == "FileChange" => {
                 if let Some(changes) = p["item"]["changes"].as_object() {
                     for path in changes.keys() {
-                        b.edited(path);
+                        edited(&mut b, path, cwd.as_deref());
                     }
                 }
             }
@@ -74,7 +74,7 @@ pub(super) fn digest(tail: &str) -> Digest {
             ("event_msg", Some("patch_apply_end")) => {
                 if let Some(changes) = p["changes"].as_object() {
                     for path in changes.keys() {
-                        b.edited(path);
+                        edited(&mut b, path, cwd.as_deref());
                     }
                 }
             }
@@ -135,8 +135,7 @@ fn exec_end(b: &mut Builder, failed: &mut HashSet<String>, call_id: Option<&str>
     b.failed(&command, code, output);
 }
 
-/// The files a patch names, each resolved against the agent's directory `cwd` when
-/// it is relative and the directory is known.
+/// The files a patch names.
 fn patched(b: &mut Builder, text: &str, cwd: Option<&str>) {
     for line in text.lines() {
         let path = [
@@ -147,12 +146,20 @@ fn patched(b: &mut Builder, text: &str, cwd: Option<&str>) {
         ]
         .iter()
         .find_map(|prefix| line.strip_prefix(prefix));
-        match (path.map(str::trim), cwd) {
-            (Some(path), Some(dir)) if !path.is_empty() && !path.starts_with('/') => {
-                b.edited(&std::path::Path::new(dir).join(path).to_string_lossy());
-            }
-            (Some(path), _) => b.edited(path),
-            (None, _) => {}
+        if let Some(path) = path {
+            edited(b, path, cwd);
         }
+    }
+}
+
+/// `path` edited: resolved against the agent's directory `cwd` when it is relative
+/// and the directory is known.
+fn edited(b: &mut Builder, path: &str, cwd: Option<&str>) {
+    let path = path.trim();
+    match cwd {
+        Some(dir) if !path.is_empty() && !path.starts_with('/') => {
+            b.edited(&std::path::Path::new(dir).join(path).to_string_lossy());
+        }
+        _ => b.edited(path),
     }
 }

@@ -147,7 +147,7 @@ fn a_file_edited_twice_or_named_two_ways_is_one_file() {
     let codex = r#"{"timestamp":"t","type":"session_meta","payload":{"id":"s","cwd":"/w"}}
 {"timestamp":"t","type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","call_id":"c1","input":"*** Begin Patch\n*** Update File: ./src/a.rs\n*** End Patch"}}
 {"timestamp":"t","type":"event_msg","payload":{"type":"item_completed","item":{"type":"FileChange","id":"c1","changes":{"/w/src/a.rs":{"type":"update"}},"status":"completed"}}}
-{"timestamp":"t","type":"event_msg","payload":{"type":"patch_apply_end","call_id":"c1","success":true,"changes":{"/w/src/../src/a.rs":{"update":{}}}}}
+{"timestamp":"t","type":"event_msg","payload":{"type":"patch_apply_end","call_id":"c1","success":true,"changes":{"/w/src/../src/a.rs":{"update":{}},"src/a.rs":{"update":{}}}}}
 {"timestamp":"t","type":"turn_context","payload":{"cwd":"/w/src"}}
 {"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"apply_patch","call_id":"c2","arguments":"{\"input\":\"*** Begin Patch\\n*** Update File: a.rs\\n*** Add File: b.rs\\n*** End Patch\"}"}}
 {"timestamp":"t","type":"event_msg","payload":{"type":"item_completed","item":{"type":"FileChange","id":"c2","changes":{"/w/src/a.rs":{"type":"update"},"/w/src/b.rs":{"type":"add"}},"status":"completed"}}}
