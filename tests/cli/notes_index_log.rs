@@ -260,6 +260,17 @@ fn a_log_that_fails_midway_closes_its_document_with_the_error() {
     append(&env, &repo, &c[2], &newest);
     // The index is built while every note reads: the stream is what reads them next.
     env.handover(&repo, &["log"]).assert_ok();
+    // Only stdout itself failing leaves no whole document: said, with status 1.
+    let full = env.handover_with(&repo, &["--json", "log"], |c| {
+        let dev_full = std::fs::OpenOptions::new().write(true).open("/dev/full");
+        c.stdout(dev_full.unwrap());
+    });
+    assert_eq!(full.code, 1, "{}", full.snapshot());
+    assert!(
+        full.stderr.contains("cannot write output"),
+        "{}",
+        full.stderr
+    );
 
     corrupt_note(&env, &repo, &c[1]);
     let run = env.handover(&repo, &["--json", "log"]);
