@@ -41,7 +41,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Move the legacy .claude/project-state.json into a session directory')
             [CompletionResult]::new('clean', 'clean', [CompletionResultType]::ParameterValue, 'Remove finished sessions older than a limit, in every worktree')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'Show the history of handovers kept in the notes store, newest first')
-            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Exchange the notes store with a remote: fetch, merge, push without force')
+            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Exchange the notes store with a remote: fetch, merge, push as a fast-forward')
             [CompletionResult]::new('why', 'why', [CompletionResultType]::ParameterValue, 'Say which session, task and decision recorded a commit')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check what git-handover depends on and say, per problem, the command that fixes it')
             [CompletionResult]::new('hook', 'hook', [CompletionResultType]::ParameterValue, 'Agent hooks: the session-start command and its installation')
@@ -223,7 +223,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         }
         'git-handover;task;claim' {
             [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, 'How long the lease lasts (`30m`, `2h`; default `handover.claimFor`, 30m)')
-            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Decide the claim on this remote''s notes ref (fetch, decide, push without force; default `handover.claimRemote`): two clones never both hold a task. Needs `handover.store` = both or notes')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Decide the claim on this remote''s notes ref (fetch, decide, push a fast-forward leased on the commit decided on, never a forced rewrite; default `handover.claimRemote`): two clones never both hold a task. Needs `handover.store` = both or notes')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
             [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
@@ -240,7 +240,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
         }
         'git-handover;task;next' {
             [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, 'How long the lease lasts (`30m`, `2h`; default `handover.claimFor`, 30m)')
-            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Decide the claim on this remote''s notes ref (fetch, decide, push without force; default `handover.claimRemote`): two clones never both hold a task. Needs `handover.store` = both or notes')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Decide the claim on this remote''s notes ref (fetch, decide, push a fast-forward leased on the commit decided on, never a forced rewrite; default `handover.claimRemote`): two clones never both hold a task. Needs `handover.store` = both or notes')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
             [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')
@@ -256,7 +256,7 @@ Register-ArgumentCompleter -Native -CommandName 'git-handover' -ScriptBlock {
             break
         }
         'git-handover;task;release' {
-            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Decide the claim on this remote''s notes ref (fetch, decide, push without force; default `handover.claimRemote`): two clones never both hold a task. Needs `handover.store` = both or notes')
+            [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Decide the claim on this remote''s notes ref (fetch, decide, push a fast-forward leased on the commit decided on, never a forced rewrite; default `handover.claimRemote`): two clones never both hold a task. Needs `handover.store` = both or notes')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Edit the session with this key instead of this branch''s ready session')
             [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)')
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)')

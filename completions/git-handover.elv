@@ -38,7 +38,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand migrate 'Move the legacy .claude/project-state.json into a session directory'
             cand clean 'Remove finished sessions older than a limit, in every worktree'
             cand log 'Show the history of handovers kept in the notes store, newest first'
-            cand sync 'Exchange the notes store with a remote: fetch, merge, push without force'
+            cand sync 'Exchange the notes store with a remote: fetch, merge, push as a fast-forward'
             cand why 'Say which session, task and decision recorded a commit'
             cand doctor 'Check what git-handover depends on and say, per problem, the command that fixes it'
             cand hook 'Agent hooks: the session-start command and its installation'
@@ -209,7 +209,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         }
         &'git-handover;task;claim'= {
             cand --for 'How long the lease lasts (`30m`, `2h`; default `handover.claimFor`, 30m)'
-            cand --remote 'Decide the claim on this remote''s notes ref (fetch, decide, push without force; default `handover.claimRemote`): two clones never both hold a task. Needs `handover.store` = both or notes'
+            cand --remote 'Decide the claim on this remote''s notes ref (fetch, decide, push a fast-forward leased on the commit decided on, never a forced rewrite; default `handover.claimRemote`): two clones never both hold a task. Needs `handover.store` = both or notes'
             cand --session 'Edit the session with this key instead of this branch''s ready session'
             cand --as 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
@@ -225,7 +225,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
         }
         &'git-handover;task;next'= {
             cand --for 'How long the lease lasts (`30m`, `2h`; default `handover.claimFor`, 30m)'
-            cand --remote 'Decide the claim on this remote''s notes ref (fetch, decide, push without force; default `handover.claimRemote`): two clones never both hold a task. Needs `handover.store` = both or notes'
+            cand --remote 'Decide the claim on this remote''s notes ref (fetch, decide, push a fast-forward leased on the commit decided on, never a forced rewrite; default `handover.claimRemote`): two clones never both hold a task. Needs `handover.store` = both or notes'
             cand --session 'Edit the session with this key instead of this branch''s ready session'
             cand --as 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'
@@ -240,7 +240,7 @@ set edit:completion:arg-completer[git-handover] = {|@words|
             cand --help 'Print help'
         }
         &'git-handover;task;release'= {
-            cand --remote 'Decide the claim on this remote''s notes ref (fetch, decide, push without force; default `handover.claimRemote`): two clones never both hold a task. Needs `handover.store` = both or notes'
+            cand --remote 'Decide the claim on this remote''s notes ref (fetch, decide, push a fast-forward leased on the commit decided on, never a forced rewrite; default `handover.claimRemote`): two clones never both hold a task. Needs `handover.store` = both or notes'
             cand --session 'Edit the session with this key instead of this branch''s ready session'
             cand --as 'The name claims are made, released and checked under (default `GIT_HANDOVER_AS`, else the calling agent session''s identity)'
             cand -C 'Run as if started in <PATH>. Given more than once, each is taken relative to the one before, as git does (`-C a -C b` is `a/b`)'

@@ -118,7 +118,7 @@ pub enum Command {
     /// Show the history of handovers kept in the notes store, newest first.
     #[command(after_long_help = LOG_HELP)]
     Log(LogArgs),
-    /// Exchange the notes store with a remote: fetch, merge, push without force.
+    /// Exchange the notes store with a remote: fetch, merge, push as a fast-forward.
     #[command(after_long_help = SYNC_HELP)]
     Sync(SyncArgs),
     /// Say which session, task and decision recorded a commit.

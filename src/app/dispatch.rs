@@ -15,7 +15,7 @@ use crate::commands::{
 use crate::render::Output;
 use crate::render::human::Painter;
 use crate::support::error::{Error, Result};
-use crate::support::{fsio, text};
+use crate::support::text;
 
 /// The report rendered for stdout, its notices and its exit status.
 pub(super) fn emit<R: Output>(report: &R, json: bool, painter: &Painter) -> ProcessOutput {
@@ -68,19 +68,8 @@ pub(super) fn dispatch(inv: &mut Invocation, command: Command) -> Result<Process
             let ctx = inv.open(inv.cwd.clone())?;
             let painter = inv.painter(inv.color(ctx.settings.color));
             let result = in_repository(&ctx, command, inv.json, &painter);
-            let taken_over = fsio::take_over_notices();
             let mut outcome = result?;
-            outcome
-                .notices
-                .warnings
-                .extend(taken_over.into_iter().map(|(lock, owner)| {
-                    let owner =
-                        crate::support::error::LockOwner::describe(owner.as_ref(), ctx.lang);
-                    painter.f(
-                        crate::k!("main.stale_lock"),
-                        &[("lock", &lock.display()), ("owner", &owner)],
-                    )
-                }));
+            (outcome.notices.warnings).extend(super::stale_lock_warnings(&painter, ctx.lang));
             Ok(outcome)
         }
     }

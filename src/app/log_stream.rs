@@ -23,19 +23,25 @@ pub(super) fn plain_log(ctx: Context, json: bool, painter: Painter) -> Result<Pr
             } else {
                 report.human(&painter)
             };
+            let mut notices = report.notices(&painter);
+            (notices.warnings).extend(super::stale_lock_warnings(&painter, ctx.lang));
             return Ok(ProcessOutput {
                 stdout: Stdout::Text(text.into_bytes()),
-                notices: report.notices(&painter),
+                notices,
                 code: report.code(),
             });
         }
         log::Listing::Stream { notes_ref, records } => (notes_ref, records),
     };
     let lang = ctx.lang;
+    // Stale locks the opening took over (the stream's own are added at its end).
+    let notices = Notices {
+        warnings: super::stale_lock_warnings(&painter, lang),
+        ..Notices::default()
+    };
     let write = move |out: &mut dyn Write| -> std::io::Result<Tail> {
-        if json {
-            json::log_start(out, &notes_ref)?;
-        }
+        // The document starts with its first record, or at the end: a failure before
+        // any record prints the error document alone, as any command's error.
         let mut any = false;
         let mut text = String::new();
         let failed = loop {
@@ -45,6 +51,9 @@ pub(super) fn plain_log(ctx: Context, json: bool, painter: Painter) -> Result<Pr
                 Err(e) => break Some(e),
             };
             if json {
+                if !any {
+                    json::log_start(out, &notes_ref)?;
+                }
                 json::log_record(out, !any, &stored)?;
             } else {
                 text.clear();
@@ -54,25 +63,33 @@ pub(super) fn plain_log(ctx: Context, json: bool, painter: Painter) -> Result<Pr
             any = true;
         };
         let skipped = records.skipped();
-        if let Some(e) = failed {
-            return Ok(failure(&e, lang));
+        let error = failed.as_ref().map(Error::to_json);
+        match (&error, json) {
+            // The records printed are closed into their document, with the error.
+            (Some(doc), true) if any => json::log_end(out, true, &skipped, Some(&doc["error"]))?,
+            (Some(doc), true) => writeln!(out, "{doc}")?,
+            (None, true) => {
+                if !any {
+                    json::log_start(out, &notes_ref)?;
+                }
+                json::log_end(out, any, &skipped, None)?;
+            }
+            (None, false) if !any => {
+                out.write_all(human::log_none(None, &notes_ref, &painter).as_bytes())?;
+            }
+            // The records printed stay (each whole); the error goes to stderr.
+            (_, false) => {}
         }
-        if json {
-            json::log_end(out, any, &skipped)?;
-        } else if !any {
-            out.write_all(human::log_none(None, &notes_ref, &painter).as_bytes())?;
-        }
-        Ok(Tail {
-            notices: Notices {
-                warnings: skipped,
-                ..Notices::default()
-            },
-            code: None,
-        })
+        let mut tail = failed.map_or_else(Tail::default, |e| failure(&e, lang));
+        tail.notices.warnings = skipped;
+        tail.notices
+            .warnings
+            .extend(super::stale_lock_warnings(&painter, lang));
+        Ok(tail)
     };
     Ok(ProcessOutput {
         stdout: Stdout::Stream(Box::new(write)),
-        notices: Notices::default(),
+        notices,
         code: exit::OK,
     })
 }

@@ -33,8 +33,10 @@ pub struct SyncArgs {
 pub const SYNC_HELP: &str = "\
 Fetches the remote's notes ref into refs/notes/remotes/<REMOTE>/handover, merges it into
 the local one (each note joined line by line, as `git notes merge -s cat_sort_uniq`
-does; when reading, the newest record of each session wins), and pushes the result
-without force. If the push is rejected because the remote moved, it fetches, merges and
+does; when reading, the newest record of each session wins), and pushes the result as a
+fast-forward of what it fetched, leased on it (git push
+--force-with-lease=<ref>:<fetched commit>, once the result is checked to descend from
+it): the remote's ref only moves forward, never rewritten. If the push is rejected because the remote moved, it fetches, merges and
 pushes again, up to 5 times (then exit 4). Uses the git binary for fetch and push.
 
 Examples:
@@ -248,6 +250,7 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
             NotesMerge::NoOther
         };
         report.merges.push(merged);
+        crate::support::testing::pause("sync_merged");
         // A session file here that the merge left behind the store takes its newest
         // state (another clone's claim shown here too).
         let on_disk = crate::services::claim_settle::on_disk(ctx)?;
@@ -265,6 +268,16 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
         let settled = crate::services::claim_settle::settle(ctx, on_disk, &theirs)?;
         let (settled, standing) = settled;
         report.claims.lost.extend(settled.lost);
+        // What was settled on must be what was fetched, which the push leases: another
+        // process of this clone (a fetch older than ours, moving the tracking ref after
+        // ours did) may have put the ref elsewhere meanwhile, and a claim that stood on
+        // what it held then may stand over a winner's claim the fetched commit holds.
+        // The round is done again: nothing pushed, nothing said confirmed (a claim lost
+        // on what it held is lost: a task may be left unclaimed, never claimed twice).
+        if !theirs.still_at()? {
+            crate::support::testing::note("sync-tracking-moved");
+            continue;
+        }
         report.local = ctx.repo.ref_target(notes_ref)?;
         let remote_tip = if report.remote_had_notes {
             ctx.repo.ref_target(tracking)?

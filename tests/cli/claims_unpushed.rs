@@ -353,3 +353,54 @@ fn a_claim_killed_after_its_push_before_it_is_said_confirmed_is_confirmed_by_syn
     assert_eq!(doc["claims"]["confirmed"][0]["task"], "T1", "{doc}");
     says_confirmed(&env, &a, &key, "T1");
 }
+
+/// `sync` settles an offline claim on the remote's records as its tracking ref holds
+/// them when it reads them. Another process of the clone whose fetch was older than
+/// sync's (slower, it moves the tracking ref after sync did) puts the ref back between
+/// sync's fetch and that read: sync would settle on a remote without the winner's
+/// claim, push leased on what it fetched (ours descends from it: it merged it), and
+/// say the claim confirmed over the winner. It does the round again instead: the claim
+/// is lost to the winner, and both clones agree.
+#[test]
+fn a_tracking_ref_moved_back_between_syncs_fetch_and_its_read_is_fetched_again() {
+    let env = TestEnv::new();
+    let (remote, a, b, key) = two_clones(&env, &["T1", "T2"]);
+    let tracking = "refs/notes/remotes/origin/handover";
+    let old = env.git(&a, &["rev-parse", tracking]).trim().to_owned();
+    let claim = |dir: &Path, who: &str| {
+        env.handover(
+            dir,
+            &["task", "claim", "T1", "--as", who, "--remote", "origin"],
+        )
+    };
+    // a claims T1 while the remote cannot be reached: unconfirmed.
+    let away = env.root().join("away.git");
+    std::fs::rename(&remote, &away).unwrap();
+    let run = claim(&a, "agent-a");
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    std::fs::rename(&away, &remote).unwrap();
+    says_unconfirmed(&env, &a, &key, "T1", "agent-a");
+    // b's claim of T1 reaches the remote.
+    let run = claim(&b, "agent-b");
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    // a's sync fetches and merges it, and waits before reading the remote's records;
+    // meanwhile the older fetch of another process of a moves the tracking ref back.
+    let child = env.spawn_at_pause(&a, &["--json", "sync"], "sync_merged:3000");
+    env.git(&a, &["update-ref", tracking, &old]);
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout} {stderr}");
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["claims"]["confirmed"], serde_json::json!([]), "{doc}");
+    assert_eq!(doc["claims"]["lost"][0]["task"], "T1", "{doc}");
+    assert_eq!(doc["claims"]["lost"][0]["winner"], "agent-b", "{doc}");
+    assert_eq!(doc["rounds"], 2, "{doc}");
+    assert_eq!(claim_in(&a, &key, "T1")["holder"], "agent-b");
+    env.handover(&b, &["sync"]).assert_ok();
+    env.handover(&a, &["sync"]).assert_ok();
+    for dir in [&a, &b] {
+        assert_eq!(stored_claim(&env, dir, &key, "T1")["holder"], "agent-b");
+        assert_eq!(claim_in(dir, &key, "T1")["holder"], "agent-b");
+    }
+}

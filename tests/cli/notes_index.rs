@@ -96,7 +96,7 @@ pub(crate) fn populated(env: &TestEnv) -> (PathBuf, Vec<String>) {
 
 /// [`populated`], with the line that is no record or without it (`sync` refuses a
 /// store that has one).
-fn populated_with(env: &TestEnv, junk: bool) -> (PathBuf, Vec<String>) {
+pub(crate) fn populated_with(env: &TestEnv, junk: bool) -> (PathBuf, Vec<String>) {
     let (repo, c) = repo_with(env, 4);
     append(
         env,

@@ -230,3 +230,75 @@ fn log_into_a_reader_that_goes_away_ends_quietly() {
         assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
     }
 }
+
+/// Make the loose object of the note on `commit` unreadable (its bytes no zlib stream).
+fn corrupt_note(env: &TestEnv, repo: &Path, commit: &str) {
+    use std::os::unix::fs::PermissionsExt as _;
+    let blob = env.git(repo, &["notes", "--ref=handover", "list", commit]);
+    let path = repo.join(".git/objects").join(&blob[..2]).join(&blob[2..]);
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::fs::write(&path, b"not an object").unwrap();
+}
+
+/// Plain `log` whose store cannot be read to its end (a note's object is corrupt):
+/// stdout holds one whole document all the same. Records printed before the failure
+/// are closed into the log document, which carries the error; a failure before any
+/// record prints the error document alone, as any command's error. The human output
+/// keeps the records printed, says nothing of an empty store; the error and its exit
+/// status are the same either way.
+#[test]
+fn a_log_that_fails_midway_closes_its_document_with_the_error() {
+    let env = TestEnv::new();
+    let (repo, c) = crate::notes_index::repo_with(&env, 3);
+    let s = |sid: &str, seq: u64, at: &str| record(sid, seq, None, &format!("h{sid}{seq}"), at);
+    append(&env, &repo, &c[0], &[s("s2", 1, "2026-11-30T10:00:00Z")]);
+    append(&env, &repo, &c[1], &[s("s2", 2, "2026-11-30T11:00:00Z")]);
+    let newest = [
+        s("s1", 1, "2026-11-30T12:00:00Z"),
+        s("s1", 2, "2026-11-30T12:05:00Z"),
+    ];
+    append(&env, &repo, &c[2], &newest);
+    // The index is built while every note reads: the stream is what reads them next.
+    env.handover(&repo, &["log"]).assert_ok();
+    // Only stdout itself failing leaves no whole document: said, with status 1.
+    let full = env.handover_with(&repo, &["--json", "log"], |c| {
+        let dev_full = std::fs::OpenOptions::new().write(true).open("/dev/full");
+        c.stdout(dev_full.unwrap());
+    });
+    assert_eq!(full.code, 1, "{}", full.snapshot());
+    assert!(
+        full.stderr.contains("cannot write output"),
+        "{}",
+        full.stderr
+    );
+
+    corrupt_note(&env, &repo, &c[1]);
+    let run = env.handover(&repo, &["--json", "log"]);
+    assert_ne!(run.code, 0, "{}", run.snapshot());
+    let mut seen = std::collections::BTreeSet::new();
+    let doc = crate::schemas::checked(&env, &mut seen, &run.stdout);
+    assert_eq!(doc["schema"], "git-handover/log/1");
+    let records = doc["records"].as_array().unwrap();
+    assert_eq!(records.len(), 1, "{}", run.stdout);
+    assert_eq!(records[0]["seq"], 2);
+    assert_eq!(records[0]["session_id"], "s1");
+    assert_eq!(doc["error"]["exit"], run.code);
+    let message = doc["error"]["message"].as_str().unwrap();
+    assert!(run.stderr.contains(message), "{}", run.snapshot());
+    let human = env.handover(&repo, &["log"]);
+    assert_eq!(human.code, run.code, "{}", human.snapshot());
+    assert!(human.stdout.contains("main/s1"), "{}", human.stdout);
+    assert!(!human.stdout.contains("main/s2"), "{}", human.stdout);
+    assert_eq!(human.stderr, run.stderr);
+
+    corrupt_note(&env, &repo, &c[2]);
+    let run = env.handover(&repo, &["--json", "log"]);
+    assert_ne!(run.code, 0, "{}", run.snapshot());
+    let doc = crate::schemas::checked(&env, &mut seen, &run.stdout);
+    assert_eq!(doc["schema"], "git-handover/error/1", "{}", run.stdout);
+    assert_eq!(doc["error"]["exit"], run.code);
+    let human = env.handover(&repo, &["log"]);
+    assert_eq!(human.code, run.code, "{}", human.snapshot());
+    assert_eq!(human.stdout, "", "{}", human.snapshot());
+    assert_eq!(human.stderr, run.stderr);
+}

@@ -458,3 +458,48 @@ fn continue_of_a_stored_session_on_another_branch_names_it_and_judges_it_by_it()
         "feature/parser"
     );
 }
+
+/// A hook that could not index the notes store in its budget says the next `git
+/// handover status` indexes it (it speaks when something is to be said: here a session
+/// file that does not read): printed, run from the directory the agent stands in (a
+/// subdirectory), it indexes the store, and the next briefing lists the store's
+/// sessions and no longer says it.
+#[test]
+fn the_unindexed_stores_status_command_runs_as_printed_and_indexes_it() {
+    let env = TestEnv::new();
+    let (repo, _) = crate::notes_index::populated_with(&env, false);
+    env.write(
+        &repo.join(".claude/handover/main/broken/project-state.json"),
+        "{",
+    );
+    let sub = repo.join("src/deep");
+    std::fs::create_dir_all(&sub).unwrap();
+    // An agent session of its own each time: a session is briefed once.
+    let brief = |id: &str| {
+        let event = json!({"session_id": id, "cwd": sub.display().to_string(),
+            "hook_event_name": "SessionStart", "source": "startup"})
+        .to_string();
+        let run = env.handover_fed(&sub, &["hook", "session-start"], event.as_bytes(), |c| {
+            c.env("GIT_HANDOVER_TEST_INDEX_BUDGET_MS", "0");
+        });
+        run.hook_context()
+    };
+    let text = brief("a1");
+    assert!(text.contains("not indexed yet"), "{text}");
+    let printed: Vec<String> = printed_commands(&text)
+        .into_iter()
+        .filter(|c| c.contains("status"))
+        .collect();
+    assert_eq!(printed, ["git handover status"], "{text}");
+    let run = sh(&env, &sub, &printed[0]);
+    // Exit 3: the file that does not read is invalid; the store is listed.
+    assert_eq!(run.code, 3, "{}", run.snapshot());
+    assert!(run.stdout.contains("main/s1"), "{}", run.snapshot());
+    assert!(
+        repo.join(".git/git-handover/notes-index/refs%notes%handover.heads")
+            .is_file()
+    );
+    let text = brief("a2");
+    assert!(!text.contains("not indexed yet"), "{text}");
+    assert!(text.contains("main/s1"), "{text}");
+}

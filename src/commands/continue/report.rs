@@ -22,26 +22,24 @@ pub enum Announcement {
 }
 
 impl std::fmt::Display for Announcement {
-    /// The English sentence (JSON output carries this).
+    /// The English sentence of the catalog (JSON output carries this; the human
+    /// output renders the same entry in the run's language).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Announcement::OtherWorktree { path, keys } => write!(
-                f,
-                "no sessions here, but worktree {} has: {}",
-                path.display(),
-                keys.join(", ")
+        use crate::support::i18n::{Lang, fill};
+        let text = match self {
+            Announcement::OtherWorktree { path, keys } => fill(
+                Lang::En,
+                crate::k!("cont.other_worktree"),
+                &[("path", &path.display()), ("keys", &keys.join(", "))],
             ),
-            Announcement::StoreUnindexed => write!(
-                f,
-                "the notes store is not indexed yet, so its sessions were not looked at; \
-                 the next `git handover status` indexes it"
+            Announcement::StoreUnindexed => fill(Lang::En, crate::k!("cont.store_unindexed"), &[]),
+            Announcement::Store { keys } => fill(
+                Lang::En,
+                crate::k!("cont.store"),
+                &[("keys", &keys.join(", "))],
             ),
-            Announcement::Store { keys } => write!(
-                f,
-                "no sessions in any worktree, but the notes store has: {}",
-                keys.join(", ")
-            ),
-        }
+        };
+        f.write_str(&text)
     }
 }
 

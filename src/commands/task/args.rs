@@ -32,7 +32,8 @@ pub struct LeaseArgs {
 /// Where a claim is decided across clones.
 #[derive(Debug, Args, Clone)]
 pub struct RemoteArgs {
-    /// Decide the claim on this remote's notes ref (fetch, decide, push without force;
+    /// Decide the claim on this remote's notes ref (fetch, decide, push a fast-forward
+    /// leased on the commit decided on, never a forced rewrite;
     /// default `handover.claimRemote`): two clones never both hold a task. Needs
     /// `handover.store` = both or notes.
     #[arg(long, value_name = "REMOTE")]

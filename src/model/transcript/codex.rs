@@ -9,7 +9,10 @@
 //! `custom_tool_call` / `function_call` named `apply_patch` (the patch's
 //! `*** Add File:`, `*** Update File:`, `*** Delete File:`, `*** Move to:` lines,
 //! relative to the agent's directory); 0.171.0's `item_completed` of a `FileChange`
-//! item (`changes` keyed by absolute path).
+//! item (`changes` keyed by absolute path). The agent's directory is the `cwd` of the
+//! `session_meta` and `turn_context` payloads: a relative path (a patch's) is resolved
+//! against the latest one, so that a file the patch names and its applied change name
+//! again is one file.
 
 use std::collections::HashSet;
 
@@ -20,6 +23,8 @@ use super::{Builder, Digest, text_of};
 pub(super) fn digest(tail: &str) -> Digest {
     let mut b = Builder::default();
     let mut failed: HashSet<String> = HashSet::new();
+    // The agent's directory, once a line has said it.
+    let mut cwd: Option<String> = None;
     for line in tail.lines().filter(|l| !l.trim().is_empty()) {
         let Ok(v) = serde_json::from_str::<Value>(line) else {
             b.skipped();
@@ -33,6 +38,11 @@ pub(super) fn digest(tail: &str) -> Digest {
             continue;
         };
         match (kind, p["type"].as_str()) {
+            ("session_meta" | "turn_context", _) => {
+                if let Some(dir) = p["cwd"].as_str().filter(|d| d.starts_with('/')) {
+                    cwd = Some(dir.to_owned());
+                }
+            }
             ("event_msg", Some("user_message")) => {
                 if let Some(m) = p["message"].as_str() {
                     b.request(m);
@@ -54,7 +64,7 @@ pub(super) fn digest(tail: &str) -> Digest {
             ("event_msg", Some("item_completed")) if p["item"]["type"] == "FileChange" => {
                 if let Some(changes) = p["item"]["changes"].as_object() {
                     for path in changes.keys() {
-                        b.edited(path);
+                        edited(&mut b, path, cwd.as_deref());
                     }
                 }
             }
@@ -64,7 +74,7 @@ pub(super) fn digest(tail: &str) -> Digest {
             ("event_msg", Some("patch_apply_end")) => {
                 if let Some(changes) = p["changes"].as_object() {
                     for path in changes.keys() {
-                        b.edited(path);
+                        edited(&mut b, path, cwd.as_deref());
                     }
                 }
             }
@@ -79,7 +89,7 @@ pub(super) fn digest(tail: &str) -> Digest {
                         .and_then(|a| a["input"].as_str().map(str::to_owned))
                         .unwrap_or_default(),
                 };
-                patched(&mut b, &patch);
+                patched(&mut b, &patch, cwd.as_deref());
             }
             _ => {}
         }
@@ -125,7 +135,8 @@ fn exec_end(b: &mut Builder, failed: &mut HashSet<String>, call_id: Option<&str>
     b.failed(&command, code, output);
 }
 
-fn patched(b: &mut Builder, text: &str) {
+/// The files a patch names.
+fn patched(b: &mut Builder, text: &str, cwd: Option<&str>) {
     for line in text.lines() {
         let path = [
             "*** Add File: ",
@@ -136,7 +147,19 @@ fn patched(b: &mut Builder, text: &str) {
         .iter()
         .find_map(|prefix| line.strip_prefix(prefix));
         if let Some(path) = path {
-            b.edited(path);
+            edited(b, path, cwd);
         }
+    }
+}
+
+/// `path` edited: resolved against the agent's directory `cwd` when it is relative
+/// and the directory is known.
+fn edited(b: &mut Builder, path: &str, cwd: Option<&str>) {
+    let path = path.trim();
+    match cwd {
+        Some(dir) if !path.is_empty() && !path.starts_with('/') => {
+            b.edited(&std::path::Path::new(dir).join(path).to_string_lossy());
+        }
+        _ => b.edited(path),
     }
 }

@@ -73,9 +73,16 @@ impl Builder {
         }
     }
 
-    /// A tool edited or wrote `path`.
+    /// A tool edited or wrote `path`. An absolute path is kept with its `.` and `..`
+    /// resolved by the words alone, so that one file spelled two ways is one.
     fn edited(&mut self, path: &str) {
         let path = path.trim();
+        let resolved = path.starts_with('/').then(|| {
+            crate::support::paths::lexical(std::path::Path::new(path))
+                .to_string_lossy()
+                .into_owned()
+        });
+        let path = resolved.as_deref().unwrap_or(path);
         let known = self.digest.edited_files.iter().any(|p| p == path);
         if !path.is_empty() && !known && self.digest.edited_files.len() < MAX_EDITED_FILES {
             self.digest.edited_files.push(path.to_owned());

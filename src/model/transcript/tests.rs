@@ -44,7 +44,9 @@ const CODEX: &str = r#"{"timestamp":"t","type":"session_meta","payload":{"id":"s
 fn codex_request_edits_and_failures() {
     let d = digest(Format::Codex, CODEX);
     assert_eq!(d.last_request.as_deref(), Some("add a test"));
-    assert_eq!(d.edited_files, ["a.txt", "b.txt", "c.txt", "/w/a.txt"]);
+    // The patch's relative paths are the agent's directory's: `/w/a.txt` applied is
+    // the `a.txt` the patch added, once.
+    assert_eq!(d.edited_files, ["/w/a.txt", "/w/b.txt", "/w/c.txt"]);
     assert_eq!(d.failed_commands.len(), 1);
     assert_eq!(d.failed_commands[0].command, "ls /nonexistent");
     assert_eq!(d.failed_commands[0].exit_status, Some(2));
@@ -134,4 +136,34 @@ fn claudes_last_prompt_line_stands_in_for_a_request_before_the_tail() {
     );
     let d = digest(Format::Claude, &with);
     assert_eq!(d.last_request.as_deref(), Some("now the parser"));
+}
+
+/// One file edited by several tools, or named two ways, is one edited file: Codex's
+/// patch (relative to the turn's directory, which may change) and its applied change
+/// (absolute), Claude Code's `Write` then `Edit` and `MultiEdit`, Gemini CLI's
+/// `write_file` then `replace`, an absolute path with `.` or `..` in it.
+#[test]
+fn a_file_edited_twice_or_named_two_ways_is_one_file() {
+    let codex = r#"{"timestamp":"t","type":"session_meta","payload":{"id":"s","cwd":"/w"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","call_id":"c1","input":"*** Begin Patch\n*** Update File: ./src/a.rs\n*** End Patch"}}
+{"timestamp":"t","type":"event_msg","payload":{"type":"item_completed","item":{"type":"FileChange","id":"c1","changes":{"/w/src/a.rs":{"type":"update"}},"status":"completed"}}}
+{"timestamp":"t","type":"event_msg","payload":{"type":"patch_apply_end","call_id":"c1","success":true,"changes":{"/w/src/../src/a.rs":{"update":{}},"src/a.rs":{"update":{}}}}}
+{"timestamp":"t","type":"turn_context","payload":{"cwd":"/w/src"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"apply_patch","call_id":"c2","arguments":"{\"input\":\"*** Begin Patch\\n*** Update File: a.rs\\n*** Add File: b.rs\\n*** End Patch\"}"}}
+{"timestamp":"t","type":"event_msg","payload":{"type":"item_completed","item":{"type":"FileChange","id":"c2","changes":{"/w/src/a.rs":{"type":"update"},"/w/src/b.rs":{"type":"add"}},"status":"completed"}}}
+"#;
+    let d = digest(Format::Codex, codex);
+    assert_eq!(d.edited_files, ["/w/src/a.rs", "/w/src/b.rs"]);
+    assert_eq!(d.skipped_lines, 0);
+
+    let claude = r#"{"type":"assistant","uuid":"a1","sessionId":"s","message":{"content":[{"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"/w/a.rs"}},{"type":"tool_use","id":"t2","name":"Edit","input":{"file_path":"/w/./a.rs"}},{"type":"tool_use","id":"t3","name":"MultiEdit","input":{"file_path":"/w/x/../a.rs"}}]}}
+{"type":"user","uuid":"u1","sessionId":"s","toolUseResult":{},"message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"},{"type":"tool_result","tool_use_id":"t2","content":"ok"},{"type":"tool_result","tool_use_id":"t3","content":"ok"}]}}
+"#;
+    assert_eq!(digest(Format::Claude, claude).edited_files, ["/w/a.rs"]);
+
+    let gemini = r#"{"sessionId":"s","projectHash":"h","startTime":"t","lastUpdated":"t","kind":"main"}
+{"id":"m1","timestamp":"t","type":"gemini","content":"","toolCalls":[{"id":"x1","name":"write_file","args":{"file_path":"/w/a.rs"},"status":"success"}]}
+{"id":"m2","timestamp":"t","type":"gemini","content":"","toolCalls":[{"id":"x2","name":"replace","args":{"file_path":"/w/./a.rs"},"status":"success"},{"id":"x3","name":"edit","args":{"file_path":"/w/a.rs"},"status":"success"}]}
+"#;
+    assert_eq!(digest(Format::Gemini, gemini).edited_files, ["/w/a.rs"]);
 }

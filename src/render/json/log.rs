@@ -22,9 +22,16 @@ pub fn log_record(out: &mut dyn Write, first: bool, s: &StoredRecord) -> std::io
     out.write_all(indented(text.trim_end(), "    ").as_bytes())
 }
 
-/// The document's end: the records' array closed (`any`: it has some) and the lines
-/// that are no record.
-pub fn log_end(out: &mut dyn Write, any: bool, skipped: &[String]) -> std::io::Result<()> {
+/// The document's end: the records' array closed (`any`: it has some), the lines that
+/// are no record, and the error that stopped the reading midway (the `error` object of
+/// `git-handover/error/1`; only when some records were printed, else the error
+/// document is printed alone).
+pub fn log_end(
+    out: &mut dyn Write,
+    any: bool,
+    skipped: &[String],
+    error: Option<&serde_json::Value>,
+) -> std::io::Result<()> {
     out.write_all(if any {
         b"\n  ],\n  \"skipped\": "
     } else {
@@ -32,6 +39,10 @@ pub fn log_end(out: &mut dyn Write, any: bool, skipped: &[String]) -> std::io::R
     })?;
     let skipped = to_string(&skipped);
     out.write_all(indented(skipped.trim_end(), "  ").as_bytes())?;
+    if let Some(error) = error {
+        out.write_all(b",\n  \"error\": ")?;
+        out.write_all(indented(to_string(error).trim_end(), "  ").as_bytes())?;
+    }
     out.write_all(b"\n}\n")
 }
 

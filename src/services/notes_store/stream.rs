@@ -191,7 +191,7 @@ impl LogStream<'_> {
         let Some(text) = repo.note_text(blob, MAX_NOTE_SIZE) else {
             return Err(crate::support::error::Error::git(
                 crate::support::error::msg(crate::k!("git.read_note_of"), &[("object", &note)]),
-                "the note's blob is not in the object database",
+                "the note's object is missing from the object database or damaged",
             ));
         };
         for parsed in crate::model::record::parse_note(&text) {

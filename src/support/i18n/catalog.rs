@@ -488,6 +488,7 @@ pub(super) const CATALOG: &[Entry] = &[
     e("main.warning", "warning: {text}", "警告: {text}"),
     e("main.hint", "hint: {text}", "ヒント: {text}"),
     e("main.stale_lock", "removed the stale lock {lock} (left by {owner}, which is gone)", "古いロック {lock} を削除しました（{owner} が残したもので、そのプロセスはもうありません）"),
+    e("main.cannot_write", "cannot write output: {why}", "出力を書き込めません: {why}"),
     e("main.choose", "several handovers could be resumed; name one", "再開できる引き継ぎが複数あります。どれかを指定してください"),
     e("main.choose_hint", "git handover continue <key or path from the list>", "git handover continue <一覧のキーまたはパス>"),
 ];

@@ -230,14 +230,16 @@ fn codexs_apply_patch_is_read_from_its_rollout_and_recorded() {
     keep(&transcript, "codex-patch.jsonl");
     let read = read_transcript(&transcript, TranscriptFormat::Codex);
     assert_eq!(read.problem, None);
-    // The patch's own words (relative), then what Codex applied (absolute, 0.171.0's
-    // `FileChange` item); the record names each once, as git does.
+    // The patch's own words (relative to the turn's directory) and what Codex applied
+    // (absolute, 0.171.0's `FileChange` item) name the same two files: each once, in
+    // the patch's order; the record names each once, as git does.
     let abs = |f: &str| world.repo.join(f).display().to_string();
-    let mut edited = read.digest.edited_files.clone();
-    edited.sort();
-    let mut want = ["new.txt", "old.txt", &abs("new.txt"), &abs("old.txt")].map(String::from);
-    want.sort();
-    assert_eq!(edited, want, "{:?}", read.digest);
+    assert_eq!(
+        read.digest.edited_files,
+        [abs("new.txt"), abs("old.txt")],
+        "{:?}",
+        read.digest
+    );
     assert_note_names(&world, &session, &["new.txt", "old.txt"]);
 }
 

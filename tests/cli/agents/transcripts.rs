@@ -313,10 +313,17 @@ fn the_captured_edit_transcripts_give_the_edited_files() {
         names("claude-2.1.332-edits.jsonl", TranscriptFormat::Claude),
         ["notes.txt"]
     );
-    // Codex: the patch's relative paths, then the applied `FileChange`'s absolute ones.
-    let mut codex = names("codex-0.171.0-patch.jsonl", TranscriptFormat::Codex);
-    codex.sort();
-    assert_eq!(codex, ["new.txt", "new.txt", "old.txt", "old.txt"]);
+    // Codex: the patch's relative paths (the turn's directory's) and the applied
+    // `FileChange`'s absolute ones are the same two files, each named once.
+    let codex = read_transcript(
+        &dir.join("codex-0.171.0-patch.jsonl"),
+        TranscriptFormat::Codex,
+    );
+    let root = "/tmp/.tmpqGuMOD/repo";
+    assert_eq!(
+        codex.digest.edited_files,
+        [format!("{root}/new.txt"), format!("{root}/old.txt")]
+    );
     assert_eq!(
         names("gemini-0.61.0-edits.jsonl", TranscriptFormat::Gemini),
         ["new.txt", "old.txt"]
