@@ -385,7 +385,7 @@ fn a_tracking_ref_moved_back_between_syncs_fetch_and_its_read_is_fetched_again()
     assert_eq!(run.code, 0, "{}", run.snapshot());
     // a's sync fetches and merges it, and waits before reading the remote's records;
     // meanwhile the older fetch of another process of a moves the tracking ref back.
-    let child = env.spawn_at_pause(&a, &["--json", "sync"], "sync_merged:3000");
+    let child = env.spawn_at_pause(&a, &["--json", "sync"], "sync_merged:60000");
     env.git(&a, &["update-ref", tracking, &old]);
     let out = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
