@@ -32,6 +32,12 @@ const IN_MEMORY: usize = 4 << 20;
 /// be made is memory instead.
 const SPILL: usize = 256;
 
+/// The notes a group's lines read again are kept from (one group's kept records and
+/// newest: [`super::index_kept::K`] and one).
+const REFETCHED: usize = 4;
+/// And at most this many bytes of them (whatever a forged note's size).
+const REFETCHED_BYTES: usize = 16 << 20;
+
 /// The index of notes commit `now`, read whole from the store, its members' parts
 /// written as they are made (the manifest is written by the caller, unless a part
 /// could not be written). `Ok(None)` when, and only when, `budget` passed before the
@@ -101,6 +107,7 @@ pub(super) fn build(
             }
             m.seen = super::index_scan::seen_of(lines.iter().map(|l| &l.head));
             let mut fetch = refetch(&mut reader, &notes);
+            m.kept = super::index_scan::kept_of(&lines, &notes, &mut fetch);
             heads
                 .groups
                 .insert(g.clone(), entry_of(lines, &notes, &mut fetch));
@@ -129,17 +136,29 @@ fn text_of(
 }
 
 /// The line `line_no` of note `ni` of `notes`, read again (the build keeps heads
-/// only); the last note read is kept, as a session's sides are often on one note.
+/// only); the last [`REFETCHED`] notes read are kept, as a session's sides are often
+/// on one note, and its newest record is read for its entry after its kept records.
 fn refetch<'a>(
     reader: &'a mut NoteReader<'_>,
     notes: &'a [(CommitId, NoteText)],
 ) -> impl FnMut(usize, usize) -> Option<Vec<u8>> + 'a {
-    let mut last: Option<(usize, Vec<u8>)> = None;
+    let mut last: Vec<(usize, Vec<u8>)> = Vec::new();
     move |ni, line_no| {
-        if last.as_ref().is_none_or(|(n, _)| *n != ni) {
-            last = Some((ni, reader.text(notes.get(ni)?.1, MAX_NOTE_SIZE)?));
-        }
-        let text = &last.as_ref()?.1;
+        let at = match last.iter().position(|(n, _)| *n == ni) {
+            Some(at) => at,
+            None => {
+                let text = reader.text(notes.get(ni)?.1, MAX_NOTE_SIZE)?;
+                let mut held = text.len();
+                last.retain(|(_, t)| {
+                    held += t.len();
+                    held <= REFETCHED_BYTES
+                });
+                last.truncate(REFETCHED - 1);
+                last.insert(0, (ni, text));
+                0
+            }
+        };
+        let text = &last[at].1;
         Some(
             text.split(|b| *b == b'\n')
                 .nth(line_no.checked_sub(1)?)?

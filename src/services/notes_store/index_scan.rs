@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::index_file::{GroupEntry, Located, NoteSkip};
+use super::index_kept::{Kept, KeptRecord, summary_of};
 use crate::git::{CommitId, NoteText, Repo};
 use crate::model::record::{Group, Head, HeadLine, MAX_NOTE_SIZE, RecordKind};
 
@@ -124,13 +125,45 @@ pub(super) fn seen_of<'a>(heads: impl Iterator<Item = &'a Head>) -> Vec<u64> {
     out
 }
 
+/// A group's kept records (`index_kept.rs`) from its records' lines (`notes` names the
+/// note of each line's index), each line not at hand read by `fetch`.
+pub(super) fn kept_of(
+    lines: &[HeadLine<'_>],
+    notes: &[(CommitId, NoteText)],
+    fetch: &mut dyn FnMut(usize, usize) -> Option<Vec<u8>>,
+) -> Kept {
+    let session: Vec<&HeadLine<'_>> = (lines.iter())
+        .filter(|l| l.head.kind == RecordKind::Session)
+        .collect();
+    let places = (session.iter())
+        .map(|l| KeptRecord {
+            saved_at: l.head.saved_at,
+            key: l.head.key.clone(),
+            seq: l.head.seq,
+            note: notes[l.note].0,
+            line: l.line_no,
+            read: Err(String::new()),
+        })
+        .collect();
+    super::index_kept::choose(places, &mut |i| {
+        let l = session[i];
+        match l.line {
+            Some(line) => Some(summary_of(line)),
+            None => fetch(l.note, l.line_no).map(|t| summary_of(&t)),
+        }
+    })
+}
+
+/// What [`entries_of`] works out of a group: its entry, seen names and kept records.
+pub(super) type Worked = (GroupEntry, Vec<u64>, Kept);
+
 /// The entries of `groups` worked out from `notes` (in the store's order) and their
-/// texts, with their seen names.
+/// texts, with their seen names and kept records.
 pub(super) fn entries_of(
     notes: &[(CommitId, NoteText)],
     texts: &[Option<Vec<u8>>],
     only: &BTreeSet<String>,
-) -> BTreeMap<String, (GroupEntry, Vec<u64>)> {
+) -> BTreeMap<String, Worked> {
     let mut lines: BTreeMap<String, Vec<HeadLine<'_>>> = BTreeMap::new();
     for (ni, text) in texts.iter().enumerate() {
         for (line_no, line, head) in scan(text.as_deref().unwrap_or_default()).0 {
@@ -150,7 +183,8 @@ pub(super) fn entries_of(
         .into_iter()
         .map(|(g, l)| {
             let seen = seen_of(l.iter().map(|l| &l.head));
-            (g, (entry_of(l, notes, &mut |_, _| None), seen))
+            let kept = kept_of(&l, notes, &mut |_, _| None);
+            (g, (entry_of(l, notes, &mut |_, _| None), seen, kept))
         })
         .collect()
 }
