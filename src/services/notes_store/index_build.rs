@@ -16,9 +16,11 @@ use std::collections::BTreeMap;
 use std::io::{BufWriter, Read, Seek, Write};
 
 use super::index_file::{Files, Heads, Times};
+use super::index_kept::{K, put_str as put_kept_str, put_summary, summary_of};
 use super::index_members::{Member, PARTS, Parts, part_of};
 use super::index_scan::{entry_of, group_name, newest_time, oversize, scan};
 use crate::git::{CommitId, NoteReader, NoteText, Repo};
+use crate::model::changes::Summary;
 use crate::model::record::{Group, Head, HeadLine, MAX_NOTE_SIZE, RecordKind};
 use crate::support::error::{Error, Result};
 
@@ -32,11 +34,35 @@ const IN_MEMORY: usize = 4 << 20;
 /// be made is memory instead.
 const SPILL: usize = 256;
 
-/// The notes a group's lines read again are kept from (one group's kept records and
-/// newest: [`super::index_kept::K`] and one).
-const REFETCHED: usize = 4;
-/// And at most this many bytes of them (whatever a forged note's size).
-const REFETCHED_BYTES: usize = 16 << 20;
+/// Groups whose newest records' times the first pass follows (about 10 MiB at most):
+/// a group past them keeps nothing for `log` (which then reads its notes).
+const TRACKED: usize = 1 << 16;
+
+/// Of each group, the times of the newest records read whole so far (at most
+/// [`K`]): a record older than all of them cannot be among the group's kept ones
+/// (`index_kept.rs`), so it is not parsed whole. What is kept is chosen in the second
+/// pass; a record it would need and that was not read ends what is kept there.
+#[derive(Default)]
+struct Tops(std::collections::HashMap<String, Vec<jiff::Timestamp>>);
+
+impl Tops {
+    fn wants(&self, g: &str, at: jiff::Timestamp) -> bool {
+        match self.0.get(g) {
+            Some(t) => t.len() < K || t.last().is_some_and(|last| at >= *last),
+            None => self.0.len() < TRACKED,
+        }
+    }
+
+    fn whole(&mut self, g: &str, at: jiff::Timestamp) {
+        if !self.0.contains_key(g) && self.0.len() >= TRACKED {
+            return;
+        }
+        let t = self.0.entry(g.to_owned()).or_default();
+        let i = t.partition_point(|x| *x >= at);
+        t.insert(i, at);
+        t.truncate(K);
+    }
+}
 
 /// The index of notes commit `now`, read whole from the store, its members' parts
 /// written as they are made (the manifest is written by the caller, unless a part
@@ -56,6 +82,7 @@ pub(super) fn build(
     let mut spill: Vec<Scratch> = (0..SPILL).map(|_| Scratch::Memory(Vec::new())).collect();
     let mut spilled = 0;
     let mut buf = Vec::new();
+    let mut tops = Tops::default();
     for (ni, (object, blob)) in notes.iter().enumerate() {
         if budget.is_some_and(|b| std::time::Instant::now() >= b) {
             return Ok(None);
@@ -71,10 +98,16 @@ pub(super) fn build(
                 if let Some(at) = newest_time(&found) {
                     times.insert(*object, at);
                 }
-                for (line_no, _, head) in found {
+                for (line_no, line, head) in found {
                     let g = group_name(Group::of(&head));
+                    let read = (head.kind == RecordKind::Session && tops.wants(&g, head.saved_at))
+                        .then(|| summary_of(line));
+                    if read.as_ref().is_some_and(Result::is_ok) {
+                        tops.whole(&g, head.saved_at);
+                    }
                     buf.clear();
                     encode(&mut buf, &g, ni, line_no, &head);
+                    put_read(&mut buf, read.as_ref());
                     let to = &mut spill[part_of(&g) % SPILL];
                     spilled += buf.len();
                     if spilled > IN_MEMORY {
@@ -97,7 +130,8 @@ pub(super) fn build(
             .filter(|p| p % SPILL == i)
             .map(|p| (p, BTreeMap::new()))
             .collect();
-        for (g, lines) in groups {
+        for (g, read) in groups {
+            let (lines, mut reads): (Vec<_>, Vec<_>) = read.into_iter().unzip();
             let mut m = Member::default();
             for l in &lines {
                 let note = notes[l.note].0;
@@ -106,8 +140,8 @@ pub(super) fn build(
                 }
             }
             m.seen = super::index_scan::seen_of(lines.iter().map(|l| &l.head));
+            m.kept = super::index_scan::kept_of(&lines, &notes, &mut |i| reads[i].take());
             let mut fetch = refetch(&mut reader, &notes);
-            m.kept = super::index_scan::kept_of(&lines, &notes, &mut fetch);
             heads
                 .groups
                 .insert(g.clone(), entry_of(lines, &notes, &mut fetch));
@@ -136,29 +170,17 @@ fn text_of(
 }
 
 /// The line `line_no` of note `ni` of `notes`, read again (the build keeps heads
-/// only); the last [`REFETCHED`] notes read are kept, as a session's sides are often
-/// on one note, and its newest record is read for its entry after its kept records.
+/// only); the last note read is kept, as a session's sides are often on one note.
 fn refetch<'a>(
     reader: &'a mut NoteReader<'_>,
     notes: &'a [(CommitId, NoteText)],
 ) -> impl FnMut(usize, usize) -> Option<Vec<u8>> + 'a {
-    let mut last: Vec<(usize, Vec<u8>)> = Vec::new();
+    let mut last: Option<(usize, Vec<u8>)> = None;
     move |ni, line_no| {
-        let at = match last.iter().position(|(n, _)| *n == ni) {
-            Some(at) => at,
-            None => {
-                let text = reader.text(notes.get(ni)?.1, MAX_NOTE_SIZE)?;
-                let mut held = text.len();
-                last.retain(|(_, t)| {
-                    held += t.len();
-                    held <= REFETCHED_BYTES
-                });
-                last.truncate(REFETCHED - 1);
-                last.insert(0, (ni, text));
-                0
-            }
-        };
-        let text = &last[at].1;
+        if last.as_ref().is_none_or(|(n, _)| *n != ni) {
+            last = Some((ni, reader.text(notes.get(ni)?.1, MAX_NOTE_SIZE)?));
+        }
+        let text = &last.as_ref()?.1;
         Some(
             text.split(|b| *b == b'\n')
                 .nth(line_no.checked_sub(1)?)?
@@ -226,6 +248,28 @@ impl Back<'_> {
     fn str(&mut self) -> Option<String> {
         self.opt().ok()?
     }
+    /// [`put_read`] read back; `None`: the bytes do not hold it.
+    fn read(&mut self) -> Option<WholeRead> {
+        let tag = self.take(1)?[0];
+        if tag == 0 {
+            return Some(None);
+        }
+        let mut c = super::index_kept::Cursor(self.0);
+        let read = if tag == 1 {
+            let status = c.str()?;
+            let n = c.u32()?;
+            let mut tasks = Vec::with_capacity(n.min(1 << 10));
+            for _ in 0..n {
+                tasks.push((c.str()?, c.str()?));
+            }
+            Ok(Summary { status, tasks })
+        } else {
+            Err(c.str()?)
+        };
+        self.0 = c.0;
+        Some(Some(read))
+    }
+
     fn line(&mut self) -> Option<(String, HeadLine<'static>)> {
         let g = self.str()?;
         let note = usize::try_from(self.u32()?).ok()?;
@@ -315,16 +359,37 @@ impl Scratch {
     }
 }
 
-/// A scratch file's heads by group, each group's in the store's order.
-fn read_back(file: Scratch) -> std::io::Result<BTreeMap<String, Vec<HeadLine<'static>>>> {
+/// What the first pass read of a record whole: `None`, not read.
+type WholeRead = Option<std::result::Result<Summary, String>>;
+
+/// What the first pass read of a record whole, after its head.
+fn put_read(out: &mut Vec<u8>, read: Option<&std::result::Result<Summary, String>>) {
+    match read {
+        None => out.push(0),
+        Some(Ok(s)) => {
+            out.push(1);
+            put_summary(out, s);
+        }
+        Some(Err(why)) => {
+            out.push(2);
+            put_kept_str(out, why);
+        }
+    }
+}
+
+/// A scratch file's heads by group (with what was read of each whole), each group's in
+/// the store's order.
+fn read_back(
+    file: Scratch,
+) -> std::io::Result<BTreeMap<String, Vec<(HeadLine<'static>, WholeRead)>>> {
     let bytes = file.bytes()?;
     let mut back = Back(&bytes);
-    let mut out: BTreeMap<String, Vec<HeadLine<'static>>> = BTreeMap::new();
+    let mut out: BTreeMap<String, Vec<(HeadLine<'static>, WholeRead)>> = BTreeMap::new();
     while !back.0.is_empty() {
-        let Some((g, line)) = back.line() else {
+        let Some(((g, line), read)) = back.line().zip(back.read()) else {
             return Err(std::io::ErrorKind::InvalidData.into());
         };
-        out.entry(g).or_default().push(line);
+        out.entry(g).or_default().push((line, read));
     }
     Ok(out)
 }
@@ -370,6 +435,32 @@ mod tests {
         assert!(Back(&bytes[..bytes.len() - 1]).line().is_some());
         let mut cut = Back(&bytes[..10]);
         assert!(cut.line().is_none());
+    }
+
+    #[test]
+    fn what_was_read_whole_reads_back_after_its_head() {
+        let summary = Summary {
+            status: "READY".into(),
+            tasks: vec![("T1".into(), "done".into()), (String::new(), "é".into())],
+        };
+        let reads = [
+            None,
+            Some(Ok(summary)),
+            Some(Err("field `seq` is over".into())),
+        ];
+        let mut bytes = Vec::new();
+        for r in &reads {
+            put_read(&mut bytes, r.as_ref());
+        }
+        let mut back = Back(&bytes);
+        for r in reads {
+            assert_eq!(back.read(), Some(r));
+        }
+        assert!(back.0.is_empty());
+        assert_eq!(Back(&bytes[..bytes.len() - 1]).read().map(|_| ()), Some(()));
+        let mut cut = Back(&bytes[1..bytes.len() - 1]);
+        cut.read();
+        assert_eq!(cut.read(), None);
     }
 
     #[test]

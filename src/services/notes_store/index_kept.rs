@@ -203,13 +203,13 @@ pub(super) fn before<'k>(
     Some((best, passed))
 }
 
-fn put_str(out: &mut Vec<u8>, s: &str) {
+pub(super) fn put_str(out: &mut Vec<u8>, s: &str) {
     let len = u32::try_from(s.len()).unwrap_or(u32::MAX);
     out.extend_from_slice(&len.to_le_bytes());
     out.extend_from_slice(&s.as_bytes()[..len as usize]);
 }
 
-fn put_summary(out: &mut Vec<u8>, s: &Summary) {
+pub(super) fn put_summary(out: &mut Vec<u8>, s: &Summary) {
     put_str(out, &s.status);
     let n = u32::try_from(s.tasks.len()).unwrap_or(0);
     out.extend_from_slice(&n.to_le_bytes());

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::index_file::{GroupEntry, Located, NoteSkip};
 use super::index_kept::{Kept, KeptRecord, summary_of};
 use crate::git::{CommitId, NoteText, Repo};
+use crate::model::changes::Summary;
 use crate::model::record::{Group, Head, HeadLine, MAX_NOTE_SIZE, RecordKind};
 
 pub(super) fn group_name(g: Group<'_>) -> String {
@@ -126,32 +127,26 @@ pub(super) fn seen_of<'a>(heads: impl Iterator<Item = &'a Head>) -> Vec<u64> {
 }
 
 /// A group's kept records (`index_kept.rs`) from its records' lines (`notes` names the
-/// note of each line's index), each line not at hand read by `fetch`.
+/// note of each line's index), `read(i)` saying what line `i` holds (`None`: not read).
 pub(super) fn kept_of(
     lines: &[HeadLine<'_>],
     notes: &[(CommitId, NoteText)],
-    fetch: &mut dyn FnMut(usize, usize) -> Option<Vec<u8>>,
+    read: &mut dyn FnMut(usize) -> Option<Result<Summary, String>>,
 ) -> Kept {
-    let session: Vec<&HeadLine<'_>> = (lines.iter())
-        .filter(|l| l.head.kind == RecordKind::Session)
+    let session: Vec<usize> = (0..lines.len())
+        .filter(|i| lines[*i].head.kind == RecordKind::Session)
         .collect();
     let places = (session.iter())
-        .map(|l| KeptRecord {
-            saved_at: l.head.saved_at,
-            key: l.head.key.clone(),
-            seq: l.head.seq,
-            note: notes[l.note].0,
-            line: l.line_no,
+        .map(|i| KeptRecord {
+            saved_at: lines[*i].head.saved_at,
+            key: lines[*i].head.key.clone(),
+            seq: lines[*i].head.seq,
+            note: notes[lines[*i].note].0,
+            line: lines[*i].line_no,
             read: Err(String::new()),
         })
         .collect();
-    super::index_kept::choose(places, &mut |i| {
-        let l = session[i];
-        match l.line {
-            Some(line) => Some(summary_of(line)),
-            None => fetch(l.note, l.line_no).map(|t| summary_of(&t)),
-        }
-    })
+    super::index_kept::choose(places, &mut |i| read(session[i]))
 }
 
 /// What [`entries_of`] works out of a group: its entry, seen names and kept records.
@@ -183,7 +178,7 @@ pub(super) fn entries_of(
         .into_iter()
         .map(|(g, l)| {
             let seen = seen_of(l.iter().map(|l| &l.head));
-            let kept = kept_of(&l, notes, &mut |_, _| None);
+            let kept = kept_of(&l, notes, &mut |i| l[i].line.map(summary_of));
             (g, (entry_of(l, notes, &mut |_, _| None), seen, kept))
         })
         .collect()
