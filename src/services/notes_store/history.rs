@@ -3,15 +3,18 @@
 //!
 //! From the index, `log -n N` reads the notes in the order of their newest record's
 //! time (the index's `.times`) and stops when no unread note can hold a newer record
-//! than the N it has; the record each shown one replaced is looked for in the notes of
-//! its session alone (`.members`), newest first, stopping at the first that cannot
-//! hold a newer one. `log KEY` reads the notes of the groups that have that key. Only
+//! than the N it has; what the record each shown one replaced holds is told by the
+//! records the index keeps of its session's groups (`index_kept.rs`, the usual case:
+//! a shown record is its session's newest, or a newer one of it is shown too), else
+//! looked for in the notes of its session alone (`.members`), newest first, stopping at
+//! the first that cannot hold a newer one. `log KEY` reads the notes of the groups that have that key. Only
 //! the lines that may be shown are parsed whole. Plain `log` is streamed (`stream.rs`);
 //! this reads the whole store for it only when the index cannot be used.
 //!
 //! What this changes in what `log` says: the lines named unreadable are those the
 //! index knows (every line that is no record, and the records it read whole that do
-//! not parse), not a whole parse of every record of the store.
+//! not parse, a kept record that does not among them when it is passed over on the way
+//! to a shown record's previous one), not a whole parse of every record of the store.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
