@@ -256,6 +256,18 @@ fn one_record_appended_is_kept_on_top_and_told() {
     let (_, read) = same(&env, &repo, &[1, 2], "after the append");
     assert_eq!(read, 0);
     let _ = same(&env, &repo, &[3, 4, 7], "after the append, further back");
+    // A record without an id under s1's key, newer: its previous one is the record
+    // taken on top (s1's group is not worked out again by this second update).
+    let legacy = rec(
+        "main/s1",
+        None,
+        (0, None, ""),
+        &at(90),
+        ("READY", &[("T1", "done")]),
+    );
+    append(&env, &repo, &c[1], &[legacy]);
+    let (told, read) = same(&env, &repo, &[1, 2], "a legacy record on top");
+    assert_eq!((told, read), (6, 0));
 }
 
 #[test]
