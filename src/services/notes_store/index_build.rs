@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::io::{BufWriter, Read, Seek, Write};
 
 use super::index_file::{Files, Heads, Times};
-use super::index_kept::{K, put_str as put_kept_str, put_summary, summary_of};
+use super::index_kept::{Tops, put_str as put_kept_str, put_summary, summary_of};
 use super::index_members::{Member, PARTS, Parts, part_of};
 use super::index_scan::{entry_of, group_name, newest_time, oversize, scan};
 use crate::git::{CommitId, NoteReader, NoteText, Repo};
@@ -33,36 +33,6 @@ const IN_MEMORY: usize = 4 << 20;
 /// peak of a build and `log -n 1`; 256: 60.6 MiB for the build). A file that cannot
 /// be made is memory instead.
 const SPILL: usize = 256;
-
-/// Groups whose newest records' times the first pass follows (about 10 MiB at most):
-/// a group past them keeps nothing for `log` (which then reads its notes).
-const TRACKED: usize = 1 << 16;
-
-/// Of each group, the times of the newest records read whole so far (at most
-/// [`K`]): a record older than all of them cannot be among the group's kept ones
-/// (`index_kept.rs`), so it is not parsed whole. What is kept is chosen in the second
-/// pass; a record it would need and that was not read ends what is kept there.
-#[derive(Default)]
-struct Tops(std::collections::HashMap<String, Vec<jiff::Timestamp>>);
-
-impl Tops {
-    fn wants(&self, g: &str, at: jiff::Timestamp) -> bool {
-        match self.0.get(g) {
-            Some(t) => t.len() < K || t.last().is_some_and(|last| at >= *last),
-            None => self.0.len() < TRACKED,
-        }
-    }
-
-    fn whole(&mut self, g: &str, at: jiff::Timestamp) {
-        if !self.0.contains_key(g) && self.0.len() >= TRACKED {
-            return;
-        }
-        let t = self.0.entry(g.to_owned()).or_default();
-        let i = t.partition_point(|x| *x >= at);
-        t.insert(i, at);
-        t.truncate(K);
-    }
-}
 
 /// The index of notes commit `now`, read whole from the store, its members' parts
 /// written as they are made (the manifest is written by the caller, unless a part

@@ -203,6 +203,36 @@ pub(super) fn before<'k>(
     Some((best, passed))
 }
 
+/// Groups whose newest records' times the first pass follows (about 10 MiB at most):
+/// a group past them keeps nothing for `log` (which then reads its notes).
+const TRACKED: usize = 1 << 16;
+
+/// The build's first pass (`index_build.rs`): of each group, the times of the newest
+/// records read whole so far (at most [`K`]). A record older than all of them cannot be
+/// among the group's kept ones, so it is not parsed whole. What is kept is chosen in
+/// the second pass; a record it would need and that was not read ends what is kept.
+#[derive(Default)]
+pub(super) struct Tops(std::collections::HashMap<String, Vec<jiff::Timestamp>>);
+
+impl Tops {
+    pub(super) fn wants(&self, g: &str, at: jiff::Timestamp) -> bool {
+        match self.0.get(g) {
+            Some(t) => t.len() < K || t.last().is_some_and(|last| at >= *last),
+            None => self.0.len() < TRACKED,
+        }
+    }
+
+    pub(super) fn whole(&mut self, g: &str, at: jiff::Timestamp) {
+        if let Some(t) = self.0.get_mut(g) {
+            let i = t.partition_point(|x| *x >= at);
+            t.insert(i, at);
+            t.truncate(K);
+        } else if self.0.len() < TRACKED {
+            self.0.insert(g.to_owned(), vec![at]);
+        }
+    }
+}
+
 pub(super) fn put_str(out: &mut Vec<u8>, s: &str) {
     let len = u32::try_from(s.len()).unwrap_or(u32::MAX);
     out.extend_from_slice(&len.to_le_bytes());
@@ -328,6 +358,27 @@ mod tests {
             status: status.into(),
             tasks: vec![("T1".into(), "done".into())],
         })
+    }
+
+    #[test]
+    fn a_record_is_read_whole_only_while_it_may_be_among_its_groups_newest() {
+        let t = |h: u32| jiff::Timestamp::from_second(i64::from(h) * 3600).unwrap();
+        let mut tops = Tops::default();
+        for h in [10, 12, 11] {
+            assert!(tops.wants("i:a", t(h)));
+            tops.whole("i:a", t(h));
+        }
+        assert!(!tops.wants("i:a", t(9)));
+        assert!(tops.wants("i:a", t(10)), "a tie may be among them");
+        tops.whole("i:a", t(13));
+        assert!(!tops.wants("i:a", t(10)));
+        assert!(tops.wants("i:b", t(1)), "a group not seen yet");
+        // Past the groups followed, a new one is not read (log reads its notes).
+        for i in 0..TRACKED {
+            tops.whole(&format!("i:{i}"), t(1));
+        }
+        assert!(!tops.wants("i:new", t(20)));
+        assert!(tops.wants("i:a", t(20)));
     }
 
     #[test]
