@@ -350,11 +350,22 @@ impl Reading<'_, '_> {
             let Ok(text) = self.text(*note)? else {
                 return Ok(Err(()));
             };
+            // The nth newest so far, as the note is begun (sorted): the lines this note
+            // adds come after it in `top`, unsorted, so `top[n - 1]` is no bar once one
+            // was added (a line newer than the nth was passed over for being older than
+            // the last line added).
+            let bar = (top.len() >= n).then(|| top.get(n - 1)).flatten().map(|p| {
+                (
+                    p.record.saved_at,
+                    p.record.key.clone(),
+                    p.record.seq,
+                    p.note,
+                    p.line,
+                )
+            });
             for (line_no, line, head) in lines_of(&text) {
                 // Only a line that would enter the newest n is parsed whole.
-                if let (Some(h), Some(last)) = (&head, top.get(n.saturating_sub(1)))
-                    && top.len() >= n
-                {
+                if let (Some(h), Some((saved_at, key, seq, at_note, at_line))) = (&head, &bar) {
                     let r = Rank {
                         saved_at: h.saved_at,
                         key: &h.key,
@@ -362,7 +373,14 @@ impl Reading<'_, '_> {
                         note: *note,
                         line: line_no,
                     };
-                    if newer_first(&r, &rank(last)) != Ordering::Less {
+                    let last = Rank {
+                        saved_at: *saved_at,
+                        key,
+                        seq: *seq,
+                        note: *at_note,
+                        line: *at_line,
+                    };
+                    if newer_first(&r, &last) != Ordering::Less {
                         continue;
                     }
                 }
