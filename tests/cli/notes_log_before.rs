@@ -376,6 +376,16 @@ fn random_stores_answer_every_n_as_the_store_read_whole() {
             for n in (1..=written + 1).step_by(2 + step) {
                 same_but_what_is_named(&env, &repo, n, &format!("seed {seed} step {step}"));
             }
+            // Plain `log`, streamed through the index.
+            let plain = |index: bool| {
+                let run = env.handover_with(&repo, &["log"], |c| {
+                    if !index {
+                        c.env("GIT_HANDOVER_TEST_NO_INDEX", "1");
+                    }
+                });
+                (run.code, run.stdout)
+            };
+            assert_eq!(plain(true), plain(false), "seed {seed} step {step}: log");
         }
     }
 }
@@ -410,4 +420,7 @@ fn same_but_what_is_named(env: &TestEnv, repo: &Path, n: usize, why: &str) {
     }
     // What changed since each one's previous record: in the human text only.
     assert_eq!(run(&[], true), run(&[], false), "{why}: -n {n}");
+    for key in ["main/a", "main/b"] {
+        assert_eq!(run(&[key], true), run(&[key], false), "{why}: -n {n} {key}");
+    }
 }
