@@ -52,18 +52,16 @@ pub fn run(ctx: &Context, args: &LogArgs) -> Result<Report> {
         let keys: Vec<&str> = history.keys.iter().map(String::as_str).collect();
         close = close_keys(key, &keys);
     }
-    // Each record against the next older one of its session (each state is parsed
-    // only for this comparison: a store holds many).
+    // Each record against the next older one of its session (each shown state is
+    // parsed only for this comparison: a store holds many; the older one is a summary,
+    // often the index's).
     let changes = (history.records.iter().zip(&history.before))
         .map(|(r, before)| {
             let Some(after) = r.record.state.as_ref() else {
                 return Vec::new();
             };
-            let before = before
-                .as_ref()
-                .and_then(|b| b.state.as_ref())
-                .map(crate::model::record::StateText::doc);
-            crate::model::changes::between(before.as_ref(), &after.doc())
+            let after = crate::model::changes::Summary::of(&after.doc());
+            crate::model::changes::between(before.as_ref(), &after)
         })
         .collect::<Vec<_>>();
     let (records, skipped) = (history.records, history.skipped);

@@ -20,6 +20,29 @@ pub enum Change {
     Session { from: String, to: String },
 }
 
+/// What a change is worked out from, of one state: its session `status` (`""` when it
+/// is not a string) and each task's `(id, status)` (tasks without a string id left out,
+/// a status not a string read as `""`). The notes index keeps it for a session's newest
+/// records, so that `log -n` need not read their notes (issue 36).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub status: String,
+    pub tasks: Vec<(String, String)>,
+}
+
+impl Summary {
+    pub fn of(doc: &Map<String, Value>) -> Summary {
+        Summary {
+            status: doc
+                .get("status")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned(),
+            tasks: tasks(doc),
+        }
+    }
+}
+
 fn tasks(doc: &Map<String, Value>) -> Vec<(String, String)> {
     doc.get("active_tasks")
         .and_then(Value::as_array)
@@ -41,23 +64,20 @@ fn tasks(doc: &Map<String, Value>) -> Vec<(String, String)> {
 
 /// The changes from `before` (the previous record of the session, if any) to `after`.
 /// Without a previous record every task counts as added.
-pub fn between(before: Option<&Map<String, Value>>, after: &Map<String, Value>) -> Vec<Change> {
-    let old = before.map(tasks).unwrap_or_default();
-    let new = tasks(after);
+pub fn between(before: Option<&Summary>, after: &Summary) -> Vec<Change> {
+    let empty = Vec::new();
+    let old = before.map_or(&empty, |b| &b.tasks);
+    let new = &after.tasks;
     let mut out = Vec::new();
-    if let Some(before) = before {
-        let status = |d: &Map<String, Value>| {
-            d.get("status")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_owned()
-        };
-        let (from, to) = (status(before), status(after));
-        if from != to {
-            out.push(Change::Session { from, to });
-        }
+    if let Some(before) = before
+        && before.status != after.status
+    {
+        out.push(Change::Session {
+            from: before.status.clone(),
+            to: after.status.clone(),
+        });
     }
-    for (id, status) in &new {
+    for (id, status) in new {
         match old.iter().find(|(o, _)| o == id) {
             None => out.push(Change::Added {
                 id: id.clone(),
@@ -71,7 +91,7 @@ pub fn between(before: Option<&Map<String, Value>>, after: &Map<String, Value>) 
             Some(_) => {}
         }
     }
-    for (id, _) in &old {
+    for (id, _) in old {
         if !new.iter().any(|(n, _)| n == id) {
             out.push(Change::Removed { id: id.clone() });
         }
@@ -93,9 +113,10 @@ mod tests {
 
     #[test]
     fn tasks_added_moved_removed_and_the_session_status() {
-        let a = doc(json!({"status": "READY", "active_tasks": [
+        let s = |v| Summary::of(&doc(v));
+        let a = s(json!({"status": "READY", "active_tasks": [
             {"id": "T1", "status": "in_progress"}, {"id": "T2", "status": "pending"}]}));
-        let b = doc(json!({"status": "ALL_COMPLETE", "active_tasks": [
+        let b = s(json!({"status": "ALL_COMPLETE", "active_tasks": [
             {"id": "T1", "status": "done"}, {"id": "T3", "status": "done"}]}));
         assert_eq!(
             between(Some(&a), &b),

@@ -6,6 +6,7 @@ mod history;
 mod index;
 mod index_build;
 mod index_file;
+mod index_kept;
 mod index_members;
 mod index_scan;
 mod index_update;

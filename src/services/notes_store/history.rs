@@ -3,24 +3,29 @@
 //!
 //! From the index, `log -n N` reads the notes in the order of their newest record's
 //! time (the index's `.times`) and stops when no unread note can hold a newer record
-//! than the N it has; the record each shown one replaced is looked for in the notes of
-//! its session alone (`.members`), newest first, stopping at the first that cannot
-//! hold a newer one. `log KEY` reads the notes of the groups that have that key. Only
+//! than the N it has; what the record each shown one replaced holds is told by the
+//! records the index keeps of its session's groups (`index_kept.rs`, the usual case:
+//! a shown record is its session's newest, or a newer one of it is shown too), else
+//! looked for in the notes of its session alone (`.members`), newest first, stopping at
+//! the first that cannot hold a newer one. `log KEY` reads the notes of the groups that have that key. Only
 //! the lines that may be shown are parsed whole. Plain `log` is streamed (`stream.rs`);
 //! this reads the whole store for it only when the index cannot be used.
 //!
 //! What this changes in what `log` says: the lines named unreadable are those the
 //! index knows (every line that is no record, and the records it read whole that do
-//! not parse), not a whole parse of every record of the store.
+//! not parse, a kept record that does not among them when it is passed over on the way
+//! to a shown record's previous one), not a whole parse of every record of the store.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::index;
 use super::index_file::Times;
+use super::index_kept::{Rank, newer_first, same_session};
 use super::indexed::IndexedAt as Indexed;
 use super::{Store, StoredRecord};
 use crate::git::CommitId;
+use crate::model::changes::Summary;
 use crate::model::record::{MAX_NOTE_SIZE, Record, parse_head, parse_record};
 use crate::support::error::Result;
 
@@ -29,8 +34,9 @@ use crate::support::error::Result;
 pub struct History {
     /// Newest first.
     pub records: Vec<StoredRecord>,
-    /// For each record, the next older record of its session that holds a state.
-    pub before: Vec<Option<Record>>,
+    /// For each record, what the next older record of its session that holds a state
+    /// holds.
+    pub before: Vec<Option<Summary>>,
     /// Lines of notes that are not records, named.
     pub skipped: Vec<String>,
     /// Every key of the store, sorted (for the keys close to one asked for).
@@ -44,25 +50,6 @@ struct Placed {
     record: Record,
 }
 
-/// What orders a record among the others, read from its head.
-struct Rank<'a> {
-    saved_at: jiff::Timestamp,
-    key: &'a str,
-    seq: Option<u64>,
-    note: CommitId,
-    line: usize,
-}
-
-/// Newest first; the same instant in key order, then (one session) the higher write
-/// count first, then the line appended last first.
-fn newer_first(a: &Rank<'_>, b: &Rank<'_>) -> Ordering {
-    b.saved_at
-        .cmp(&a.saved_at)
-        .then_with(|| a.key.cmp(b.key))
-        .then_with(|| b.seq.cmp(&a.seq))
-        .then_with(|| (b.note, b.line).cmp(&(a.note, a.line)))
-}
-
 fn rank(p: &Placed) -> Rank<'_> {
     Rank {
         saved_at: p.record.saved_at,
@@ -73,22 +60,13 @@ fn rank(p: &Placed) -> Rank<'_> {
     }
 }
 
-/// Two records of one session: the same `session_id` when both have one, else the
-/// same key.
-fn same_session(a: (Option<&str>, &str), b: (Option<&str>, &str)) -> bool {
-    match (a.0, b.0) {
-        (Some(x), Some(y)) => x == y,
-        _ => a.1 == b.1,
-    }
-}
-
 fn sort(records: &mut [Placed]) {
     records.sort_by(|a, b| newer_first(&rank(a), &rank(b)));
 }
 
 /// For each of the first `shown` of `records` (sorted), the next older one of its
 /// session with a state.
-fn befores(records: &[Placed], shown: usize) -> Vec<Option<Record>> {
+fn befores(records: &[Placed], shown: usize) -> Vec<Option<Summary>> {
     (0..shown.min(records.len()))
         .map(|i| {
             let r = &records[i].record;
@@ -102,7 +80,7 @@ fn befores(records: &[Placed], shown: usize) -> Vec<Option<Record>> {
                             (r.session_id.as_deref(), &r.key),
                         )
                 })
-                .cloned()
+                .map(|p| Summary::of(&p.state_doc()))
         })
         .collect()
 }
@@ -284,7 +262,7 @@ struct Reading<'a, 'b> {
     texts: std::collections::HashMap<CommitId, std::rc::Rc<Vec<u8>>>,
 }
 
-type Listed = std::result::Result<(Vec<Placed>, Vec<Option<Record>>), ()>;
+type Listed = std::result::Result<(Vec<Placed>, Vec<Option<Summary>>), ()>;
 
 /// The notes a listing keeps read (at most 64 notes of 1 MiB: a bound, whatever `-n`).
 const KEPT: usize = 64;
@@ -372,11 +350,22 @@ impl Reading<'_, '_> {
             let Ok(text) = self.text(*note)? else {
                 return Ok(Err(()));
             };
+            // The nth newest so far, as the note is begun (sorted): the lines this note
+            // adds come after it in `top`, unsorted, so `top[n - 1]` is no bar once one
+            // was added (a line newer than the nth was passed over for being older than
+            // the last line added).
+            let bar = (top.len() >= n).then(|| top.get(n - 1)).flatten().map(|p| {
+                (
+                    p.record.saved_at,
+                    p.record.key.clone(),
+                    p.record.seq,
+                    p.note,
+                    p.line,
+                )
+            });
             for (line_no, line, head) in lines_of(&text) {
                 // Only a line that would enter the newest n is parsed whole.
-                if let (Some(h), Some(last)) = (&head, top.get(n.saturating_sub(1)))
-                    && top.len() >= n
-                {
+                if let (Some(h), Some((saved_at, key, seq, at_note, at_line))) = (&head, &bar) {
                     let r = Rank {
                         saved_at: h.saved_at,
                         key: &h.key,
@@ -384,7 +373,14 @@ impl Reading<'_, '_> {
                         note: *note,
                         line: line_no,
                     };
-                    if newer_first(&r, &rank(last)) != Ordering::Less {
+                    let last = Rank {
+                        saved_at: *saved_at,
+                        key,
+                        seq: *seq,
+                        note: *at_note,
+                        line: *at_line,
+                    };
+                    if newer_first(&r, &last) != Ordering::Less {
                         continue;
                     }
                 }
@@ -409,25 +405,43 @@ impl Reading<'_, '_> {
         Ok(Ok((top, before)))
     }
 
-    /// The next older record of `r`'s session that holds a state, read from the notes
-    /// of the groups it may be in, newest first.
-    fn before(&mut self, r: &Placed) -> Result<std::result::Result<Option<Record>, ()>> {
+    /// What the next older record of `r`'s session that holds a state holds: from the
+    /// records the index keeps of the groups it may be in when they tell (the usual
+    /// case), else read from their notes, newest first.
+    fn before(&mut self, r: &Placed) -> Result<std::result::Result<Option<Summary>, ()>> {
         let (id, key) = (r.record.session_id.as_deref(), r.record.key.as_str());
-        let mut notes: BTreeSet<CommitId> = BTreeSet::new();
-        for (g, e) in self.groups {
-            let may = match g.strip_prefix("i:") {
+        let groups: Vec<(&String, &super::index_file::GroupEntry)> = (self.groups.iter())
+            .filter(|(g, e)| match g.strip_prefix("i:") {
                 Some(gid) => match id {
                     Some(id) => gid == id,
                     None => e.keys.iter().chain(&e.other_keys).any(|k| k == key),
                 },
                 None => g.strip_prefix("k:") == Some(key),
+            })
+            .collect();
+        let mut kept = Vec::with_capacity(groups.len());
+        for (g, e) in &groups {
+            let Some(k) = self.members.kept(g, e) else {
+                return Ok(Err(()));
             };
-            if may {
-                let Some(of) = self.members.of(g, e) else {
-                    return Ok(Err(()));
-                };
-                notes.extend(of);
-            }
+            kept.push((g.as_str(), k));
+        }
+        let kept: Vec<(&str, &super::index_kept::Kept)> =
+            kept.iter().map(|(g, k)| (*g, k)).collect();
+        let told = super::index_kept::before(&rank(r), id, &kept);
+        if let Some((found, passed)) = told {
+            crate::support::testing::note("log-before-kept");
+            self.skips
+                .extend(passed.into_iter().map(|(n, l, why)| ((n, l), why)));
+            return Ok(Ok(found.and_then(|f| f.read.clone().ok())));
+        }
+        crate::support::testing::note("log-before-read");
+        let mut notes: BTreeSet<CommitId> = BTreeSet::new();
+        for (g, e) in groups {
+            let Some(of) = self.members.of(g, e) else {
+                return Ok(Err(()));
+            };
+            notes.extend(of);
         }
         let mut order: Vec<(jiff::Timestamp, CommitId)> = (notes.into_iter())
             .map(|n| (self.times.get(&n).copied().unwrap_or_default(), n))
@@ -471,6 +485,6 @@ impl Reading<'_, '_> {
                 }
             }
         }
-        Ok(Ok(best.map(|b| b.record)))
+        Ok(Ok(best.map(|b| Summary::of(&b.record.state_doc()))))
     }
 }

@@ -118,6 +118,16 @@ impl MembersOf {
     }
 }
 
+impl MembersOf {
+    /// The records group `g` (whose entry is `e`) keeps for `log` (`index_kept.rs`);
+    /// `None` as for [`MembersOf::of`].
+    pub fn kept(&mut self, g: &str, e: &GroupEntry) -> Option<super::index_kept::Kept> {
+        let m = self.parts.get(&self.files, g)?;
+        let none = std::collections::BTreeSet::new();
+        super::index_scan::members_hold(e, &m.notes, &none).then(|| m.kept.clone())
+    }
+}
+
 /// The times of the index of `notes_ref` at `commit`, when its file holds them.
 pub fn times(repo: &Repo, notes_ref: &str, commit: CommitId) -> Option<Times> {
     let files = Files::at(&repo.tool_dir().notes_index(notes_ref));

@@ -16,9 +16,11 @@ use std::collections::BTreeMap;
 use std::io::{BufWriter, Read, Seek, Write};
 
 use super::index_file::{Files, Heads, Times};
+use super::index_kept::{Tops, put_str as put_kept_str, put_summary, summary_of};
 use super::index_members::{Member, PARTS, Parts, part_of};
 use super::index_scan::{entry_of, group_name, newest_time, oversize, scan};
 use crate::git::{CommitId, NoteReader, NoteText, Repo};
+use crate::model::changes::Summary;
 use crate::model::record::{Group, Head, HeadLine, MAX_NOTE_SIZE, RecordKind};
 use crate::support::error::{Error, Result};
 
@@ -50,6 +52,7 @@ pub(super) fn build(
     let mut spill: Vec<Scratch> = (0..SPILL).map(|_| Scratch::Memory(Vec::new())).collect();
     let mut spilled = 0;
     let mut buf = Vec::new();
+    let mut tops = Tops::default();
     for (ni, (object, blob)) in notes.iter().enumerate() {
         if budget.is_some_and(|b| std::time::Instant::now() >= b) {
             return Ok(None);
@@ -65,10 +68,16 @@ pub(super) fn build(
                 if let Some(at) = newest_time(&found) {
                     times.insert(*object, at);
                 }
-                for (line_no, _, head) in found {
+                for (line_no, line, head) in found {
                     let g = group_name(Group::of(&head));
+                    let read = (head.kind == RecordKind::Session && tops.wants(&g, head.saved_at))
+                        .then(|| summary_of(line));
+                    if read.as_ref().is_some_and(Result::is_ok) {
+                        tops.whole(&g, head.saved_at);
+                    }
                     buf.clear();
                     encode(&mut buf, &g, ni, line_no, &head);
+                    put_read(&mut buf, read.as_ref());
                     let to = &mut spill[part_of(&g) % SPILL];
                     spilled += buf.len();
                     if spilled > IN_MEMORY {
@@ -91,7 +100,8 @@ pub(super) fn build(
             .filter(|p| p % SPILL == i)
             .map(|p| (p, BTreeMap::new()))
             .collect();
-        for (g, lines) in groups {
+        for (g, read) in groups {
+            let (lines, mut reads): (Vec<_>, Vec<_>) = read.into_iter().unzip();
             let mut m = Member::default();
             for l in &lines {
                 let note = notes[l.note].0;
@@ -100,6 +110,7 @@ pub(super) fn build(
                 }
             }
             m.seen = super::index_scan::seen_of(lines.iter().map(|l| &l.head));
+            m.kept = super::index_scan::kept_of(&lines, &notes, &mut |i| reads[i].take());
             let mut fetch = refetch(&mut reader, &notes);
             heads
                 .groups
@@ -207,6 +218,28 @@ impl Back<'_> {
     fn str(&mut self) -> Option<String> {
         self.opt().ok()?
     }
+    /// [`put_read`] read back; `None`: the bytes do not hold it.
+    fn read(&mut self) -> Option<WholeRead> {
+        let tag = self.take(1)?[0];
+        if tag == 0 {
+            return Some(None);
+        }
+        let mut c = super::index_kept::Cursor(self.0);
+        let read = if tag == 1 {
+            let status = c.str()?;
+            let n = c.u32()?;
+            let mut tasks = Vec::with_capacity(n.min(1 << 10));
+            for _ in 0..n {
+                tasks.push((c.str()?, c.str()?));
+            }
+            Ok(Summary { status, tasks })
+        } else {
+            Err(c.str()?)
+        };
+        self.0 = c.0;
+        Some(Some(read))
+    }
+
     fn line(&mut self) -> Option<(String, HeadLine<'static>)> {
         let g = self.str()?;
         let note = usize::try_from(self.u32()?).ok()?;
@@ -296,16 +329,37 @@ impl Scratch {
     }
 }
 
-/// A scratch file's heads by group, each group's in the store's order.
-fn read_back(file: Scratch) -> std::io::Result<BTreeMap<String, Vec<HeadLine<'static>>>> {
+/// What the first pass read of a record whole: `None`, not read.
+type WholeRead = Option<std::result::Result<Summary, String>>;
+
+/// What the first pass read of a record whole, after its head.
+fn put_read(out: &mut Vec<u8>, read: Option<&std::result::Result<Summary, String>>) {
+    match read {
+        None => out.push(0),
+        Some(Ok(s)) => {
+            out.push(1);
+            put_summary(out, s);
+        }
+        Some(Err(why)) => {
+            out.push(2);
+            put_kept_str(out, why);
+        }
+    }
+}
+
+/// A scratch file's heads by group (with what was read of each whole), each group's in
+/// the store's order.
+fn read_back(
+    file: Scratch,
+) -> std::io::Result<BTreeMap<String, Vec<(HeadLine<'static>, WholeRead)>>> {
     let bytes = file.bytes()?;
     let mut back = Back(&bytes);
-    let mut out: BTreeMap<String, Vec<HeadLine<'static>>> = BTreeMap::new();
+    let mut out: BTreeMap<String, Vec<(HeadLine<'static>, WholeRead)>> = BTreeMap::new();
     while !back.0.is_empty() {
-        let Some((g, line)) = back.line() else {
+        let Some(((g, line), read)) = back.line().zip(back.read()) else {
             return Err(std::io::ErrorKind::InvalidData.into());
         };
-        out.entry(g).or_default().push(line);
+        out.entry(g).or_default().push((line, read));
     }
     Ok(out)
 }
@@ -351,6 +405,32 @@ mod tests {
         assert!(Back(&bytes[..bytes.len() - 1]).line().is_some());
         let mut cut = Back(&bytes[..10]);
         assert!(cut.line().is_none());
+    }
+
+    #[test]
+    fn what_was_read_whole_reads_back_after_its_head() {
+        let summary = Summary {
+            status: "READY".into(),
+            tasks: vec![("T1".into(), "done".into()), (String::new(), "é".into())],
+        };
+        let reads = [
+            None,
+            Some(Ok(summary)),
+            Some(Err("field `seq` is over".into())),
+        ];
+        let mut bytes = Vec::new();
+        for r in &reads {
+            put_read(&mut bytes, r.as_ref());
+        }
+        let mut back = Back(&bytes);
+        for r in reads {
+            assert_eq!(back.read(), Some(r));
+        }
+        assert!(back.0.is_empty());
+        assert_eq!(Back(&bytes[..bytes.len() - 1]).read().map(|_| ()), Some(()));
+        let mut cut = Back(&bytes[1..bytes.len() - 1]);
+        cut.read();
+        assert_eq!(cut.read(), None);
     }
 
     #[test]

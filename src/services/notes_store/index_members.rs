@@ -21,6 +21,7 @@ use std::path::PathBuf;
 use sha2::{Digest, Sha256};
 
 use super::index_file::Files;
+use super::index_kept::{Cursor, Kept};
 use crate::git::CommitId;
 
 /// How many parts: at 1,000,000 records (10,000 sessions) about 80 KB each.
@@ -33,11 +34,12 @@ pub fn part_of(name: &str) -> usize {
     usize::try_from(seen(name) % PARTS as u64).unwrap_or(0)
 }
 
-/// One group's notes and seen names.
+/// One group's notes, seen names and newest records that hold a state.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Member {
     pub notes: Vec<CommitId>,
     pub seen: Vec<u64>,
+    pub kept: Kept,
 }
 
 type Part = BTreeMap<String, Member>;
@@ -73,29 +75,22 @@ fn part_path(files: &Files, part: usize) -> PathBuf {
 }
 
 fn decode(body: &[u8], into: &mut Part) -> Option<()> {
-    let mut rest = body;
-    let mut take = |n: usize| -> Option<&[u8]> {
-        let (a, b) = (rest.get(..n)?, rest.get(n..)?);
-        rest = b;
-        Some(a)
-    };
-    let u32_at = |b: &[u8]| -> Option<usize> {
-        usize::try_from(u32::from_le_bytes(b.try_into().ok()?)).ok()
-    };
-    while let Some(len) = take(4) {
-        let len = u32_at(len)?;
-        let name = String::from_utf8(take(len)?.to_vec()).ok()?;
-        let count = u32_at(take(4)?)?;
+    let mut c = Cursor(body);
+    while !c.0.is_empty() {
+        let len = c.u32()?;
+        let name = String::from_utf8(c.take(len)?.to_vec()).ok()?;
+        let count = c.u32()?;
         let mut m = Member::default();
         m.notes.reserve(count.min(1 << 16));
         for _ in 0..count {
-            m.notes.push(CommitId::from_bytes(take(20)?)?);
+            m.notes.push(CommitId::from_bytes(c.take(20)?)?);
         }
-        let count = u32_at(take(4)?)?;
+        let count = c.u32()?;
         m.seen.reserve(count.min(1 << 16));
         for _ in 0..count {
-            m.seen.push(u64::from_le_bytes(take(8)?.try_into().ok()?));
+            m.seen.push(c.u64()?);
         }
+        m.kept = super::index_kept::decode(&mut c)?;
         into.insert(name, m);
     }
     Some(())
@@ -114,6 +109,7 @@ fn encode(part: &Part) -> Option<Vec<u8>> {
         for s in &m.seen {
             body.extend_from_slice(&s.to_le_bytes());
         }
+        super::index_kept::encode(&mut body, &m.kept);
     }
     Some(body)
 }
@@ -202,6 +198,10 @@ impl Parts {
         static NONE: Member = Member {
             notes: Vec::new(),
             seen: Vec::new(),
+            kept: Kept {
+                records: Vec::new(),
+                all: true,
+            },
         };
         Some(self.part(files, part_of(g))?.get(g).unwrap_or(&NONE))
     }

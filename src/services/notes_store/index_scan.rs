@@ -6,7 +6,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::index_file::{GroupEntry, Located, NoteSkip};
+use super::index_kept::{Kept, KeptRecord, summary_of};
 use crate::git::{CommitId, NoteText, Repo};
+use crate::model::changes::Summary;
 use crate::model::record::{Group, Head, HeadLine, MAX_NOTE_SIZE, RecordKind};
 
 pub(super) fn group_name(g: Group<'_>) -> String {
@@ -124,13 +126,39 @@ pub(super) fn seen_of<'a>(heads: impl Iterator<Item = &'a Head>) -> Vec<u64> {
     out
 }
 
+/// A group's kept records (`index_kept.rs`) from its records' lines (`notes` names the
+/// note of each line's index), `read(i)` saying what line `i` holds (`None`: not read).
+pub(super) fn kept_of(
+    lines: &[HeadLine<'_>],
+    notes: &[(CommitId, NoteText)],
+    read: &mut dyn FnMut(usize) -> Option<Result<Summary, String>>,
+) -> Kept {
+    let session: Vec<usize> = (0..lines.len())
+        .filter(|i| lines[*i].head.kind == RecordKind::Session)
+        .collect();
+    let places = (session.iter())
+        .map(|i| KeptRecord {
+            saved_at: lines[*i].head.saved_at,
+            key: lines[*i].head.key.clone(),
+            seq: lines[*i].head.seq,
+            note: notes[lines[*i].note].0,
+            line: lines[*i].line_no,
+            read: Err(String::new()),
+        })
+        .collect();
+    super::index_kept::choose(places, &mut |i| read(session[i]))
+}
+
+/// What [`entries_of`] works out of a group: its entry, seen names and kept records.
+pub(super) type Worked = (GroupEntry, Vec<u64>, Kept);
+
 /// The entries of `groups` worked out from `notes` (in the store's order) and their
-/// texts, with their seen names.
+/// texts, with their seen names and kept records.
 pub(super) fn entries_of(
     notes: &[(CommitId, NoteText)],
     texts: &[Option<Vec<u8>>],
     only: &BTreeSet<String>,
-) -> BTreeMap<String, (GroupEntry, Vec<u64>)> {
+) -> BTreeMap<String, Worked> {
     let mut lines: BTreeMap<String, Vec<HeadLine<'_>>> = BTreeMap::new();
     for (ni, text) in texts.iter().enumerate() {
         for (line_no, line, head) in scan(text.as_deref().unwrap_or_default()).0 {
@@ -150,7 +178,8 @@ pub(super) fn entries_of(
         .into_iter()
         .map(|(g, l)| {
             let seen = seen_of(l.iter().map(|l| &l.head));
-            (g, (entry_of(l, notes, &mut |_, _| None), seen))
+            let kept = kept_of(&l, notes, &mut |i| l[i].line.map(summary_of));
+            (g, (entry_of(l, notes, &mut |_, _| None), seen, kept))
         })
         .collect()
 }

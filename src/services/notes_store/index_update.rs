@@ -261,14 +261,16 @@ fn settle(
             return Ok(None);
         };
         match fresh.remove(g) {
-            Some((e, seen)) => {
+            Some((e, seen, kept)) => {
                 m.seen = seen;
+                m.kept = kept;
                 heads.groups.insert(g.clone(), e);
             }
             None => {
                 heads.groups.remove(g);
                 m.notes.clear();
                 m.seen.clear();
+                m.kept = super::index_kept::Kept::default();
             }
         }
     }
@@ -314,6 +316,15 @@ fn on_top_of(
             m.seen.insert(i, n);
         }
     }
+    let kept = super::index_kept::KeptRecord {
+        saved_at: h.saved_at,
+        key: h.key.clone(),
+        seq: h.seq,
+        note: r.note,
+        line: r.line_no,
+        read: Ok(crate::model::changes::Summary::of(&record.state_doc())),
+    };
+    super::index_kept::on_top(&mut m.kept, kept);
     let mut entry = old.clone();
     if let Err(i) = entry.keys.binary_search(&h.key) {
         entry.keys.insert(i, h.key.clone());

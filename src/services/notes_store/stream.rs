@@ -21,7 +21,7 @@ use super::index;
 use super::indexed::IndexedAt as Indexed;
 use super::{Store, StoredRecord};
 use crate::git::{CommitId, NoteText};
-use crate::model::changes::{Change, between};
+use crate::model::changes::{Change, Summary, between};
 use crate::model::record::{MAX_NOTE_SIZE, Record};
 use crate::support::error::Result;
 
@@ -135,7 +135,7 @@ impl LogStream<'_> {
                         .record
                         .state
                         .as_ref()
-                        .map(crate::model::record::StateText::doc);
+                        .map(|s| Summary::of(&s.doc()));
                     front.changes = Some(after.map(|a| between(None, &a)).unwrap_or_default());
                 }
                 if front.changes.is_some() {
@@ -251,7 +251,7 @@ impl LogStream<'_> {
                 !take && w.changes.is_none()
             });
         }
-        let before = (!waiting.is_empty()).then(|| state.doc());
+        let before = (!waiting.is_empty()).then(|| Summary::of(&state.doc()));
         for s in waiting {
             let Some(w) = s
                 .checked_sub(self.first)
@@ -263,7 +263,7 @@ impl LogStream<'_> {
                 continue;
             }
             let after = w.stored.record.state.take();
-            let after = after.as_ref().map(crate::model::record::StateText::doc);
+            let after = after.as_ref().map(|s| Summary::of(&s.doc()));
             w.changes = Some(after.map_or_else(Vec::new, |a| between(before.as_ref(), &a)));
             w.light = true;
         }

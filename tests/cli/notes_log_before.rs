@@ -1,0 +1,442 @@
+//! `log -n N`'s "changes since the previous record of its session" from what the notes
+//! index keeps of each group's newest records (issue 36: not a note read per record
+//! shown): the same answer as the store read whole (`GIT_HANDOVER_TEST_NO_INDEX`,
+//! `history_read`) for long sessions, two records of one session shown, a diverged
+//! session, records without an id under an id'd session's key, continue-here records,
+//! a record whose head reads and whole does not, a forged or half-written members
+//! part, one record appended, and a sync that brings a session never seen.
+
+use std::path::Path;
+
+use serde_json::json;
+
+use crate::common::{EventLog, TestEnv};
+use crate::notes_index::{MEMBERS, append, repo_with};
+use crate::notes_store::{NOTES, enable_store};
+
+/// A session record of `key` (session `id`, when given) with its `status` and tasks.
+fn rec(
+    key: &str,
+    id: Option<&str>,
+    (seq, parent, hash): (u64, Option<&str>, &str),
+    at: &str,
+    (status, tasks): (&str, &[(&str, &str)]),
+) -> String {
+    let tasks: Vec<_> = (tasks.iter())
+        .map(|(t, s)| json!({"id": t, "description": "work", "status": s}))
+        .collect();
+    let mut r = json!({"key": key, "worktree": "/gone", "branch": "main", "saved_at": at,
+        "kind": "session", "state": {"version": 3, "status": status, "active_tasks": tasks,
+        "session_hash": hash}});
+    if let Some(id) = id {
+        r["session_id"] = json!(id);
+        r["seq"] = json!(seq);
+        r["parent"] = json!(parent);
+        r["state"]["session_id"] = json!(id);
+    }
+    r.to_string()
+}
+
+/// A continue-here record of `key`.
+fn here(key: &str, id: Option<&str>, at: &str) -> String {
+    let mut r = json!({"key": key, "worktree": "/gone", "branch": "main", "saved_at": at,
+        "kind": "continue-here", "text": "pick up here"});
+    if let Some(id) = id {
+        r["session_id"] = json!(id);
+    }
+    r.to_string()
+}
+
+fn log(env: &TestEnv, repo: &Path, args: &[&str], index: Option<&EventLog>) -> String {
+    let mut all = vec!["log"];
+    all.extend_from_slice(args);
+    let run = env.handover_with(repo, &all, |c| match index {
+        Some(events) => drop(c.env("GIT_HANDOVER_TEST_LOG", events.path())),
+        None => drop(c.env("GIT_HANDOVER_TEST_NO_INDEX", "1")),
+    });
+    format!("{}\n{}\n{}", run.code, run.stdout, run.stderr)
+}
+
+/// `log -n N` (and `--json`) from the index equals the store read whole for each N;
+/// how many shown records' previous ones the index told, and how many were read.
+#[track_caller]
+fn same(env: &TestEnv, repo: &Path, ns: &[usize], why: &str) -> (usize, usize) {
+    let events = env.event_log(&format!("log-{}", why.replace(' ', "-")));
+    for n in ns {
+        let n = n.to_string();
+        for args in [&["-n", &n][..], &["-n", &n, "--json"]] {
+            let truth = log(env, repo, args, None);
+            assert_eq!(
+                log(env, repo, args, Some(&events)),
+                truth,
+                "{why}: {args:?}"
+            );
+        }
+    }
+    (
+        events.count("log-before-kept"),
+        events.count("log-before-read"),
+    )
+}
+
+fn at(minute: u32) -> String {
+    format!("2026-11-30T{:02}:{:02}:00Z", 10 + minute / 60, minute % 60)
+}
+
+/// The `session_hash` of session `id`'s write `seq` (64 hex digits, as the tool's).
+fn hash(id: &str, seq: u64) -> String {
+    let n = id.bytes().fold(0u64, |h, b| h * 131 + u64::from(b));
+    format!("{:064x}", u128::from(n) << 32 | u128::from(seq))
+}
+
+/// Session `id` (key `main/<id>`) written `writes` times from minute `from` every
+/// `step` minutes, its tasks moving and its status finished at the end.
+fn session(id: &str, writes: u64, from: u32, step: u32) -> Vec<String> {
+    let key = format!("main/{id}");
+    (1..=writes)
+        .map(|seq| {
+            let written = hash(id, seq);
+            let parent = (seq > 1).then(|| hash(id, seq - 1));
+            let status = if seq == writes {
+                "ALL_COMPLETE"
+            } else {
+                "READY"
+            };
+            let t1 = if seq > 2 { "done" } else { "in_progress" };
+            let t2 = format!("T{}", 2 + seq % 3);
+            let tasks = [("T1", t1), (t2.as_str(), "pending")];
+            let minute = from + step * u32::try_from(seq).unwrap();
+            rec(
+                &key,
+                Some(id),
+                (seq, parent.as_deref(), &written),
+                &at(minute),
+                (status, &tasks),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn long_sessions_and_two_records_of_one_shown_are_told_by_the_index() {
+    let env = TestEnv::new();
+    let (repo, c) = repo_with(&env, 4);
+    // s1's records spread over notes, s2's between them in time; s1's last two newest.
+    let s1 = session("s1", 8, 0, 10);
+    let s2 = session("s2", 4, 5, 12);
+    for (i, line) in s1.iter().chain(&s2).enumerate() {
+        append(&env, &repo, &c[i % 4], std::slice::from_ref(line));
+    }
+    let (told, read) = same(&env, &repo, &[1, 2], "two shown");
+    assert_eq!(read, 0, "every previous one was kept ({told} told)");
+    assert_eq!(told, 6);
+    // Further back than the kept records: read from the notes, the same answer.
+    let (_, read) = same(&env, &repo, &[3, 6, 12, 50], "further back");
+    assert!(read > 0);
+}
+
+#[test]
+fn a_diverged_session_and_records_without_an_id_under_its_key() {
+    let env = TestEnv::new();
+    let (repo, c) = repo_with(&env, 3);
+    let ready = ("READY", &[("L1", "in_progress")][..]);
+    let done = ("READY", &[("L1", "done"), ("L2", "pending")][..]);
+    // Records written before ids under s1's key, one of them after its first id'd one.
+    append(
+        &env,
+        &repo,
+        &c[0],
+        &[
+            rec("main/s1", None, (0, None, ""), &at(0), ready),
+            rec("main/s1", None, (0, None, ""), &at(15), done),
+        ],
+    );
+    let one = ("READY", &[("T1", "pending")][..]);
+    let two = ("READY", &[("T1", "in_progress")][..]);
+    append(
+        &env,
+        &repo,
+        &c[1],
+        &[
+            rec("main/s1", Some("s1"), (1, None, "a1"), &at(10), one),
+            // Two writes from one state: the sides.
+            rec("main/s1", Some("s1"), (2, Some("a1"), "a2x"), &at(20), two),
+        ],
+    );
+    append(
+        &env,
+        &repo,
+        &c[2],
+        &[
+            rec("main/s1", Some("s1"), (2, Some("a1"), "a2y"), &at(25), done),
+            rec("main/s1", None, (0, None, ""), &at(30), ready),
+        ],
+    );
+    let (told, _) = same(&env, &repo, &[1, 2, 3, 4, 6], "diverged and id-less");
+    assert!(told > 0);
+}
+
+#[test]
+fn continue_here_records_and_a_record_that_does_not_read_whole() {
+    let env = TestEnv::new();
+    let (repo, c) = repo_with(&env, 2);
+    let mut lines = session("s1", 4, 0, 10);
+    // Write 3's head reads, its whole does not (a worktree that is no string): it holds
+    // no state for log, which passes over it to write 2 and names it.
+    lines[2] = lines[2].replace("\"worktree\":\"/gone\"", "\"worktree\":5");
+    lines.insert(3, here("main/s1", Some("s1"), &at(35)));
+    lines.push(here("main/s1", None, &at(50)));
+    append(&env, &repo, &c[0], &lines[..3]);
+    append(&env, &repo, &c[1], &lines[3..]);
+    // (Not -n 1: the continue-here record's previous one is write 4, nothing is passed
+    // over, and the index names only the lines it knows: not write 3, which the store
+    // read whole names.)
+    let (told, read) = same(&env, &repo, &[2, 3, 4], "continue-here");
+    assert!(told > 0 && read == 0, "{told} told, {read} read");
+    let out = log(&env, &repo, &["-n", "2"], None);
+    assert!(out.contains("not a string"), "{out}");
+}
+
+#[test]
+fn a_forged_or_half_written_members_part_is_not_believed() {
+    let env = TestEnv::new();
+    let (repo, c) = repo_with(&env, 2);
+    for (i, line) in session("s1", 5, 0, 10).iter().enumerate() {
+        append(&env, &repo, &c[i % 2], std::slice::from_ref(line));
+    }
+    let truth = log(&env, &repo, &["-n", "2", "--json"], None);
+    let events = env.event_log("forged");
+    assert_eq!(
+        log(&env, &repo, &["-n", "2", "--json"], Some(&events)),
+        truth
+    );
+    let dir = repo.join(format!("{MEMBERS}.d"));
+    let part = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let good = std::fs::read(&part).unwrap();
+    let mut forged = good.clone();
+    let last = forged.len() - 3;
+    forged[last] ^= 0x55;
+    for bytes in [&forged[..], &good[..good.len() - 7], &[][..]] {
+        std::fs::write(&part, bytes).unwrap();
+        // Not believed (the index forgotten), then built again and believed.
+        for _ in 0..2 {
+            let out = log(&env, &repo, &["-n", "2", "--json"], Some(&events));
+            assert_eq!(out, truth);
+        }
+    }
+    assert_eq!(events.count("notes-index-built"), 4);
+    assert_eq!(events.count("log-before-read"), 0);
+}
+
+#[test]
+fn one_record_appended_is_kept_on_top_and_told() {
+    let env = TestEnv::new();
+    let (repo, c) = repo_with(&env, 2);
+    let lines = session("s1", 6, 0, 10);
+    for (i, line) in lines[..5].iter().enumerate() {
+        append(&env, &repo, &c[i % 2], std::slice::from_ref(line));
+    }
+    let (_, read) = same(&env, &repo, &[1, 2], "before the append");
+    assert_eq!(read, 0);
+    let events = env.event_log("appended");
+    append(&env, &repo, &c[0], &lines[5..]);
+    let truth = log(&env, &repo, &["-n", "2", "--json"], None);
+    assert_eq!(
+        log(&env, &repo, &["-n", "2", "--json"], Some(&events)),
+        truth
+    );
+    assert_eq!(events.count("notes-index-on-top"), 1, "taken on top");
+    assert_eq!(events.count("log-before-read"), 0, "its previous ones kept");
+    assert_eq!(events.count("log-before-kept"), 2);
+    let (_, read) = same(&env, &repo, &[1, 2], "after the append");
+    assert_eq!(read, 0);
+    let _ = same(&env, &repo, &[3, 4, 7], "after the append, further back");
+    // A record without an id under s1's key, newer: its previous one is the record
+    // taken on top (s1's group is not worked out again by this second update).
+    let legacy = rec(
+        "main/s1",
+        None,
+        (0, None, ""),
+        &at(90),
+        ("READY", &[("T1", "done")]),
+    );
+    append(&env, &repo, &c[1], &[legacy]);
+    let (told, read) = same(&env, &repo, &[1, 2], "a legacy record on top");
+    assert_eq!((told, read), (6, 0));
+}
+
+#[test]
+fn a_sync_that_brings_a_session_never_seen_and_more_of_one_known() {
+    let env = TestEnv::new();
+    let (repo, c) = repo_with(&env, 2);
+    let s1 = session("s1", 6, 0, 10);
+    append(&env, &repo, &c[0], &s1[..3]);
+    let _ = same(&env, &repo, &[2], "built");
+    let remote = env.root().join("remote.git");
+    let remote = remote.to_str().unwrap();
+    env.git(
+        env.root(),
+        &["clone", "-q", "--bare", repo.to_str().unwrap(), remote],
+    );
+    env.git(&repo, &["remote", "add", "origin", remote]);
+    env.git(&repo, &["push", "-q", "origin", NOTES]);
+    env.git(env.root(), &["clone", "-q", remote, "other"]);
+    let other = env.root().join("other");
+    enable_store(&env, &other);
+    env.git(
+        &other,
+        &["fetch", "-q", "origin", &format!("{NOTES}:{NOTES}")],
+    );
+    // The other clone goes on with s1 and writes s9; both sides are told after the sync.
+    append(&env, &other, &c[1], &s1[3..]);
+    append(&env, &other, &c[0], &session("s9", 3, 2, 10));
+    env.git(&other, &["push", "-q", "origin", NOTES]);
+    let sync = env.handover(&repo, &["sync"]);
+    assert_eq!(sync.code, 0, "{}", sync.snapshot());
+    let (told, read) = same(&env, &repo, &[1, 2], "after the sync");
+    assert!(told > 0 && read == 0, "{told} told, {read} read");
+    let _ = same(&env, &repo, &[4, 5, 9], "after the sync, further back");
+}
+
+/// A small deterministic generator (no test depends on a crate's random numbers).
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n
+    }
+}
+
+/// One random record of sessions a, b (key `main/b`) and c (key `main/a`, a's): a
+/// continue-here, a record without an id, or a session write — now and then a second
+/// write from the same state (two sides), or one whose head reads and whole does not.
+fn random_line(rng: &mut Lcg, seqs: &mut [u64; 3]) -> String {
+    let who = usize::try_from(rng.below(3)).unwrap();
+    let id = ["a", "b", "c"][who];
+    let key = format!("main/{}", ["a", "b", "a"][who]);
+    let minute = u32::try_from(rng.below(20)).unwrap() * 5;
+    match rng.below(8) {
+        0 => here(&key, (rng.below(2) == 0).then_some(id), &at(minute)),
+        1 => rec(&key, None, (0, None, ""), &at(minute), ("READY", &[])),
+        kind => {
+            if kind != 2 || seqs[who] == 0 {
+                seqs[who] += 1;
+            }
+            let seq = seqs[who];
+            let parent = (seq > 1).then(|| hash(id, seq - 1));
+            let status = ["in_progress", "done"][usize::from(kind % 2 == 0)];
+            let tasks = [("T1", status), ("T2", "pending")];
+            let written = format!("{}{kind}", &hash(id, seq)[1..]);
+            let session = ["READY", "ALL_COMPLETE"][usize::from(kind == 7)];
+            let r = rec(
+                &key,
+                Some(id),
+                (seq, parent.as_deref(), &written),
+                &at(minute),
+                (session, &tasks[..]),
+            );
+            if kind == 3 && rng.below(2) == 0 {
+                r.replace("\"branch\":\"main\"", "\"branch\":[]")
+            } else {
+                r
+            }
+        }
+    }
+}
+
+/// Stores made at random — sessions with and without ids sharing keys, times that tie,
+/// two writes from one state, continue-here records, records that do not read whole,
+/// written over several notes in several steps, a note now and then rewritten without
+/// its first line (the index updated between) — answer every `log -n N` as the store
+/// read whole. (It found `log -n` passing over a record
+/// newer than the nth once a note had brought the listing to n.)
+#[test]
+fn random_stores_answer_every_n_as_the_store_read_whole() {
+    for seed in [1_u64, 7, 36, 99, 2026, 4242, 5, 11, 13] {
+        let env = TestEnv::new();
+        let (repo, c) = repo_with(&env, 3);
+        let mut rng = Lcg(seed);
+        let mut seqs = [0_u64; 3];
+        let mut written = 0;
+        for step in 0..3 {
+            for _ in 0..6 {
+                let line = random_line(&mut rng, &mut seqs);
+                let note = usize::try_from(rng.below(3)).unwrap();
+                append(&env, &repo, &c[note], &[line]);
+            }
+            written += 6;
+            // Now and then a note rewritten without its first line (an update that is
+            // no append: its groups worked out again from their notes).
+            if rng.below(2) == 0 {
+                let note = &c[usize::try_from(rng.below(3)).unwrap()];
+                let show = ["notes", "--ref=handover", "show", note.as_str()];
+                let text = env.git(&repo, &show);
+                let rest: Vec<&str> = text.lines().skip(1).collect();
+                if rest.is_empty() {
+                    env.git(&repo, &["notes", "--ref=handover", "remove", note]);
+                } else {
+                    let body = rest.join("\n");
+                    let add = ["notes", "--ref=handover", "add", "-f", "-m", &body, note];
+                    env.git(&repo, &add);
+                }
+            }
+            for n in (1..=written + 1).step_by(2 + step) {
+                same_but_what_is_named(&env, &repo, n, &format!("seed {seed} step {step}"));
+            }
+            // Plain `log`, streamed through the index.
+            let plain = |index: bool| {
+                let run = env.handover_with(&repo, &["log"], |c| {
+                    if !index {
+                        c.env("GIT_HANDOVER_TEST_NO_INDEX", "1");
+                    }
+                });
+                (run.code, run.stdout)
+            };
+            assert_eq!(plain(true), plain(false), "seed {seed} step {step}: log");
+        }
+    }
+}
+
+/// `log -n N` (and `--json`) from the index equals the store read whole but for the
+/// lines named unreadable: the index names those it knows (the store read whole names
+/// every one), so the ones it names are among the store's.
+#[track_caller]
+fn same_but_what_is_named(env: &TestEnv, repo: &Path, n: usize, why: &str) {
+    let n = n.to_string();
+    let run = |args: &[&str], index: bool| {
+        let mut all = vec!["log", "-n", &n];
+        all.extend_from_slice(args);
+        let run = env.handover_with(repo, &all, |c| {
+            if !index {
+                c.env("GIT_HANDOVER_TEST_NO_INDEX", "1");
+            }
+        });
+        assert_eq!(run.code, 0, "{why}: {}", run.stderr);
+        run.stdout
+    };
+    let json = |index| {
+        let mut v: serde_json::Value = serde_json::from_str(&run(&["--json"], index)).unwrap();
+        let named = v.as_object_mut().unwrap().remove("skipped").unwrap();
+        (v, named)
+    };
+    let (truth, all) = json(false);
+    let (got, named) = json(true);
+    assert_eq!(got, truth, "{why}: -n {n}");
+    for line in named.as_array().unwrap() {
+        assert!(all.as_array().unwrap().contains(line), "{why}: {line}");
+    }
+    // What changed since each one's previous record: in the human text only.
+    assert_eq!(run(&[], true), run(&[], false), "{why}: -n {n}");
+    for key in ["main/a", "main/b"] {
+        assert_eq!(run(&[key], true), run(&[key], false), "{why}: -n {n} {key}");
+    }
+}
