@@ -422,7 +422,9 @@ fn a_sync_whose_tracking_ref_keeps_moving_back_does_not_say_its_push_was_rejecte
     // The remote moves past what a's tracking ref holds.
     let run = env.handover(
         &b,
-        &["task", "claim", "T1", "--as", "agent-b", "--remote", "origin"],
+        &[
+            "task", "claim", "T1", "--as", "agent-b", "--remote", "origin",
+        ],
     );
     assert_eq!(run.code, 0, "{}", run.snapshot());
     let log = env.event_log("sync-moved-back");

@@ -319,7 +319,12 @@ fn a_damaged_note_is_not_said_missing_when_the_index_is_built() {
     corrupt_note(&env, &repo, &c[1]);
     // The object is there (git finds its header's place), only unreadable.
     let blob = env.git(&repo, &["notes", "--ref=handover", "list", &c[1]]);
-    assert!(repo.join(".git/objects").join(&blob[..2]).join(&blob[2..]).exists());
+    assert!(
+        repo.join(".git/objects")
+            .join(&blob[..2])
+            .join(&blob[2..])
+            .exists()
+    );
     let run = env.handover(&repo, &["log"]);
     assert_ne!(run.code, 0, "{}", run.snapshot());
     assert!(
