@@ -343,3 +343,45 @@ fn lines_appended_to_a_note_are_read_alone_and_answer_as_the_store() {
         same_logs(&env, &repo, why);
     }
 }
+
+/// A hook that could not index the store in its budget says "the next `git handover
+/// status` indexes it". Where no index can be written (a file where its directory
+/// should be, the case the test above shows answered from memory), the status runs,
+/// builds its index in memory and keeps none: the next briefing says the same line
+/// again, and so on for ever. The line promises what cannot happen here (it should be
+/// said only when the index can be written, or say why not).
+#[test]
+#[ignore = "finding: 'the next git handover status indexes it' is said where no index can be written"]
+fn the_unindexed_store_is_not_promised_an_index_that_cannot_be_written() {
+    let env = TestEnv::new();
+    let (repo, _) = crate::notes_index::populated_with(&env, false);
+    env.write(
+        &repo.join(".claude/handover/main/broken/project-state.json"),
+        "{",
+    );
+    let dir = repo.join(".git/git-handover/notes-index");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
+    std::fs::write(&dir, b"not a directory").unwrap();
+    let brief = |id: &str| {
+        let event = serde_json::json!({"session_id": id, "cwd": repo.display().to_string(),
+            "hook_event_name": "SessionStart", "source": "startup"})
+        .to_string();
+        let run = env.handover_fed(&repo, &["hook", "session-start"], event.as_bytes(), |c| {
+            c.env("GIT_HANDOVER_TEST_INDEX_BUDGET_MS", "0");
+        });
+        run.hook_context()
+    };
+    let text = brief("a1");
+    if !text.contains("not indexed yet") {
+        return; // not said here: nothing promised
+    }
+    let run = env.handover(&repo, &["status"]);
+    assert!(run.stdout.contains("main/s1"), "{}", run.snapshot());
+    let text = brief("a2");
+    assert!(
+        !text.contains("the next `git handover status` indexes it"),
+        "said again after the status it named ran: {text}\nstatus: {}",
+        run.stderr
+    );
+}
