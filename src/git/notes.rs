@@ -148,9 +148,9 @@ impl Repo {
         let mut pending = vec![(tree, prefix.to_owned())];
         while let Some((tree, prefix)) = pending.pop() {
             let data = find(tree).ok_or_else(|| {
-                Error::git(
+                Error::git_said(
                     msg(crate::k!("git.read_notes_tree"), &[]),
-                    "a notes tree is not in the object database",
+                    msg(crate::k!("git.notes_tree_gone"), &[]),
                 )
             })?;
             let decoded = gix::objs::TreeRef::from_bytes(&data, kind)

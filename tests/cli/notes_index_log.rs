@@ -308,7 +308,6 @@ fn a_log_that_fails_midway_closes_its_document_with_the_error() {
 /// false (it is there, damaged), and unlike the stream's "missing from the object
 /// database or damaged" for the same note (aba9952 corrected only the stream's).
 #[test]
-#[ignore = "finding: the index build says a damaged note's blob is not in the object database"]
 fn a_damaged_note_is_not_said_missing_when_the_index_is_built() {
     let env = TestEnv::new();
     let (repo, c) = crate::notes_index::repo_with(&env, 3);

@@ -199,10 +199,11 @@ pub fn members_hold(e: &GroupEntry, notes: &[CommitId], changed: &BTreeSet<Strin
     })
 }
 
-/// The error of a note whose blob is not there, as the store's own reader says it.
+/// The error of a note whose blob is not there or does not read, as the store's own
+/// reader says it (the stream's too).
 pub(super) fn missing(object: &CommitId) -> crate::support::error::Error {
-    crate::support::error::Error::git(
+    crate::support::error::Error::git_said(
         crate::support::error::msg(crate::k!("git.read_note_of"), &[("object", object)]),
-        "the note's blob is not in the object database",
+        crate::support::error::msg(crate::k!("git.note_object_gone"), &[]),
     )
 }

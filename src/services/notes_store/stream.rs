@@ -189,10 +189,7 @@ impl LogStream<'_> {
             return Ok(());
         }
         let Some(text) = repo.note_text(blob, MAX_NOTE_SIZE) else {
-            return Err(crate::support::error::Error::git(
-                crate::support::error::msg(crate::k!("git.read_note_of"), &[("object", &note)]),
-                "the note's object is missing from the object database or damaged",
-            ));
+            return Err(super::index_scan::missing(&note));
         };
         for parsed in crate::model::record::parse_note(&text) {
             match parsed.record {
@@ -304,9 +301,9 @@ impl LogStream<'_> {
         found
             .and_then(|l| crate::model::record::parse_record(l).ok())
             .ok_or_else(|| {
-                crate::support::error::Error::git(
+                crate::support::error::Error::git_said(
                     crate::support::error::msg(crate::k!("git.read"), &[("what", &blob.to_hex())]),
-                    "the note's record no longer reads",
+                    crate::support::error::msg(crate::k!("git.record_gone"), &[]),
                 )
             })
     }

@@ -159,6 +159,8 @@ pub enum Error {
     },
     /// The repository could not be read.
     Git { action: Msg, message: String },
+    /// As [`Error::Git`], the cause said in the catalog's words (not git's or gix's).
+    GitSaid { action: Msg, why: Msg },
     /// `sync` could not reach the remote (git's words in `why`).
     Unreachable { remote: String, why: String },
     /// There was nothing to do (nothing to resume, nothing to migrate).
@@ -256,6 +258,11 @@ impl Error {
         }
     }
 
+    /// [`Error::git`] with a cause of the catalog.
+    pub fn git_said(action: Msg, why: Msg) -> Self {
+        Error::GitSaid { action, why }
+    }
+
     /// An error about the input of a command, `<stdin>` (its name as
     /// [`STDIN`]) or a file given with `--from`: its hint speaks of that input, which
     /// is never stored or rewritten. Errors of another kind pass unchanged (a
@@ -298,7 +305,7 @@ impl Error {
             Error::InvalidConfig { .. } => "invalid_config",
             Error::Usage { .. } => "usage",
             Error::Io { .. } => "io",
-            Error::Git { .. } => "git",
+            Error::Git { .. } | Error::GitSaid { .. } => "git",
             Error::Unreachable { .. } => "unreachable_remote",
             Error::NothingToDo { .. } => "nothing_to_do",
             Error::Locked { .. } => "locked",
@@ -401,6 +408,7 @@ impl Error {
             Error::InvalidConfig { .. } | Error::Usage { .. } => exit::USAGE,
             Error::Io { .. }
             | Error::Git { .. }
+            | Error::GitSaid { .. }
             | Error::Unreachable { .. }
             | Error::NothingToDo { .. } => exit::ATTENTION,
             Error::Locked { .. }

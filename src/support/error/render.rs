@@ -87,6 +87,7 @@ impl Error {
             }
             Error::Io { .. }
             | Error::Git { .. }
+            | Error::GitSaid { .. }
             | Error::Unreachable { .. }
             | Error::Sha256Unsupported { .. } => None,
         }
@@ -169,6 +170,10 @@ impl Error {
                     ("action", &action.render(lang)),
                     ("why", &one_line(message)),
                 ],
+            ),
+            Error::GitSaid { action, why } => f(
+                crate::k!("err.git"),
+                &[("action", &action.render(lang)), ("why", &why.render(lang))],
             ),
             Error::NotRecorded {
                 notes_ref,
