@@ -198,11 +198,12 @@ fn print(mut outcome: ProcessOutput, quiet: bool, lang: Lang) -> ExitCode {
     ExitCode::from(outcome.code)
 }
 
-/// The stale locks this process took over so far, each said once (commands do not
+/// The stale locks this process took over so far, each said once, and the notes
+/// index it could not keep (commands do not
 /// print; a lock is taken deep inside a write): every command in a repository adds
 /// them to its warnings, plain `log` too, whose stream may run after its opening.
 fn stale_lock_warnings(painter: &crate::render::human::Painter, lang: Lang) -> Vec<String> {
-    (crate::support::fsio::take_over_notices().into_iter())
+    let mut out: Vec<String> = (crate::support::fsio::take_over_notices().into_iter())
         .map(|(lock, owner)| {
             let owner = crate::support::error::LockOwner::describe(owner.as_ref(), lang);
             painter.f(
@@ -210,7 +211,14 @@ fn stale_lock_warnings(painter: &crate::render::human::Painter, lang: Lang) -> V
                 &[("lock", &lock.display()), ("owner", &owner)],
             )
         })
-        .collect()
+        .collect();
+    // And an index of the notes store that could not be kept (said the same way: a
+    // store is read deep inside a command).
+    out.extend(
+        crate::services::notes_store::index_unkept()
+            .map(|dir| painter.f(crate::k!("main.index_unkept"), &[("dir", &dir.display())])),
+    );
+    out
 }
 
 /// Run the command of `cli`; `lang` becomes the run's language once the configuration

@@ -16,6 +16,7 @@ mod open_file;
 mod sides;
 mod stream;
 
+pub use index::unkept as index_unkept;
 pub use sides::facts;
 pub use stream::LogStream;
 

@@ -62,8 +62,14 @@ pub fn run(ctx: &Context, args: &ContinueArgs, mode: Mode, ask: &mut dyn Ask) ->
     let mut report = search_and_resume(ctx, &mut history, args, mode, ask)?;
     report.graph_hint = history.commit_graph_hint();
     // The hook does not build the store's index: what it did not look at, it says.
-    if ctx.store().unindexed() {
-        report.announcements.insert(0, Announcement::StoreUnindexed);
+    let store = ctx.store();
+    if store.unindexed() {
+        // The next command indexes it, unless no index can be kept: then that is said.
+        let said = match store.index_cannot_be_kept() {
+            None => Announcement::StoreUnindexed,
+            Some((dir, why)) => Announcement::StoreUnkept { dir, why },
+        };
+        report.announcements.insert(0, said);
     }
     Ok(report)
 }

@@ -19,6 +19,9 @@ pub enum Announcement {
     /// The notes store was not looked at: it has no index yet, and the hook does not
     /// build one (the next command does).
     StoreUnindexed,
+    /// As [`Announcement::StoreUnindexed`], but no index can be kept in `dir` (`why`):
+    /// no command will index it until that is mended.
+    StoreUnkept { dir: PathBuf, why: String },
 }
 
 impl std::fmt::Display for Announcement {
@@ -33,6 +36,11 @@ impl std::fmt::Display for Announcement {
                 &[("path", &path.display()), ("keys", &keys.join(", "))],
             ),
             Announcement::StoreUnindexed => fill(Lang::En, crate::k!("cont.store_unindexed"), &[]),
+            Announcement::StoreUnkept { dir, why } => fill(
+                Lang::En,
+                crate::k!("cont.store_unkept"),
+                &[("dir", &dir.display()), ("why", why)],
+            ),
             Announcement::Store { keys } => fill(
                 Lang::En,
                 crate::k!("cont.store"),

@@ -75,6 +75,10 @@ pub fn announcements(r: &crate::commands::r#continue::Report, p: &Painter) -> St
                 &[("keys", &escape(&keys.join(", ")))],
             ),
             Announcement::StoreUnindexed => p.t(crate::k!("cont.store_unindexed")).to_owned(),
+            Announcement::StoreUnkept { dir, why } => p.f(
+                crate::k!("cont.store_unkept"),
+                &[("dir", &dir.display()), ("why", why)],
+            ),
         };
         let _ = writeln!(out, "{line}");
     }

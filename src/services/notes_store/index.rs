@@ -34,8 +34,37 @@ fn save(files: &Files, notes_ref: &str, commit: CommitId, index: (&Heads, Parts,
     // A test holds a reader here, its index worked out and none of its files renamed,
     // while another updates the index.
     crate::support::testing::pause("notes-index-save");
-    if members.write(files, notes_ref, commit).is_some() {
-        file::write(files, notes_ref, commit, (heads, times));
+    let kept = members.write(files, notes_ref, commit).is_some()
+        && file::write(files, notes_ref, commit, (heads, times));
+    if !kept && let Some(dir) = files.heads.parent() {
+        let mut unkept = UNKEPT
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        unkept.get_or_insert_with(|| dir.to_owned());
+    }
+}
+
+/// The index's directory when this process could not keep an index there (said once).
+static UNKEPT: std::sync::Mutex<Option<std::path::PathBuf>> = std::sync::Mutex::new(None);
+
+/// The directory an index could not be kept in by this process so far, once: every
+/// command adds it to its warnings (a store without a kept index is read whole by
+/// every command).
+pub fn unkept() -> Option<std::path::PathBuf> {
+    UNKEPT
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take()
+}
+
+/// Why no index of `notes_ref` can be kept (its directory cannot be made), with that
+/// directory; `None` when it can.
+pub fn cannot_keep(repo: &Repo, notes_ref: &str) -> Option<(std::path::PathBuf, String)> {
+    let files = Files::at(&repo.tool_dir().notes_index(notes_ref));
+    let dir = files.heads.parent()?.to_owned();
+    match std::fs::create_dir_all(&dir) {
+        Ok(()) => None,
+        Err(e) => Some((dir, e.to_string())),
     }
 }
 

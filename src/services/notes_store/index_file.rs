@@ -193,8 +193,8 @@ pub fn read_times(files: &Files, notes_ref: &str, commit: CommitId) -> Option<Ti
 /// Write the files for `commit` after its members (`index_members.rs`): the times
 /// next, so that readers that find the new heads never pair them with older ones
 /// unnoticed (each names its commit). Best effort: an index that cannot be written is
-/// rebuilt next time.
-pub fn write(files: &Files, notes_ref: &str, commit: CommitId, index: (&Heads, &Times)) {
+/// rebuilt next time (`false`: a file was not written).
+pub fn write(files: &Files, notes_ref: &str, commit: CommitId, index: (&Heads, &Times)) -> bool {
     let (heads, times) = index;
     let mut body = Vec::with_capacity(times.len() * 36);
     for (note, at) in times {
@@ -203,15 +203,15 @@ pub fn write(files: &Files, notes_ref: &str, commit: CommitId, index: (&Heads, &
     }
     let times = wrap("times", notes_ref, commit, &body);
     if crate::support::fsio::write_cache(&files.times, &times).is_err() {
-        return;
+        return false;
     }
     // A test stops here, between the two files, to kill the process mid-update.
     crate::support::testing::pause("notes-index-write");
     let Ok(body) = serde_json::to_vec(heads) else {
-        return;
+        return false;
     };
-    let _ =
-        crate::support::fsio::write_cache(&files.heads, &wrap("heads", notes_ref, commit, &body));
+    crate::support::fsio::write_cache(&files.heads, &wrap("heads", notes_ref, commit, &body))
+        .is_ok()
 }
 
 /// A located record's note and blob, when the index's text names real ids.

@@ -198,6 +198,11 @@ impl Store<'_> {
         open::unindexed()
     }
 
+    /// Why no index of this store can be kept, with its directory (`None`: it can).
+    pub fn index_cannot_be_kept(&self) -> Option<(std::path::PathBuf, String)> {
+        index::cannot_keep(self.repo, &self.settings.notes_ref)
+    }
+
     /// [`Store::sides`] from the index (empty: the session did not diverge, or the
     /// store does not have it); `None` when the index cannot say.
     pub(super) fn sides_indexed(&self, id: &str) -> Result<Option<Vec<super::Side>>> {

@@ -205,6 +205,8 @@ pub(super) const CATALOG: &[Entry] = &[
     e("cont.all_complete", "All tasks of {key} are done. Waiting for new work.", "{key} のタスクはすべて完了しています。新しい作業を待っています。"),
     e("cont.other_worktree", "no sessions here, but worktree {path} has: {keys}", "ここにセッションはありませんが、ワークツリー {path} にあります: {keys}"),
     e("cont.store", "no sessions in any worktree, but the notes store has: {keys}", "どのワークツリーにもセッションはありませんが、ノートストアにあります: {keys}"),
+    e("cont.store_unkept", "the notes store is not indexed, so its sessions were not looked at, and no index of it can be kept in {dir} ({why}); `git handover status` lists them, reading the whole store, until that is mended", "ノートストアはインデックスされていないため、そのセッションは見ていません。{dir} にインデックスを保存できません（{why}）。直るまでは `git handover status` がストア全体を読んで一覧します"),
+    e("main.index_unkept", "the notes store's index could not be kept in {dir}: every command reads the whole store until it can", "ノートストアのインデックスを {dir} に保存できませんでした: 保存できるようになるまで、どのコマンドもストア全体を読みます"),
     e("cont.store_unindexed", "the notes store is not indexed yet, so its sessions were not looked at; the next `git handover status` indexes it", "ノートストアはまだインデックスされていないため、そのセッションは見ていません。次の `git handover status` がインデックスします"),
     e("cont.resuming", "Resuming in {path}", "{path} で再開します"),
     e("cont.open_tasks", "Open tasks", "未完了のタスク"),
