@@ -440,3 +440,63 @@ fn same_but_what_is_named(env: &TestEnv, repo: &Path, n: usize, why: &str) {
         assert_eq!(run(&[key], true), run(&[key], false), "{why}: -n {n} {key}");
     }
 }
+
+/// A record whose whole reads but whose head does not (its state names `session_hash`
+/// twice: the head's reader refuses a field given twice, the state's parse keeps the
+/// last) is no record of its session's group: the index neither keeps it nor reads it
+/// as a previous record, so `log -n 1` tells the changes since the record before it.
+#[test]
+#[ignore = "finding: a record whose head does not read but whose whole does is passed over as a previous record by the index (kept and read paths), not by the store read whole"]
+fn a_record_that_reads_whole_without_a_head_is_a_previous_record_too() {
+    let env = TestEnv::new();
+    let (repo, c) = repo_with(&env, 1);
+    let mut lines = session("s1", 3, 0, 10);
+    let h2 = format!("\"session_hash\":\"{}\"", hash("s1", 2));
+    assert!(lines[1].contains(&h2));
+    lines[1] = lines[1].replace(&h2, &format!("{h2},{h2}"));
+    append(&env, &repo, &c[0], &lines);
+    let _ = same(&env, &repo, &[1, 3], "a record without a head");
+}
+
+/// A record with an empty `session_id`: its head reads it as none (its group is its
+/// key's), its whole as `Some("")`, which the store read whole takes as one session
+/// with every other record of an empty id, whatever its key.
+#[test]
+#[ignore = "finding: an empty session_id is an id to the store read whole (same_session of Some(\"\")), none to the index (groups by head)"]
+fn an_empty_session_id_is_read_alike_by_both() {
+    let env = TestEnv::new();
+    let (repo, c) = repo_with(&env, 1);
+    let empty = |key: &str, at: &str, tasks: &[(&str, &str)]| {
+        rec(key, Some(""), (1, None, &hash(key, 1)), at, ("READY", tasks))
+    };
+    append(
+        &env,
+        &repo,
+        &c[0],
+        &[
+            empty("main/a", &at(0), &[("T1", "pending")]),
+            empty("main/b", &at(10), &[("T1", "done")]),
+        ],
+    );
+    let _ = same(&env, &repo, &[1], "empty ids");
+}
+
+/// A record whose time is past the last instant (read whole as the far future, its
+/// head not read): the store read whole shows it first; the index, which knows no
+/// head of its note, never reads that note for `log -n 1`.
+#[test]
+#[ignore = "finding: a record past the last instant (no head, reads whole) is the newest to the store read whole and never read by log -n from the index"]
+fn a_record_past_the_last_instant_is_shown_by_log_n() {
+    let env = TestEnv::new();
+    let (repo, c) = repo_with(&env, 2);
+    append(&env, &repo, &c[0], &session("s1", 2, 0, 10));
+    let far = rec(
+        "main/far",
+        None,
+        (0, None, ""),
+        "9999-12-31T23:59:59Z",
+        ("READY", &[("F1", "pending")]),
+    );
+    append(&env, &repo, &c[1], &[far]);
+    let _ = same(&env, &repo, &[1, 2], "far future");
+}
