@@ -542,3 +542,98 @@ fn kept_whys_do_not_make_every_log_build_the_index_again() {
     }
     assert_eq!(events.count("notes-index-built"), 1, "built once, then used");
 }
+
+/// Stores made at random one record at a time, the index updated after each, so that
+/// the records written on top of their session's newest are taken on top (the random
+/// stores above never are: their parents name no written state): times that tie or go
+/// back, now and then a write from an older state (two sides) or a record without an
+/// id under the key; every `log -n N` compared with the store read whole.
+#[test]
+#[ignore = "exploration: on-top updates at random"]
+fn random_writes_taken_on_top_answer_as_the_store_read_whole() {
+    let seeds: Vec<u64> = std::env::var("ON_TOP_SEEDS")
+        .ok()
+        .map_or_else(|| vec![3, 8, 21], |s| s.split(',').map(|n| n.parse().unwrap()).collect());
+    for seed in seeds {
+        let env = TestEnv::new();
+        let (repo, c) = repo_with(&env, 2);
+        let mut rng = Lcg(seed);
+        let mut last: [Vec<String>; 3] = [vec![], vec![], vec![]];
+        let events = env.event_log("on top");
+        let steps: u64 = std::env::var("ON_TOP_STEPS").map_or(14, |s| s.parse().unwrap());
+        for step in 0..steps {
+            let who = usize::try_from(rng.below(3)).unwrap();
+            let id = ["a", "b", "c"][who];
+            let key = format!("main/{}", ["a", "b", "a"][who]);
+            let minute = u32::try_from(rng.below(12)).unwrap() * 5;
+            let roll = rng.below(12);
+            let line = if roll == 11 {
+                here(&key, (rng.below(2) == 0).then_some(id), &at(minute))
+            } else if roll == 10 {
+                rec(&key, Some(id), (99, None, &format!("{:064x}", step + 7)), &at(minute), ("READY", &[])).replace("\"branch\":\"main\"", "\"branch\":[]")
+            } else if roll < 2 {
+                rec(&key, None, (0, None, ""), &at(minute), ("READY", &[("L", "x")]))
+            } else {
+                let back = usize::from(rng.below(5) == 0 && last[who].len() > 1);
+                let seq = u64::try_from(last[who].len() + 1 - back).unwrap();
+                let parent = last[who].len().checked_sub(1 + back).map(|i| last[who][i].clone());
+                let written = format!("{:064x}", seed * 1_000_000 + u64::try_from(step).unwrap() * 10 + u64::try_from(who).unwrap());
+                let t = ["pending", "in_progress", "done"][usize::try_from(rng.below(3)).unwrap()];
+                let r = rec(&key, Some(id), (seq, parent.as_deref(), &written), &at(minute), ("READY", &[("T1", t)]));
+                if back == 0 {
+                    last[who].push(written);
+                }
+                r
+            };
+            let note = usize::try_from(rng.below(2)).unwrap();
+            append(&env, &repo, &c[note], &[line]);
+            let _ = log(&env, &repo, &["-n", "1"], Some(&events));
+            for n in [1, 2, 3, 5] {
+                if std::env::var("ON_TOP_NO_KEYS").is_ok() {
+                    let n = n.to_string();
+                    for args in [&["-n", &n][..], &["-n", &n, "main/b"]] {
+                        let truth = log(&env, &repo, args, None);
+                        let got = log(&env, &repo, args, Some(&events));
+                        let drop_close = |s: &str| -> String {
+                            s.lines().filter(|l| !l.starts_with("close keys")).collect::<Vec<_>>().join("\n")
+                        };
+                        let (truth, got) = (drop_close(&truth), drop_close(&got));
+                        if got != truth {
+                            // Named lines may differ; the records and changes may not.
+                            let strip = |s: &str| -> String {
+                                s.lines().filter(|l| !l.contains("line ") && !l.contains("passed over")).collect::<Vec<_>>().join("\n")
+                            };
+                            assert_eq!(strip(&got), strip(&truth), "seed {seed} step {step}: {args:?}");
+                        }
+                    }
+                    continue;
+                }
+                same_but_what_is_named(&env, &repo, n, &format!("seed {seed} step {step}"));
+            }
+        }
+        eprintln!(
+            "seed {seed}: on top {}, built {}, kept {}, read {}",
+            events.count("notes-index-on-top"),
+            events.count("notes-index-built"),
+            events.count("log-before-kept"),
+            events.count("log-before-read")
+        );
+    }
+}
+
+/// `log KEY` names the keys close to one that has no records: from the index, every
+/// key its groups carry, a key whose only record does not read whole among them; the
+/// store read whole names only the keys of records that read.
+#[test]
+#[ignore = "finding: log KEY's close keys from the index include keys of records that do not read whole"]
+fn close_keys_are_the_keys_of_records_that_read() {
+    let env = TestEnv::new();
+    let (repo, c) = repo_with(&env, 1);
+    let bad = rec("main/b", Some("b"), (1, None, &hash("b", 1)), &at(0), ("READY", &[]))
+        .replace("\"branch\":\"main\"", "\"branch\":[]");
+    append(&env, &repo, &c[0], &[bad]);
+    let events = env.event_log("close keys");
+    for args in [&["main/a"][..], &["main/a", "-n", "1"]] {
+        assert_eq!(log(&env, &repo, args, Some(&events)), log(&env, &repo, args, None));
+    }
+}
