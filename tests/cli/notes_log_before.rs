@@ -440,3 +440,350 @@ fn same_but_what_is_named(env: &TestEnv, repo: &Path, n: usize, why: &str) {
         assert_eq!(run(&[key], true), run(&[key], false), "{why}: -n {n} {key}");
     }
 }
+
+/// A record whose whole reads but whose head does not (its state names `session_hash`
+/// twice: the head's reader refuses a field given twice, the state's parse keeps the
+/// last) is no record of its session's group: the index neither keeps it nor reads it
+/// as a previous record, so `log -n 1` tells the changes since the record before it.
+#[test]
+#[ignore = "finding: a record whose head does not read but whose whole does is passed over as a previous record by the index (kept and read paths), not by the store read whole"]
+fn a_record_that_reads_whole_without_a_head_is_a_previous_record_too() {
+    let env = TestEnv::new();
+    let (repo, c) = repo_with(&env, 1);
+    let mut lines = session("s1", 3, 0, 10);
+    let h2 = format!("\"session_hash\":\"{}\"", hash("s1", 2));
+    assert!(lines[1].contains(&h2));
+    lines[1] = lines[1].replace(&h2, &format!("{h2},{h2}"));
+    append(&env, &repo, &c[0], &lines);
+    let _ = same(&env, &repo, &[1, 3], "a record without a head");
+}
+
+/// A record with an empty `session_id`: its head reads it as none (its group is its
+/// key's), its whole as `Some("")`, which the store read whole takes as one session
+/// with every other record of an empty id, whatever its key.
+#[test]
+#[ignore = "finding: an empty session_id is an id to the store read whole (same_session of Some(\"\")), none to the index (groups by head)"]
+fn an_empty_session_id_is_read_alike_by_both() {
+    let env = TestEnv::new();
+    let (repo, c) = repo_with(&env, 1);
+    let empty = |key: &str, at: &str, tasks: &[(&str, &str)]| {
+        rec(
+            key,
+            Some(""),
+            (1, None, &hash(key, 1)),
+            at,
+            ("READY", tasks),
+        )
+    };
+    append(
+        &env,
+        &repo,
+        &c[0],
+        &[
+            empty("main/a", &at(0), &[("T1", "pending")]),
+            empty("main/b", &at(10), &[("T1", "done")]),
+        ],
+    );
+    let _ = same(&env, &repo, &[1], "empty ids");
+}
+
+/// A record whose time is past the last instant (read whole as the far future, its
+/// head not read): the store read whole shows it first; the index, which knows no
+/// head of its note, never reads that note for `log -n 1`.
+#[test]
+#[ignore = "finding: a record past the last instant (no head, reads whole) is the newest to the store read whole and never read by log -n from the index"]
+fn a_record_past_the_last_instant_is_shown_by_log_n() {
+    let env = TestEnv::new();
+    let (repo, c) = repo_with(&env, 2);
+    append(&env, &repo, &c[0], &session("s1", 2, 0, 10));
+    let far = rec(
+        "main/far",
+        None,
+        (0, None, ""),
+        "9999-12-31T23:59:59Z",
+        ("READY", &[("F1", "pending")]),
+    );
+    append(&env, &repo, &c[1], &[far]);
+    let _ = same(&env, &repo, &[1, 2], "far future");
+}
+
+/// Records whose heads read and wholes do not, each naming a field given twice whose
+/// name is 30 MiB: the kept records hold each one's why (the name) whole, with no
+/// bound but the note's, so their members' part outgrows what a part may be read at
+/// (64 MiB). The answer is still the store's (read whole), but the index is then
+/// forgotten and built again by every `log -n` that looks in that group.
+#[test]
+#[ignore = "finding: a kept record's why is not bounded: a members' part over 64 MiB is never read, the index built again on every log -n"]
+fn kept_whys_do_not_make_every_log_build_the_index_again() {
+    let env = TestEnv::new();
+    let (repo, c) = repo_with(&env, 4);
+    let name = "x".repeat(30 << 20);
+    for (i, commit) in c[..3].iter().enumerate() {
+        let seq = u64::try_from(i).unwrap() + 1;
+        let line = rec(
+            "main/s1",
+            Some("s1"),
+            (seq, None, &hash("s1", seq)),
+            &at(u32::try_from(i).unwrap()),
+            ("READY", &[("T1", "pending")]),
+        );
+        let line = format!("{},\"{name}\":0,\"{name}\":0}}\n", &line[..line.len() - 1]);
+        let file = env.root().join(format!("note{i}"));
+        std::fs::write(&file, line).unwrap();
+        let file = file.to_str().unwrap();
+        env.git(
+            &repo,
+            &["notes", "--ref=handover", "add", "-F", file, commit],
+        );
+    }
+    let newest = rec(
+        "main/s1",
+        Some("s1"),
+        (4, Some(&hash("s1", 3)), &hash("s1", 4)),
+        &at(30),
+        ("READY", &[("T1", "done")]),
+    );
+    append(&env, &repo, &c[3], &[newest]);
+    let truth = log(&env, &repo, &["-n", "1"], None);
+    let events = env.event_log("big whys");
+    for _ in 0..2 {
+        assert_eq!(log(&env, &repo, &["-n", "1"], Some(&events)), truth);
+    }
+    assert_eq!(
+        events.count("notes-index-built"),
+        1,
+        "built once, then used"
+    );
+}
+
+/// Stores made at random one record at a time, the index updated after each, so that
+/// the records written on top of their session's newest are taken on top (the random
+/// stores above never are: their parents name no written state): times that tie or go
+/// back, now and then a write from an older state (two sides) or a record without an
+/// id under the key; every `log -n N` compared with the store read whole.
+#[test]
+#[ignore = "exploration: on-top updates at random"]
+fn random_writes_taken_on_top_answer_as_the_store_read_whole() {
+    let seeds: Vec<u64> = std::env::var("ON_TOP_SEEDS").ok().map_or_else(
+        || vec![3, 8, 21],
+        |s| s.split(',').map(|n| n.parse().unwrap()).collect(),
+    );
+    for seed in seeds {
+        let env = TestEnv::new();
+        let (repo, c) = repo_with(&env, 2);
+        let mut rng = Lcg(seed);
+        let mut last: [Vec<String>; 3] = [vec![], vec![], vec![]];
+        let events = env.event_log("on top");
+        let steps: u64 = std::env::var("ON_TOP_STEPS").map_or(14, |s| s.parse().unwrap());
+        for step in 0..steps {
+            let who = usize::try_from(rng.below(3)).unwrap();
+            let id = ["a", "b", "c"][who];
+            let key = format!("main/{}", ["a", "b", "a"][who]);
+            let minute = u32::try_from(rng.below(12)).unwrap() * 5;
+            let roll = rng.below(12);
+            let line = if roll == 11 {
+                here(&key, (rng.below(2) == 0).then_some(id), &at(minute))
+            } else if roll == 10 {
+                rec(
+                    &key,
+                    Some(id),
+                    (99, None, &format!("{:064x}", step + 7)),
+                    &at(minute),
+                    ("READY", &[]),
+                )
+                .replace("\"branch\":\"main\"", "\"branch\":[]")
+            } else if roll < 2 {
+                rec(
+                    &key,
+                    None,
+                    (0, None, ""),
+                    &at(minute),
+                    ("READY", &[("L", "x")]),
+                )
+            } else {
+                let back = usize::from(rng.below(5) == 0 && last[who].len() > 1);
+                let seq = u64::try_from(last[who].len() + 1 - back).unwrap();
+                let parent = last[who]
+                    .len()
+                    .checked_sub(1 + back)
+                    .map(|i| last[who][i].clone());
+                let written = format!(
+                    "{:064x}",
+                    seed * 1_000_000 + step * 10 + u64::try_from(who).unwrap()
+                );
+                let t = ["pending", "in_progress", "done"][usize::try_from(rng.below(3)).unwrap()];
+                let r = rec(
+                    &key,
+                    Some(id),
+                    (seq, parent.as_deref(), &written),
+                    &at(minute),
+                    ("READY", &[("T1", t)]),
+                );
+                if back == 0 {
+                    last[who].push(written);
+                }
+                r
+            };
+            let note = usize::try_from(rng.below(2)).unwrap();
+            append(&env, &repo, &c[note], &[line]);
+            let _ = log(&env, &repo, &["-n", "1"], Some(&events));
+            for n in [1, 2, 3, 5] {
+                if std::env::var("ON_TOP_NO_KEYS").is_ok() {
+                    let n = n.to_string();
+                    for args in [&["-n", &n][..], &["-n", &n, "main/b"]] {
+                        let truth = log(&env, &repo, args, None);
+                        let got = log(&env, &repo, args, Some(&events));
+                        let drop_close = |s: &str| -> String {
+                            s.lines()
+                                .filter(|l| !l.starts_with("close keys"))
+                                .collect::<Vec<_>>()
+                                .join("\n")
+                        };
+                        let (truth, got) = (drop_close(&truth), drop_close(&got));
+                        if got != truth {
+                            // Named lines may differ; the records and changes may not.
+                            let strip = |s: &str| -> String {
+                                s.lines()
+                                    .filter(|l| !l.contains("line ") && !l.contains("passed over"))
+                                    .collect::<Vec<_>>()
+                                    .join("\n")
+                            };
+                            assert_eq!(
+                                strip(&got),
+                                strip(&truth),
+                                "seed {seed} step {step}: {args:?}"
+                            );
+                        }
+                    }
+                    continue;
+                }
+                same_but_what_is_named(&env, &repo, n, &format!("seed {seed} step {step}"));
+            }
+        }
+        eprintln!(
+            "seed {seed}: on top {}, built {}, kept {}, read {}",
+            events.count("notes-index-on-top"),
+            events.count("notes-index-built"),
+            events.count("log-before-kept"),
+            events.count("log-before-read")
+        );
+    }
+}
+
+/// `log KEY` names the keys close to one that has no records: from the index, every
+/// key its groups carry, a key whose only record does not read whole among them; the
+/// store read whole names only the keys of records that read.
+#[test]
+#[ignore = "finding: log KEY's close keys from the index include keys of records that do not read whole"]
+fn close_keys_are_the_keys_of_records_that_read() {
+    let env = TestEnv::new();
+    let (repo, c) = repo_with(&env, 1);
+    let bad = rec(
+        "main/b",
+        Some("b"),
+        (1, None, &hash("b", 1)),
+        &at(0),
+        ("READY", &[]),
+    )
+    .replace("\"branch\":\"main\"", "\"branch\":[]");
+    append(&env, &repo, &c[0], &[bad]);
+    let events = env.event_log("close keys");
+    for args in [&["main/a"][..], &["main/a", "-n", "1"]] {
+        assert_eq!(
+            log(&env, &repo, args, Some(&events)),
+            log(&env, &repo, args, None)
+        );
+    }
+}
+
+/// Both clones append to one note, and sync unites them (`cat_sort_uniq`: the lines
+/// sorted, so every kept record's line moves): the index answers as the store.
+#[test]
+#[ignore = "exploration: a sync that unites one note written on both sides"]
+fn a_sync_uniting_one_note_written_on_both_sides() {
+    let env = TestEnv::new();
+    let (repo, c) = repo_with(&env, 1);
+    let s1 = session("s1", 6, 0, 10);
+    append(&env, &repo, &c[0], &s1[..2]);
+    let _ = same(&env, &repo, &[2], "built");
+    let remote = env.root().join("remote.git");
+    let remote = remote.to_str().unwrap();
+    env.git(
+        env.root(),
+        &["clone", "-q", "--bare", repo.to_str().unwrap(), remote],
+    );
+    env.git(&repo, &["remote", "add", "origin", remote]);
+    env.git(&repo, &["push", "-q", "origin", NOTES]);
+    env.git(env.root(), &["clone", "-q", remote, "other"]);
+    let other = env.root().join("other");
+    enable_store(&env, &other);
+    env.git(
+        &other,
+        &["fetch", "-q", "origin", &format!("{NOTES}:{NOTES}")],
+    );
+    append(&env, &other, &c[0], &s1[2..4]);
+    append(&env, &other, &c[0], &session("s9", 3, 2, 10));
+    env.git(&other, &["push", "-q", "origin", NOTES]);
+    // Here: s1 goes on from write 2 on its own (two sides), after a legacy record.
+    let side = rec(
+        "main/s1",
+        Some("s1"),
+        (3, Some(&hash("s1", 2)), &"e".repeat(64)),
+        &at(33),
+        ("READY", &[("T1", "done")]),
+    );
+    append(
+        &env,
+        &repo,
+        &c[0],
+        &[
+            rec("main/s1", None, (0, None, ""), &at(31), ("READY", &[])),
+            side,
+        ],
+    );
+    let _ = same(&env, &repo, &[1, 3], "before the sync");
+    let sync = env.handover(&repo, &["sync"]);
+    assert_eq!(sync.code, 0, "{}", sync.snapshot());
+    let _ = same(&env, &repo, &[1, 2, 3, 4, 6, 9], "after the sync");
+}
+
+/// `log KEY` of a key whose one record is past the last instant (no head, reads
+/// whole): the index knows no group of that key and says it has no records.
+#[test]
+#[ignore = "finding: log KEY from the index says 'no records of main/far' of a record past the last instant that the store read whole shows"]
+fn log_key_shows_a_record_past_the_last_instant() {
+    let env = TestEnv::new();
+    let (repo, c) = repo_with(&env, 1);
+    let far = rec(
+        "main/far",
+        None,
+        (0, None, ""),
+        "9999-12-31T23:59:59Z",
+        ("READY", &[("F1", "pending")]),
+    );
+    append(&env, &repo, &c[0], &[far]);
+    let events = env.event_log("far key");
+    for args in [&["main/far"][..], &["main/far", "-n", "1"]] {
+        assert_eq!(
+            log(&env, &repo, args, Some(&events)),
+            log(&env, &repo, args, None),
+            "{args:?}"
+        );
+    }
+}
+
+/// The newest record of the store, its head not read (its state names `session_hash`
+/// twice), on a note whose other record is old: `log -n 1` from the index stops
+/// before that note (its time is its headed records'), and shows an older record.
+#[test]
+#[ignore = "finding: log -n 1 from the index shows s1's 10:20 record where the store's newest is s2's 10:30 record, whose head does not read"]
+fn log_n_shows_the_newest_record_whose_head_does_not_read() {
+    let env = TestEnv::new();
+    let (repo, c) = repo_with(&env, 2);
+    let mut s2 = session("s2", 2, 0, 15);
+    let h2 = format!("\"session_hash\":\"{}\"", hash("s2", 2));
+    s2[1] = s2[1].replace(&h2, &format!("{h2},{h2}"));
+    append(&env, &repo, &c[1], &s2);
+    append(&env, &repo, &c[0], &session("s1", 2, 0, 10));
+    let _ = same(&env, &repo, &[1], "a newest record without a head");
+}
