@@ -46,11 +46,23 @@ pub fn run(ctx: &Context, args: &LogArgs) -> Result<Report> {
         crate::support::paths::check_relative(crate::k!("what.session_key"), key)
             .map_err(crate::support::error::Error::usage)?;
     }
-    let history = ctx.store().history(args.key.as_deref(), args.max_count)?;
+    let store = ctx.store();
+    let history = store.history(args.key.as_deref(), args.max_count)?;
     let mut close = Vec::new();
-    if let Some(key) = &args.key {
+    if let Some(key) = &args.key
+        && history.records.is_empty()
+    {
+        // Only keys that have a record that reads: the store's keys include those of
+        // lines that do not (what the index knows of them is their head).
         let keys: Vec<&str> = history.keys.iter().map(String::as_str).collect();
-        close = close_keys(key, &keys);
+        for k in close_keys(key, &keys, usize::MAX) {
+            if close.len() == CLOSE {
+                break;
+            }
+            if !store.history(Some(&k), Some(1))?.records.is_empty() {
+                close.push(k);
+            }
+        }
     }
     // Each record against the next older one of its session (each shown state is
     // parsed only for this comparison: a store holds many; the older one is a summary,
@@ -102,14 +114,17 @@ pub fn stream(ctx: &Context) -> Result<Listing<'_>> {
     run(ctx, &plain).map(Listing::Whole)
 }
 
+/// How many keys close to one without records are named.
+const CLOSE: usize = 5;
+
 /// Keys of the store close to `key`: sharing its first component (the branch or team),
-/// or one containing the other; at most five.
-fn close_keys(key: &str, keys: &[&str]) -> Vec<String> {
+/// or one containing the other; at most `max`.
+fn close_keys(key: &str, keys: &[&str], max: usize) -> Vec<String> {
     let first = key.split('/').next().unwrap_or(key);
     keys.iter()
         .filter(|k| **k != key)
         .filter(|k| k.split('/').next() == Some(first) || k.contains(key) || key.contains(**k))
-        .take(5)
+        .take(max)
         .map(|k| (*k).to_owned())
         .collect()
 }

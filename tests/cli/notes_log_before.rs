@@ -446,7 +446,6 @@ fn same_but_what_is_named(env: &TestEnv, repo: &Path, n: usize, why: &str) {
 /// last) is no record of its session's group: the index neither keeps it nor reads it
 /// as a previous record, so `log -n 1` tells the changes since the record before it.
 #[test]
-#[ignore = "finding: a record whose head does not read but whose whole does is passed over as a previous record by the index (kept and read paths), not by the store read whole"]
 fn a_record_that_reads_whole_without_a_head_is_a_previous_record_too() {
     let env = TestEnv::new();
     let (repo, c) = repo_with(&env, 1);
@@ -462,7 +461,6 @@ fn a_record_that_reads_whole_without_a_head_is_a_previous_record_too() {
 /// key's), its whole as `Some("")`, which the store read whole takes as one session
 /// with every other record of an empty id, whatever its key.
 #[test]
-#[ignore = "finding: an empty session_id is an id to the store read whole (same_session of Some(\"\")), none to the index (groups by head)"]
 fn an_empty_session_id_is_read_alike_by_both() {
     let env = TestEnv::new();
     let (repo, c) = repo_with(&env, 1);
@@ -491,7 +489,6 @@ fn an_empty_session_id_is_read_alike_by_both() {
 /// head not read): the store read whole shows it first; the index, which knows no
 /// head of its note, never reads that note for `log -n 1`.
 #[test]
-#[ignore = "finding: a record past the last instant (no head, reads whole) is the newest to the store read whole and never read by log -n from the index"]
 fn a_record_past_the_last_instant_is_shown_by_log_n() {
     let env = TestEnv::new();
     let (repo, c) = repo_with(&env, 2);
@@ -513,7 +510,6 @@ fn a_record_past_the_last_instant_is_shown_by_log_n() {
 /// (64 MiB). The answer is still the store's (read whole), but the index is then
 /// forgotten and built again by every `log -n` that looks in that group.
 #[test]
-#[ignore = "finding: a kept record's why is not bounded: a members' part over 64 MiB is never read, the index built again on every log -n"]
 fn kept_whys_do_not_make_every_log_build_the_index_again() {
     let env = TestEnv::new();
     let (repo, c) = repo_with(&env, 4);
@@ -562,7 +558,6 @@ fn kept_whys_do_not_make_every_log_build_the_index_again() {
 /// back, now and then a write from an older state (two sides) or a record without an
 /// id under the key; every `log -n N` compared with the store read whole.
 #[test]
-#[ignore = "exploration: on-top updates at random"]
 fn random_writes_taken_on_top_answer_as_the_store_read_whole() {
     let seeds: Vec<u64> = std::env::var("ON_TOP_SEEDS").ok().map_or_else(
         || vec![3, 8, 21],
@@ -674,7 +669,6 @@ fn random_writes_taken_on_top_answer_as_the_store_read_whole() {
 /// key its groups carry, a key whose only record does not read whole among them; the
 /// store read whole names only the keys of records that read.
 #[test]
-#[ignore = "finding: log KEY's close keys from the index include keys of records that do not read whole"]
 fn close_keys_are_the_keys_of_records_that_read() {
     let env = TestEnv::new();
     let (repo, c) = repo_with(&env, 1);
@@ -699,7 +693,6 @@ fn close_keys_are_the_keys_of_records_that_read() {
 /// Both clones append to one note, and sync unites them (`cat_sort_uniq`: the lines
 /// sorted, so every kept record's line moves): the index answers as the store.
 #[test]
-#[ignore = "exploration: a sync that unites one note written on both sides"]
 fn a_sync_uniting_one_note_written_on_both_sides() {
     let env = TestEnv::new();
     let (repo, c) = repo_with(&env, 1);
@@ -750,7 +743,6 @@ fn a_sync_uniting_one_note_written_on_both_sides() {
 /// `log KEY` of a key whose one record is past the last instant (no head, reads
 /// whole): the index knows no group of that key and says it has no records.
 #[test]
-#[ignore = "finding: log KEY from the index says 'no records of main/far' of a record past the last instant that the store read whole shows"]
 fn log_key_shows_a_record_past_the_last_instant() {
     let env = TestEnv::new();
     let (repo, c) = repo_with(&env, 1);
@@ -776,7 +768,6 @@ fn log_key_shows_a_record_past_the_last_instant() {
 /// twice), on a note whose other record is old: `log -n 1` from the index stops
 /// before that note (its time is its headed records'), and shows an older record.
 #[test]
-#[ignore = "finding: log -n 1 from the index shows s1's 10:20 record where the store's newest is s2's 10:30 record, whose head does not read"]
 fn log_n_shows_the_newest_record_whose_head_does_not_read() {
     let env = TestEnv::new();
     let (repo, c) = repo_with(&env, 2);

@@ -286,7 +286,8 @@ pub fn parse_record(line: &[u8]) -> Result<Record, String> {
     };
     let worktree = string(&m, "worktree")?;
     let branch = string(&m, "branch")?;
-    let session_id = string(&m, "session_id")?;
+    // An empty id is no id, as the head reads it (the index groups by the head).
+    let session_id = string(&m, "session_id")?.filter(|s| !s.is_empty());
     let seq = match m.get("seq") {
         None | Some(Value::Null) => None,
         Some(v) => {

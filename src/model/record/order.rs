@@ -24,11 +24,6 @@ pub struct Head {
 /// (the full parse then says what is wrong).
 pub fn parse_head(line: &[u8]) -> Option<Head> {
     #[derive(serde::Deserialize)]
-    struct StateHead {
-        #[serde(default)]
-        session_hash: Option<Value>,
-    }
-    #[derive(serde::Deserialize)]
     struct Raw {
         key: String,
         saved_at: String,
@@ -54,7 +49,8 @@ pub fn parse_head(line: &[u8]) -> Option<Head> {
     crate::support::paths::check_relative(crate::k!("what.session_key"), &raw.key).ok()?;
     Some(Head {
         key: raw.key,
-        saved_at: raw.saved_at.parse().ok()?,
+        // As the whole read parses it (a time past the last instant is that instant).
+        saved_at: crate::model::state::parse_rfc3339(&raw.saved_at)?,
         kind,
         session_id: raw.session_id.filter(|s| !s.is_empty()),
         seq: raw.seq,
@@ -65,6 +61,39 @@ pub fn parse_head(line: &[u8]) -> Option<Head> {
             .and_then(|s| s.session_hash)
             .and_then(|h| h.as_str().map(str::to_owned)),
     })
+}
+
+/// The state's `session_hash`, read as the whole read reads the state (a map: a field
+/// given twice is its last value), every other field skipped unbuilt.
+struct StateHead {
+    session_hash: Option<Value>,
+}
+
+impl<'de> serde::Deserialize<'de> for StateHead {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Fields;
+        impl<'de> serde::de::Visitor<'de> for Fields {
+            type Value = StateHead;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a state object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut m: A,
+            ) -> Result<StateHead, A::Error> {
+                let mut session_hash = None;
+                while let Some(k) = m.next_key::<std::borrow::Cow<'de, str>>()? {
+                    if k == "session_hash" {
+                        session_hash = Some(m.next_value::<Value>()?);
+                    } else {
+                        m.next_value::<serde::de::IgnoredAny>()?;
+                    }
+                }
+                Ok(StateHead { session_hash })
+            }
+        }
+        d.deserialize_map(Fields)
+    }
 }
 
 /// A line passed over: note index, line number, why.

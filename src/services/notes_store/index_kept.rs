@@ -106,7 +106,7 @@ pub(super) fn choose(
         if whole == K || failed > MAX_FAILED {
             return kept;
         }
-        let Some(read) = read(*i).filter(|r| r.as_ref().map_or(true, fits)) else {
+        let Some(read) = read(*i).filter(fits_read) else {
             return kept;
         };
         if read.is_ok() {
@@ -139,6 +139,15 @@ fn fits(s: &Summary) -> bool {
     out.len() <= MAX_SUMMARY
 }
 
+/// Whether what a line's whole read said can be kept: a summary that fits, or why it
+/// does not read within the same bound (a why may carry a field's name of any length).
+fn fits_read(r: &Result<Summary, String>) -> bool {
+    match r {
+        Ok(s) => fits(s),
+        Err(why) => why.len() <= MAX_SUMMARY,
+    }
+}
+
 /// `r` (read whole) written on top of the group: kept in its place when it is newer
 /// than the last kept (or all are kept), what then falls past the [`K`]th dropped.
 pub(super) fn on_top(kept: &mut Kept, r: KeptRecord) {
@@ -150,7 +159,7 @@ pub(super) fn on_top(kept: &mut Kept, r: KeptRecord) {
     if at == kept.records.len() && !kept.all {
         return;
     }
-    if r.read.as_ref().is_ok_and(|s| !fits(s)) {
+    if !fits_read(&r.read) {
         kept.records.truncate(at);
         kept.all = false;
         return;
