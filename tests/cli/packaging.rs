@@ -369,11 +369,21 @@ fn the_release_binary_is_small_and_its_panics_name_their_place() {
     }
     let bytes = std::fs::read(&release).unwrap();
     assert!(bytes.len() <= 10_000_000, "{} bytes", bytes.len());
+    // The crate's own files named by its panic sites (which files have one left after
+    // inlining moves with the code: no one file is asked for).
+    let text = String::from_utf8_lossy(&bytes);
+    let own: std::collections::BTreeSet<&str> = ["src/app/", "src/commands/", "src/services/"]
+        .iter()
+        .flat_map(|dir| text.match_indices(dir))
+        .filter_map(|(at, _)| {
+            let rest = &text[at..];
+            let end = rest.find(".rs")?;
+            (end < 80).then(|| &rest[..end + 3])
+        })
+        .collect();
     assert!(
-        bytes
-            .windows(b"src/app/never_fail.rs".len())
-            .any(|w| w == b"src/app/never_fail.rs"),
-        "panic locations are gone from the release binary"
+        own.len() >= 10,
+        "panic locations are gone from the release binary: {own:?}"
     );
 }
 
