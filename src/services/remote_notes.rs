@@ -131,12 +131,13 @@ pub fn check_fetched(ctx: &Context, fetched: &str) -> Result<Fetched> {
 /// it (only from `notes`: a fetch of another process meanwhile is left as it is), as git
 /// moves a remote-tracking branch on a push: the next lease is on what the remote holds,
 /// not on what it held before this push (which would be refused and cost a round).
+/// Says too the notes commit pushed (`None`: the local ref had none).
 pub fn push(
     ctx: &Context,
     remote: &str,
     notes: Option<&str>,
     tracking: &str,
-) -> Result<crate::git::subprocess::Pushed> {
+) -> Result<(crate::git::subprocess::Pushed, Option<crate::git::CommitId>)> {
     use crate::git::subprocess::{self as git_cli, Pushed};
     let notes_ref = &ctx.settings.notes_ref;
     let ours = ctx.repo.notes_commit_of(notes_ref)?;
@@ -147,7 +148,7 @@ pub fn push(
             _ => false,
         };
         if !descends {
-            return Ok(Pushed::Rejected);
+            return Ok((Pushed::Rejected, ours));
         }
     }
     let source = ours.map(|o| o.to_string());
@@ -160,7 +161,7 @@ pub fn push(
     if let (Pushed::Done, Some(ours)) = (&pushed, &source) {
         ctx.repo.advance_ref(tracking, notes, ours)?;
     }
-    Ok(pushed)
+    Ok((pushed, ours))
 }
 
 /// Whether `remote` is a name whose tracking ref `refs/notes/remotes/<remote>/…` is a
