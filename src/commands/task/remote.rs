@@ -182,12 +182,20 @@ fn carried(
 ) -> Result<bool> {
     let doc = w.state.document();
     let field = |k: &str| doc.get(k).and_then(serde_json::Value::as_str);
-    let (Some(_), Some(id), Some(hash)) = (w.noted, field("session_id"), field("session_hash"))
+    let (Some(on), Some(id), Some(hash)) = (w.noted, field("session_id"), field("session_hash"))
     else {
         return Ok(true);
     };
-    if as_decided(w, pushed, notes, theirs) {
+    if let Some(made) = w.notes.filter(|_| as_decided(w, pushed, notes, theirs)) {
         crate::support::testing::note("claim_carried_as_decided");
+        // What the remote holds at the commit pushed is known: the next claim decided
+        // on it reads this record alone.
+        notes.remember(&crate::services::remote_notes::Known {
+            at: made.commit,
+            id: id.to_owned(),
+            noted: on,
+            hash: hash.to_owned(),
+        });
         return Ok(true);
     }
     crate::support::testing::note("claim_carried_asked_store");
