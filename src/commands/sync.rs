@@ -293,7 +293,7 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
         // Leased on what was fetched and settled on: a remote ref moved since, or ours
         // taking in more of the remote meanwhile (another process of this clone),
         // is fetched and settled again.
-        match crate::services::remote_notes::push(ctx, remote, theirs.at(), tracking)? {
+        match crate::services::remote_notes::push(ctx, remote, theirs.at(), tracking)?.0 {
             Pushed::Done => {
                 report.pushed = true;
                 return crate::services::claim_settle::confirm(ctx, standing, &mut report.claims);

@@ -29,6 +29,7 @@ mod worktrees;
 use worktrees::target_commit;
 pub mod subprocess;
 
+pub use notes::NotesEdited;
 pub use notes_diff::{NoteReader, NoteText};
 pub use notes_merge::{NoteBlob, NoteChoice, NoteRules, NotesMerge};
 pub use session::{History, ToolDir};

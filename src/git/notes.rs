@@ -37,6 +37,15 @@ impl StoredNote {
 
 pub(super) const MESSAGE: &str = "Notes added by 'git handover'";
 
+/// What [`Repo::notes_edit`] made: the notes commit, the one it was made on (`None`:
+/// the ref had none), and how many attempts it took.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotesEdited {
+    pub commit: CommitId,
+    pub parent: Option<CommitId>,
+    pub attempts: usize,
+}
+
 impl Repo {
     /// The commit HEAD of the repository's worktree points to, if any.
     pub fn head_commit(&self) -> Option<CommitId> {
@@ -243,14 +252,14 @@ impl Repo {
     /// Change the note of `commit` in `notes_ref` to what `edit` makes of its text
     /// (empty when there is none): read, edit, write, and swap the ref only if nobody
     /// moved it meanwhile; else start again, until `timeout` has passed. Returns the
-    /// number of attempts.
+    /// notes commit made, the one it was made on, and the number of attempts.
     pub fn notes_edit(
         &self,
         notes_ref: &str,
         commit: CommitId,
         edit: &dyn Fn(&[u8]) -> Vec<u8>,
         timeout: Duration,
-    ) -> Result<usize> {
+    ) -> Result<NotesEdited> {
         let started = Instant::now();
         let mut delay = Duration::from_millis(1);
         let mut attempts = 0;
@@ -289,7 +298,13 @@ impl Repo {
             let parents: Vec<ObjectId> = current.into_iter().collect();
             let new = self.notes_commit(MESSAGE, edit.tree, &parents)?;
             match self.swap_ref(notes_ref, current, new, MESSAGE) {
-                Ok(()) => return Ok(attempts),
+                Ok(()) => {
+                    return Ok(NotesEdited {
+                        commit: CommitId(new),
+                        parent: current.map(CommitId),
+                        attempts,
+                    });
+                }
                 Err(last) => {
                     if started.elapsed() >= timeout {
                         return Err(self.ref_lock_error(notes_ref).unwrap_or(Error::RefRace {

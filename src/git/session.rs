@@ -214,6 +214,17 @@ pub(super) fn past(deadline: Option<Instant>) -> bool {
     deadline.is_some_and(|d| Instant::now() >= d)
 }
 
+/// A ref's name as a file name: `/` as `%`, so two refs never share one.
+fn ref_file_name(name: &str) -> String {
+    name.chars()
+        .map(|c| match c {
+            '/' => '%',
+            c if c.is_ascii_alphanumeric() || "-_.".contains(c) => c,
+            _ => '_',
+        })
+        .collect()
+}
+
 /// The tool's own directory in the repository's common git directory,
 /// `<common>/git-handover/`: every file the tool keeps there is named here.
 #[derive(Debug, Clone)]
@@ -234,15 +245,14 @@ impl ToolDir {
     /// notes commit. A cache: any of it may be removed at any time. The file name is
     /// the ref's own with `/` as `%`, so two refs never share one.
     pub fn notes_index(&self, notes_ref: &str) -> PathBuf {
-        let name: String = notes_ref
-            .chars()
-            .map(|c| match c {
-                '/' => '%',
-                c if c.is_ascii_alphanumeric() || "-_.".contains(c) => c,
-                _ => '_',
-            })
-            .collect();
-        self.0.join("notes-index").join(name)
+        self.0.join("notes-index").join(ref_file_name(notes_ref))
+    }
+
+    /// What the last claim pushed as it was decided established about the notes
+    /// commit it pushed to a remote whose tracking ref is `tracking`
+    /// (`services/remote_notes.rs` `Known`): kept by commit id, a cache.
+    pub fn claim_known(&self, tracking: &str) -> PathBuf {
+        self.0.join("claims-known").join(ref_file_name(tracking))
     }
 
     /// The markers of agent starts already briefed by the session-start hook.

@@ -24,7 +24,7 @@ pub type FieldError = (String, String);
 
 /// Local time with its offset, as the tool writes timestamps: `2026-11-30T10:15:00+09:00`.
 pub fn format_time(t: Timestamp) -> String {
-    t.to_zoned_datetime(jiff::tz::TimeZone::system())
+    t.to_zoned_datetime(crate::support::clock::local_zone())
         .strftime("%Y-%m-%dT%H:%M:%S%:z")
         .to_string()
 }

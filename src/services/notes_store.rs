@@ -91,12 +91,23 @@ impl<'a> Store<'a> {
         head: Option<crate::git::CommitId>,
         record: &crate::model::record::Record,
     ) -> Result<Option<crate::git::CommitId>> {
+        Ok(self.record_made(head, record)?.map(|(head, _)| head))
+    }
+
+    /// [`Store::record_at`], saying too which notes commit the record made, and on
+    /// which.
+    pub fn record_made(
+        &self,
+        head: Option<crate::git::CommitId>,
+        record: &crate::model::record::Record,
+    ) -> Result<Option<(crate::git::CommitId, crate::git::NotesEdited)>> {
         let Some(head) = head else {
             return Ok(None);
         };
         crate::support::testing::pause("record");
         let line = record.to_line();
-        self.repo
+        let made = self
+            .repo
             .notes_edit(
                 &self.settings.notes_ref,
                 head,
@@ -108,7 +119,7 @@ impl<'a> Store<'a> {
                 key: record.key.clone(),
                 why: Box::new(e),
             })?;
-        Ok(Some(head))
+        Ok(Some((head, made)))
     }
 
     /// Append `record` to the note on HEAD when the store is enabled.

@@ -37,7 +37,8 @@ pub enum Fetched<'a> {
 
 /// How a push went.
 pub enum Push {
-    Done,
+    /// The remote took it: the notes commit pushed (`None`: the local ref had none).
+    Done(Option<crate::git::CommitId>),
     Rejected,
     Offline(String),
 }
@@ -165,8 +166,8 @@ impl<'a> RemoteClaims<'a> {
     pub fn push(&self, notes: &RemoteNotes<'_>) -> Result<Push> {
         crate::support::testing::pause("remote_claim_push");
         match remote_notes::push(self.ctx, &self.remote, notes.at(), &self.tracking) {
-            Ok(Pushed::Done) => Ok(Push::Done),
-            Ok(Pushed::Rejected) => Ok(Push::Rejected),
+            Ok((Pushed::Done, pushed)) => Ok(Push::Done(pushed)),
+            Ok((Pushed::Rejected, _)) => Ok(Push::Rejected),
             Err(Error::Git { message, .. }) => Ok(Push::Offline(first_line(&message))),
             Err(e) => Err(e),
         }
@@ -245,6 +246,12 @@ impl Drop for RemoteClaims<'_> {
     }
 }
 
+/// The remote's newest record of a session, and whether the session diverged there.
+pub struct Theirs {
+    pub record: Record,
+    pub diverged: bool,
+}
+
 /// The remote's newest record of session `id` (`key` names it), its claims checked:
 /// a record whose claim of a task is not a claim is refused by name.
 pub fn newest_of(
@@ -252,7 +259,7 @@ pub fn newest_of(
     id: &str,
     key: &str,
     remote: &str,
-) -> Result<Option<Record>> {
+) -> Result<Option<Theirs>> {
     let Some(newest) = notes.newest(id)? else {
         return Ok(None);
     };
@@ -272,7 +279,10 @@ pub fn newest_of(
             ));
         }
     }
-    Ok(Some(newest.record))
+    Ok(Some(Theirs {
+        diverged: !newest.diverged.is_empty(),
+        record: newest.record,
+    }))
 }
 
 /// Whether two states are the same write, as a restore into another worktree keeps it

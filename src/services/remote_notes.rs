@@ -7,7 +7,8 @@
 //! store before any ref of the user's moves: only what differs from the merge base with
 //! the local notes ref (the rest is our own history, checked when it came).
 
-use crate::model::record::Record;
+use crate::git::CommitId;
+use crate::model::record::{MAX_NOTE_SIZE, Record};
 use crate::services::context::Context;
 use crate::services::notes_store::{Store, StoredRecord};
 use crate::support::config::Settings;
@@ -66,15 +67,64 @@ impl<'a> RemoteNotes<'a> {
     }
 
     /// The remote's newest record of session `id`, with its other sides when the
-    /// session diverged there. Only that session's records are read whole.
+    /// session diverged there. Only that session's records are read whole: from the
+    /// one note a claim pushed as decided names (`Known`), else through the index.
     pub fn newest(&self, id: &str) -> Result<Option<StoredRecord>> {
         let Some(store) = self.store() else {
             return Ok(None);
         };
+        if let Some(known) = self.known_newest(id) {
+            crate::support::testing::note("remote_newest_known");
+            return Ok(Some(known));
+        }
         let (found, _) = store.newest_where(&|l| l.session_id == Some(id))?;
         Ok(found
             .into_iter()
             .find(|r| r.record.session_id.as_deref() == Some(id)))
+    }
+
+    /// The newest record of session `id` at the commit these are, as a claim pushed
+    /// as decided left it known (`Known`), read from its one note; `None` when nothing
+    /// is known of this commit and session, or the note does not hold the record.
+    fn known_newest(&self, id: &str) -> Option<StoredRecord> {
+        let (tracking, at) = (self.tracking.as_ref()?, self.at.as_deref()?);
+        let path = self.ctx.repo.tool_dir().claim_known(&tracking.notes_ref);
+        let bytes = crate::support::fsio::read_if_exists(&path, 4096).ok()??;
+        let known = Known::parse(&bytes)?;
+        if known.at.to_string() != at || known.id != id {
+            return None;
+        }
+        let blob = (self.ctx.repo.note_text_at(known.at, known.noted).ok()?)?;
+        let text = self.ctx.repo.note_text(blob, MAX_NOTE_SIZE)?;
+        // The state's one record there (the latest written, were it written twice).
+        let line = (text.split(|b| *b == b'\n'))
+            .filter_map(|line| Some((crate::model::record::parse_head(line)?, line)))
+            .filter(|(h, _)| {
+                h.kind == crate::model::record::RecordKind::Session
+                    && h.session_id.as_deref() == Some(id)
+                    && h.hash.as_deref() == Some(known.hash.as_str())
+            })
+            .enumerate()
+            .max_by_key(|(i, (h, _))| (h.saved_at, *i))
+            .map(|(_, (_, line))| line)?;
+        Some(StoredRecord {
+            commit: known.noted,
+            record: crate::model::record::parse_record(line).ok()?,
+            diverged: Vec::new(),
+        })
+    }
+
+    /// Keep `known` for the next claim decided on this remote's notes at that commit
+    /// (one per remote: the last replaces it). A cache: not written is not wrong.
+    pub fn remember(&self, known: &Known) {
+        let Some(tracking) = &self.tracking else {
+            return;
+        };
+        let path = self.ctx.repo.tool_dir().claim_known(&tracking.notes_ref);
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let _ = crate::support::fsio::write_cache(&path, known.line().as_bytes());
     }
 
     /// The remote's records of session `id` written as its `seq`-th write.
@@ -91,6 +141,52 @@ impl<'a> RemoteNotes<'a> {
             Some(store) => store.has_state(id, hash),
             None => Ok(false),
         }
+    }
+}
+
+/// What a push the remote took of a claim as it was decided establishes (see
+/// `commands/task/remote.rs` `as_decided`): at notes commit `at`, the one pushed, the
+/// newest record of session `id` holds the state `hash`, in the note of `noted`, and
+/// the session has no other side there. A commit's notes never change, so this stays
+/// true of `at` whatever the refs do since; a claim decided on that commit reads the
+/// one record instead of bringing the remote's notes index up to date.
+pub struct Known {
+    pub at: CommitId,
+    pub id: String,
+    pub noted: CommitId,
+    pub hash: String,
+}
+
+impl Known {
+    const VERSION: &'static str = "claim-known 1";
+
+    fn line(&self) -> String {
+        format!(
+            "{}\t{}\t{}\t{}\t{}\n",
+            Self::VERSION,
+            self.at,
+            self.noted,
+            self.hash,
+            self.id
+        )
+    }
+
+    /// A whole line as `line` writes it, else nothing (a torn or foreign file).
+    fn parse(bytes: &[u8]) -> Option<Known> {
+        let text = std::str::from_utf8(bytes).ok()?.strip_suffix('\n')?;
+        let fields: Vec<&str> = text.split('\t').collect();
+        let [version, at, noted, hash, id] = fields.as_slice() else {
+            return None;
+        };
+        if *version != Self::VERSION || hash.is_empty() || id.is_empty() {
+            return None;
+        }
+        Some(Known {
+            at: CommitId::from_hex(at)?,
+            noted: CommitId::from_hex(noted)?,
+            hash: (*hash).to_owned(),
+            id: (*id).to_owned(),
+        })
     }
 }
 
@@ -131,12 +227,13 @@ pub fn check_fetched(ctx: &Context, fetched: &str) -> Result<Fetched> {
 /// it (only from `notes`: a fetch of another process meanwhile is left as it is), as git
 /// moves a remote-tracking branch on a push: the next lease is on what the remote holds,
 /// not on what it held before this push (which would be refused and cost a round).
+/// Says too the notes commit pushed (`None`: the local ref had none).
 pub fn push(
     ctx: &Context,
     remote: &str,
     notes: Option<&str>,
     tracking: &str,
-) -> Result<crate::git::subprocess::Pushed> {
+) -> Result<(crate::git::subprocess::Pushed, Option<crate::git::CommitId>)> {
     use crate::git::subprocess::{self as git_cli, Pushed};
     let notes_ref = &ctx.settings.notes_ref;
     let ours = ctx.repo.notes_commit_of(notes_ref)?;
@@ -147,7 +244,7 @@ pub fn push(
             _ => false,
         };
         if !descends {
-            return Ok(Pushed::Rejected);
+            return Ok((Pushed::Rejected, ours));
         }
     }
     let source = ours.map(|o| o.to_string());
@@ -160,7 +257,7 @@ pub fn push(
     if let (Pushed::Done, Some(ours)) = (&pushed, &source) {
         ctx.repo.advance_ref(tracking, notes, ours)?;
     }
-    Ok(pushed)
+    Ok((pushed, ours))
 }
 
 /// Whether `remote` is a name whose tracking ref `refs/notes/remotes/<remote>/…` is a

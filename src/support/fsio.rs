@@ -21,6 +21,19 @@ const TEMP_PREFIX: &str = ".git-handover-tmp-";
 /// Readers see the old content or the new, never a mix. A replaced file keeps its mode
 /// and group; a new one gets the umask's mode, like any file a program creates.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    replace(path, bytes, true)
+}
+
+/// [`write_atomic`] without the directory's sync: the new content is on disk before it
+/// takes the name, but the rename may not be yet, so a crash leaves `path` whole with
+/// the old content or the new. For a write whose loss a crash may take back: what
+/// the file held before was written with [`write_atomic`], and saying it again later
+/// is harmless (a claim's confirmation, which `sync` works out again).
+pub fn write_atomic_unsynced_name(path: &Path, bytes: &[u8]) -> Result<()> {
+    replace(path, bytes, false)
+}
+
+fn replace(path: &Path, bytes: &[u8], sync_dir: bool) -> Result<()> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -55,7 +68,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .map_err(|e| Error::io(path, "flush", e))?;
     tmp.persist(path)
         .map_err(|e| Error::io(path, "replace", e.error))?;
-    if let Ok(d) = std::fs::File::open(dir) {
+    if sync_dir && let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all();
     }
     Ok(())

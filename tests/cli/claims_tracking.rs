@@ -374,8 +374,15 @@ fn a_tracking_ref_moved_back_by_plain_git_after_a_winners_claim_was_merged_decid
 
 /// a's claim of T1 waits before its push; b's claim of T1 reaches the remote; a claim
 /// of another session of clone a fetches it, merges it beside a's record and pushes
-/// both. Then a's push: (a, b, key).
-fn pushed_by_another_session(env: &TestEnv) -> (std::path::PathBuf, std::path::PathBuf, String) {
+/// both. Then a's push: (a, b, key, the log of a's claim).
+fn pushed_by_another_session(
+    env: &TestEnv,
+) -> (
+    std::path::PathBuf,
+    std::path::PathBuf,
+    String,
+    crate::common::EventLog,
+) {
     let (_remote, a, b, key) = two_clones(env, &["T1", "T2"]);
     // A second session in clone a, on another worktree.
     let other = env.worktree(&a, "a-other", "other");
@@ -386,7 +393,7 @@ fn pushed_by_another_session(env: &TestEnv) -> (std::path::PathBuf, std::path::P
         &crate::claims_remote::pending(&["U1"]),
     );
     env.handover(&a, &["sync"]).assert_ok();
-    let child = env.spawn_at_pause(
+    let (child, log) = env.spawn_at_pause_logged(
         &a,
         &[
             "task", "claim", "T1", "--as", "agent-a", "--remote", "origin",
@@ -416,20 +423,24 @@ fn pushed_by_another_session(env: &TestEnv) -> (std::path::PathBuf, std::path::P
         "a was told it claimed T1 while b holds it: {stdout} {stderr}"
     );
     assert!(!stdout.contains("claimed by agent-a"), "{stdout}");
-    (a, b, key)
+    (a, b, key, log)
 }
 
 #[test]
 fn a_claim_pushed_by_a_claim_of_another_session_of_its_clone_is_not_confirmed_over_a_winner() {
     let env = TestEnv::new();
-    pushed_by_another_session(&env);
+    let (.., log) = pushed_by_another_session(&env);
+    // The remote took our ref, which is not the commit a's record made: the store was
+    // asked, never the push alone (`claims_carried`).
+    assert_eq!(log.count("claim_carried_as_decided"), 0);
+    assert!(log.count("claim_carried_asked_store") >= 1);
 }
 
 #[test]
 
 fn after_a_claim_pushed_by_another_session_of_its_clone_both_clones_agree_at_sync() {
     let env = TestEnv::new();
-    let (a, b, key) = pushed_by_another_session(&env);
+    let (a, b, key, _) = pushed_by_another_session(&env);
     env.handover(&a, &["sync"]).assert_ok();
     env.handover(&b, &["sync"]).assert_ok();
     for dir in [&a, &b] {

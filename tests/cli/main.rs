@@ -14,6 +14,7 @@ mod attacks_hooks;
 mod attacks_sessions;
 mod briefing;
 mod claims;
+mod claims_carried;
 mod claims_reach;
 mod claims_remote;
 mod claims_tracking;

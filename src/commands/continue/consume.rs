@@ -23,7 +23,7 @@ pub(super) fn copy_to_consumed(
     sessions::make_dirs(&root, Path::new("consumed"))?;
     let stamp = ctx
         .now
-        .to_zoned_datetime(jiff::tz::TimeZone::system())
+        .to_zoned_datetime(crate::support::clock::local_zone())
         .strftime("%Y%m%d-%H%M%S")
         .to_string();
     let name = path.file_name().map_or_else(

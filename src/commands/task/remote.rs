@@ -12,7 +12,7 @@ use super::verb::{Act, Op};
 use crate::model::claim;
 use crate::model::record::Record;
 use crate::services::context::Context;
-use crate::services::remote_claim::{self, Fetched, MAX_ROUNDS, Push, RemoteClaims};
+use crate::services::remote_claim::{self, Fetched, MAX_ROUNDS, Push, RemoteClaims, Theirs};
 use crate::services::remote_notes::RemoteNotes;
 use crate::services::sessions::{self, Owner, SessionDir, Written};
 use crate::support::error::{Error, Result};
@@ -84,6 +84,7 @@ pub(super) fn decide(
             },
             None => None,
         };
+        let their_record = theirs.as_ref().map(|t| &t.record);
         if let Some((w, task, act)) = pending.take() {
             pending = give_way(
                 ctx,
@@ -93,17 +94,17 @@ pub(super) fn decide(
                 owner,
                 op,
                 (w, task, act),
-                theirs.as_ref(),
+                their_record,
                 notes,
             )?;
         }
         let (w, task, act) = match pending.take() {
             Some(p) => p,
             None => {
-                if let Some(theirs) = &theirs {
+                if let Some(theirs) = their_record {
                     fast_forward(ctx, session, notes, theirs)?;
                 }
-                match write(ctx, wt, session, owner, op, theirs.as_ref()) {
+                match write(ctx, wt, session, owner, op, their_record) {
                     // Refused on what the last fetch saw: a refusal never pushes, so
                     // it is asked of the remote itself (the holder may have let go).
                     Err(Error::Held { .. } | Error::NothingToDo { .. }) if stale => continue,
@@ -121,8 +122,10 @@ pub(super) fn decide(
             // The remote holds what our ref held; whether that still held our record
             // is asked of the store: another process of this clone (a sync) may have
             // settled our claim lost and taken its record out meanwhile.
-            Push::Done if !carried(ctx, &w)? => pending = Some((w, task, act)),
-            Push::Done => return Ok((confirm(ctx, session, w, &task)?, task, act, None)),
+            Push::Done(pushed) if !carried(ctx, &w, pushed, notes, theirs.as_ref())? => {
+                pending = Some((w, task, act));
+            }
+            Push::Done(_) => return Ok((confirm(ctx, session, w, &task)?, task, act, None)),
             Push::Rejected => pending = Some((w, task, act)),
             Push::Offline(why) => return Ok((w, task, act, Some(why))),
         }
@@ -167,14 +170,35 @@ fn write(
 /// Whether the local notes ref, which the remote now holds, holds the record of the
 /// write `w` and no other side of its session: another process of this clone may have
 /// merged a winner's record beside ours and pushed both, our claim undecided against
-/// it (a write without a session id or a record is taken as carried).
-fn carried(ctx: &Context, w: &Written) -> Result<bool> {
+/// it (a write without a session id or a record is taken as carried). Known without
+/// the store when the push carried the decision as it was made (`as_decided`), else
+/// the local store is asked.
+fn carried(
+    ctx: &Context,
+    w: &Written,
+    pushed: Option<crate::git::CommitId>,
+    notes: &RemoteNotes<'_>,
+    theirs: Option<&Theirs>,
+) -> Result<bool> {
     let doc = w.state.document();
     let field = |k: &str| doc.get(k).and_then(serde_json::Value::as_str);
-    let (Some(_), Some(id), Some(hash)) = (w.noted, field("session_id"), field("session_hash"))
+    let (Some(on), Some(id), Some(hash)) = (w.noted, field("session_id"), field("session_hash"))
     else {
         return Ok(true);
     };
+    if let Some(made) = w.notes.filter(|_| as_decided(w, pushed, notes, theirs)) {
+        crate::support::testing::note("claim_carried_as_decided");
+        // What the remote holds at the commit pushed is known: the next claim decided
+        // on it reads this record alone.
+        notes.remember(&crate::services::remote_notes::Known {
+            at: made.commit,
+            id: id.to_owned(),
+            noted: on,
+            hash: hash.to_owned(),
+        });
+        return Ok(true);
+    }
+    crate::support::testing::note("claim_carried_asked_store");
     let store = ctx.store();
     if !store.has_state(id, hash)? {
         return Ok(false);
@@ -182,6 +206,33 @@ fn carried(ctx: &Context, w: &Written) -> Result<bool> {
     let (found, _) = store.newest_where(&|l| l.session_id == Some(id))?;
     Ok(!(found.iter())
         .any(|r| r.record.session_id.as_deref() == Some(id) && !r.diverged.is_empty()))
+}
+
+/// Whether the commit the remote took is the very notes commit the record of `w` made,
+/// made on the remote's notes the claim was decided on (`notes`, the lease's commit),
+/// where the session's newest record (`theirs`) had no other side and is the state `w`
+/// was written on (or the remote had no record of the session): the remote then holds
+/// what it held plus this one record, written on its newest, so it holds the record
+/// and the session has no other side there. Decided on commit ids alone, whatever
+/// round wrote `w`; anything else (another process moved our ref before the push, a
+/// write on a state the remote does not hold as newest) is asked of the store.
+fn as_decided(
+    w: &Written,
+    pushed: Option<crate::git::CommitId>,
+    notes: &RemoteNotes<'_>,
+    theirs: Option<&Theirs>,
+) -> bool {
+    let Some(made) = w.notes else {
+        return false;
+    };
+    if pushed != Some(made.commit) || made.parent.map(|p| p.to_string()).as_deref() != notes.at() {
+        return false;
+    }
+    let Some(theirs) = theirs else {
+        return true;
+    };
+    let parent = w.state.document().get("parent_hash");
+    !theirs.diverged && parent.is_some() && theirs.record.state_doc().get("session_hash") == parent
 }
 
 /// The push that carried the write of `task`'s claim succeeded: the claim is said

@@ -212,7 +212,7 @@ pub fn parse_stamp(raw: &str) -> Option<(Timestamp, Option<&'static str>)> {
     if let Some(ts) = parse_rfc3339(raw) {
         return Some((ts, None));
     }
-    let tz = jiff::tz::TimeZone::system();
+    let tz = crate::support::clock::local_zone();
     if let Ok(dt) = raw.parse::<jiff::civil::DateTime>()
         && raw.contains(['T', 't', ' '])
     {

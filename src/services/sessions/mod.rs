@@ -384,7 +384,7 @@ pub fn newest_session(
 /// time `YYYYMMDD-HHMMSS`, with `-2`, `-3` … on collision.
 pub fn new_branch_session(root: &Path, branch: &str, now: Timestamp) -> Result<SessionDir> {
     let stamp = now
-        .to_zoned_datetime(jiff::tz::TimeZone::system())
+        .to_zoned_datetime(crate::support::clock::local_zone())
         .strftime("%Y%m%d-%H%M%S")
         .to_string();
     make_dirs(root, Path::new(branch))?;

@@ -212,12 +212,18 @@ impl<'a> Transaction<'a> {
             Recording::Changes(head) => head.filter(|_| written.changed),
             Recording::Always(head) => Some(head),
         };
-        written.noted = self.record(written, head)?;
+        let made = self.record(written, head)?;
+        written.noted = made.map(|(head, _)| head);
+        written.notes = made.map(|(_, notes)| notes);
         Ok(())
     }
 
     /// Append the record of `written` on `head`; nothing when there is none.
-    fn record(&self, written: &Written, head: Option<CommitId>) -> Result<Option<CommitId>> {
+    fn record(
+        &self,
+        written: &Written,
+        head: Option<CommitId>,
+    ) -> Result<Option<(CommitId, crate::git::NotesEdited)>> {
         if head.is_none() {
             return Ok(None);
         }
@@ -226,7 +232,7 @@ impl<'a> Transaction<'a> {
             record.parent = Some(parent.clone());
             record.set_aside.clone_from(set_aside);
         }
-        self.ctx.store().record_at(head, &record)
+        self.ctx.store().record_made(head, &record)
     }
 }
 

@@ -58,6 +58,8 @@ pub struct Written {
     pub state: State,
     /// The commit whose note in the notes store got this write's record.
     pub noted: Option<crate::git::CommitId>,
+    /// The notes commit that record made, and the one it was made on.
+    pub notes: Option<crate::git::NotesEdited>,
     /// Sessions passed over because they could not be read (said as warnings).
     pub skipped: Vec<Problem>,
     /// What was added to `info/exclude` (said once).
@@ -97,6 +99,7 @@ impl Written {
             changed: created,
             state,
             noted: None,
+            notes: None,
             skipped: Vec::new(),
             exclusion: crate::services::exclude::Exclusion::default(),
             others: Vec::new(),

@@ -98,6 +98,18 @@ impl TestEnv {
     /// watchdog only.
     #[track_caller]
     pub fn spawn_at_pause(&self, dir: &Path, args: &[&str], pause: &str) -> Paused {
+        self.spawn_at_pause_logged(dir, args, pause).0
+    }
+
+    /// [`TestEnv::spawn_at_pause`], with the log of the process's events (every point
+    /// and event it goes on to reach too, counted once it ended).
+    #[track_caller]
+    pub fn spawn_at_pause_logged(
+        &self,
+        dir: &Path,
+        args: &[&str],
+        pause: &str,
+    ) -> (Paused, EventLog) {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static N: AtomicUsize = AtomicUsize::new(0);
         let point = pause.split_once(':').map_or(pause, |(point, _)| point);
@@ -114,7 +126,7 @@ impl TestEnv {
         // A watchdog of a thousand polls, far beyond any start, for a point never reached.
         for _ in 0..1000 {
             if log.count(point) > 0 {
-                return held;
+                return (held, log);
             }
             if let Some(status) = held.try_wait().unwrap() {
                 panic!("{args:?} ended ({status}) before its pause at {point}");
