@@ -209,6 +209,9 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
     );
     let (remote, notes_ref, tracking) = (remote.as_str(), notes_ref.as_str(), tracking.as_str());
     let git_dir = ctx.repo.common_dir();
+    // Why the last round was done again (said when the rounds run out).
+    let mut last = crate::support::i18n::fill(ctx.lang, crate::k!("race.push_rejected"), &[]);
+    let mut moved = false;
     for _ in 0..MAX_ROUNDS {
         report.rounds += 1;
         let mut fetched = None;
@@ -276,6 +279,12 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
         // on what it held is lost: a task may be left unclaimed, never claimed twice).
         if !theirs.still_at()? {
             crate::support::testing::note("sync-tracking-moved");
+            last = crate::support::i18n::fill(
+                ctx.lang,
+                crate::k!("race.tracking_moved"),
+                &[("tracking", &tracking)],
+            );
+            moved = true;
             continue;
         }
         report.local = ctx.repo.ref_target(notes_ref)?;
@@ -298,12 +307,20 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
                 report.pushed = true;
                 return crate::services::claim_settle::confirm(ctx, standing, &mut report.claims);
             }
-            Pushed::Rejected => {}
+            Pushed::Rejected => {
+                last = crate::support::i18n::fill(ctx.lang, crate::k!("race.push_rejected"), &[]);
+                moved = false;
+            }
         }
     }
     Err(Error::RefRace {
-        reference: format!("{notes_ref} on {remote}"),
+        // What kept changing: the remote's ref, or this clone's tracking ref of it.
+        reference: if moved {
+            tracking.to_owned()
+        } else {
+            format!("{notes_ref} on {remote}")
+        },
         attempts: MAX_ROUNDS,
-        last: "the push was rejected: the remote kept moving".into(),
+        last,
     })
 }

@@ -19,6 +19,7 @@ mod notes_diff;
 mod notes_fetch;
 mod notes_merge;
 mod packed;
+mod pin;
 mod resolve;
 mod rewritten;
 mod session;
@@ -32,6 +33,7 @@ pub mod subprocess;
 pub use notes::NotesEdited;
 pub use notes_diff::{NoteReader, NoteText};
 pub use notes_merge::{NoteBlob, NoteChoice, NoteRules, NotesMerge};
+pub use pin::Pinned;
 pub use session::{History, ToolDir};
 
 /// A commit id. Only this module makes them.
@@ -154,6 +156,11 @@ pub struct Repo {
     /// decodes a commit: their parents are absent by design, and git reads them as
     /// having none.
     shallow: std::cell::OnceCell<HashSet<ObjectId>>,
+    /// Refs read as pointing at a fixed commit while a [`Pinned`] guard lives, whatever
+    /// they point to meanwhile: a remote's tracking ref, read as of the commit a
+    /// decision's push leases (another process of the clone may move the ref, and move
+    /// it back, while the records are read).
+    pins: std::cell::RefCell<std::collections::HashMap<String, ObjectId>>,
 }
 
 /// Open the repository containing `dir`, honouring `GIT_DIR` and friends like git.
@@ -236,6 +243,7 @@ pub fn discover_with(dir: &Path, overrides: &[String]) -> Result<Repo> {
         no_refresh: std::cell::OnceCell::new(),
         packs: std::cell::OnceCell::new(),
         shallow: std::cell::OnceCell::new(),
+        pins: std::cell::RefCell::default(),
     })
 }
 

@@ -54,6 +54,9 @@ impl Repo {
 
     /// The commit a (notes) reference points to, `None` when it does not exist.
     pub(super) fn ref_commit(&self, name: &str) -> Result<Option<ObjectId>> {
+        if let Some(at) = self.pinned_at(name) {
+            return Ok(Some(at));
+        }
         let reference = self
             .repo
             .try_find_reference(name)
@@ -156,11 +159,9 @@ impl Repo {
         let mut out = Vec::new();
         let mut pending = vec![(tree, prefix.to_owned())];
         while let Some((tree, prefix)) = pending.pop() {
-            let data = find(tree).ok_or_else(|| {
-                Error::git_said(
-                    msg(crate::k!("git.read_notes_tree"), &[]),
-                    msg(crate::k!("git.notes_tree_gone"), &[]),
-                )
+            let data = find(tree).ok_or_else(|| Error::GitSaid {
+                action: msg(crate::k!("git.read_notes_tree"), &[]),
+                why: msg(crate::k!("git.notes_tree_gone"), &[]),
             })?;
             let decoded = gix::objs::TreeRef::from_bytes(&data, kind)
                 .map_err(|e| Error::git(msg(crate::k!("git.read_notes_tree"), &[]), e))?;

@@ -96,7 +96,7 @@ impl<'a> RemoteClaims<'a> {
             std::process::id(),
             &own[..8]
         );
-        let tracking = format!("refs/notes/remotes/{remote}/{name}");
+        let tracking = tracking_ref(ctx, &remote);
         RemoteClaims {
             ctx,
             remote,
@@ -334,4 +334,10 @@ pub fn same_but(
         m
     };
     strip(a) == strip(b)
+}
+
+/// This clone's tracking ref of `remote`'s notes ref (`refs/notes/remotes/<remote>/<name>`).
+pub fn tracking_ref(ctx: &Context, remote: &str) -> String {
+    let name = ctx.settings.notes_ref.trim_start_matches("refs/notes/");
+    format!("refs/notes/remotes/{remote}/{name}")
 }

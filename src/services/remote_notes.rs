@@ -66,10 +66,19 @@ impl<'a> RemoteNotes<'a> {
         (self.tracking.as_ref()).map(|s| Store::new(&self.ctx.repo, s, self.ctx.lang))
     }
 
+    /// The tracking ref read as the commit these are, whatever it points to meanwhile,
+    /// while the guard lives: every answer is of the commit the push leases, even when
+    /// another process of the clone moves the ref away and back during the read.
+    fn pin(&self) -> Option<crate::git::Pinned<'_>> {
+        let (tracking, at) = (self.tracking.as_ref()?, self.at.as_deref()?);
+        Some(self.ctx.repo.pin(&tracking.notes_ref, at))
+    }
+
     /// The remote's newest record of session `id`, with its other sides when the
     /// session diverged there. Only that session's records are read whole: from the
     /// one note a claim pushed as decided names (`Known`), else through the index.
     pub fn newest(&self, id: &str) -> Result<Option<StoredRecord>> {
+        let _pin = self.pin();
         let Some(store) = self.store() else {
             return Ok(None);
         };
@@ -129,6 +138,7 @@ impl<'a> RemoteNotes<'a> {
 
     /// The remote's records of session `id` written as its `seq`-th write.
     pub fn records_at(&self, id: &str, seq: u64) -> Result<Vec<Record>> {
+        let _pin = self.pin();
         match self.store() {
             Some(store) => store.records_at(id, seq),
             None => Ok(Vec::new()),
@@ -137,6 +147,7 @@ impl<'a> RemoteNotes<'a> {
 
     /// Whether the remote has a record of session `id` holding the state `hash`.
     pub fn has_state(&self, id: &str, hash: &str) -> Result<bool> {
+        let _pin = self.pin();
         match self.store() {
             Some(store) => store.has_state(id, hash),
             None => Ok(false),

@@ -413,7 +413,6 @@ fn a_tracking_ref_moved_back_between_syncs_fetch_and_its_read_is_fetched_again()
 /// pause is a sleep here, not a gate: the test moves the ref once per round, while
 /// the round is seen waiting in the log.)
 #[test]
-#[ignore = "finding: sync's rounds used up by its tracking ref moving say the push was rejected"]
 fn a_sync_whose_tracking_ref_keeps_moving_back_does_not_say_its_push_was_rejected() {
     let env = TestEnv::new();
     let (_remote, a, b, _key) = two_clones(&env, &["T1"]);
@@ -468,7 +467,6 @@ fn a_sync_whose_tracking_ref_keeps_moving_back_does_not_say_its_push_was_rejecte
 /// older commit is one a has not indexed, so that its read writes an index and the
 /// test can put the ref back at `notes-index-write`, after the read.)
 #[test]
-#[ignore = "finding: a tracking ref moved away and back during sync's settling read (A-B-A) passes still_at: a claim is confirmed over the winner's"]
 fn a_tracking_ref_moved_away_and_back_during_syncs_read_does_not_confirm_a_lost_claim() {
     let env = TestEnv::new();
     let (remote, a, b, key) = two_clones(&env, &["T1", "T2"]);

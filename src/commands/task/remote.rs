@@ -39,6 +39,8 @@ pub(super) fn decide(
                 .map(str::to_owned)
         });
     let mut pending: Option<(Written, String, Act)> = None;
+    // Why the last round was done again (said when the rounds run out).
+    let mut last = Again::Rejected;
     for round in 0..MAX_ROUNDS {
         // The first round decides on what the last fetch saw, when there was one: the
         // push alone then asks the remote (a rejection is fetched and decided again).
@@ -116,6 +118,7 @@ pub(super) fn decide(
         // fetched) is not of the commit the push leases: decided again on a fetch.
         if !notes.still_at()? {
             pending = Some((w, task, act));
+            last = Again::Moved;
             continue;
         }
         match rc.push(notes)? {
@@ -124,17 +127,58 @@ pub(super) fn decide(
             // settled our claim lost and taken its record out meanwhile.
             Push::Done(pushed) if !carried(ctx, &w, pushed, notes, theirs.as_ref())? => {
                 pending = Some((w, task, act));
+                last = Again::NotCarried;
             }
             Push::Done(_) => return Ok((confirm(ctx, session, w, &task)?, task, act, None)),
-            Push::Rejected => pending = Some((w, task, act)),
+            Push::Rejected => {
+                pending = Some((w, task, act));
+                last = Again::Rejected;
+            }
             Push::Offline(why) => return Ok((w, task, act, Some(why))),
         }
     }
-    Err(Error::RefRace {
-        reference: format!("{} on {remote}", ctx.settings.notes_ref),
-        attempts: MAX_ROUNDS,
-        last: "the push was rejected: the remote kept moving".into(),
-    })
+    Err(last.error(ctx, remote))
+}
+
+/// Why a claim's round was done again.
+enum Again {
+    /// The remote's ref moved: the push was rejected.
+    Rejected,
+    /// This clone's tracking ref moved while the remote's records were read.
+    Moved,
+    /// The push went through without this claim's record as decided.
+    NotCarried,
+}
+
+impl Again {
+    /// The error of the rounds run out, the last one's reason said as it was.
+    fn error(&self, ctx: &Context, remote: &str) -> Error {
+        use crate::support::i18n::fill;
+        let tracking = crate::services::remote_claim::tracking_ref(ctx, remote);
+        let (reference, last) = match self {
+            Again::Rejected => (
+                format!("{} on {remote}", ctx.settings.notes_ref),
+                fill(ctx.lang, crate::k!("race.push_rejected"), &[]),
+            ),
+            Again::Moved => (
+                tracking.clone(),
+                fill(
+                    ctx.lang,
+                    crate::k!("race.tracking_moved"),
+                    &[("tracking", &tracking)],
+                ),
+            ),
+            Again::NotCarried => (
+                format!("{} on {remote}", ctx.settings.notes_ref),
+                fill(ctx.lang, crate::k!("race.not_carried"), &[]),
+            ),
+        };
+        Error::RefRace {
+            reference,
+            attempts: MAX_ROUNDS,
+            last,
+        }
+    }
 }
 
 /// The verb's write: the remote's claims laid over the file first. A claim is written

@@ -202,8 +202,8 @@ pub fn members_hold(e: &GroupEntry, notes: &[CommitId], changed: &BTreeSet<Strin
 /// The error of a note whose blob is not there or does not read, as the store's own
 /// reader says it (the stream's too).
 pub(super) fn missing(object: &CommitId) -> crate::support::error::Error {
-    crate::support::error::Error::git_said(
-        crate::support::error::msg(crate::k!("git.read_note_of"), &[("object", object)]),
-        crate::support::error::msg(crate::k!("git.note_object_gone"), &[]),
-    )
+    crate::support::error::Error::GitSaid {
+        action: crate::support::error::msg(crate::k!("git.read_note_of"), &[("object", object)]),
+        why: crate::support::error::msg(crate::k!("git.note_object_gone"), &[]),
+    }
 }

@@ -300,11 +300,12 @@ impl LogStream<'_> {
         });
         found
             .and_then(|l| crate::model::record::parse_record(l).ok())
-            .ok_or_else(|| {
-                crate::support::error::Error::git_said(
-                    crate::support::error::msg(crate::k!("git.read"), &[("what", &blob.to_hex())]),
-                    crate::support::error::msg(crate::k!("git.record_gone"), &[]),
-                )
+            .ok_or_else(|| crate::support::error::Error::GitSaid {
+                action: crate::support::error::msg(
+                    crate::k!("git.read"),
+                    &[("what", &blob.to_hex())],
+                ),
+                why: crate::support::error::msg(crate::k!("git.record_gone"), &[]),
             })
     }
 }

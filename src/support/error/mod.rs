@@ -258,11 +258,6 @@ impl Error {
         }
     }
 
-    /// [`Error::git`] with a cause of the catalog.
-    pub fn git_said(action: Msg, why: Msg) -> Self {
-        Error::GitSaid { action, why }
-    }
-
     /// An error about the input of a command, `<stdin>` (its name as
     /// [`STDIN`]) or a file given with `--from`: its hint speaks of that input, which
     /// is never stored or rewritten. Errors of another kind pass unchanged (a
