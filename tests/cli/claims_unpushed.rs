@@ -8,7 +8,7 @@
 //! `next --claim`, `release`, the holder's renewal, `sync`'s own push; `done` and
 //! `block` write locally only, and their release reaches the remote with the next sync.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::claims_remote::{claim_in, stored_claim, two_clones};
 use crate::common::{TestEnv, state_path};
@@ -354,6 +354,31 @@ fn a_claim_killed_after_its_push_before_it_is_said_confirmed_is_confirmed_by_syn
     says_confirmed(&env, &a, &key, "T1");
 }
 
+/// Two clones of a session of T1 and T2: a claims T1 while the remote cannot be
+/// reached (unconfirmed), then b's claim of T1 reaches the remote. Returns a, b, the
+/// key, and what a's tracking ref held before b's claim.
+fn offline_claim_then_winner(env: &TestEnv) -> (PathBuf, PathBuf, String, String) {
+    let (remote, a, b, key) = two_clones(env, &["T1", "T2"]);
+    let old = env.git(&a, &["rev-parse", TRACKING]).trim().to_owned();
+    let claim = |dir: &Path, who: &str| {
+        env.handover(
+            dir,
+            &["task", "claim", "T1", "--as", who, "--remote", "origin"],
+        )
+    };
+    let away = env.root().join("away.git");
+    std::fs::rename(&remote, &away).unwrap();
+    let run = claim(&a, "agent-a");
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    std::fs::rename(&away, &remote).unwrap();
+    says_unconfirmed(env, &a, &key, "T1", "agent-a");
+    let run = claim(&b, "agent-b");
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    (a, b, key, old)
+}
+
+const TRACKING: &str = "refs/notes/remotes/origin/handover";
+
 /// `sync` settles an offline claim on the remote's records as its tracking ref holds
 /// them when it reads them. Another process of the clone whose fetch was older than
 /// sync's (slower, it moves the tracking ref after sync did) puts the ref back between
@@ -364,29 +389,11 @@ fn a_claim_killed_after_its_push_before_it_is_said_confirmed_is_confirmed_by_syn
 #[test]
 fn a_tracking_ref_moved_back_between_syncs_fetch_and_its_read_is_fetched_again() {
     let env = TestEnv::new();
-    let (remote, a, b, key) = two_clones(&env, &["T1", "T2"]);
-    let tracking = "refs/notes/remotes/origin/handover";
-    let old = env.git(&a, &["rev-parse", tracking]).trim().to_owned();
-    let claim = |dir: &Path, who: &str| {
-        env.handover(
-            dir,
-            &["task", "claim", "T1", "--as", who, "--remote", "origin"],
-        )
-    };
-    // a claims T1 while the remote cannot be reached: unconfirmed.
-    let away = env.root().join("away.git");
-    std::fs::rename(&remote, &away).unwrap();
-    let run = claim(&a, "agent-a");
-    assert_eq!(run.code, 0, "{}", run.snapshot());
-    std::fs::rename(&away, &remote).unwrap();
-    says_unconfirmed(&env, &a, &key, "T1", "agent-a");
-    // b's claim of T1 reaches the remote.
-    let run = claim(&b, "agent-b");
-    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let (a, b, key, old) = offline_claim_then_winner(&env);
     // a's sync fetches and merges it, and waits before reading the remote's records;
     // meanwhile the older fetch of another process of a moves the tracking ref back.
     let child = env.spawn_at_pause(&a, &["--json", "sync"], "sync_merged:60000");
-    env.git(&a, &["update-ref", tracking, &old]);
+    env.git(&a, &["update-ref", TRACKING, &old]);
     let out = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -407,17 +414,16 @@ fn a_tracking_ref_moved_back_between_syncs_fetch_and_its_read_is_fetched_again()
 
 /// The tracking ref put back under `sync` in every round (another process's older
 /// fetch each time): every round is done again (`sync-tracking-moved`), no push is ever
-/// tried, and after the fifth sync gives up. Its error says "the push was rejected:
-/// the remote kept moving": false, nothing was pushed and the remote never moved
-/// during the sync; it was this clone's tracking ref that kept moving. (The round's
+/// tried, and after the fifth sync gives up, saying it was this clone's tracking ref
+/// that kept moving, not "the push was rejected": nothing was pushed, and the remote
+/// never moved during the sync. (The round's
 /// pause is a sleep here, not a gate: the test moves the ref once per round, while
 /// the round is seen waiting in the log.)
 #[test]
 fn a_sync_whose_tracking_ref_keeps_moving_back_does_not_say_its_push_was_rejected() {
     let env = TestEnv::new();
     let (_remote, a, b, _key) = two_clones(&env, &["T1"]);
-    let tracking = "refs/notes/remotes/origin/handover";
-    let old = env.git(&a, &["rev-parse", tracking]).trim().to_owned();
+    let old = env.git(&a, &["rev-parse", TRACKING]).trim().to_owned();
     // The remote moves past what a's tracking ref holds.
     let run = env.handover(
         &b,
@@ -441,7 +447,7 @@ fn a_sync_whose_tracking_ref_keeps_moving_back_does_not_say_its_push_was_rejecte
             if sync.is_finished() {
                 break;
             }
-            env.git(&a, &["update-ref", tracking, &old]);
+            env.git(&a, &["update-ref", TRACKING, &old]);
         }
         sync.join().unwrap()
     });
@@ -453,41 +459,25 @@ fn a_sync_whose_tracking_ref_keeps_moving_back_does_not_say_its_push_was_rejecte
         "no push was tried: {}",
         run.snapshot()
     );
+    assert!(
+        run.stderr
+            .contains("refs/notes/remotes/origin/handover was moved by another process"),
+        "{}",
+        run.snapshot()
+    );
 }
 
 /// The same race as `a_tracking_ref_moved_back_between_syncs_fetch_and_its_read_is_
 /// fetched_again`, with the ref put back once more before `still_at` looks (another
-/// process's fetch of the remote as it is, after the older one): sync settles a's
-/// offline claim on the older commit (no winner there), `still_at` sees the commit it
-/// fetched again (A, then B, then A), and the push, leased on A, which ours descends
-/// from, goes through: a is told T1 confirmed while agent-b holds it on the remote.
-/// The check compares the ref once, after the read; the read should be made on the
-/// fetched commit itself (the tracking ref's index as of `at`), not on whatever the
-/// ref holds at that moment. (The gates are the test's own: two points of one run; the
-/// older commit is one a has not indexed, so that its read writes an index and the
-/// test can put the ref back at `notes-index-write`, after the read.)
+/// process's fetch of the remote as it is, after the older one: A, then B, then A):
+/// `still_at` cannot see that, so sync's reads of the remote's records are pinned to
+/// the commit it fetched (`git/pin.rs`), and the claim is lost to the winner there, never
+/// said confirmed over it. (The gates are the test's own, two points of one run; the
+/// older commit is one a has not indexed, so that a read of it would write an index.)
 #[test]
 fn a_tracking_ref_moved_away_and_back_during_syncs_read_does_not_confirm_a_lost_claim() {
     let env = TestEnv::new();
-    let (remote, a, b, key) = two_clones(&env, &["T1", "T2"]);
-    let tracking = "refs/notes/remotes/origin/handover";
-    let old = env.git(&a, &["rev-parse", tracking]).trim().to_owned();
-    let claim = |dir: &Path, who: &str| {
-        env.handover(
-            dir,
-            &["task", "claim", "T1", "--as", who, "--remote", "origin"],
-        )
-    };
-    // a claims T1 while the remote cannot be reached: unconfirmed.
-    let away = env.root().join("away.git");
-    std::fs::rename(&remote, &away).unwrap();
-    let run = claim(&a, "agent-a");
-    assert_eq!(run.code, 0, "{}", run.snapshot());
-    std::fs::rename(&away, &remote).unwrap();
-    says_unconfirmed(&env, &a, &key, "T1", "agent-a");
-    // b's claim of T1 reaches the remote.
-    let run = claim(&b, "agent-b");
-    assert_eq!(run.code, 0, "{}", run.snapshot());
+    let (a, b, key, old) = offline_claim_then_winner(&env);
     let log = env.event_log("aba");
     let gates = env.root().join("aba-gates");
     std::fs::create_dir_all(&gates).unwrap();
@@ -511,17 +501,17 @@ fn a_tracking_ref_moved_away_and_back_during_syncs_read_does_not_confirm_a_lost_
             })
         });
         until("sync_merged", &sync);
-        let fetched = env.git(&a, &["rev-parse", tracking]).trim().to_owned();
+        let fetched = env.git(&a, &["rev-parse", TRACKING]).trim().to_owned();
         // An older fetch puts the ref back before sync reads the remote's records (a
         // commit of the remote's older notes this clone has not indexed yet)...
         let tree = format!("{old}^{{tree}}");
         let older = env.git(&a, &["commit-tree", &tree, "-p", &old, "-m", "older"]);
-        env.git(&a, &["update-ref", tracking, older.trim()]);
+        env.git(&a, &["update-ref", TRACKING, older.trim()]);
         std::fs::write(gates.join("sync_merged"), "").unwrap();
         // ... and a fetch of the remote as it is puts it where sync fetched once sync
         // has read the older commit's records (its index of them being written).
         until("notes-index-write", &sync);
-        env.git(&a, &["update-ref", tracking, &fetched]);
+        env.git(&a, &["update-ref", TRACKING, &fetched]);
         std::fs::write(gates.join("notes-index-write"), "").unwrap();
         sync.join().unwrap()
     });
