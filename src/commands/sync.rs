@@ -209,9 +209,6 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
     );
     let (remote, notes_ref, tracking) = (remote.as_str(), notes_ref.as_str(), tracking.as_str());
     let git_dir = ctx.repo.common_dir();
-    // Why the last round was done again (said when the rounds run out).
-    let mut last = crate::support::i18n::fill(ctx.lang, crate::k!("race.push_rejected"), &[]);
-    let mut moved = false;
     for _ in 0..MAX_ROUNDS {
         report.rounds += 1;
         let mut fetched = None;
@@ -271,28 +268,11 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
         let settled = crate::services::claim_settle::settle(ctx, on_disk, &theirs)?;
         let (settled, standing) = settled;
         report.claims.lost.extend(settled.lost);
-        // What was settled on must be what was fetched, which the push leases: another
-        // process of this clone (a fetch older than ours, moving the tracking ref after
-        // ours did) may have put the ref elsewhere meanwhile, and a claim that stood on
-        // what it held then may stand over a winner's claim the fetched commit holds.
-        // The round is done again: nothing pushed, nothing said confirmed (a claim lost
-        // on what it held is lost: a task may be left unclaimed, never claimed twice).
-        if !theirs.still_at()? {
-            crate::support::testing::note("sync-tracking-moved");
-            last = crate::support::i18n::fill(
-                ctx.lang,
-                crate::k!("race.tracking_moved"),
-                &[("tracking", &tracking)],
-            );
-            moved = true;
-            continue;
-        }
         report.local = ctx.repo.ref_target(notes_ref)?;
-        let remote_tip = if report.remote_had_notes {
-            ctx.repo.ref_target(tracking)?
-        } else {
-            None
-        };
+        // What was fetched, which every read of the remote's records was made on (they
+        // are pinned to it, whatever another process of this clone does to the tracking
+        // ref meanwhile) and the push leases.
+        let remote_tip = theirs.at().map(str::to_owned);
         // The claims that stood are said confirmed only once the remote holds them
         // (this round's push, or it had their records already).
         if report.local.is_none() || report.local == remote_tip {
@@ -307,20 +287,12 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
                 report.pushed = true;
                 return crate::services::claim_settle::confirm(ctx, standing, &mut report.claims);
             }
-            Pushed::Rejected => {
-                last = crate::support::i18n::fill(ctx.lang, crate::k!("race.push_rejected"), &[]);
-                moved = false;
-            }
+            Pushed::Rejected => {}
         }
     }
     Err(Error::RefRace {
-        // What kept changing: the remote's ref, or this clone's tracking ref of it.
-        reference: if moved {
-            tracking.to_owned()
-        } else {
-            format!("{notes_ref} on {remote}")
-        },
+        reference: format!("{notes_ref} on {remote}"),
         attempts: MAX_ROUNDS,
-        last,
+        last: crate::support::i18n::fill(ctx.lang, crate::k!("race.push_rejected"), &[]),
     })
 }

@@ -52,16 +52,6 @@ impl<'a> RemoteNotes<'a> {
         self.at.as_deref()
     }
 
-    /// Whether the tracking ref still holds the commit these were fetched at: a read
-    /// made while it held another (another process of this clone fetched meanwhile)
-    /// is not what the lease of the push says it was.
-    pub fn still_at(&self) -> Result<bool> {
-        match &self.tracking {
-            Some(s) => Ok(self.ctx.repo.ref_target(&s.notes_ref)?.as_deref() == self.at()),
-            None => Ok(true),
-        }
-    }
-
     fn store(&self) -> Option<Store<'_>> {
         (self.tracking.as_ref()).map(|s| Store::new(&self.ctx.repo, s, self.ctx.lang))
     }

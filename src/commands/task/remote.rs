@@ -114,13 +114,6 @@ pub(super) fn decide(
                 }
             }
         };
-        // A read made while the tracking ref moved (another process of this clone
-        // fetched) is not of the commit the push leases: decided again on a fetch.
-        if !notes.still_at()? {
-            pending = Some((w, task, act));
-            last = Again::Moved;
-            continue;
-        }
         match rc.push(notes)? {
             // The remote holds what our ref held; whether that still held our record
             // is asked of the store: another process of this clone (a sync) may have
@@ -144,8 +137,6 @@ pub(super) fn decide(
 enum Again {
     /// The remote's ref moved: the push was rejected.
     Rejected,
-    /// This clone's tracking ref moved while the remote's records were read.
-    Moved,
     /// The push went through without this claim's record as decided.
     NotCarried,
 }
@@ -154,19 +145,10 @@ impl Again {
     /// The error of the rounds run out, the last one's reason said as it was.
     fn error(&self, ctx: &Context, remote: &str) -> Error {
         use crate::support::i18n::fill;
-        let tracking = crate::services::remote_claim::tracking_ref(ctx, remote);
         let (reference, last) = match self {
             Again::Rejected => (
                 format!("{} on {remote}", ctx.settings.notes_ref),
                 fill(ctx.lang, crate::k!("race.push_rejected"), &[]),
-            ),
-            Again::Moved => (
-                tracking.clone(),
-                fill(
-                    ctx.lang,
-                    crate::k!("race.tracking_moved"),
-                    &[("tracking", &tracking)],
-                ),
             ),
             Again::NotCarried => (
                 format!("{} on {remote}", ctx.settings.notes_ref),

@@ -20,6 +20,5 @@ pub(super) const REMOTE_CLAIMS: &[Entry] = &[
     e("rclaim.sync_caught_up", "session {key} here was behind the records fetched from {remote} and now holds the newest", "ここのセッション {key} は {remote} から取得したレコードより古かったため、最新の状態にしました"),
     e("rclaim.sync_lost", "lost: the claim of task {id} in session {key} went to {winner}, whose claim reached {remote} first", "喪失: セッション {key} のタスク {id} の確保は、先に {remote} に届いた {winner} のものになりました"),
     e("race.push_rejected", "the push was rejected: the remote kept moving", "プッシュが拒否されました: リモートが動き続けました"),
-    e("race.tracking_moved", "this clone's {tracking} was moved by another process while the remote's records were read", "リモートの記録を読む間に、このクローンの {tracking} が別のプロセスに動かされました"),
-    e("race.not_carried", "the push went through, but what it carried no longer held this claim as it was decided (another process of this clone changed the session's records)", "プッシュは通りましたが、運んだ内容はこの要求を決めたとおりには含んでいませんでした（このクローンの別のプロセスがセッションの記録を変えました）"),
+    e("race.not_carried", "the push went through, but the records it carried do not show this claim as the session's one newest record (another process of this clone changed them, or the session has diverged there: `git handover status` shows which)", "プッシュは通りましたが、運んだ記録ではこの確保がセッションの唯一の最新記録になっていません（このクローンの別のプロセスが変えたか、そちらでセッションが分岐しています。`git handover status` で確認できます）"),
 ];
