@@ -72,9 +72,10 @@ fn a_claim_pushed_as_it_was_decided_is_confirmed_without_asking_the_store() {
 
 /// The session diverged on the remote (both clones changed it from one state): a
 /// claim written on one side is not known carried by its push alone; the store is
-/// asked, which sees the other side, and the claim is never said confirmed. (The run
-/// then ends, as before this path, in exit 4 saying the remote kept moving, which it
-/// did not: its rounds ran out on the divergence. Not asserted here.)
+/// asked, which sees the other side, and the claim is never said confirmed. The run
+/// ends when its rounds run out (exit 4), saying why as it is: its push went through
+/// without the claim as the session's one newest record, the session having diverged
+/// there — not that the remote kept moving.
 #[test]
 fn a_claim_in_a_session_diverged_on_the_remote_asks_the_store() {
     let env = TestEnv::new();
@@ -93,6 +94,17 @@ fn a_claim_in_a_session_diverged_on_the_remote_asks_the_store() {
     println!("{}", run.snapshot());
     assert_eq!(log.count(AS_DECIDED), 0, "{}", run.snapshot());
     assert!(log.count(ASKED_STORE) >= 1, "{}", run.snapshot());
+    assert_eq!(run.code, 4, "{}", run.snapshot());
+    assert!(
+        run.stderr.contains("or the session has diverged there"),
+        "{}",
+        run.snapshot()
+    );
+    assert!(
+        !run.stderr.contains("the remote kept moving"),
+        "{}",
+        run.snapshot()
+    );
     assert_ne!(
         claim_in(&a, &key, "T1")["confirmed"],
         true,
