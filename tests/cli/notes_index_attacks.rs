@@ -367,11 +367,9 @@ fn lines_appended_to_a_note_are_read_alone_and_answer_as_the_store() {
 }
 
 /// A hook that could not index the store in its budget says "the next `git handover
-/// status` indexes it". Where no index can be written (a file where its directory
-/// should be, the case the test above shows answered from memory), the status runs,
-/// builds its index in memory and keeps none: the next briefing says the same line
-/// again, and so on for ever. The line promises what cannot happen here (it should be
-/// said only when the index can be written, or say why not).
+/// status` indexes it" — only where an index can be kept. Where none can (a file where
+/// its directory should be; a directory that cannot be written), the briefing says so
+/// and why, and the status it names warns that it could not keep the index.
 #[test]
 fn the_unindexed_store_is_not_promised_an_index_that_cannot_be_written() {
     let env = TestEnv::new();

@@ -62,10 +62,11 @@ pub fn unkept() -> Option<std::path::PathBuf> {
 pub fn cannot_keep(repo: &Repo, notes_ref: &str) -> Option<(std::path::PathBuf, String)> {
     let files = Files::at(&repo.tool_dir().notes_index(notes_ref));
     let dir = files.heads.parent()?.to_owned();
-    match std::fs::create_dir_all(&dir) {
-        Ok(()) => None,
-        Err(e) => Some((dir, e.to_string())),
-    }
+    // Made and written to as an index is: a directory that exists but cannot be
+    // written keeps no index either.
+    let probe = std::fs::create_dir_all(&dir)
+        .and_then(|()| tempfile::NamedTempFile::new_in(&dir).map(drop));
+    probe.err().map(|e| (dir, e.to_string()))
 }
 
 /// The index of `notes_ref` as of its current commit (read, brought up to date, or
