@@ -169,12 +169,9 @@ fn the_briefings_claim_command_runs_as_printed_from_the_agents_own_worktree() {
     assert_eq!(c["expires"], "2026-11-30T12:45:00Z", "handover.claimFor");
 }
 
-/// One round of the test below, its pause's watchdog long (60 s): the held writer's
-/// gate is opened only by `finish(held)`, after the two others are joined, and the
-/// others wait for the held writer's lock. So the round ends only when the watchdog
-/// runs out: the test below (`claim:30`) relies on its 30 ms running out, and on a
-/// busy machine the others may not even have started "meanwhile" (the interleaving it
-/// names is not forced). Let the held one go once both are seen waiting (`lock-wait`).
+/// Each round holds one writer inside its decision (its gate opened only once the two
+/// others are seen waiting for its lock, `lock-wait`), so every round forces the race
+/// it names however slowly the machine runs.
 #[test]
 fn hundreds_of_rounds_with_a_writer_held_inside_its_decision_never_give_a_task_twice() {
     let env = TestEnv::new();

@@ -191,10 +191,6 @@ fn a_claim_whose_local_ref_took_in_another_clones_claim_during_its_push_is_not_c
     // Never both told they hold T1: a is refused, told the holder.
     assert_eq!(out.status.code(), Some(6), "{stdout} {stderr}");
     assert!(stderr.contains("agent-b"), "{stderr}");
-    assert!(
-        !(out.status.success() && b_holds),
-        "a was told it claimed T1 while b holds it: {stdout} {stderr}"
-    );
     assert!(!a_holds || !b_holds);
     env.handover(&a, &["sync"]).assert_ok();
     env.handover(&b, &["sync"]).assert_ok();

@@ -323,9 +323,8 @@ fn a_log_that_fails_midway_closes_its_document_with_the_error() {
 }
 
 /// One damaged note, read by the index's build instead of plain `log`'s stream (no
-/// index yet): the build says the note's blob "is not in the object database", which is
-/// false (it is there, damaged), and unlike the stream's "missing from the object
-/// database or damaged" for the same note (aba9952 corrected only the stream's).
+/// index yet): the build says what the stream says of it (`git.note_object_gone`),
+/// not that it "is not in the object database" (it is there, damaged).
 #[test]
 fn a_damaged_note_is_not_said_missing_when_the_index_is_built() {
     let env = TestEnv::new();
@@ -346,7 +345,8 @@ fn a_damaged_note_is_not_said_missing_when_the_index_is_built() {
     let run = env.handover(&repo, &["log"]);
     assert_ne!(run.code, 0, "{}", run.snapshot());
     assert!(
-        !run.stderr.contains("is not in the object database"),
+        run.stderr
+            .contains("the note's object is missing from the object database or damaged"),
         "{}",
         run.snapshot()
     );
