@@ -52,14 +52,14 @@ pub fn run(ctx: &Context, args: &LogArgs) -> Result<Report> {
     if let Some(key) = &args.key
         && history.records.is_empty()
     {
-        // Only keys that have a record that reads: the store's keys include those of
-        // lines that do not (what the index knows of them is their head).
+        // Only keys that have a record that reads: from the index, the store's keys
+        // include those of lines that do not (what it knows of them is their head).
         let keys: Vec<&str> = history.keys.iter().map(String::as_str).collect();
         for k in close_keys(key, &keys, usize::MAX) {
             if close.len() == CLOSE {
                 break;
             }
-            if !store.history(Some(&k), Some(1))?.records.is_empty() {
+            if history.keys_read || !store.history(Some(&k), Some(1))?.records.is_empty() {
                 close.push(k);
             }
         }

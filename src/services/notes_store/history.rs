@@ -41,6 +41,9 @@ pub struct History {
     pub skipped: Vec<String>,
     /// Every key of the store, sorted (for the keys close to one asked for).
     pub keys: Vec<String>,
+    /// Whether each of `keys` has a record that reads whole (the store read whole);
+    /// from the index, a key may be only that of lines whose head reads.
+    pub keys_read: bool,
 }
 
 /// A record and its place: the note (annotated object) and the line.
@@ -171,6 +174,7 @@ impl Store<'_> {
             before,
             skipped,
             keys,
+            keys_read: true,
         })
     }
 
@@ -240,6 +244,7 @@ impl Store<'_> {
                 .map(|((note, line), why)| self.unreadable_record(&note, line, &why))
                 .collect(),
             keys: keys.into_iter().collect(),
+            keys_read: false,
         }))
     }
 }
