@@ -65,6 +65,7 @@ mod render_here_migrate;
 mod reopen;
 mod save;
 mod save_merge;
+mod schema_copies;
 mod schemas;
 mod seams;
 mod sessions;
