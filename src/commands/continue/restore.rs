@@ -2,6 +2,8 @@
 //! when there is one, else into this one, judged against the session's branch and
 //! saying which branch it is on and how to switch to it (issue 32, item 14).
 
+use serde_json::Value;
+
 use crate::git::Worktree;
 use crate::model::state::State;
 use crate::services::assess;
@@ -72,22 +74,17 @@ pub(super) fn restore(
     let file = session.state_file();
     // What a listing found may be the index's copy of the record: restored only when a
     // note holds it (a forged or damaged index is dropped, and nothing is written).
-    let id = stored
-        .state
-        .doc()
-        .get("session_id")
-        .and_then(|v| v.as_str().map(str::to_owned));
-    if !ctx
-        .store()
-        .holds(stored.commit, id.as_deref(), &stored.state)?
-    {
+    // The state is parsed once: its `session_id` (where else a note may hold it) read
+    // from the same document that is then written.
+    let mut doc = stored.state.doc();
+    let id = doc.get("session_id").and_then(Value::as_str);
+    if !ctx.store().holds(stored.commit, id, &stored.state)? {
         ctx.store().forget_index();
         return Err(Error::usage_hint(
             msg(crate::k!("err.restore_not_held"), &[("key", &key)]),
             msg(crate::k!("err.resume_it"), &[("key", &key)]),
         ));
     }
-    let mut doc = stored.state.doc();
     sessions::point_here(&mut doc, wt);
     crate::model::session::seal(&mut doc);
     let state = State::from_doc(doc, &file)?;
