@@ -69,7 +69,7 @@ pub(super) fn dispatch(inv: &mut Invocation, command: Command) -> Result<Process
             let painter = inv.painter(inv.color(ctx.settings.color));
             let result = in_repository(&ctx, command, inv.json, &painter);
             let mut outcome = result?;
-            (outcome.notices.warnings).extend(super::stale_lock_warnings(&painter, ctx.lang));
+            (outcome.notices.warnings).extend(super::run_warnings(&painter));
             Ok(outcome)
         }
     }

@@ -24,7 +24,7 @@ pub(super) fn plain_log(ctx: Context, json: bool, painter: Painter) -> Result<Pr
                 report.human(&painter)
             };
             let mut notices = report.notices(&painter);
-            (notices.warnings).extend(super::stale_lock_warnings(&painter, ctx.lang));
+            (notices.warnings).extend(super::run_warnings(&painter));
             return Ok(ProcessOutput {
                 stdout: Stdout::Text(text.into_bytes()),
                 notices,
@@ -36,7 +36,7 @@ pub(super) fn plain_log(ctx: Context, json: bool, painter: Painter) -> Result<Pr
     let lang = ctx.lang;
     // Stale locks the opening took over (the stream's own are added at its end).
     let notices = Notices {
-        warnings: super::stale_lock_warnings(&painter, lang),
+        warnings: super::run_warnings(&painter),
         ..Notices::default()
     };
     let write = move |out: &mut dyn Write| -> std::io::Result<Tail> {
@@ -82,9 +82,7 @@ pub(super) fn plain_log(ctx: Context, json: bool, painter: Painter) -> Result<Pr
         }
         let mut tail = failed.map_or_else(Tail::default, |e| failure(&e, lang));
         tail.notices.warnings = skipped;
-        tail.notices
-            .warnings
-            .extend(super::stale_lock_warnings(&painter, lang));
+        tail.notices.warnings.extend(super::run_warnings(&painter));
         Ok(tail)
     };
     Ok(ProcessOutput {

@@ -198,27 +198,11 @@ fn print(mut outcome: ProcessOutput, quiet: bool, lang: Lang) -> ExitCode {
     ExitCode::from(outcome.code)
 }
 
-/// The stale locks this process took over so far, each said once, and the notes
-/// index it could not keep (commands do not
-/// print; a lock is taken deep inside a write): every command in a repository adds
-/// them to its warnings, plain `log` too, whose stream may run after its opening.
-fn stale_lock_warnings(painter: &crate::render::human::Painter, lang: Lang) -> Vec<String> {
-    let mut out: Vec<String> = (crate::support::fsio::take_over_notices().into_iter())
-        .map(|(lock, owner)| {
-            let owner = crate::support::error::LockOwner::describe(owner.as_ref(), lang);
-            painter.f(
-                crate::k!("main.stale_lock"),
-                &[("lock", &lock.display()), ("owner", &owner)],
-            )
-        })
-        .collect();
-    // And an index of the notes store that could not be kept (said the same way: a
-    // store is read deep inside a command).
-    out.extend(
-        crate::services::notes_store::index_unkept()
-            .map(|dir| painter.f(crate::k!("main.index_unkept"), &[("dir", &dir.display())])),
-    );
-    out
+/// The run's notices so far (stale locks taken over, a notes index not kept) as
+/// warning lines: every command in a repository adds them to its warnings, plain `log`
+/// too, whose stream may run after its opening.
+fn run_warnings(painter: &crate::render::human::Painter) -> Vec<String> {
+    crate::render::human::run_notices::warnings(painter, crate::commands::run_notices())
 }
 
 /// Run the command of `cli`; `lang` becomes the run's language once the configuration
@@ -228,36 +212,4 @@ fn run(cli: Cli, lang: &mut Lang) -> Result<ProcessOutput> {
     let result = dispatch::dispatch(&mut invocation, command);
     *lang = invocation.lang;
     result
-}
-
-#[cfg(test)]
-mod tests {
-    /// A stale lock taken over is said once, by whichever command's notices ask first
-    /// (plain `log` asks after its stream as well as after its opening). Other unit
-    /// tests take locks over at the same time: only this one's lock is counted.
-    #[test]
-    fn a_stale_lock_taken_over_is_said_once() {
-        use std::time::{Duration, SystemTime};
-        let dir = tempfile::tempdir().unwrap();
-        let target = dir.path().join("file");
-        let lock = crate::support::lock::lock_path(&target);
-        // Nameless and old: its writer died while making it.
-        std::fs::write(&lock, "").unwrap();
-        (std::fs::File::options().write(true).open(&lock).unwrap())
-            .set_modified(SystemTime::now() - Duration::from_secs(3600))
-            .unwrap();
-        let held = crate::support::fsio::Lock::acquire(&target, Duration::from_millis(10));
-        assert!(held.is_ok());
-        let painter = crate::render::human::Painter::new(false, super::Lang::En);
-        let name = lock.display().to_string();
-        let mine = || {
-            (super::stale_lock_warnings(&painter, super::Lang::En).into_iter())
-                .filter(|w| w.contains(&name))
-                .collect::<Vec<_>>()
-        };
-        let said = mine();
-        assert_eq!(said.len(), 1, "{said:?}");
-        assert!(said[0].starts_with("removed the stale lock "), "{said:?}");
-        assert!(mine().is_empty());
-    }
 }

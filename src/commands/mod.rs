@@ -31,3 +31,9 @@ use crate::support::i18n::Lang;
 pub fn open(dir: PathBuf, overrides: &[(String, String)], lang: Option<Lang>) -> Result<Context> {
     Context::open(dir, overrides, lang)
 }
+
+/// What the run ran into that no command's report carries (stale locks taken over, a
+/// notes index not kept), each once, for the shell to add to any command's warnings.
+pub fn run_notices() -> crate::facts::run_notices::RunNotices {
+    crate::services::run_notices::take()
+}

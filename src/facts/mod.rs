@@ -9,6 +9,7 @@
 pub mod assessed;
 pub mod git_hook;
 pub mod linkage;
+pub mod run_notices;
 pub mod settled;
 pub mod side;
 pub mod written;

@@ -18,6 +18,7 @@ pub mod receipts;
 pub mod record_rules;
 pub mod remote_claim;
 pub mod remote_notes;
+pub mod run_notices;
 pub mod scan;
 pub mod sessions;
 pub mod transcript;

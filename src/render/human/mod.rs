@@ -7,6 +7,7 @@ pub mod claims;
 mod doctor;
 mod handover;
 mod linkage;
+pub mod run_notices;
 mod short;
 mod status;
 mod why;
