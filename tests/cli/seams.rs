@@ -40,7 +40,7 @@ fn filled(command: &str) -> String {
 
 /// Run `command` through `sh -c` in `dir`, `git-handover` on PATH (so that `git
 /// handover` finds it, as it does for a user).
-fn sh(env: &TestEnv, dir: &Path, command: &str) -> Run {
+pub(crate) fn sh(env: &TestEnv, dir: &Path, command: &str) -> Run {
     let out = env.shell(dir, command).output().unwrap();
     Run {
         code: out.status.code().unwrap_or(-1),
@@ -65,7 +65,7 @@ fn task(state_file: &Path, id: &str) -> Value {
 /// session whose state is `state_file` (when the text names one). Returns how many
 /// task commands ran.
 #[track_caller]
-fn run_all(env: &TestEnv, dir: &Path, text: &str, state_file: Option<&Path>) -> usize {
+pub(crate) fn run_all(env: &TestEnv, dir: &Path, text: &str, state_file: Option<&Path>) -> usize {
     let commands = printed_commands(text);
     assert!(!commands.is_empty(), "the text prints commands:\n{text}");
     let mut tasks = 0;
@@ -106,7 +106,7 @@ fn run_all(env: &TestEnv, dir: &Path, text: &str, state_file: Option<&Path>) -> 
     tasks
 }
 
-fn state(branch: &str) -> Value {
+pub(crate) fn state(branch: &str) -> Value {
     json!({"version": 4, "generated_at": "2026-11-30T11:00:00Z", "status": "READY",
         "workspace": {"branch": branch}, "active_tasks": [
         {"id": "T1", "status": "in_progress", "description": "Port the lexer"},
@@ -250,212 +250,6 @@ fn commands_of_a_continue_here_briefing_run_as_printed() {
     assert!(
         !b.join("CONTINUE_HERE.md").exists(),
         "the printed command consumed the note"
-    );
-}
-
-/// Issue 32, item 2: Codex reads a project's `.codex/hooks.json` only from the main
-/// worktree's root, so `--scope project` in a linked worktree registers it there and
-/// says so; the instructions stay in the worktree (Codex reads AGENTS.md from its cwd
-/// up to the worktree's root).
-#[test]
-fn codex_project_hook_from_a_linked_worktree_goes_where_codex_reads_it() {
-    let env = TestEnv::new();
-    let repo = env.repo();
-    let b = env.worktree(&repo, "day-b", "feature/b");
-    let args = [
-        "hook",
-        "install",
-        "--agent",
-        "codex",
-        "--scope",
-        "project",
-        "--instructions",
-    ];
-    let run = env.handover(&b, &args);
-    run.assert_ok();
-    let main_file = repo.join(".codex/hooks.json");
-    assert!(main_file.is_file(), "{}", run.snapshot());
-    assert!(
-        !b.join(".codex/hooks.json").exists(),
-        "nothing Codex never reads"
-    );
-    // Codex reads the main worktree's hooks from a linked worktree only when it has a
-    // `.codex` directory (tests/cli/agents/day.rs runs Codex so): made, and said.
-    assert!(b.join(".codex").is_dir());
-    assert!(
-        run.stdout.contains("made [ROOT]/day-b/.codex"),
-        "{}",
-        run.stdout
-    );
-    assert!(
-        b.join("AGENTS.md").is_file(),
-        "instructions where Codex reads them"
-    );
-    assert!(
-        run.stdout.contains(&format!(
-            "registered in {}",
-            env.redact(&main_file.display().to_string())
-        )) && run.stdout.contains("only from the main worktree's root"),
-        "{}",
-        run.stdout
-    );
-    let hooks = read_json(&main_file);
-    assert!(
-        hooks["hooks"]["SessionStart"][0]["hooks"][0]["command"]
-            .as_str()
-            .unwrap()
-            .contains("hook session-start --agent codex"),
-        "{hooks}"
-    );
-    // Again: present, in the same place; JSON names the main worktree.
-    let mut json_args = vec!["--json"];
-    json_args.extend(args);
-    let v = env.json(&b, &json_args);
-    assert_eq!(v["changed"], false);
-    assert_eq!(v["settings"], env.redact(&main_file.display().to_string()));
-    assert_eq!(v["main_worktree"], env.redact(&repo.display().to_string()));
-    // In the main worktree itself, nothing more to say.
-    let v = env.json(&repo, &json_args);
-    assert_eq!(v["main_worktree"], Value::Null);
-    // Uninstall from the linked worktree takes it out of the file it went to.
-    let run = env.handover(
-        &b,
-        &[
-            "hook",
-            "uninstall",
-            "--agent",
-            "codex",
-            "--scope",
-            "project",
-        ],
-    );
-    run.assert_ok();
-    let hooks = read_json(&main_file);
-    assert!(!hooks.to_string().contains("hook session-start"), "{hooks}");
-}
-
-#[test]
-fn codex_project_hook_with_a_bare_main_worktree_is_refused_with_the_way() {
-    let env = TestEnv::new();
-    let repo = env.repo();
-    let bare = env.root().join("bare.git");
-    env.git(
-        &repo,
-        &["clone", "-q", "--bare", ".", bare.to_str().unwrap()],
-    );
-    let wt = env.root().join("wt");
-    env.git(
-        &bare,
-        &["worktree", "add", "-q", "-b", "x", wt.to_str().unwrap()],
-    );
-    let run = env.handover(
-        &wt,
-        &["hook", "install", "--agent", "codex", "--scope", "project"],
-    );
-    assert_eq!(run.code, 2, "{}", run.snapshot());
-    assert!(
-        run.stderr.contains("main worktree is bare"),
-        "{}",
-        run.stderr
-    );
-    assert!(run.stderr.contains("--scope user"), "{}", run.stderr);
-    assert!(!wt.join(".codex").exists());
-}
-
-/// A repository whose notes store holds a session of `feature/parser` (saved in a
-/// worktree on it), and a second clone of it with the notes fetched, on `main`.
-fn second_clone(env: &TestEnv) -> (PathBuf, String) {
-    let repo = env.repo();
-    env.git(&repo, &["config", "handover.store", "notes"]);
-    let wt = env.worktree(&repo, "wt-parser", "feature/parser");
-    env.commit(&wt, "p.rs", "p\n", "parser work", "2026-11-30T10:30:00Z");
-    let key = env.saved(&wt, &state("feature/parser"));
-    let clone = env.root().join("clone");
-    env.git(
-        env.root(),
-        &["clone", "-q", repo.to_str().unwrap(), "clone"],
-    );
-    env.git(
-        &clone,
-        &[
-            "fetch",
-            "-q",
-            "origin",
-            "refs/notes/handover:refs/notes/handover",
-        ],
-    );
-    env.git(&clone, &["config", "handover.store", "notes"]);
-    (clone, key)
-}
-
-/// Issue 32, item 14: with a worktree on the session's branch, `continue KEY` from a
-/// worktree on another branch restores into that one, and says so before the briefing.
-#[test]
-fn continue_of_a_stored_session_restores_into_the_worktree_on_its_branch() {
-    let env = TestEnv::new();
-    let (clone, key) = second_clone(&env);
-    let parser = env.root().join("clone-parser");
-    env.git(
-        &clone,
-        &[
-            "worktree",
-            "add",
-            "-q",
-            parser.to_str().unwrap(),
-            "feature/parser",
-        ],
-    );
-    let run = env.handover(&clone, &["continue", &key]);
-    run.assert_ok();
-    let file = parser
-        .join(".claude/handover")
-        .join(&key)
-        .join("project-state.json");
-    assert!(file.is_file(), "{}", run.snapshot());
-    assert!(!clone.join(".claude/handover").join(&key).exists());
-    assert_eq!(
-        read_json(&file)["workspace"]["root"],
-        parser.display().to_string()
-    );
-    let restored = run.stdout.find("restored session").expect("said");
-    let briefing = run
-        .stdout
-        .find("Resuming in [ROOT]/clone-parser")
-        .expect("resumed there");
-    assert!(
-        restored < briefing,
-        "said before the briefing:\n{}",
-        run.stdout
-    );
-    assert!(!run.stdout.contains("stale"), "{}", run.stdout);
-    assert!(!run.stdout.contains("git switch"), "{}", run.stdout);
-    // Its commands run as printed from where the agent stands.
-    assert_eq!(run_all(&env, &clone, &run.stdout, Some(&file)), 4);
-}
-
-/// Without one, it is restored here, judged against its own branch (its commits, from
-/// the remote-tracking branch of a clone), and the switch is named first.
-#[test]
-fn continue_of_a_stored_session_on_another_branch_names_it_and_judges_it_by_it() {
-    let env = TestEnv::new();
-    let (clone, key) = second_clone(&env);
-    let run = env.handover(&clone, &["continue", &key]);
-    run.assert_ok();
-    let out = &run.stdout;
-    let switch = out.find("`git switch feature/parser`").expect(out);
-    let briefing = out.find("Resuming in").expect(out);
-    assert!(switch < briefing, "said before the briefing:\n{out}");
-    assert!(!out.contains("(worktree is on main)"), "{out}");
-    assert!(!out.contains("stale"), "{out}");
-    assert!(out.contains("parser work"), "the branch's commits: {out}");
-    let json = env.json(&clone, &["--json", "status"]);
-    assert_eq!(json["worktrees"][0]["handovers"][0]["key"], key.as_str());
-    // The switch runs as printed (git makes the branch from origin's).
-    let run = sh(&env, &clone, "git switch -q feature/parser");
-    run.assert_ok();
-    assert_eq!(
-        env.git(&clone, &["branch", "--show-current"]),
-        "feature/parser"
     );
 }
 
