@@ -9,70 +9,6 @@ use std::path::PathBuf;
 
 use crate::support::i18n::Lang;
 
-/// An argument of a message: text as it is, or a word of the catalog (translated too).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Arg {
-    Text(String),
-    Word(&'static str),
-}
-
-/// A message of the catalog (`src/i18n.rs`) with its arguments, rendered in the language
-/// of the run when it is printed. `Display` gives the English text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Msg {
-    key: &'static str,
-    args: Vec<(&'static str, Arg)>,
-}
-
-impl Msg {
-    pub fn new(key: &'static str, args: &[(&'static str, &dyn fmt::Display)]) -> Msg {
-        Msg {
-            key,
-            args: args
-                .iter()
-                .map(|(name, value)| (*name, Arg::Text(value.to_string())))
-                .collect(),
-        }
-    }
-
-    /// Add an argument that is itself a word of the catalog.
-    #[must_use]
-    pub fn word(mut self, name: &'static str, key: &'static str) -> Msg {
-        self.args.push((name, Arg::Word(key)));
-        self
-    }
-
-    pub fn render(&self, lang: Lang) -> String {
-        let values: Vec<(&str, String)> = self
-            .args
-            .iter()
-            .map(|(name, arg)| {
-                let value = match arg {
-                    Arg::Text(t) => t.clone(),
-                    Arg::Word(key) => crate::support::i18n::text(lang, key).to_owned(),
-                };
-                (*name, value)
-            })
-            .collect();
-        let refs: Vec<(&str, &dyn fmt::Display)> = values
-            .iter()
-            .map(|(n, v)| (*n, v as &dyn fmt::Display))
-            .collect();
-        crate::support::i18n::fill(lang, self.key, &refs)
-    }
-}
-
-impl fmt::Display for Msg {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.render(Lang::En))
-    }
-}
-
-/// A message of the catalog: `msg("err.bad_rev", &[("rev", &rev)])`.
-pub fn msg(key: &'static str, args: &[(&'static str, &dyn fmt::Display)]) -> Msg {
-    Msg::new(key, args)
-}
-
 /// Exit statuses of SPEC section 5.
 pub mod exit {
     pub const OK: u8 = 0;
@@ -433,35 +369,6 @@ impl std::error::Error for Error {
     }
 }
 
-/// Who a lock file says holds it: `<pid> <host>` (the host may be missing when the
-/// writer died while writing its name).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LockOwner {
-    pub pid: String,
-    pub host: Option<String>,
-}
-
-impl LockOwner {
-    /// The owner in words, in `lang`; `None` (no owner written) has words of its own.
-    pub fn describe(owner: Option<&LockOwner>, lang: Lang) -> String {
-        use crate::support::i18n::{fill, text};
-        match owner {
-            Some(LockOwner {
-                pid,
-                host: Some(host),
-            }) => fill(
-                lang,
-                crate::k!("lock.owner_on"),
-                &[("pid", pid), ("host", host)],
-            ),
-            Some(LockOwner { pid, host: None }) => {
-                fill(lang, crate::k!("lock.owner"), &[("pid", pid)])
-            }
-            None => text(lang, crate::k!("lock.no_owner")).to_owned(),
-        }
-    }
-}
-
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// The name standard input goes by in messages.
@@ -493,7 +400,11 @@ impl fmt::Display for Problem {
     }
 }
 
+mod lock_owner;
+mod msg;
 mod render;
+pub use lock_owner::LockOwner;
+pub use msg::{Msg, msg};
 pub use render::LostClaim;
 #[cfg(test)]
 mod tests;

@@ -12,6 +12,7 @@ use std::time::Duration;
 mod catalog;
 mod claims;
 mod diagnose;
+mod errors;
 mod linkage;
 mod reach2;
 mod record;
@@ -20,9 +21,10 @@ mod transcripts;
 
 use catalog::Entry;
 
-/// The catalog's parts, a file each (claims, and `why` with `doctor`, have their own).
+/// The catalog's parts, a file each (errors, claims, and `why` with `doctor`, have their own).
 const PARTS: &[&[Entry]] = &[
     catalog::CATALOG,
+    errors::ERRORS,
     claims::CLAIMS,
     diagnose::DIAGNOSE,
     reach2::REACH2,
