@@ -2,7 +2,10 @@
 //! `GIT_HANDOVER_TEST_PAUSE=<point>:<ms>` makes the process wait at that point, so a
 //! test can hold one writer inside a critical step while another runs. With
 //! `GIT_HANDOVER_TEST_GATE=<dir>` the wait ends when the test makes the file
-//! `<dir>/<point>` (the gate opened), `<ms>` being only a watchdog: the interleaving
+//! `<dir>/<point>` (the gate opened, for good: every later pass at the point goes
+//! through) or `<dir>/<point>.<n>` (the gate of the process's `n`th pass at the point
+//! alone, counted from 1: a test holds the same point in each of several rounds,
+//! opening one round at a time), `<ms>` being only a watchdog: the interleaving
 //! then holds however slowly the test's other steps run; without a gate it is a sleep. And counts
 //! instead of clocks: with `GIT_HANDOVER_TEST_LOG=<file>`, every point reached and every
 //! event noted appends its name to that file, a line each, so a test asserts on what
@@ -71,22 +74,38 @@ mod live {
                 && name == point
                 && let Ok(ms) = ms.parse::<u64>()
             {
-                wait(
-                    gate.as_ref().map(|g| g.join(point)),
-                    Duration::from_millis(ms),
-                );
+                let gates = gate.as_ref().map(|g| {
+                    let pass = passed(point);
+                    (g.join(point), g.join(format!("{point}.{pass}")))
+                });
+                wait(gates, Duration::from_millis(ms));
             }
         }
     }
 
-    /// Until `gate` exists (at most `limit`), or `limit` without a gate.
-    fn wait(gate: Option<PathBuf>, limit: Duration) {
-        let Some(gate) = gate else {
+    /// The how-manieth pass of this process at `point` this is (from 1).
+    fn passed(point: &str) -> u64 {
+        static PASSES: std::sync::Mutex<Vec<(String, u64)>> = std::sync::Mutex::new(Vec::new());
+        let mut passes = PASSES
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((_, n)) = passes.iter_mut().find(|(p, _)| p == point) {
+            *n += 1;
+            return *n;
+        }
+        passes.push((point.to_owned(), 1));
+        1
+    }
+
+    /// Until either gate exists, the point's for good or this pass's (at most
+    /// `limit`), or `limit` without gates.
+    fn wait(gates: Option<(PathBuf, PathBuf)>, limit: Duration) {
+        let Some((for_good, this_pass)) = gates else {
             std::thread::sleep(limit);
             return;
         };
         let start = std::time::Instant::now();
-        while !gate.exists() && start.elapsed() < limit {
+        while !for_good.exists() && !this_pass.exists() && start.elapsed() < limit {
             std::thread::sleep(Duration::from_millis(2));
         }
     }

@@ -359,3 +359,60 @@ fn sync_can_make_notes_follow_rewritten_commits() {
     let note = env.git(&a, &["notes", "--ref=handover", "show", "HEAD"]);
     assert!(note.contains("\"T1\""), "{note}");
 }
+
+/// Held before its push in every one of its rounds (the same pause point each round,
+/// its gate opened for that round alone) while another clone moves the remote each
+/// time, sync's every push is rejected: it gives up after its last round with a race
+/// (exit 4), having pushed nothing over the other's records, and nothing is lost: its
+/// own ref holds every record fetched and its own, and the next sync carries them.
+#[test]
+fn a_sync_whose_remote_moves_in_every_round_gives_up_and_loses_nothing() {
+    let env = TestEnv::new();
+    let remote = bare_remote(&env);
+    let a = clone(&env, &remote, "a");
+    let b = clone(&env, &remote, "b");
+    save(&env, &a, "2026-11-30T12:00:00Z", &tasks(&["A1"]));
+    sync(&env, &a);
+    save(&env, &b, "2026-11-30T12:05:00Z", &tasks(&["B1"]));
+    let (mut held, log) = env.spawn_at_pause_logged(&b, &["sync"], "sync_push:60000");
+    let mut rounds = 1;
+    loop {
+        // While b waits to push what it fetched, a moves the remote on.
+        let add = env.handover(&a, &["task", "add", &format!("A{}", rounds + 1), "moved"]);
+        assert_eq!(add.code, 0, "{}", add.snapshot());
+        sync(&env, &a);
+        match held.next_round(&log) {
+            Some(pass) => rounds = pass,
+            None => break,
+        }
+    }
+    let out = held.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert!(stderr.contains("the remote kept moving"), "{stderr}");
+    // Every round was held, and each found the remote moved.
+    assert_eq!(rounds, 5, "{stderr}");
+    assert_eq!(log.count("sync_fetched"), 5);
+    // The remote holds a's records only; b's ref holds both sessions, a's newest
+    // (its fifth task) among them.
+    assert_eq!(newest(&env, &a).len(), 1);
+    let mine = newest(&env, &b);
+    assert_eq!(mine.len(), 2, "{mine:?}");
+    let a_tasks = |states: &BTreeMap<String, Value>| {
+        states
+            .values()
+            .map(|s| s["active_tasks"].as_array().map_or(0, Vec::len))
+            .max()
+            .unwrap()
+    };
+    assert_eq!(a_tasks(&mine), 5, "{mine:?}");
+    // With the remote still, the next sync pushes them.
+    assert_eq!(sync(&env, &b)["pushed"], true);
+    assert_eq!(
+        env.git(&b, &["rev-parse", NOTES]),
+        env.git(&remote, &["rev-parse", NOTES])
+    );
+    assert_eq!(newest(&env, &a).len(), 1, "a has not fetched yet");
+    sync(&env, &a);
+    assert_eq!(newest(&env, &a).len(), 2);
+}

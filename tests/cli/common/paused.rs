@@ -1,7 +1,9 @@
 //! A process held at a test pause point until the test opens its gate
 //! (`GIT_HANDOVER_TEST_GATE`, see `src/support/testing.rs`): the interleaving a race
 //! test forces holds however slowly the machine runs the test's other steps; the
-//! pause's milliseconds are only a watchdog.
+//! pause's milliseconds are only a watchdog. A gate opened by [`Paused::release`] stays
+//! open; [`Paused::next_round`] opens the one pass the process is held at, so a test
+//! holds the same point in each round of a command that retries.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, ExitStatus, Output};
@@ -13,6 +15,8 @@ use super::{EventLog, TestEnv};
 pub struct Paused {
     child: Option<Child>,
     gate: PathBuf,
+    /// The pass at the point it is held at (from 1), for [`Paused::next_round`].
+    pass: usize,
 }
 
 impl Paused {
@@ -20,13 +24,38 @@ impl Paused {
         Paused {
             child: Some(child),
             gate,
+            pass: 1,
         }
     }
 
-    /// Let the process go on from its pause.
+    /// Let the process go on from its pause, and through every later pass at its point.
     pub fn release(&self) {
         std::fs::create_dir_all(self.gate.parent().unwrap()).unwrap();
         std::fs::write(&self.gate, b"").unwrap();
+    }
+
+    /// Let the process go on from the pass it is held at only, and return once it is
+    /// held at its point again (its next round: `Some(pass)`), or has ended (`None`;
+    /// then it is waited for). `log` is its own (`spawn_at_pause_logged`): a pass is
+    /// known reached when the point is logged that many times.
+    #[track_caller]
+    pub fn next_round(&mut self, log: &EventLog) -> Option<usize> {
+        let point = self.gate.file_name().unwrap().to_str().unwrap().to_owned();
+        let this_pass = self.gate.with_file_name(format!("{point}.{}", self.pass));
+        std::fs::create_dir_all(this_pass.parent().unwrap()).unwrap();
+        std::fs::write(&this_pass, b"").unwrap();
+        self.pass += 1;
+        // A watchdog of a thousand polls, as for the first pass.
+        for _ in 0..1000 {
+            if log.count(&point) >= self.pass {
+                return Some(self.pass);
+            }
+            if self.try_wait().unwrap().is_some() {
+                return None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        panic!("neither ended nor reached pass {} at {point}", self.pass);
     }
 
     fn child(&mut self) -> &mut Child {
