@@ -211,7 +211,8 @@ fn same_commit(a: &str, b: &str) -> bool {
 }
 
 /// The commits not yet in `architecture_changes` (whoever wrote them), oldest first,
-/// keeping the newest ten as `save` does. How many were added.
+/// keeping ten as `save` does but never by dropping an entry the hook did not write.
+/// How many were added.
 fn add_changes(doc: &mut Map<String, Value>, facts: &Facts) -> usize {
     if facts.commits.is_empty() {
         return 0;
@@ -238,9 +239,33 @@ fn add_changes(doc: &mut Map<String, Value>, facts: &Facts) -> usize {
         list.push(Value::Object(entry));
         added += 1;
     }
-    let excess = list.len().saturating_sub(KEEP_ARCHITECTURE_CHANGES);
-    list.drain(..excess);
+    // At most ten, as `save` keeps: the oldest automatic entries go first, and one an
+    // agent or a person wrote never goes to make room for one the hook wrote (the list
+    // then holds one more; the next `save` keeps the newest ten, as it always does).
+    while list.len() > KEEP_ARCHITECTURE_CHANGES {
+        let newest = list.len() - 1;
+        let Some(i) = list[..newest].iter().position(is_automatic_change) else {
+            break;
+        };
+        list.remove(i);
+    }
     added
+}
+
+/// Whether `entry` is an architecture change a hook recorded, as it wrote it (only
+/// the fields a record writes: one a person added a rationale to is theirs).
+fn is_automatic_change(entry: &Value) -> bool {
+    const WRITTEN: [&str; 5] = [
+        "commit_sha",
+        "summary",
+        "files_changed",
+        "date",
+        RECORDED_BY,
+    ];
+    is_automatic_of(entry, None)
+        && entry
+            .as_object()
+            .is_some_and(|e| e.keys().all(|k| WRITTEN.contains(&k.as_str())))
 }
 
 /// The one task in progress, if exactly one is.

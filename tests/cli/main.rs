@@ -60,6 +60,7 @@ mod properties;
 mod reachability;
 mod record;
 mod record_attacks;
+mod record_kept;
 mod record_transcript;
 mod refused_files;
 mod render_here_migrate;

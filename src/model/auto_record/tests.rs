@@ -94,8 +94,34 @@ fn a_commit_recorded_by_someone_else_is_not_recorded_again_and_ten_are_kept() {
     apply(&mut doc, &many, &[], &words, "t0");
     let list = doc["architecture_changes"].as_array().unwrap();
     assert_eq!(list.len(), 10);
+    // The entry someone else wrote stays: the hook's own oldest went to make room.
+    assert_eq!(list[0]["summary"], "mine");
     // Newest first in the facts: the newest (c0) is the last entry.
     assert_eq!(list[9]["summary"], "c0");
+}
+
+/// Ten changes the agent wrote fill the list: a record adds its commit beside them
+/// (one over, until the next `save`) and drops none of theirs, nor one of its own a
+/// person gave a rationale to; its own untouched older entries go first.
+#[test]
+fn a_change_someone_wrote_is_never_dropped_to_make_room() {
+    let own: Vec<Value> = (0..9)
+        .map(|i| json!({"commit_sha": format!("{i:07}"), "summary": format!("mine {i}")}))
+        .collect();
+    let mut doc = json!({"architecture_changes": own})
+        .as_object()
+        .unwrap()
+        .clone();
+    let mut first = facts();
+    first.commits[0].sha = "b".repeat(40);
+    apply(&mut doc, &first, &[], &words, "t0");
+    doc["architecture_changes"][9]["rationale"] = json!("a person's words");
+    apply(&mut doc, &facts(), &[], &words, "t1");
+    let list = doc["architecture_changes"].as_array().unwrap();
+    assert_eq!(list.len(), KEEP_ARCHITECTURE_CHANGES + 1);
+    assert_eq!(&list[..9], own.as_slice());
+    assert_eq!(list[9]["rationale"], "a person's words");
+    assert_eq!(list[10]["commit_sha"], "a".repeat(40));
 }
 
 /// At the limit of ten notes the oldest automatic one goes to make room, but never one

@@ -1,0 +1,115 @@
+//! SPEC section 11 against section 5: what the hooks record by themselves when the
+//! agent session finished its handover before its end, and when two hooks of one
+//! agent session run at once. An automatic record adds what git and the transcript
+//! know; it never changes what the agent or a person wrote.
+
+use serde_json::{Value, json};
+
+use crate::common::{TestEnv, read_json, sessions_under, state_path};
+use crate::record::{SESSION, automatic_notes, end, start};
+
+/// A session of `main` with one task in progress, saved by the agent.
+fn saved(env: &TestEnv, repo: &std::path::Path) -> String {
+    let run = env.handover_fed(
+        repo,
+        &["save"],
+        json!({"version": 4, "status": "READY",
+            "active_tasks": [{"id": "T1", "description": "Port the lexer", "status": "in_progress"}]})
+        .to_string()
+        .as_bytes(),
+        |_| {},
+    );
+    run.assert_ok();
+    let keys = sessions_under(&repo.join(".claude/handover"));
+    assert_eq!(keys.len(), 1, "{keys:?}");
+    keys[0].clone()
+}
+
+/// The agent finishes its last task (the session is `ALL_COMPLETE`, said so by the
+/// agent) and then its session ends: the end records the commit into that session,
+/// but does not reopen it: it stays finished, with its task done, and `continue`
+/// still finds nothing to resume. A finished session is the agent's word; the record
+/// is git's.
+#[test]
+fn a_session_end_after_the_agent_finished_records_without_reopening() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let key = saved(&env, &repo);
+    start(&env, &repo, SESSION);
+    env.commit(
+        &repo,
+        "src/lex.rs",
+        "fn lex() {}\n",
+        "Add the lexer",
+        "2026-11-30T11:00:00Z",
+    );
+    let run = env.handover(&repo, &["task", "done", "T1"]);
+    run.assert_ok();
+    let file = state_path(&repo, &key);
+    assert_eq!(read_json(&file)["status"], "ALL_COMPLETE");
+    let said = end(&env, &repo, "session-end", SESSION);
+    let keys = sessions_under(&repo.join(".claude/handover"));
+    assert_eq!(
+        keys.as_slice(),
+        std::slice::from_ref(&key),
+        "no second session beside the finished one: {said}"
+    );
+    let state: Value = read_json(&file);
+    assert_eq!(state["status"], "ALL_COMPLETE", "{said}\n{state:#}");
+    assert_eq!(state["active_tasks"][0]["status"], "done", "{state:#}");
+    assert_eq!(
+        state["active_tasks"].as_array().unwrap().len(),
+        1,
+        "{state:#}"
+    );
+    assert_eq!(automatic_notes(&state).len(), 1, "{said}\n{state:#}");
+    // Nothing to resume: the finished session is said as finished.
+    let run = env.handover(&repo, &["continue", "--keep"]);
+    assert_eq!(run.code, 1, "{}", run.snapshot());
+    assert!(
+        run.stdout.contains("one finished session"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// The agent saved its own ten architecture changes (the most a state keeps), each
+/// with its rationale; the end then records the commit the agent session made: the
+/// agent's entries all stay. The automatic one may wait for room (the next `save`
+/// keeps the newest ten as it always does), but a record never drops what the agent
+/// wrote to make room for its own, as it never drops a note the agent wrote.
+#[test]
+fn an_automatic_record_never_drops_an_architecture_change_the_agent_wrote() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let key = saved(&env, &repo);
+    let own: Vec<Value> = (0..10)
+        .map(|i| {
+            json!({"commit_sha": format!("{i:07}abcdef"), "summary": format!("decision {i}"),
+            "rationale": format!("why {i}")})
+        })
+        .collect();
+    let run = env.handover_fed(
+        &repo,
+        &["save"],
+        json!({"architecture_changes": own}).to_string().as_bytes(),
+        |_| {},
+    );
+    run.assert_ok();
+    start(&env, &repo, SESSION);
+    env.commit(
+        &repo,
+        "src/lex.rs",
+        "fn lex() {}\n",
+        "Add the lexer",
+        "2026-11-30T11:00:00Z",
+    );
+    let said = end(&env, &repo, "session-end", SESSION);
+    let state = read_json(&state_path(&repo, &key));
+    let changes = state["architecture_changes"].as_array().unwrap();
+    for c in &own {
+        assert!(changes.contains(c), "{said}: {c} was dropped\n{changes:#?}");
+    }
+    // And the record still says what the agent session did, in its note.
+    assert_eq!(automatic_notes(&state).len(), 1, "{state:#}");
+}
