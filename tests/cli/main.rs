@@ -77,6 +77,7 @@ mod status;
 mod task;
 mod verdicts;
 mod why;
+mod why_schema_anywhere;
 mod worktrees;
 mod write_races;
 mod writers;

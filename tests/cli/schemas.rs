@@ -28,14 +28,20 @@ fn names(env: &TestEnv) -> Vec<String> {
         .collect()
 }
 
-fn schema(env: &TestEnv, name: &str) -> Value {
+pub(crate) fn schema(env: &TestEnv, name: &str) -> Value {
     let run = env.handover(env.root(), &["schema", name]);
     run.assert_ok();
     serde_json::from_str(&run.stdout).unwrap()
 }
 
 /// Where `doc` breaks `schema` (at `path`), every place; empty when it validates.
-fn violations(root: &Value, schema: &Value, doc: &Value, path: &str, out: &mut Vec<String>) {
+pub(crate) fn violations(
+    root: &Value,
+    schema: &Value,
+    doc: &Value,
+    path: &str,
+    out: &mut Vec<String>,
+) {
     let Some(s) = schema.as_object() else {
         return;
     };

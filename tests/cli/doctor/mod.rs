@@ -3,6 +3,7 @@
 //! the check then passes; `--fix` applies only the fixes that change the tool's own
 //! files and config, and never touches a file it could not read.
 
+mod anywhere;
 mod git_hook;
 mod opencode;
 

@@ -1,0 +1,122 @@
+//! SPEC section 5, `doctor`: every command it prints runs as printed from where the
+//! user stands (a subdirectory, another linked worktree) and its check then passes;
+//! a `doctor` that only diagnoses writes nothing, anywhere; its `--json` is its
+//! schema's.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::{check, plant_lock, repo_with_session, run_as_printed};
+use crate::common::TestEnv;
+use serde_json::Value;
+
+/// Every file and directory under `dir`: its content (files), its mode and its
+/// modification time, so a rewrite with the same bytes shows too.
+fn tree(dir: &Path) -> BTreeMap<PathBuf, (Vec<u8>, u32, std::time::SystemTime)> {
+    use std::os::unix::fs::MetadataExt as _;
+    let mut out = BTreeMap::new();
+    let mut todo = vec![dir.to_owned()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let path = e.unwrap().path();
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            let bytes = if meta.is_file() {
+                std::fs::read(&path).unwrap()
+            } else {
+                Vec::new()
+            };
+            if meta.is_dir() {
+                todo.push(path.clone());
+            }
+            out.insert(path, (bytes, meta.mode(), meta.modified().unwrap()));
+        }
+    }
+    out
+}
+
+/// A repository with a problem of each kind doctor fixes with the tool's own files
+/// (nothing excluded, no rewriteRef, a stale lock), a linked worktree `wt`, and a
+/// subdirectory in each. Returns (repo, its subdirectory, wt's subdirectory).
+fn with_problems(env: &TestEnv) -> (PathBuf, PathBuf, PathBuf) {
+    let repo = repo_with_session(env);
+    let session = repo.join(&crate::common::sessions_under(&repo)[0]);
+    plant_lock(
+        &session.join("project-state.json.lock"),
+        "4194305",
+        Duration::from_secs(600),
+    );
+    let wt = env.worktree(&repo, "wt", "feature/wt");
+    let (sub, wt_sub) = (repo.join("src/deep"), wt.join("src/deep"));
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::create_dir_all(&wt_sub).unwrap();
+    (repo, sub, wt_sub)
+}
+
+fn doctor_in(env: &TestEnv, dir: &Path) -> (i32, Value) {
+    let run = env.handover(dir, &["--json", "doctor"]);
+    let doc: Value =
+        serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.snapshot()));
+    (run.code, doc)
+}
+
+#[test]
+fn each_printed_fix_runs_from_a_subdirectory_and_from_another_worktree() {
+    for from_wt in [false, true] {
+        let env = TestEnv::new();
+        let (_, sub, wt_sub) = with_problems(&env);
+        let dir = if from_wt { &wt_sub } else { &sub };
+        let (code, doc) = doctor_in(&env, dir);
+        assert_eq!(code, 1, "{doc:#}");
+        for id in ["exclude", "rewrite_ref", "lock"] {
+            let c = check(&doc, id);
+            assert_eq!(c["outcome"], "problem", "from {}: {c:#}", dir.display());
+            run_as_printed(&env, dir, c["fix"].as_str().unwrap());
+        }
+        // Every problem gone (a lock is checked only while there is one).
+        let (code, doc) = doctor_in(&env, dir);
+        assert_eq!((code, &doc["problems"]), (0, &Value::from(0)), "{doc:#}");
+        assert_eq!(check(&doc, "exclude")["outcome"], "ok");
+        assert_eq!(check(&doc, "rewrite_ref")["outcome"], "ok");
+    }
+}
+
+/// Doctor without `--fix`, human and `--json`, from the repository, a subdirectory and
+/// another worktree, with problems to find (a stale lock among them, a notes store
+/// never indexed, agents' hooks to look at): not one file of the repositories or of the home directory is made,
+/// changed or touched.
+#[test]
+fn a_doctor_that_only_diagnoses_writes_nothing() {
+    let env = TestEnv::new();
+    let (repo, sub, wt_sub) = with_problems(&env);
+    // The store's index is a cache a reader makes: none yet.
+    let index = repo.join(".git/git-handover/notes-index");
+    if index.exists() {
+        std::fs::remove_dir_all(&index).unwrap();
+    }
+    // Each agent's hook installed, so doctor reads every agent's files too.
+    for (agent, scope) in [
+        ("claude", "user"),
+        ("codex", "project"),
+        ("gemini", "project"),
+    ] {
+        let args = ["hook", "install", "--agent", agent, "--scope", scope];
+        env.handover(&repo, &args).assert_ok();
+    }
+    let before = tree(env.root());
+    for dir in [&repo, &sub, &wt_sub] {
+        for args in [&["doctor"][..], &["--json", "doctor"]] {
+            let run = env.handover(dir, args);
+            assert_eq!(run.code, 1, "{}", run.snapshot());
+            let after = tree(env.root());
+            let changed: Vec<&PathBuf> = (before.keys().chain(after.keys()))
+                .filter(|p| before.get(*p) != after.get(*p))
+                .collect();
+            assert!(
+                changed.is_empty(),
+                "{args:?} from {}: {changed:#?}",
+                dir.display()
+            );
+        }
+    }
+}
