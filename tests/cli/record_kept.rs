@@ -113,3 +113,90 @@ fn an_automatic_record_never_drops_an_architecture_change_the_agent_wrote() {
     // And the record still says what the agent session did, in its note.
     assert_eq!(automatic_notes(&state).len(), 1, "{state:#}");
 }
+
+/// `hook <verb>` of agent session `session` started in `dir`, held under the session's
+/// lock at `auto-record` until its gate opens (the test's `gates/auto-record`).
+fn held_record(
+    env: &TestEnv,
+    dir: &std::path::Path,
+    verb: &str,
+    session: &str,
+) -> (std::process::Child, std::path::PathBuf) {
+    use std::io::Write as _;
+    let log = env.event_log(&format!("held-{verb}"));
+    let gates = env.root().join(format!("gates-{verb}"));
+    std::fs::create_dir_all(&gates).unwrap();
+    let (name, extra) = if verb == "pre-compact" {
+        (
+            "PreCompact",
+            json!({"trigger": "auto", "custom_instructions": ""}),
+        )
+    } else {
+        ("SessionEnd", json!({"reason": "other"}))
+    };
+    let mut child = env
+        .command(env!("CARGO_BIN_EXE_git-handover"))
+        .current_dir(dir)
+        .args(["hook", verb, "--agent", "claude"])
+        .env("GIT_HANDOVER_TEST_PAUSE", "auto-record:60000")
+        .env("GIT_HANDOVER_TEST_GATE", &gates)
+        .env("GIT_HANDOVER_TEST_LOG", log.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = crate::record::event(dir, name, session, &extra);
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    env.until_logged(&log, "auto-record", &mut child);
+    (child, gates.join("auto-record"))
+}
+
+/// Two hooks of one agent session at once, with no session yet and work done: the
+/// pre-compact holds the branch while it makes the session; the session-end meanwhile
+/// neither makes a second session nor waits past its moment: it says in one line that
+/// the record is being written, exit 0. Once the first is done there is one session
+/// with one note of the agent session, and the end run again adds nothing twice.
+#[test]
+fn two_hooks_of_one_agent_session_at_once_make_one_session_and_one_note() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    start(&env, &repo, SESSION);
+    env.commit(
+        &repo,
+        "src/lex.rs",
+        "fn lex() {}\n",
+        "Add the lexer",
+        "2026-11-30T11:00:00Z",
+    );
+    let (first, gate) = held_record(&env, &repo, "pre-compact", SESSION);
+    let said = end(&env, &repo, "session-end", SESSION);
+    assert!(said.contains("being written by"), "{said}");
+    std::fs::write(&gate, "").unwrap();
+    let out = first.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let keys = sessions_under(&repo.join(".claude/handover"));
+    assert_eq!(keys.len(), 1, "{keys:?}");
+    let file = state_path(&repo, &keys[0]);
+    let state = read_json(&file);
+    assert_eq!(automatic_notes(&state).len(), 1, "{state:#}");
+    assert_eq!(
+        state["active_tasks"].as_array().unwrap().len(),
+        1,
+        "{state:#}"
+    );
+    // The end again: what the pre-compact recorded is all there is; nothing doubles.
+    end(&env, &repo, "session-end", SESSION);
+    let state = read_json(&file);
+    assert_eq!(automatic_notes(&state).len(), 1, "{state:#}");
+    assert_eq!(state["architecture_changes"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        state["active_tasks"].as_array().unwrap().len(),
+        1,
+        "{state:#}"
+    );
+}
