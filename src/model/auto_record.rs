@@ -205,7 +205,7 @@ fn as_written(n: &Value) -> bool {
 }
 
 /// Whether two ways of writing a commit (a full or an abbreviated sha) name the same.
-fn same_commit(a: &str, b: &str) -> bool {
+pub fn same_commit(a: &str, b: &str) -> bool {
     let (a, b) = (a.trim().to_ascii_lowercase(), b.trim().to_ascii_lowercase());
     a.len() >= 7 && b.len() >= 7 && (a.starts_with(&b) || b.starts_with(&a))
 }
@@ -239,9 +239,16 @@ fn add_changes(doc: &mut Map<String, Value>, facts: &Facts) -> usize {
         list.push(Value::Object(entry));
         added += 1;
     }
-    // At most ten, as `save` keeps: the oldest automatic entries go first, and one an
-    // agent or a person wrote never goes to make room for one the hook wrote (the list
-    // then holds one more; the next `save` keeps the newest ten, as it always does).
+    make_room(list);
+    added
+}
+
+/// Keep `architecture_changes` at ten, as `save` keeps, after a hook added to it (an
+/// agent hook's record, git's post-commit hook): the oldest entries a hook wrote, as it
+/// wrote them, go first, and one an agent or a person wrote never goes to make room for
+/// one a hook wrote (the list then holds one more, the newest; the next `save` keeps
+/// the newest ten, as it always does).
+pub fn make_room(list: &mut Vec<Value>) {
     while list.len() > KEEP_ARCHITECTURE_CHANGES {
         let newest = list.len() - 1;
         let Some(i) = list[..newest].iter().position(is_automatic_change) else {
@@ -249,7 +256,6 @@ fn add_changes(doc: &mut Map<String, Value>, facts: &Facts) -> usize {
         };
         list.remove(i);
     }
-    added
 }
 
 /// Whether `entry` is an architecture change a hook recorded, as it wrote it (only

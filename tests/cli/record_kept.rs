@@ -200,3 +200,42 @@ fn two_hooks_of_one_agent_session_at_once_make_one_session_and_one_note() {
         "{state:#}"
     );
 }
+
+/// The sibling of the agent hooks' record: git's post-commit hook with
+/// `handover.recordCommits` adds each commit too, keeping ten; the ten the agent wrote
+/// all stay, and the hook's own entries are what make room.
+#[test]
+fn the_post_commit_hook_never_drops_an_architecture_change_the_agent_wrote() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let key = saved(&env, &repo);
+    env.git(&repo, &["config", "handover.recordCommits", "true"]);
+    let own: Vec<Value> = (0..10)
+        .map(|i| json!({"commit_sha": format!("{i:07}abcdef"), "summary": format!("decision {i}")}))
+        .collect();
+    let run = env.handover_fed(
+        &repo,
+        &["save"],
+        json!({"architecture_changes": own}).to_string().as_bytes(),
+        |_| {},
+    );
+    run.assert_ok();
+    let mut last = String::new();
+    for i in 0..3 {
+        last = env.commit(
+            &repo,
+            &format!("f{i}"),
+            "x\n",
+            &format!("c{i}"),
+            "2026-11-30T11:00:00Z",
+        );
+        env.handover(&repo, &["hook", "post-commit"]).assert_ok();
+    }
+    let state = read_json(&state_path(&repo, &key));
+    let changes = state["architecture_changes"].as_array().unwrap();
+    assert_eq!(&changes[..10], own.as_slice(), "{changes:#?}");
+    // The newest commit is there beside them, once; the hook's older ones made room.
+    assert_eq!(changes.len(), 11, "{changes:#?}");
+    assert_eq!(changes[10]["commit_sha"], last.as_str());
+    assert_eq!(changes[10]["recorded_by"]["automatic"], true);
+}

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::model::session::KEEP_ARCHITECTURE_CHANGES;
+use crate::model::auto_record;
 use crate::services::context::Context;
 use crate::services::sessions;
 use crate::support::error::{Error, LockOwner, Result};
@@ -88,16 +88,18 @@ pub fn run(ctx: &Context) -> Result<PostCommit> {
             let changes = doc
                 .entry("architecture_changes")
                 .or_insert_with(|| Value::Array(Vec::new()));
+            // A commit any entry names (full or short sha, whoever wrote it) is known.
             if let Value::Array(list) = changes
-                && !list
-                    .iter()
-                    .any(|c| c.get("commit_sha").and_then(Value::as_str) == Some(sha.as_str()))
+                && !list.iter().any(|c| {
+                    (c.get("commit_sha").and_then(Value::as_str))
+                        .is_some_and(|s| auto_record::same_commit(s, &sha))
+                })
             {
-                list.push(serde_json::json!({"commit_sha": sha, "summary": subject}));
-                // The newest ten, as `save` keeps: one entry per commit would grow the
-                // state until it could not be written any more.
-                let excess = list.len().saturating_sub(KEEP_ARCHITECTURE_CHANGES);
-                list.drain(..excess);
+                list.push(serde_json::json!({"commit_sha": sha, "summary": subject,
+                    auto_record::RECORDED_BY: {"automatic": true, "hook": "post-commit"}}));
+                // Ten, as `save` keeps: one entry per commit would grow the state until
+                // it could not be written any more; only the hooks' own entries make room.
+                auto_record::make_room(list);
             }
         }
         Ok(doc)
