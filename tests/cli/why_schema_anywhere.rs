@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 /// `doc` fits the published schema `name`.
 #[track_caller]
-fn fits(env: &TestEnv, name: &str, doc: &Value) {
+pub(crate) fn fits(env: &TestEnv, name: &str, doc: &Value) {
     let schema = crate::schemas::schema(env, name);
     let mut out = Vec::new();
     crate::schemas::violations(&schema, &schema, doc, "$", &mut out);

@@ -11,7 +11,7 @@ use crate::support::error::Result;
 use crate::support::text::shell_word;
 
 pub(super) fn checks(ctx: &Context, wt: &Worktree) -> Result<Vec<Check>> {
-    let mut checks = vec![commit_graph(ctx), exclude(ctx, wt)?];
+    let mut checks = vec![commit_graph(ctx), exclude(ctx, wt)];
     let worktrees: Vec<Worktree> = ctx
         .repo
         .worktrees()?
@@ -33,7 +33,7 @@ pub(super) fn apply(ctx: &Context, wt: &Worktree, check: &Check) -> Result<Check
     Ok(match check.id {
         "exclude" => {
             crate::services::exclude::ensure(ctx, wt)?;
-            exclude(ctx, wt)?
+            exclude(ctx, wt)
         }
         "rewrite_ref" => {
             ctx.repo.add_rewrite_ref(&ctx.settings.notes_ref)?;
@@ -83,17 +83,30 @@ fn commit_graph(ctx: &Context) -> Check {
     }
 }
 
-fn exclude(ctx: &Context, wt: &Worktree) -> Result<Check> {
+fn exclude(ctx: &Context, wt: &Worktree) -> Check {
     let file = crate::git::normalize(&ctx.repo.common_dir().join("info").join("exclude"));
     if !ctx.settings.exclude {
-        return Ok(Check {
+        return Check {
             outcome: Outcome::Note,
             ..Check::ok("exclude", crate::k!("doctor.exclude_off"))
-        });
+        };
     }
-    let missing = crate::services::exclude::missing(ctx, wt)?;
+    // A file that cannot be read (not a regular file, too large) is this check's
+    // problem, named with why, to be mended by hand: the other checks still run.
+    let missing = match crate::services::exclude::missing(ctx, wt) {
+        Ok(missing) => missing,
+        Err(e) => {
+            let check = Check::problem(
+                "exclude",
+                crate::k!("doctor.exclude_unreadable"),
+                None,
+                false,
+            );
+            return check.with("error", e.message(ctx.lang)).at(file);
+        }
+    };
     if missing.is_empty() {
-        return Ok(Check::ok("exclude", crate::k!("doctor.exclude_ok")).at(file));
+        return Check::ok("exclude", crate::k!("doctor.exclude_ok")).at(file);
     }
     let words: Vec<String> = missing.iter().map(|p| shell_word(p)).collect();
     let dir = file
@@ -106,14 +119,14 @@ fn exclude(ctx: &Context, wt: &Worktree) -> Result<Check> {
         words.join(" "),
         shell_word(&file.display().to_string())
     );
-    Ok(Check::problem(
+    Check::problem(
         "exclude",
         crate::k!("doctor.exclude_missing"),
         Some(fix),
         true,
     )
     .with("patterns", missing.join(" "))
-    .at(file))
+    .at(file)
 }
 
 /// Every session of every worktree: one problem per state that cannot be read, and one

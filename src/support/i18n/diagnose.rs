@@ -33,6 +33,7 @@ pub(super) const DIAGNOSE: &[Entry] = &[
     e("doctor.exclude_ok", "the handover roots are in {path}", "引き継ぎのルートは {path} にあります"),
     e("doctor.exclude_off", "handover.exclude=false: the handover roots are not kept out of commits", "handover.exclude=false: 引き継ぎのルートはコミットから除外されません"),
     e("doctor.exclude_missing", "{patterns} not in {path}: handover state may be committed by `git add -A`", "{patterns} が {path} にありません: `git add -A` で引き継ぎの状態がコミットされるかもしれません"),
+    e("doctor.exclude_unreadable", "{path} cannot be read, so whether the handover roots are kept out of commits is not known: {error}", "{path} を読めないため、引き継ぎのルートがコミットから除外されているか分かりません: {error}"),
     e("doctor.sessions_ok_one", "1 session, readable", "セッション 1 件、読めます"),
     e("doctor.commit_graph_small", "no commit-graph; the history is small enough to walk without one", "commit-graph はありませんが、履歴は小さいのでなくても歩けます"),
     e("doctor.sessions_ok", "{count} sessions, each readable", "セッション {count} 件、すべて読めます"),

@@ -120,3 +120,72 @@ fn a_doctor_that_only_diagnoses_writes_nothing() {
         }
     }
 }
+
+/// Every file doctor reads made a FIFO in turn (the agents' settings, git's exclude
+/// and post-commit hook, Codex's config, a lock): doctor never waits on one, names what
+/// it could not read (`info/exclude` as the exclude check's problem, not an error that
+/// ends every check), and its `--json` is still its schema's.
+#[test]
+fn doctor_never_waits_on_a_fifo_where_a_file_it_reads_belongs() {
+    let env = TestEnv::new();
+    let repo = repo_with_session(&env);
+    let home = env.root().join("home");
+    let places = [
+        home.join(".claude/settings.json"),
+        repo.join(".claude/settings.json"),
+        repo.join(".claude/settings.local.json"),
+        repo.join(".codex/hooks.json"),
+        home.join(".codex/config.toml"),
+        repo.join(".gemini/settings.json"),
+        repo.join(".git/info/exclude"),
+        repo.join(".git/hooks/post-commit"),
+    ];
+    for fifo in &places {
+        std::fs::create_dir_all(fifo.parent().unwrap()).unwrap();
+        let _ = std::fs::remove_file(fifo);
+        let made = std::process::Command::new("mkfifo").arg(fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            crate::common::unavailable("mkfifo");
+            return;
+        }
+        let mut child = env
+            .command(env!("CARGO_BIN_EXE_git-handover"))
+            .current_dir(&repo)
+            .args(["--json", "doctor"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // A watchdog only: a doctor blocked on the FIFO never ends by itself.
+        let mut ended = false;
+        for _ in 0..1000 {
+            if child.try_wait().unwrap().is_some() {
+                ended = true;
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        if !ended {
+            let _ = child.kill();
+            panic!("doctor waits on the FIFO {}", fifo.display());
+        }
+        let out = child.wait_with_output().unwrap();
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e}: {}",
+                fifo.display(),
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        crate::why_schema_anywhere::fits(&env, "doctor", &doc);
+        if fifo.ends_with("info/exclude") {
+            // The check it is of names it, to be mended by hand; the others still ran.
+            let c = check(&doc, "exclude");
+            assert_eq!(c["outcome"], "problem", "{c:#}");
+            assert!(c["message"].as_str().unwrap().contains("FIFO"), "{c:#}");
+            assert!(c["fix"].is_null(), "{c:#}");
+            check(&doc, "sessions");
+        }
+        std::fs::remove_file(fifo).unwrap();
+    }
+}
