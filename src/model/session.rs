@@ -204,6 +204,12 @@ fn merge_task(existing: &mut Value, incoming: &Value) {
     let (Value::Object(have), Value::Object(new)) = (existing, incoming) else {
         return;
     };
+    // A task a hook made, changed by a save that does not itself say it is automatic,
+    // is the saver's now: no longer marked as recorded automatically.
+    let by = crate::model::auto_record::RECORDED_BY;
+    if !new.contains_key(by) && new.iter().any(|(k, v)| k != "id" && have.get(k) != Some(v)) {
+        have.remove(by);
+    }
     for (k, v) in new {
         if v.is_null() {
             have.remove(k);
@@ -441,5 +447,23 @@ mod tests {
             "version"
         );
         assert!(check_input(&json!({"active_tasks": [{"id": "a"}]})).is_ok());
+    }
+
+    /// A task a hook made is the saver's once a save changes it; given back as it is
+    /// (or with its mark), it stays the hook's.
+    #[test]
+    fn a_saved_change_to_a_hooks_task_makes_it_the_savers() {
+        let by = json!({"agent": "claude", "session_id": "s", "automatic": true});
+        let task = json!({"id": "T1", "status": "in_progress", "recorded_by": by});
+        for (incoming, kept) in [
+            (json!({"id": "T1", "status": "in_progress"}), true),
+            (task.clone(), true),
+            (json!({"id": "T1", "next_action": "parse"}), false),
+        ] {
+            let mut doc = map(json!({"active_tasks": [task.clone()]}));
+            merge(&mut doc, &map(json!({"active_tasks": [incoming]})));
+            let t = &doc["active_tasks"][0];
+            assert_eq!(t.get("recorded_by").is_some(), kept, "{t}");
+        }
     }
 }

@@ -150,6 +150,9 @@ fn apply(task: &mut Map<String, Value>, edit: &TaskEdit, now: &str) {
         }
     }
     task.insert("last_touched".into(), Value::from(now));
+    // A task a hook made (`Continue: …`) is the agent's or the person's once they edit
+    // it: no longer marked as recorded automatically (the stop gate counts it updated).
+    task.remove(crate::model::auto_record::RECORDED_BY);
 }
 
 #[cfg(test)]
@@ -262,5 +265,22 @@ mod tests {
             edit_task(&mut doc, "T1", TaskEdit::Remove, now),
             Err(TaskError::NoSuchTask)
         );
+    }
+
+    /// A task a hook made is the editor's once edited: the mark goes.
+    #[test]
+    fn an_edited_task_is_no_longer_the_hooks() {
+        let mut doc = json!({"active_tasks": [{"id": "T1", "status": "in_progress",
+            "recorded_by": {"automatic": true}}]})
+        .as_object()
+        .unwrap()
+        .clone();
+        let next = TaskEdit::Edit {
+            description: None,
+            next: Some("parse".into()),
+            files: vec![],
+        };
+        edit_task(&mut doc, "T1", next, "t1").unwrap();
+        assert!(doc["active_tasks"][0].get("recorded_by").is_none());
     }
 }

@@ -239,3 +239,45 @@ fn the_post_commit_hook_never_drops_an_architecture_change_the_agent_wrote() {
     assert_eq!(changes[10]["commit_sha"], last.as_str());
     assert_eq!(changes[10]["recorded_by"]["automatic"], true);
 }
+
+/// The task a record made (`Continue: …`, marked automatic) becomes the agent's once
+/// the agent updates it: the stop gate, which holds an agent session that worked
+/// without updating a task, does not then tell it that it updated none.
+#[test]
+fn a_task_the_record_made_and_the_agent_updated_counts_as_updated() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    start(&env, &repo, SESSION);
+    env.commit(
+        &repo,
+        "src/lex.rs",
+        "fn lex() {}\n",
+        "Add the lexer",
+        "2026-11-30T11:00:00Z",
+    );
+    end(&env, &repo, "pre-compact", SESSION);
+    let keys = sessions_under(&repo.join(".claude/handover"));
+    assert_eq!(keys.len(), 1, "{keys:?}");
+    // The agent's edit comes after the start marker was made (on the machine's clock).
+    let run = env.handover_with(
+        &repo,
+        &["task", "edit", "T1", "--next", "write the parser"],
+        |c| {
+            c.env("GIT_HANDOVER_NOW", "2030-01-01T00:00:00Z");
+        },
+    );
+    run.assert_ok();
+    let input = crate::record::event(
+        &repo,
+        "Stop",
+        SESSION,
+        &json!({"stop_hook_active": false, "last_assistant_message": "Done."}),
+    );
+    let (code, stdout, stderr) = crate::record::hook(&env, &repo, "stop", &input, |c| {
+        c.args(["-c", "handover.stopGate=true"]);
+    });
+    let state = read_json(&state_path(&repo, &keys[0]));
+    assert_eq!((code, stdout.as_str()), (0, ""), "{stderr}{state:#}");
+    let state = read_json(&state_path(&repo, &keys[0]));
+    assert_eq!(state["active_tasks"][0]["next_action"], "write the parser");
+}
