@@ -189,3 +189,30 @@ fn doctor_never_waits_on_a_fifo_where_a_file_it_reads_belongs() {
         std::fs::remove_file(fifo).unwrap();
     }
 }
+
+/// Every `git handover …` fix doctor prints (each agent's hook, git's post-commit
+/// hook), run as printed from a subdirectory of a linked worktree, is seen done by the
+/// next doctor from there: the check no longer prints that fix.
+#[test]
+fn each_printed_git_handover_fix_from_another_worktree_is_seen_done() {
+    let env = TestEnv::new();
+    let (_, _, wt_sub) = with_problems(&env);
+    let (_, doc) = doctor_in(&env, &wt_sub);
+    let fixes: Vec<(String, String)> = (doc["checks"].as_array().unwrap().iter())
+        .filter_map(|c| {
+            let fix = c["fix"].as_str()?;
+            fix.starts_with("git handover ")
+                .then(|| (c["id"].as_str().unwrap().to_owned(), fix.to_owned()))
+        })
+        .collect();
+    assert!(fixes.len() >= 5, "{doc:#}");
+    for (_, fix) in &fixes {
+        run_as_printed(&env, &wt_sub, fix);
+    }
+    let (_, after) = doctor_in(&env, &wt_sub);
+    for (id, fix) in &fixes {
+        let still = (after["checks"].as_array().unwrap().iter())
+            .any(|c| c["id"] == id.as_str() && c["fix"] == fix.as_str());
+        assert!(!still, "{fix} ran, and doctor still prints it:\n{after:#}");
+    }
+}
