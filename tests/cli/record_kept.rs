@@ -281,3 +281,59 @@ fn a_task_the_record_made_and_the_agent_updated_counts_as_updated() {
     let state = read_json(&state_path(&repo, &keys[0]));
     assert_eq!(state["active_tasks"][0]["next_action"], "write the parser");
 }
+
+/// More transcripts than the issue named, through the hook: a directory, a device, the
+/// hook's own stdin by its /proc name, an empty path, a relative path. Each answers
+/// at once with exit 0, records the commit git knows of, and says at most one line
+/// about the transcript.
+#[test]
+fn odd_transcript_paths_still_record_the_commit_and_say_at_most_one_line() {
+    let env = TestEnv::new();
+    let dir = env.root().join("a-directory.jsonl");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (n, path) in [
+        "a-directory.jsonl",
+        "/dev/zero",
+        "/proc/self/fd/0",
+        "",
+        "relative.jsonl",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let path = if n == 0 { dir.to_str().unwrap() } else { path };
+        let repo = env.root().join(format!("repo-{n}"));
+        env.git(
+            env.root(),
+            &["init", "-q", "-b", "main", repo.to_str().unwrap()],
+        );
+        env.commit(&repo, "a.rs", "a\n", "start", "2026-11-30T10:00:00Z");
+        std::fs::write(repo.join("relative.jsonl"), "{\"type\":\"user\"}\n").unwrap();
+        start(&env, &repo, SESSION);
+        env.commit(&repo, "b.rs", "b\n", "the work", "2026-11-30T11:00:00Z");
+        let input = json!({"session_id": SESSION, "transcript_path": path, "cwd": repo,
+            "hook_event_name": "SessionEnd", "reason": "other"})
+        .to_string();
+        let began = std::time::Instant::now();
+        let (code, stdout, stderr) =
+            crate::record::hook(&env, &repo, "session-end", input.as_bytes(), |_| {});
+        assert!(
+            began.elapsed() < std::time::Duration::from_secs(5),
+            "{path}"
+        );
+        assert_eq!(code, 0, "{path}: {stdout}{stderr}");
+        let said = serde_json::from_str::<Value>(&stdout).map_or_else(
+            |_| String::new(),
+            |v| v["systemMessage"].as_str().unwrap_or_default().to_owned(),
+        );
+        let lines = said.lines().filter(|l| l.contains("transcript")).count();
+        assert!(lines <= 1, "{path}: {said}");
+        let keys = sessions_under(&repo.join(".claude/handover"));
+        assert_eq!(keys.len(), 1, "{path}: {said}");
+        let state = read_json(&state_path(&repo, &keys[0]));
+        assert_eq!(
+            state["architecture_changes"][0]["summary"], "the work",
+            "{path}"
+        );
+    }
+}
