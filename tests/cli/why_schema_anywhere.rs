@@ -7,16 +7,8 @@
 use std::path::Path;
 
 use crate::common::TestEnv;
-use serde_json::{Value, json};
-
-/// `doc` fits the published schema `name`.
-#[track_caller]
-pub(crate) fn fits(env: &TestEnv, name: &str, doc: &Value) {
-    let schema = crate::schemas::schema(env, name);
-    let mut out = Vec::new();
-    crate::schemas::violations(&schema, &schema, doc, "$", &mut out);
-    assert!(out.is_empty(), "{name}: {out:#?}\n{doc:#}");
-}
+use crate::common::schema::fits;
+use serde_json::json;
 
 #[test]
 fn why_from_a_subdirectory_of_another_worktree_finds_every_worktrees_records() {

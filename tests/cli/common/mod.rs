@@ -4,6 +4,7 @@
 
 pub mod fixture;
 mod paused;
+pub mod schema;
 
 pub use paused::Finish;
 

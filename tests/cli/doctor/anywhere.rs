@@ -177,7 +177,7 @@ fn doctor_never_waits_on_a_fifo_where_a_file_it_reads_belongs() {
                 String::from_utf8_lossy(&out.stderr)
             )
         });
-        crate::why_schema_anywhere::fits(&env, "doctor", &doc);
+        crate::common::schema::fits(&env, "doctor", &doc);
         if fifo.ends_with("info/exclude") {
             // The check it is of names it, to be mended by hand; the others still ran.
             let c = check(&doc, "exclude");
