@@ -56,6 +56,7 @@ mod notes_sync;
 mod packaging;
 mod peer_fixtures;
 mod polish;
+mod polish_hooks;
 mod properties;
 mod reachability;
 mod record;
