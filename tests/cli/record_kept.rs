@@ -25,6 +25,18 @@ fn saved(env: &TestEnv, repo: &std::path::Path) -> String {
     keys[0].clone()
 }
 
+/// The agent session starts in `repo` and commits its work.
+fn worked(env: &TestEnv, repo: &std::path::Path) {
+    start(env, repo, SESSION);
+    env.commit(
+        repo,
+        "src/lex.rs",
+        "fn lex() {}\n",
+        "Add the lexer",
+        "2026-11-30T11:00:00Z",
+    );
+}
+
 /// The agent finishes its last task (the session is `ALL_COMPLETE`, said so by the
 /// agent) and then its session ends: the end records the commit into that session,
 /// but does not reopen it: it stays finished, with its task done, and `continue`
@@ -35,14 +47,7 @@ fn a_session_end_after_the_agent_finished_records_without_reopening() {
     let env = TestEnv::new();
     let repo = env.repo();
     let key = saved(&env, &repo);
-    start(&env, &repo, SESSION);
-    env.commit(
-        &repo,
-        "src/lex.rs",
-        "fn lex() {}\n",
-        "Add the lexer",
-        "2026-11-30T11:00:00Z",
-    );
+    worked(&env, &repo);
     let run = env.handover(&repo, &["task", "done", "T1"]);
     run.assert_ok();
     let file = state_path(&repo, &key);
@@ -96,14 +101,7 @@ fn an_automatic_record_never_drops_an_architecture_change_the_agent_wrote() {
         |_| {},
     );
     run.assert_ok();
-    start(&env, &repo, SESSION);
-    env.commit(
-        &repo,
-        "src/lex.rs",
-        "fn lex() {}\n",
-        "Add the lexer",
-        "2026-11-30T11:00:00Z",
-    );
+    worked(&env, &repo);
     let said = end(&env, &repo, "session-end", SESSION);
     let state = read_json(&state_path(&repo, &key));
     let changes = state["architecture_changes"].as_array().unwrap();
@@ -161,14 +159,7 @@ fn held_record(
 fn two_hooks_of_one_agent_session_at_once_make_one_session_and_one_note() {
     let env = TestEnv::new();
     let repo = env.repo();
-    start(&env, &repo, SESSION);
-    env.commit(
-        &repo,
-        "src/lex.rs",
-        "fn lex() {}\n",
-        "Add the lexer",
-        "2026-11-30T11:00:00Z",
-    );
+    worked(&env, &repo);
     let (first, gate) = held_record(&env, &repo, "pre-compact", SESSION);
     let said = end(&env, &repo, "session-end", SESSION);
     assert!(said.contains("being written by"), "{said}");
@@ -247,14 +238,7 @@ fn the_post_commit_hook_never_drops_an_architecture_change_the_agent_wrote() {
 fn a_task_the_record_made_and_the_agent_updated_counts_as_updated() {
     let env = TestEnv::new();
     let repo = env.repo();
-    start(&env, &repo, SESSION);
-    env.commit(
-        &repo,
-        "src/lex.rs",
-        "fn lex() {}\n",
-        "Add the lexer",
-        "2026-11-30T11:00:00Z",
-    );
+    worked(&env, &repo);
     end(&env, &repo, "pre-compact", SESSION);
     let keys = sessions_under(&repo.join(".claude/handover"));
     assert_eq!(keys.len(), 1, "{keys:?}");
