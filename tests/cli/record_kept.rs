@@ -8,21 +8,33 @@ use serde_json::{Value, json};
 use crate::common::{TestEnv, read_json, sessions_under, state_path};
 use crate::record::{SESSION, automatic_notes, end, start};
 
+/// `save` in `repo` with `input` on stdin, as the agent saves.
+fn save(env: &TestEnv, repo: &std::path::Path, input: &Value) {
+    let run = env.handover_fed(repo, &["save"], input.to_string().as_bytes(), |_| {});
+    run.assert_ok();
+}
+
 /// A session of `main` with one task in progress, saved by the agent.
 fn saved(env: &TestEnv, repo: &std::path::Path) -> String {
-    let run = env.handover_fed(
+    save(
+        env,
         repo,
-        &["save"],
-        json!({"version": 4, "status": "READY",
-            "active_tasks": [{"id": "T1", "description": "Port the lexer", "status": "in_progress"}]})
-        .to_string()
-        .as_bytes(),
-        |_| {},
+        &json!({"version": 4, "status": "READY", "active_tasks": [
+            {"id": "T1", "description": "Port the lexer", "status": "in_progress"}]}),
     );
-    run.assert_ok();
     let keys = sessions_under(&repo.join(".claude/handover"));
     assert_eq!(keys.len(), 1, "{keys:?}");
     keys[0].clone()
+}
+
+/// Ten architecture changes as an agent writes them, each with its rationale.
+fn ten_decisions() -> Vec<Value> {
+    (0..10)
+        .map(|i| {
+            json!({"commit_sha": format!("{i:07}abcdef"), "summary": format!("decision {i}"),
+                "rationale": format!("why {i}")})
+        })
+        .collect()
 }
 
 /// The agent session starts in `repo` and commits its work.
@@ -88,19 +100,8 @@ fn an_automatic_record_never_drops_an_architecture_change_the_agent_wrote() {
     let env = TestEnv::new();
     let repo = env.repo();
     let key = saved(&env, &repo);
-    let own: Vec<Value> = (0..10)
-        .map(|i| {
-            json!({"commit_sha": format!("{i:07}abcdef"), "summary": format!("decision {i}"),
-            "rationale": format!("why {i}")})
-        })
-        .collect();
-    let run = env.handover_fed(
-        &repo,
-        &["save"],
-        json!({"architecture_changes": own}).to_string().as_bytes(),
-        |_| {},
-    );
-    run.assert_ok();
+    let own = ten_decisions();
+    save(&env, &repo, &json!({"architecture_changes": own}));
     worked(&env, &repo);
     let said = end(&env, &repo, "session-end", SESSION);
     let state = read_json(&state_path(&repo, &key));
@@ -201,16 +202,8 @@ fn the_post_commit_hook_never_drops_an_architecture_change_the_agent_wrote() {
     let repo = env.repo();
     let key = saved(&env, &repo);
     env.git(&repo, &["config", "handover.recordCommits", "true"]);
-    let own: Vec<Value> = (0..10)
-        .map(|i| json!({"commit_sha": format!("{i:07}abcdef"), "summary": format!("decision {i}")}))
-        .collect();
-    let run = env.handover_fed(
-        &repo,
-        &["save"],
-        json!({"architecture_changes": own}).to_string().as_bytes(),
-        |_| {},
-    );
-    run.assert_ok();
+    let own = ten_decisions();
+    save(&env, &repo, &json!({"architecture_changes": own}));
     let mut last = String::new();
     for i in 0..3 {
         last = env.commit(

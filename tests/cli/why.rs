@@ -12,9 +12,9 @@ fn state(task_sha: &str, change_sha: &str) -> Value {
      "architecture_changes": [{"commit_sha": change_sha, "summary": "lexer split in two"}]})
 }
 
-#[test]
-fn a_commit_is_traced_to_its_task_from_the_files_then_from_the_store() {
-    let env = TestEnv::new();
+/// A repository with the store on whose HEAD, "Port the lexer", a saved session's task
+/// T1 names by its short sha and an architecture change by its full one: (repo, sha).
+pub(crate) fn recorded(env: &TestEnv) -> (std::path::PathBuf, String) {
     let repo = env.repo();
     let sha = env.commit(
         &repo,
@@ -26,6 +26,13 @@ fn a_commit_is_traced_to_its_task_from_the_files_then_from_the_store() {
     env.git(&repo, &["config", "handover.store", "both"]);
     env.save(&repo, &state(&sha[..7], sha.trim()), &[])
         .assert_ok();
+    (repo, sha)
+}
+
+#[test]
+fn a_commit_is_traced_to_its_task_from_the_files_then_from_the_store() {
+    let env = TestEnv::new();
+    let (repo, sha) = recorded(&env);
     insta::assert_snapshot!(
         "why_files",
         env.redact(&env.handover(&repo, &["why", "HEAD"]).snapshot())

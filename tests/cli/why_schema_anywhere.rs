@@ -8,23 +8,11 @@ use std::path::Path;
 
 use crate::common::TestEnv;
 use crate::common::schema::fits;
-use serde_json::json;
 
 #[test]
 fn why_from_a_subdirectory_of_another_worktree_finds_every_worktrees_records() {
     let env = TestEnv::new();
-    let repo = env.repo();
-    let sha = env.commit(
-        &repo,
-        "lex.rs",
-        "x\n",
-        "Port the lexer",
-        "2026-11-30T11:00:00Z",
-    );
-    env.git(&repo, &["config", "handover.store", "both"]);
-    let state = json!({"active_tasks": [
-        {"id": "T1", "status": "done", "description": "Port the lexer", "commit_sha": &sha[..7]}]});
-    env.save(&repo, &state, &[]).assert_ok();
+    let (repo, sha) = crate::why::recorded(&env);
     let wt = env.worktree(&repo, "wt", "feature/wt");
     let sub = wt.join("docs/deep");
     std::fs::create_dir_all(&sub).unwrap();
