@@ -216,3 +216,23 @@ fn each_printed_git_handover_fix_from_another_worktree_is_seen_done() {
         assert!(!still, "{fix} ran, and doctor still prints it:\n{after:#}");
     }
 }
+
+/// A handover directory named with the shell's own characters (a space, `$( )`, a
+/// quote, a `;`): the exclude fix doctor prints, run as printed, runs nothing it names
+/// and adds exactly the pattern, and the check then passes.
+#[test]
+fn the_exclude_fix_quotes_a_directory_named_with_shell_characters() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let dir = "my hand'over;$(touch PWNED)";
+    env.git(&repo, &["config", "handover.dir", dir]);
+    let (_, doc) = doctor_in(&env, &repo);
+    let c = check(&doc, "exclude");
+    assert_eq!(c["outcome"], "problem", "{doc:#}");
+    run_as_printed(&env, &repo, c["fix"].as_str().unwrap());
+    assert!(!repo.join("PWNED").exists() && !env.root().join("PWNED").exists());
+    let (_, doc) = doctor_in(&env, &repo);
+    assert_eq!(check(&doc, "exclude")["outcome"], "ok", "{doc:#}");
+    let exclude = std::fs::read_to_string(repo.join(".git/info/exclude")).unwrap();
+    assert!(exclude.lines().any(|l| l.contains("PWNED")), "{exclude}");
+}
