@@ -30,16 +30,20 @@ fn word(agent: HookAgent) -> &'static str {
 }
 
 pub(super) fn checks(ctx: &Context, wt: &Worktree) -> Vec<Check> {
-    let main = ctx
-        .repo
-        .worktrees()
-        .ok()
-        .and_then(|all| all.into_iter().find(|w| w.is_main && !w.is_bare))
-        .map_or_else(|| wt.path.clone(), |w| w.path);
+    // The main worktree's root, where Codex reads a project's hooks; none when the main
+    // worktree is bare (Codex then reads only the user's).
+    let main = match ctx.repo.worktrees() {
+        Ok(all) => match all.into_iter().find(|w| w.is_main) {
+            Some(w) if w.is_bare => None,
+            Some(w) => Some(w.path),
+            None => Some(wt.path.clone()),
+        },
+        Err(_) => Some(wt.path.clone()),
+    };
     let mut out = Vec::new();
     let mut any = false;
     for agent in AGENTS {
-        let mut found = registrations(agent, &wt.path, &main);
+        let mut found = registrations(agent, &wt.path, main.as_deref());
         out.extend(
             found
                 .iter()
@@ -56,8 +60,15 @@ pub(super) fn checks(ctx: &Context, wt: &Worktree) -> Vec<Check> {
             }
         }
         any |= !found.is_empty();
+        // Where `hook install` can put it from here: a project's hook, else (Codex
+        // with a bare main worktree) the user's.
+        let scope = if agent == HookAgent::Codex && main.is_none() {
+            "user"
+        } else {
+            "project"
+        };
         let install = format!(
-            "git handover hook install --agent {} --scope project",
+            "git handover hook install --agent {} --scope {scope}",
             word(agent)
         );
         out.push(hook_check(ctx, agent.name(), Some(install), &found));
@@ -72,12 +83,12 @@ pub(super) fn checks(ctx: &Context, wt: &Worktree) -> Vec<Check> {
 }
 
 /// The files that register our hook for `agent`, with their scope. Codex reads a
-/// project's hooks from the main worktree only.
-fn registrations(agent: HookAgent, here: &Path, main: &Path) -> Vec<(HookScope, PathBuf)> {
+/// project's hooks from the main worktree only (`main`; none when it is bare).
+fn registrations(agent: HookAgent, here: &Path, main: Option<&Path>) -> Vec<(HookScope, PathBuf)> {
     let project = if agent == HookAgent::Codex {
         main
     } else {
-        here
+        Some(here)
     };
     let mut scopes = vec![HookScope::Project, HookScope::User];
     if agent == HookAgent::Claude {
@@ -86,6 +97,10 @@ fn registrations(agent: HookAgent, here: &Path, main: &Path) -> Vec<(HookScope, 
     scopes
         .into_iter()
         .filter_map(|scope| {
+            let project = match scope {
+                HookScope::User => project.unwrap_or(here),
+                _ => project?,
+            };
             let file = settings_path(Some(project), agent, scope).ok()?;
             runs_our_hook(&file).then_some((scope, file))
         })

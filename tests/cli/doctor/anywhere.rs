@@ -197,7 +197,35 @@ fn doctor_never_waits_on_a_fifo_where_a_file_it_reads_belongs() {
 fn each_printed_git_handover_fix_from_another_worktree_is_seen_done() {
     let env = TestEnv::new();
     let (_, _, wt_sub) = with_problems(&env);
-    let (_, doc) = doctor_in(&env, &wt_sub);
+    printed_fixes_run_and_are_seen_done(&env, &wt_sub);
+}
+
+/// The same from a linked worktree of a repository whose main worktree is bare (where
+/// Codex reads no project's hooks: its fix is the user's scope).
+#[test]
+fn each_printed_git_handover_fix_from_a_bare_repositorys_worktree_is_seen_done() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let bare = env.root().join("bare.git");
+    env.git(
+        &repo,
+        &["clone", "-q", "--bare", ".", bare.to_str().unwrap()],
+    );
+    let wt = env.root().join("wt");
+    env.git(
+        &bare,
+        &["worktree", "add", "-q", "-b", "x", wt.to_str().unwrap()],
+    );
+    let sub = wt.join("src/deep");
+    std::fs::create_dir_all(&sub).unwrap();
+    printed_fixes_run_and_are_seen_done(&env, &sub);
+}
+
+/// Run every `git handover …` fix doctor prints in `dir`, as printed; the next doctor
+/// from there prints none of them.
+fn printed_fixes_run_and_are_seen_done(env: &TestEnv, dir: &Path) {
+    let wt_sub = dir;
+    let (_, doc) = doctor_in(env, wt_sub);
     let fixes: Vec<(String, String)> = (doc["checks"].as_array().unwrap().iter())
         .filter_map(|c| {
             let fix = c["fix"].as_str()?;
@@ -207,9 +235,9 @@ fn each_printed_git_handover_fix_from_another_worktree_is_seen_done() {
         .collect();
     assert!(fixes.len() >= 5, "{doc:#}");
     for (_, fix) in &fixes {
-        run_as_printed(&env, &wt_sub, fix);
+        run_as_printed(env, wt_sub, fix);
     }
-    let (_, after) = doctor_in(&env, &wt_sub);
+    let (_, after) = doctor_in(env, wt_sub);
     for (id, fix) in &fixes {
         let still = (after["checks"].as_array().unwrap().iter())
             .any(|c| c["id"] == id.as_str() && c["fix"] == fix.as_str());
