@@ -89,6 +89,10 @@ fn each_printed_fix_runs_from_a_subdirectory_and_from_another_worktree() {
 fn a_doctor_that_only_diagnoses_writes_nothing() {
     let env = TestEnv::new();
     let (repo, sub, wt_sub) = with_problems(&env);
+    // A commit-graph never verified by the tool (a reader stamps one it verified).
+    env.git(&repo, &["commit-graph", "write", "--reachable"]);
+    let stamp = repo.join(".git/git-handover/graph-verified");
+    let _ = std::fs::remove_file(&stamp);
     // The store's index is a cache a reader makes: none yet.
     let index = repo.join(".git/git-handover/notes-index");
     if index.exists() {
