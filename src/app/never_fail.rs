@@ -69,7 +69,17 @@ pub(super) fn reminder(inv: &mut Invocation, args: &ReminderArgs, moment: Moment
     }
     let early = inv.lang;
     let text = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> Option<String> {
-        let mut ctx = inv.open(event.dir().to_owned()).ok()?;
+        // Outside a repository there is nothing to record or say; a repository git
+        // cannot read is said, as the start says it (one line).
+        let mut ctx = match inv.open(event.dir().to_owned()) {
+            Ok(ctx) => ctx,
+            Err(Error::NotARepository { .. }) => return None,
+            Err(e) => {
+                let why = text::escape(&e.message(early));
+                let line = crate::k!("record.unreadable");
+                return Some(crate::support::i18n::fill(early, line, &[("why", &why)]));
+            }
+        };
         let mut lines = match agent_hook::record(&mut ctx, &event, args, moment) {
             Ok(recorded) => record_lines(&recorded, ctx.lang),
             Err(e) => vec![crate::support::i18n::fill(

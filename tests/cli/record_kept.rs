@@ -314,3 +314,24 @@ fn odd_transcript_paths_still_record_the_commit_and_say_at_most_one_line() {
         );
     }
 }
+
+/// A repository git cannot read (a broken line in its configuration): the end of an
+/// agent session there says in one line that nothing was recorded and why, as the
+/// start says it cannot brief, instead of saying nothing (exit 0 either way).
+#[test]
+fn an_end_in_a_repository_that_cannot_be_read_says_nothing_was_recorded() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    worked(&env, &repo);
+    let config = repo.join(".git/config");
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str("[core\n");
+    std::fs::write(&config, text).unwrap();
+    let said = end(&env, &repo, "session-end", SESSION);
+    assert_eq!(said.lines().count(), 1, "{said}");
+    assert!(
+        said.starts_with("git-handover: nothing was recorded: "),
+        "{said}"
+    );
+    assert!(said.contains("cannot be read"), "{said}");
+}
