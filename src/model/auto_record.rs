@@ -10,10 +10,8 @@
 
 use serde_json::{Map, Value};
 
+pub use crate::model::session::RECORDED_BY;
 use crate::model::session::{KEEP_ARCHITECTURE_CHANGES, KEEP_SESSION_NOTES};
-
-/// The key of an entry that says who recorded it.
-pub const RECORDED_BY: &str = "recorded_by";
 
 /// Failed commands written as attempted approaches, at most.
 const KEEP_FAILURES: usize = 5;

@@ -19,6 +19,9 @@ pub const KEEP_OBSERVATIONS: usize = 5;
 /// How many architecture changes a session keeps.
 pub const KEEP_ARCHITECTURE_CHANGES: usize = 10;
 
+/// The key of an entry that says who recorded it (a hook: `model/auto_record.rs`).
+pub const RECORDED_BY: &str = "recorded_by";
+
 /// A problem with input, as `(field path, message)`.
 pub type FieldError = (String, String);
 
@@ -206,7 +209,7 @@ fn merge_task(existing: &mut Value, incoming: &Value) {
     };
     // A task a hook made, changed by a save that does not itself say it is automatic,
     // is the saver's now: no longer marked as recorded automatically.
-    let by = crate::model::auto_record::RECORDED_BY;
+    let by = RECORDED_BY;
     if !new.contains_key(by) && new.iter().any(|(k, v)| k != "id" && have.get(k) != Some(v)) {
         have.remove(by);
     }
