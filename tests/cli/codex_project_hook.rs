@@ -86,9 +86,9 @@ fn codex_project_hook_from_a_linked_worktree_goes_where_codex_reads_it() {
     assert!(!hooks.to_string().contains("hook session-start"), "{hooks}");
 }
 
-#[test]
-fn codex_project_hook_with_a_bare_main_worktree_is_refused_with_the_way() {
-    let env = TestEnv::new();
+/// A bare repository (`bare.git`, cloned from a repository with one commit) and its
+/// linked worktree `wt` on branch `x`: a main worktree that is bare. Returns `wt`.
+pub(crate) fn bare_main_worktree(env: &TestEnv) -> std::path::PathBuf {
     let repo = env.repo();
     let bare = env.root().join("bare.git");
     env.git(
@@ -100,6 +100,13 @@ fn codex_project_hook_with_a_bare_main_worktree_is_refused_with_the_way() {
         &bare,
         &["worktree", "add", "-q", "-b", "x", wt.to_str().unwrap()],
     );
+    wt
+}
+
+#[test]
+fn codex_project_hook_with_a_bare_main_worktree_is_refused_with_the_way() {
+    let env = TestEnv::new();
+    let wt = bare_main_worktree(&env);
     let run = env.handover(
         &wt,
         &["hook", "install", "--agent", "codex", "--scope", "project"],

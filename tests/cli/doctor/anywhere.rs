@@ -209,17 +209,7 @@ fn each_printed_git_handover_fix_from_another_worktree_is_seen_done() {
 #[test]
 fn each_printed_git_handover_fix_from_a_bare_repositorys_worktree_is_seen_done() {
     let env = TestEnv::new();
-    let repo = env.repo();
-    let bare = env.root().join("bare.git");
-    env.git(
-        &repo,
-        &["clone", "-q", "--bare", ".", bare.to_str().unwrap()],
-    );
-    let wt = env.root().join("wt");
-    env.git(
-        &bare,
-        &["worktree", "add", "-q", "-b", "x", wt.to_str().unwrap()],
-    );
+    let wt = crate::codex_project_hook::bare_main_worktree(&env);
     let sub = wt.join("src/deep");
     std::fs::create_dir_all(&sub).unwrap();
     printed_fixes_run_and_are_seen_done(&env, &sub);
