@@ -13,6 +13,7 @@ use crate::support::error::{Error, Result};
 
 mod compact;
 mod history;
+mod identity;
 mod index;
 mod notes;
 mod notes_diff;

@@ -143,8 +143,10 @@ fn a_renewal_after_the_remote_moved_reads_the_new_commit_through_the_index() {
     assert_eq!(claim_in(&b, &key, "T2")["holder"], "agent-b");
 }
 
-/// What is kept is a cache: a line that names a state the note does not hold, or one
-/// that is not a line at all, is passed over for the index, and the claim goes on.
+/// What is kept is a cache: a line that names a state it does not hold (its hash
+/// changed, or the record changed under its hash: another holder written in), a line
+/// of the older format (no record kept), or one that is not a line at all, is passed
+/// over for the index, and the claim goes on.
 #[test]
 fn a_kept_line_that_does_not_lead_to_the_record_is_passed_over() {
     let env = TestEnv::new();
@@ -155,9 +157,26 @@ fn a_kept_line_that_does_not_lead_to_the_record_is_passed_over() {
     assert_eq!(run.code, 0, "{}", run.snapshot());
     let kept = std::fs::read_to_string(known_file(&a)).unwrap();
     let fields: Vec<&str> = kept.trim_end().split('\t').collect();
-    assert_eq!(fields.len(), 5, "{kept}");
-    let forged = [fields[0], fields[1], fields[2], &"0".repeat(64), fields[4]].join("\t") + "\n";
-    for (until, text) in [("2h", forged.as_str()), ("3h", "not a line"), ("4h", "")] {
+    assert_eq!(fields.len(), 6, "{kept}");
+    assert!(fields[5].contains("\"agent-a\""), "{kept}");
+    let with = |i: usize, v: &str| {
+        let mut f = fields.clone();
+        f[i] = v;
+        f.join("\t") + "\n"
+    };
+    let zeros = "0".repeat(64);
+    let forged = with(3, &zeros);
+    let other_holder = fields[5].replace("\"agent-a\"", "\"agent-x\"");
+    let tampered = with(5, &other_holder);
+    let older = ["claim-known 1", fields[1], fields[2], fields[3], fields[4]].join("\t") + "\n";
+    let cases = [
+        ("2h", forged.as_str()),
+        ("3h", tampered.as_str()),
+        ("4h", older.as_str()),
+        ("5h", "not a line"),
+        ("6h", ""),
+    ];
+    for (until, text) in cases {
         std::fs::write(known_file(&a), text).unwrap();
         let before = log.count(KNOWN);
         let run = claim(&env, &a, &log, "T1", "agent-a", until);
@@ -167,7 +186,7 @@ fn a_kept_line_that_does_not_lead_to_the_record_is_passed_over() {
     }
     // Each of those pushes left its own line: the next renewal takes it.
     let before = log.count(KNOWN);
-    let run = claim(&env, &a, &log, "T1", "agent-a", "5h");
+    let run = claim(&env, &a, &log, "T1", "agent-a", "7h");
     assert_eq!(run.code, 0, "{}", run.snapshot());
     assert_eq!(log.count(KNOWN), before + 1);
 }

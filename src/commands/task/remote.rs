@@ -215,13 +215,16 @@ fn carried(
     if let Some(made) = w.notes.filter(|_| as_decided(w, pushed, notes, theirs)) {
         crate::support::testing::note("claim_carried_as_decided");
         // What the remote holds at the commit pushed is known: the next claim decided
-        // on it reads this record alone.
-        notes.remember(&crate::services::remote_notes::Known {
-            at: made.commit,
-            id: id.to_owned(),
-            noted: on,
-            hash: hash.to_owned(),
-        });
+        // on it takes this record as kept.
+        if let Some(line) = &w.line {
+            notes.remember(&crate::services::remote_notes::Known {
+                at: made.commit,
+                id: id.to_owned(),
+                noted: on,
+                hash: hash.to_owned(),
+                line: line.clone(),
+            });
+        }
         return Ok(true);
     }
     crate::support::testing::note("claim_carried_asked_store");
