@@ -27,7 +27,6 @@ mod session;
 mod since;
 mod walk;
 mod worktrees;
-
 use worktrees::target_commit;
 pub mod subprocess;
 

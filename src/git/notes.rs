@@ -259,7 +259,7 @@ impl Repo {
         &self,
         notes_ref: &str,
         commit: CommitId,
-        edit: &dyn Fn(&[u8]) -> Vec<u8>,
+        edit: &dyn Fn(Vec<u8>) -> Vec<u8>,
         timeout: Duration,
     ) -> Result<NotesEdited> {
         let started = Instant::now();
@@ -274,6 +274,8 @@ impl Repo {
             let old = state
                 .get(&commit.0, &self.repo)
                 .map_err(|e| Error::git(msg(crate::k!("git.read"), &[("what", &notes_ref)]), e))?;
+            // The note's text taken, not copied: a note of HEAD grows by a record a
+            // write, and `edit` (an append) extends it in place.
             let old_text = match old {
                 Some(id) => self
                     .repo
@@ -284,11 +286,10 @@ impl Repo {
                             e,
                         )
                     })?
-                    .data
-                    .clone(),
+                    .take_data(),
                 None => Vec::new(),
             };
-            let text = edit(&old_text);
+            let text = edit(old_text);
             let blob = self
                 .repo
                 .write_blob(&text)

@@ -202,7 +202,7 @@ impl Known {
 }
 
 /// What the check of a fetched notes commit found.
-pub enum Fetched {
+enum Fetched {
     /// It is in our own history already: it brings nothing new, and was not read.
     Known,
     /// What it brings is a notes store.
@@ -211,18 +211,17 @@ pub enum Fetched {
     Bad(String),
 }
 
-/// Check the notes commit the ref `fetched` points to before it goes near a ref of the
-/// user's: only the notes that differ from the merge base with the local notes ref are
-/// read (issue 36: a fetch costs what it brings).
-pub fn check_fetched(ctx: &Context, fetched: &str) -> Result<Fetched> {
-    let theirs = ctx.repo.notes_commit_of(fetched)?;
+/// Check the notes commit `theirs` the ref `fetched` points to before it goes near a
+/// ref of the user's: only the notes that differ from the merge base with the local
+/// notes ref are read (issue 36: a fetch costs what it brings).
+fn check_fetched(ctx: &Context, fetched: &str, theirs: CommitId) -> Result<Fetched> {
     let ours = ctx.repo.notes_commit_of(&ctx.settings.notes_ref)?;
-    let base = match (theirs, ours) {
-        (Some(t), Some(o)) if t == o => Some(t),
-        (Some(t), Some(o)) => ctx.repo.notes_merge_base(t, o),
-        _ => None,
+    let base = match ours {
+        Some(o) if o == theirs => Some(theirs),
+        Some(o) => ctx.repo.notes_merge_base(theirs, o),
+        None => None,
     };
-    if base.is_some() && base == theirs {
+    if base == Some(theirs) {
         return Ok(Fetched::Known);
     }
     let problem = ctx
@@ -280,4 +279,73 @@ pub fn plain_remote(remote: &str) -> bool {
         && remote
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/'))
+}
+
+/// What one fetch of a remote's notes ref brought (`fetch_round`).
+pub enum Round {
+    /// The remote could not be reached: git's words.
+    Unreachable(String),
+    /// It has no notes ref.
+    NoNotes,
+    /// Its notes commit `at`, checked, is now the tracking ref and merged into the
+    /// local notes ref (`known`: it was in our history already, and was not read).
+    Merged {
+        at: String,
+        merge: crate::git::NotesMerge,
+        known: bool,
+    },
+}
+
+/// One fetch round of `sync` and of a claim decided on `remote`: fetch its notes ref
+/// into `scratch` (a ref of this process's own), check what it brings is a notes store
+/// (only what differs from the merge base with ours: `check_fetched`; a store that is
+/// not one is refused by name and moves no ref of the user's), move it to the tracking
+/// ref `tracking` and merge it into the local notes ref record-wise. `pause` names the
+/// test pause point after the fetch.
+pub fn fetch_round(
+    ctx: &Context,
+    remote: &str,
+    scratch: &str,
+    tracking: &str,
+    pause: &str,
+) -> Result<Round> {
+    use crate::support::error::{Error, msg};
+    let notes_ref = ctx.settings.notes_ref.as_str();
+    let git_dir = ctx.repo.common_dir();
+    let had = match crate::git::subprocess::fetch_notes(&git_dir, remote, notes_ref, scratch) {
+        Ok(had) => had,
+        Err(Error::Git { message, .. }) => return Ok(Round::Unreachable(message)),
+        Err(e) => return Err(e),
+    };
+    crate::support::testing::pause(pause);
+    if !had {
+        return Ok(Round::NoNotes);
+    }
+    // The commit fetched, read once: checked, moved to the tracking ref, decided on.
+    let Some(theirs) = ctx.repo.notes_commit_of(scratch)? else {
+        return Ok(Round::NoNotes);
+    };
+    let known = match check_fetched(ctx, scratch, theirs)? {
+        Fetched::Known => true,
+        Fetched::Sound => false,
+        Fetched::Bad(why) => {
+            ctx.repo.delete_ref(scratch)?;
+            return Err(Error::usage(msg(
+                crate::k!("err.remote_notes_bad"),
+                &[
+                    ("remote", &remote),
+                    ("notes_ref", &notes_ref),
+                    ("why", &why),
+                ],
+            )));
+        }
+    };
+    let at = theirs.to_string();
+    ctx.repo.move_ref(scratch, tracking)?;
+    let merge = (ctx.repo).notes_merge(
+        notes_ref,
+        tracking,
+        &crate::services::record_rules::RecordRules,
+    )?;
+    Ok(Round::Merged { at, merge, known })
 }

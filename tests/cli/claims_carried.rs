@@ -14,7 +14,7 @@
 use std::path::Path;
 
 use crate::claims_remote::{claim_in, two_clones};
-use crate::common::{EventLog, Run, TestEnv};
+use crate::common::{EventLog, Run, TestEnv, state_path};
 
 const AS_DECIDED: &str = "claim_carried_as_decided";
 const ASKED_STORE: &str = "claim_carried_asked_store";
@@ -71,15 +71,13 @@ fn a_claim_pushed_as_it_was_decided_is_confirmed_without_asking_the_store() {
 }
 
 /// The session diverged on the remote (both clones changed it from one state): a
-/// claim written on one side is not known carried by its push alone; the store is
-/// asked, which sees the other side, and the claim is never said confirmed. The run
-/// ends when its rounds run out (exit 4), saying why as it is: its push went through
-/// without the claim as the session's one newest record, the session having diverged
-/// there — not that the remote kept moving.
+/// claim has no one newest record to decide on. It is refused at once (exit 2, the
+/// divergence said with the command that picks a side), nothing written or pushed,
+/// not after its rounds run out.
 #[test]
-fn a_claim_in_a_session_diverged_on_the_remote_asks_the_store() {
+fn a_claim_in_a_session_diverged_on_the_remote_is_refused_at_once() {
     let env = TestEnv::new();
-    let (_remote, a, b, key) = two_clones(&env, &["T1", "T2"]);
+    let (remote, a, b, key) = two_clones(&env, &["T1", "T2"]);
     for (dir, id) in [(&a, "FROM-A"), (&b, "FROM-B")] {
         let run = env.handover(dir, &["task", "--session", &key, "add", id, "a change"]);
         assert_eq!(run.code, 0, "{}", run.snapshot());
@@ -89,28 +87,38 @@ fn a_claim_in_a_session_diverged_on_the_remote_asks_the_store() {
     }
     let status = env.handover(&a, &["status"]);
     assert!(status.stdout.contains("diverged"), "{}", status.stdout);
+    let remote_before = env.git(&remote, &["rev-parse", "refs/notes/handover"]);
+    let file = std::fs::read(state_path(&a, &key));
     let log = env.event_log("claim-in-diverged");
-    let run = claim(&env, &a, &log, "T1", "agent-a", "1h");
-    println!("{}", run.snapshot());
-    assert_eq!(log.count(AS_DECIDED), 0, "{}", run.snapshot());
-    assert!(log.count(ASKED_STORE) >= 1, "{}", run.snapshot());
-    assert_eq!(run.code, 4, "{}", run.snapshot());
-    assert!(
-        run.stderr.contains("or the session has diverged there"),
-        "{}",
-        run.snapshot()
+    for (dir, round) in [(&a, "known"), (&b, "fetched")] {
+        // a decides on what its sync fetched; b fetches first (it never did since).
+        let run = claim(&env, dir, &log, "T1", "agent-a", "1h");
+        assert_eq!(run.code, 2, "{round}: {}", run.snapshot());
+        assert!(
+            run.stderr
+                .contains(&format!("session {key} has diverged on origin")),
+            "{round}: {}",
+            run.snapshot()
+        );
+        assert!(
+            run.stderr
+                .contains(&format!("git handover continue {key} --take HASH")),
+            "{round}: {}",
+            run.snapshot()
+        );
+        assert!(
+            claim_in(dir, &key, "T1").is_null(),
+            "{round}: {}",
+            run.snapshot()
+        );
+    }
+    assert_eq!(log.count(AS_DECIDED) + log.count(ASKED_STORE), 0);
+    assert_eq!(
+        env.git(&remote, &["rev-parse", "refs/notes/handover"]),
+        remote_before
     );
-    assert!(
-        !run.stderr.contains("the remote kept moving"),
-        "{}",
-        run.snapshot()
-    );
-    assert_ne!(
-        claim_in(&a, &key, "T1")["confirmed"],
-        true,
-        "{}",
-        run.snapshot()
-    );
+    let after = std::fs::read(state_path(&a, &key));
+    assert_eq!(file.ok(), after.ok());
 }
 
 /// The remote moved after a's claim (b claimed another task): a's renewal decides first
