@@ -198,3 +198,36 @@ fn a_kept_line_that_does_not_lead_to_the_record_is_passed_over() {
     assert_eq!(run.code, 0, "{}", run.snapshot());
     assert_eq!(log.count(KNOWN), before + 1);
 }
+
+/// A claim killed (`SIGKILL`) once its push was taken and what the push established kept, before
+/// the file says it confirmed (the pause `claim_confirm`): nothing is lost or false (the
+/// file says unconfirmed); the holder's renewal decides on the line kept and is
+/// confirmed; the other clone is refused, told the holder.
+#[test]
+fn a_claim_killed_after_its_push_before_it_said_confirmed_is_renewed_on_what_it_kept() {
+    let env = TestEnv::new();
+    let (_remote, a, b, key) = two_clones(&env, &["T1", "T2"]);
+    env.handover(&a, &["sync"]).assert_ok();
+    let args = [
+        "task", "claim", "T1", "--as", "agent-a", "--for", "1h", "--remote", "origin",
+    ];
+    let mut child = env.spawn_at_pause(&a, &args, "claim_confirm:5000");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(claim_in(&a, &key, "T1")["holder"], "agent-a");
+    assert_eq!(claim_in(&a, &key, "T1")["confirmed"], false);
+    assert!(known_file(&a).is_file());
+    let log = env.event_log("renewal");
+    let run = claim(&env, &a, &log, "T1", "agent-a", "2h");
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert_eq!(log.count(KNOWN), 1, "{}", run.snapshot());
+    assert_eq!(claim_in(&a, &key, "T1")["confirmed"], true);
+    let run = env.handover(
+        &b,
+        &[
+            "task", "claim", "T1", "--as", "agent-b", "--remote", "origin",
+        ],
+    );
+    assert_eq!(run.code, 6, "{}", run.snapshot());
+    assert!(run.stderr.contains("agent-a"), "{}", run.stderr);
+}
