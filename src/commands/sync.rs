@@ -5,10 +5,9 @@
 use clap::Args;
 
 use crate::git::NotesMerge;
-use crate::git::subprocess::{self as git_cli, Pushed};
+use crate::git::subprocess::Pushed;
 use crate::services::context::Context;
-use crate::services::record_rules::RecordRules;
-use crate::services::remote_notes::{Fetched, RemoteNotes};
+use crate::services::remote_notes::{RemoteNotes, Round};
 use crate::support::error::{Error, Result, msg};
 
 #[derive(Debug, Args)]
@@ -159,13 +158,12 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> Result<Report> {
             msg(crate::k!("err.remote_hint"), &[]),
         ));
     }
-    // A name that is neither a configured remote nor a URL or a path is named as such.
-    let is_url_or_path = remote.contains(':') || remote.starts_with('/') || remote.starts_with('.');
-    if !is_url_or_path
-        && ctx
-            .repo
-            .config_string(&format!("remote.{remote}.url"))
-            .is_none()
+    // A name that is not a configured remote is named as such (a URL or a path was
+    // refused above: it has no tracking ref).
+    if ctx
+        .repo
+        .config_string(&format!("remote.{remote}.url"))
+        .is_none()
     {
         // `--rewrite-ref` alone (the remote left at its default) is a change of the
         // local configuration: no remote is needed for it.
@@ -208,47 +206,33 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
         report.tracking.clone(),
     );
     let (remote, notes_ref, tracking) = (remote.as_str(), notes_ref.as_str(), tracking.as_str());
-    let git_dir = ctx.repo.common_dir();
     for _ in 0..MAX_ROUNDS {
         report.rounds += 1;
-        let mut fetched = None;
-        report.remote_had_notes = git_cli::fetch_notes(&git_dir, remote, notes_ref, scratch)
-            .map_err(|e| match e {
-                Error::Git { message, .. } => Error::Unreachable {
+        let round = crate::services::remote_notes::fetch_round(
+            ctx,
+            remote,
+            scratch,
+            tracking,
+            "sync_fetched",
+        )?;
+        let (fetched, merged) = match round {
+            Round::Unreachable(why) => {
+                return Err(Error::Unreachable {
                     remote: remote.to_owned(),
-                    why: message,
-                },
-                other => other,
-            })?;
-        crate::support::testing::pause("sync_fetched");
-        if report.remote_had_notes {
-            // What came from the remote is checked before any ref of the user's moves:
-            // only what differs from the merge base with ours (the rest is our own
-            // history's); a remote commit already in our history brings nothing new,
-            // and is not read again (issue 36: sync costs what it exchanges).
-            match crate::services::remote_notes::check_fetched(ctx, scratch)? {
-                Fetched::Known => crate::support::testing::note("sync-remote-known"),
-                Fetched::Sound => {}
-                Fetched::Bad(why) => {
-                    ctx.repo.delete_ref(scratch)?;
-                    return Err(Error::usage(msg(
-                        crate::k!("err.remote_notes_bad"),
-                        &[
-                            ("remote", &remote),
-                            ("notes_ref", &notes_ref),
-                            ("why", &why),
-                        ],
-                    )));
-                }
+                    why,
+                });
             }
-            fetched = ctx.repo.ref_target(scratch)?;
-            ctx.repo.move_ref(scratch, tracking)?;
-        }
-        let merged = if report.remote_had_notes {
-            ctx.repo.notes_merge(notes_ref, tracking, &RecordRules)?
-        } else {
-            NotesMerge::NoOther
+            Round::NoNotes => (None, NotesMerge::NoOther),
+            Round::Merged { at, merge, known } => {
+                if known {
+                    // A remote commit already in our history brings nothing new, and
+                    // was not read again (issue 36: sync costs what it exchanges).
+                    crate::support::testing::note("sync-remote-known");
+                }
+                (Some(at), merge)
+            }
         };
+        report.remote_had_notes = fetched.is_some();
         report.merges.push(merged);
         crate::support::testing::pause("sync_merged");
         // A session file here that the merge left behind the store takes its newest
@@ -262,8 +246,8 @@ fn rounds(ctx: &Context, report: &mut Report, scratch: &str) -> Result<()> {
         // Claims made offline are confirmed or lost on what the remote held, before
         // the push carries the result.
         let theirs = match &fetched {
-            Some(at) if report.remote_had_notes => RemoteNotes::tracking(ctx, tracking, at.clone()),
-            _ => RemoteNotes::none(ctx),
+            Some(at) => RemoteNotes::tracking(ctx, tracking, at.clone()),
+            None => RemoteNotes::none(ctx),
         };
         let settled = crate::services::claim_settle::settle(ctx, on_disk, &theirs)?;
         let (settled, standing) = settled;

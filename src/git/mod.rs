@@ -13,6 +13,7 @@ use crate::support::error::{Error, Result};
 
 mod compact;
 mod history;
+mod identity;
 mod index;
 mod notes;
 mod notes_diff;
@@ -26,7 +27,6 @@ mod session;
 mod since;
 mod walk;
 mod worktrees;
-
 use worktrees::target_commit;
 pub mod subprocess;
 

@@ -194,24 +194,28 @@ impl Repo {
         tree: ObjectId,
         parents: &[ObjectId],
     ) -> Result<ObjectId> {
-        let configured = matches!(self.repo.committer(), Some(Ok(_)))
-            && matches!(self.repo.author(), Some(Ok(_)));
-        let commit = if configured {
-            self.repo
-                .new_commit(message, tree, parents.iter().copied())
-                .map(|c| c.id)
-        } else {
-            let time = gix::date::Time::now_local_or_utc();
-            let time = time.to_string();
-            let sig = gix::actor::SignatureRef {
-                name: "git-handover".into(),
-                email: "git-handover@localhost".into(),
-                time: time.as_str(),
-            };
-            self.repo
-                .new_commit_as(sig, sig, message, tree, parents.iter().copied())
-                .map(|c| c.id)
-        };
+        // git's identity with the time worked out without gix's zone database walk
+        // (`identity.rs`); `git-handover` when none is configured.
+        let commit = match (self.committer(), self.author()) {
+            (Some(committer), Some(author)) => self.repo.new_commit_as(
+                committer.as_ref(),
+                author.as_ref(),
+                message,
+                tree,
+                parents.iter().copied(),
+            ),
+            _ => {
+                let time = super::identity::now().to_string();
+                let sig = gix::actor::SignatureRef {
+                    name: "git-handover".into(),
+                    email: "git-handover@localhost".into(),
+                    time: time.as_str(),
+                };
+                self.repo
+                    .new_commit_as(sig, sig, message, tree, parents.iter().copied())
+            }
+        }
+        .map(|c| c.id);
         commit.map_err(|e| Error::git(msg(crate::k!("git.write_notes_commit"), &[]), e))
     }
 
@@ -226,10 +230,7 @@ impl Repo {
         let constraint = expected.map_or(PreviousValue::MustNotExist, |c| {
             PreviousValue::MustExistAndMatch(gix::refs::Target::Object(c))
         });
-        self.repo
-            .reference(name, new, constraint, format!("notes: {message}"))
-            .map(|_| ())
-            .map_err(|e| e.to_string())
+        self.set_ref(name, new, constraint, format!("notes: {message}"))
     }
 
     /// When `name`'s lock file (`<ref>.lock`, git's) is there: a stale lock, named with
@@ -258,7 +259,7 @@ impl Repo {
         &self,
         notes_ref: &str,
         commit: CommitId,
-        edit: &dyn Fn(&[u8]) -> Vec<u8>,
+        edit: &dyn Fn(Vec<u8>) -> Vec<u8>,
         timeout: Duration,
     ) -> Result<NotesEdited> {
         let started = Instant::now();
@@ -273,6 +274,8 @@ impl Repo {
             let old = state
                 .get(&commit.0, &self.repo)
                 .map_err(|e| Error::git(msg(crate::k!("git.read"), &[("what", &notes_ref)]), e))?;
+            // The note's text taken, not copied: a note of HEAD grows by a record a
+            // write, and `edit` (an append) extends it in place.
             let old_text = match old {
                 Some(id) => self
                     .repo
@@ -283,11 +286,10 @@ impl Repo {
                             e,
                         )
                     })?
-                    .data
-                    .clone(),
+                    .take_data(),
                 None => Vec::new(),
             };
-            let text = edit(&old_text);
+            let text = edit(old_text);
             let blob = self
                 .repo
                 .write_blob(&text)

@@ -147,8 +147,7 @@ impl Repo {
         let Some(id) = self.ref_commit_raw(from)? else {
             return Ok(());
         };
-        self.repo
-            .reference(name, id, PreviousValue::Any, "git handover sync: fetched")
+        self.set_ref(name, id, PreviousValue::Any, "git handover sync: fetched")
             .map_err(|e| Error::git(msg(crate::k!("git.write"), &[("what", &name)]), e))?;
         self.delete_ref(from)
     }
@@ -169,10 +168,7 @@ impl Repo {
             )),
             None => PreviousValue::MustNotExist,
         };
-        Ok(self
-            .repo
-            .reference(name, to, previous, "git handover: pushed")
-            .is_ok())
+        Ok((self.set_ref(name, to, previous, "git handover: pushed")).is_ok())
     }
 
     /// Remove `name` if it exists.
@@ -181,19 +177,18 @@ impl Repo {
         if self.ref_commit_raw(name)?.is_none() {
             return Ok(());
         }
-        self.repo
-            .edit_reference(RefEdit {
-                change: Change::Delete {
-                    expected: PreviousValue::Any,
-                    log: RefLog::AndReference,
-                },
-                name: name
-                    .try_into()
-                    .map_err(|e| Error::git(msg(crate::k!("git.write"), &[("what", &name)]), e))?,
-                deref: false,
-            })
-            .map(|_| ())
-            .map_err(|e| Error::git(msg(crate::k!("git.write"), &[("what", &name)]), e))
+        self.edit_ref(RefEdit {
+            change: Change::Delete {
+                expected: PreviousValue::Any,
+                log: RefLog::AndReference,
+            },
+            name: name
+                .try_into()
+                .map_err(|e| Error::git(msg(crate::k!("git.write"), &[("what", &name)]), e))?,
+            deref: false,
+        })
+        .map(|_| ())
+        .map_err(|e| Error::git(msg(crate::k!("git.write"), &[("what", &name)]), e))
     }
 }
 

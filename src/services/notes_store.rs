@@ -91,16 +91,16 @@ impl<'a> Store<'a> {
         head: Option<crate::git::CommitId>,
         record: &crate::model::record::Record,
     ) -> Result<Option<crate::git::CommitId>> {
-        Ok(self.record_made(head, record)?.map(|(head, _)| head))
+        Ok(self.record_made(head, record)?.map(|(head, ..)| head))
     }
 
     /// [`Store::record_at`], saying too which notes commit the record made, and on
-    /// which.
+    /// which, and the record's line as appended.
     pub fn record_made(
         &self,
         head: Option<crate::git::CommitId>,
         record: &crate::model::record::Record,
-    ) -> Result<Option<(crate::git::CommitId, crate::git::NotesEdited)>> {
+    ) -> Result<Option<(crate::git::CommitId, crate::git::NotesEdited, String)>> {
         let Some(head) = head else {
             return Ok(None);
         };
@@ -119,7 +119,7 @@ impl<'a> Store<'a> {
                 key: record.key.clone(),
                 why: Box::new(e),
             })?;
-        Ok(Some((head, made)))
+        Ok(Some((head, made, line)))
     }
 
     /// Append `record` to the note on HEAD when the store is enabled.

@@ -7,12 +7,11 @@
 //! was decided on everything the remote held. A rejected push is fetched and decided
 //! again. A remote that cannot be reached leaves the claim local and unconfirmed.
 
-use crate::git::subprocess::{self as git_cli, Pushed};
+use crate::git::subprocess::Pushed;
 use crate::model::record::{self, Record};
 use crate::services::context::Context;
-use crate::services::record_rules::RecordRules;
-use crate::services::remote_notes::{self, RemoteNotes};
-use crate::services::sessions::Written;
+use crate::services::remote_notes::{self, RemoteNotes, Round};
+use crate::services::sessions::{SessionDir, Written};
 use crate::support::error::{Error, Result, msg};
 
 /// Rounds of fetch, decide and push before giving up (as `sync`).
@@ -22,7 +21,6 @@ pub const MAX_ROUNDS: usize = 5;
 pub struct RemoteClaims<'a> {
     ctx: &'a Context,
     pub remote: String,
-    notes_ref: String,
     tracking: String,
     scratch: String,
 }
@@ -88,8 +86,7 @@ pub fn remote_of(ctx: &Context, flag: Option<&str>) -> Result<Option<String>> {
 
 impl<'a> RemoteClaims<'a> {
     pub fn new(ctx: &'a Context, remote: String) -> RemoteClaims<'a> {
-        let notes_ref = ctx.settings.notes_ref.clone();
-        let name = notes_ref.trim_start_matches("refs/notes/").to_owned();
+        let name = (ctx.settings.notes_ref.trim_start_matches("refs/notes/")).to_owned();
         let own = crate::support::id::random_uuid();
         let scratch = format!(
             "refs/handover-incoming/{}-{}/{remote}/{name}",
@@ -100,7 +97,6 @@ impl<'a> RemoteClaims<'a> {
         RemoteClaims {
             ctx,
             remote,
-            notes_ref,
             tracking,
             scratch,
         }
@@ -112,39 +108,21 @@ impl<'a> RemoteClaims<'a> {
     /// the tracking ref's index: what changed since the last fetch, then only the records
     /// of the session asked about).
     pub fn fetch(&self) -> Result<Fetched<'a>> {
-        let (ctx, remote) = (self.ctx, self.remote.as_str());
-        let git_dir = ctx.repo.common_dir();
-        let had = match git_cli::fetch_notes(&git_dir, remote, &self.notes_ref, &self.scratch) {
-            Ok(had) => had,
-            Err(Error::Git { message, .. }) => return Ok(Fetched::Offline(first_line(&message))),
-            Err(e) => return Err(e),
-        };
-        crate::support::testing::pause("remote_claim_fetched");
-        if !had {
-            return Ok(Fetched::Online(RemoteNotes::none(ctx)));
-        }
-        if let remote_notes::Fetched::Bad(why) = remote_notes::check_fetched(ctx, &self.scratch)? {
-            ctx.repo.delete_ref(&self.scratch)?;
-            return Err(Error::usage(msg(
-                crate::k!("err.remote_notes_bad"),
-                &[
-                    ("remote", &remote),
-                    ("notes_ref", &self.notes_ref.as_str()),
-                    ("why", &why),
-                ],
-            )));
-        }
-        let Some(at) = ctx.repo.ref_target(&self.scratch)? else {
-            return Ok(Fetched::Online(RemoteNotes::none(ctx)));
-        };
-        ctx.repo.move_ref(&self.scratch, &self.tracking)?;
-        ctx.repo
-            .notes_merge(&self.notes_ref, &self.tracking, &RecordRules)?;
-        Ok(Fetched::Online(RemoteNotes::tracking(
+        let ctx = self.ctx;
+        let round = remote_notes::fetch_round(
             ctx,
+            &self.remote,
+            &self.scratch,
             &self.tracking,
-            at,
-        )))
+            "remote_claim_fetched",
+        )?;
+        Ok(match round {
+            Round::Unreachable(message) => Fetched::Offline(first_line(&message)),
+            Round::NoNotes => Fetched::Online(RemoteNotes::none(ctx)),
+            Round::Merged { at, .. } => {
+                Fetched::Online(RemoteNotes::tracking(ctx, &self.tracking, at))
+            }
+        })
     }
 
     /// What the remote held at the last fetch (its tracking ref, merged into the local
@@ -173,6 +151,88 @@ impl<'a> RemoteClaims<'a> {
         }
     }
 
+    /// Whether the local notes ref, which the remote now holds, holds the record of the
+    /// write `w` and no other side of its session: another process of this clone may have
+    /// merged a winner's record beside ours and pushed both, our claim undecided against
+    /// it (a write without a session id or a record is taken as carried). Known without
+    /// the store when the push carried the decision as it was made (`as_decided`), else
+    /// the local store is asked.
+    pub fn carried(
+        &self,
+        w: &Written,
+        pushed: Option<crate::git::CommitId>,
+        notes: &RemoteNotes<'_>,
+        theirs: Option<&Theirs>,
+    ) -> Result<bool> {
+        let ctx = self.ctx;
+        let doc = w.state.document();
+        let field = |k: &str| doc.get(k).and_then(serde_json::Value::as_str);
+        let (Some(on), Some(id), Some(hash)) =
+            (w.noted, field("session_id"), field("session_hash"))
+        else {
+            return Ok(true);
+        };
+        if let Some(made) = w.notes.filter(|_| as_decided(w, pushed, notes, theirs)) {
+            crate::support::testing::note("claim_carried_as_decided");
+            // What the remote holds at the commit pushed is known: the next claim decided
+            // on it takes this record as kept.
+            if let Some(line) = &w.line {
+                notes.remember(&crate::services::remote_notes::Known {
+                    at: made.commit,
+                    id: id.to_owned(),
+                    noted: on,
+                    hash: hash.to_owned(),
+                    line: line.clone(),
+                });
+            }
+            return Ok(true);
+        }
+        crate::support::testing::note("claim_carried_asked_store");
+        let store = ctx.store();
+        if !store.has_state(id, hash)? {
+            return Ok(false);
+        }
+        let (found, _) = store.newest_where(&|l| l.session_id == Some(id))?;
+        Ok(!(found.iter())
+            .any(|r| r.record.session_id.as_deref() == Some(id) && !r.diverged.is_empty()))
+    }
+
+    /// Take back a write that never reached the remote: its record out of the local notes
+    /// ref, and the file back to the state it was written on (that state's record, read
+    /// from the local store), only while the file still holds this write: a write made on
+    /// top of it since is never undone.
+    pub fn take_back(&self, session: &SessionDir, w: &Written) -> Result<()> {
+        let ctx = self.ctx;
+        let doc = w.state.document();
+        let field = |k: &str| doc.get(k).and_then(serde_json::Value::as_str);
+        let (Some(id), Some(hash), Some(parent)) = (
+            field("session_id"),
+            field("session_hash"),
+            field("parent_hash"),
+        ) else {
+            return Ok(());
+        };
+        let seq = doc
+            .get("seq")
+            .and_then(serde_json::Value::as_u64)
+            .unwrap_or(0);
+        let store = ctx.store();
+        let before = (store.records_at(id, seq.saturating_sub(1))?)
+            .into_iter()
+            .map(|r| r.state_doc())
+            .find(|d| d.get("session_hash").and_then(serde_json::Value::as_str) == Some(parent));
+        let Some(before) = before else {
+            return Ok(());
+        };
+        // What this clone knew of each claim put back stays (`mark_recorded` in the
+        // take would say every one confirmed: this state came from the local store).
+        let mut before = before;
+        crate::model::claim::confirmed_as_in(&mut before, doc);
+        if crate::services::sessions::adopt(ctx, session, hash, before)? {
+            self.withdraw(w)?;
+        }
+        Ok(())
+    }
     /// Take the record of `written` back out of the local notes ref: it never reached
     /// the remote and its claim lost (or the session moved on there).
     pub fn withdraw(&self, written: &Written) -> Result<()> {
@@ -199,7 +259,7 @@ fn withdraw_at(ctx: &Context, commit: crate::git::CommitId, id: &str, hash: &str
     ctx.repo.notes_edit(
         &ctx.settings.notes_ref,
         commit,
-        &|old| {
+        &|old: Vec<u8>| {
             let mut out = Vec::with_capacity(old.len());
             for line in old.split_inclusive(|b| *b == b'\n') {
                 if keep(line.strip_suffix(b"\n").unwrap_or(line)) {
@@ -238,6 +298,33 @@ pub fn withdraw_state(ctx: &Context, id: &str, hash: &str) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Whether the commit the remote took is the very notes commit the record of `w` made,
+/// made on the remote's notes the claim was decided on (`notes`, the lease's commit),
+/// where the session's newest record (`theirs`) had no other side and is the state `w`
+/// was written on (or the remote had no record of the session): the remote then holds
+/// what it held plus this one record, written on its newest, so it holds the record
+/// and the session has no other side there. Decided on commit ids alone, whatever
+/// round wrote `w`; anything else (another process moved our ref before the push, a
+/// write on a state the remote does not hold as newest) is asked of the store.
+fn as_decided(
+    w: &Written,
+    pushed: Option<crate::git::CommitId>,
+    notes: &RemoteNotes<'_>,
+    theirs: Option<&Theirs>,
+) -> bool {
+    let Some(made) = w.notes else {
+        return false;
+    };
+    if pushed != Some(made.commit) || made.parent.map(|p| p.to_string()).as_deref() != notes.at() {
+        return false;
+    }
+    let Some(theirs) = theirs else {
+        return true;
+    };
+    let parent = w.state.document().get("parent_hash");
+    !theirs.diverged && parent.is_some() && theirs.record.state_doc().get("session_hash") == parent
 }
 
 impl Drop for RemoteClaims<'_> {
@@ -340,4 +427,19 @@ pub fn same_but(
 pub fn tracking_ref(ctx: &Context, remote: &str) -> String {
     let name = ctx.settings.notes_ref.trim_start_matches("refs/notes/");
     format!("refs/notes/remotes/{remote}/{name}")
+}
+
+/// The refusal of a claim in session `key`, diverged on `remote` (written on two clones
+/// from one state, no side picked): no one newest record to decide on.
+pub fn diverged(key: &str, remote: &str) -> Error {
+    Error::usage_hint(
+        msg(
+            crate::k!("rclaim.diverged"),
+            &[("key", &key), ("remote", &remote)],
+        ),
+        msg(
+            crate::k!("rclaim.diverged_hint"),
+            &[("key", &key), ("remote", &remote)],
+        ),
+    )
 }

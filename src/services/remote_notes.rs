@@ -8,7 +8,7 @@
 //! the local notes ref (the rest is our own history, checked when it came).
 
 use crate::git::CommitId;
-use crate::model::record::{MAX_NOTE_SIZE, Record};
+use crate::model::record::Record;
 use crate::services::context::Context;
 use crate::services::notes_store::{Store, StoredRecord};
 use crate::support::config::Settings;
@@ -83,32 +83,31 @@ impl<'a> RemoteNotes<'a> {
     }
 
     /// The newest record of session `id` at the commit these are, as a claim pushed
-    /// as decided left it known (`Known`), read from its one note; `None` when nothing
-    /// is known of this commit and session, or the note does not hold the record.
+    /// as decided left it known (`Known`): its line, kept with it, taken only when it
+    /// is a session record of `id` whose state hashes to the state known (no note is
+    /// read); `None` when nothing is known of this commit and session.
     fn known_newest(&self, id: &str) -> Option<StoredRecord> {
         let (tracking, at) = (self.tracking.as_ref()?, self.at.as_deref()?);
         let path = self.ctx.repo.tool_dir().claim_known(&tracking.notes_ref);
-        let bytes = crate::support::fsio::read_if_exists(&path, 4096).ok()??;
+        let bytes = crate::support::fsio::read_if_exists(&path, Known::MAX_SIZE as u64).ok()??;
         let known = Known::parse(&bytes)?;
         if known.at.to_string() != at || known.id != id {
             return None;
         }
-        let blob = (self.ctx.repo.note_text_at(known.at, known.noted).ok()?)?;
-        let text = self.ctx.repo.note_text(blob, MAX_NOTE_SIZE)?;
-        // The state's one record there (the latest written, were it written twice).
-        let line = (text.split(|b| *b == b'\n'))
-            .filter_map(|line| Some((crate::model::record::parse_head(line)?, line)))
-            .filter(|(h, _)| {
-                h.kind == crate::model::record::RecordKind::Session
-                    && h.session_id.as_deref() == Some(id)
-                    && h.hash.as_deref() == Some(known.hash.as_str())
-            })
-            .enumerate()
-            .max_by_key(|(i, (h, _))| (h.saved_at, *i))
-            .map(|(_, (_, line))| line)?;
+        let head = crate::model::record::parse_head(known.line.as_bytes())?;
+        if head.kind != crate::model::record::RecordKind::Session
+            || head.session_id.as_deref() != Some(id)
+            || head.hash.as_deref() != Some(known.hash.as_str())
+        {
+            return None;
+        }
+        let record = crate::model::record::parse_record(known.line.as_bytes()).ok()?;
+        if crate::model::canonical::session_hash(&record.state_doc()) != known.hash {
+            return None;
+        }
         Some(StoredRecord {
             commit: known.noted,
-            record: crate::model::record::parse_record(line).ok()?,
+            record,
             diverged: Vec::new(),
         })
     }
@@ -123,7 +122,10 @@ impl<'a> RemoteNotes<'a> {
         if let Some(dir) = path.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
-        let _ = crate::support::fsio::write_cache(&path, known.line().as_bytes());
+        let text = known.text();
+        if text.len() <= Known::MAX_SIZE {
+            let _ = crate::support::fsio::write_cache(&path, text.as_bytes());
+        }
     }
 
     /// The remote's records of session `id` written as its `seq`-th write.
@@ -146,40 +148,47 @@ impl<'a> RemoteNotes<'a> {
 }
 
 /// What a push the remote took of a claim as it was decided establishes (see
-/// `commands/task/remote.rs` `as_decided`): at notes commit `at`, the one pushed, the
+/// `services/remote_claim.rs` `as_decided`): at notes commit `at`, the one pushed, the
 /// newest record of session `id` holds the state `hash`, in the note of `noted`, and
-/// the session has no other side there. A commit's notes never change, so this stays
-/// true of `at` whatever the refs do since; a claim decided on that commit reads the
-/// one record instead of bringing the remote's notes index up to date.
+/// the session has no other side there; `line` is that record as appended. A commit's
+/// notes never change, so this stays true of `at` whatever the refs do since; a claim
+/// decided on that commit takes the record from here instead of reading its note (a
+/// note of HEAD grows by a record a write) or bringing the remote's notes index up to
+/// date.
 pub struct Known {
     pub at: CommitId,
     pub id: String,
     pub noted: CommitId,
     pub hash: String,
+    pub line: String,
 }
 
 impl Known {
-    const VERSION: &'static str = "claim-known 1";
+    const VERSION: &'static str = "claim-known 2";
+    /// The most of it kept (a larger record is not kept: its note is read then).
+    const MAX_SIZE: usize = 1 << 20;
 
-    fn line(&self) -> String {
+    fn text(&self) -> String {
         format!(
-            "{}\t{}\t{}\t{}\t{}\n",
+            "{}\t{}\t{}\t{}\t{}\t{}\n",
             Self::VERSION,
             self.at,
             self.noted,
             self.hash,
-            self.id
+            self.id,
+            self.line
         )
     }
 
-    /// A whole line as `line` writes it, else nothing (a torn or foreign file).
+    /// A whole file as `text` writes it, else nothing (a torn, older or foreign file).
+    /// A record's line holds no tab or newline (JSON escapes them).
     fn parse(bytes: &[u8]) -> Option<Known> {
         let text = std::str::from_utf8(bytes).ok()?.strip_suffix('\n')?;
         let fields: Vec<&str> = text.split('\t').collect();
-        let [version, at, noted, hash, id] = fields.as_slice() else {
+        let [version, at, noted, hash, id, line] = fields.as_slice() else {
             return None;
         };
-        if *version != Self::VERSION || hash.is_empty() || id.is_empty() {
+        if *version != Self::VERSION || hash.is_empty() || id.is_empty() || line.is_empty() {
             return None;
         }
         Some(Known {
@@ -187,12 +196,13 @@ impl Known {
             noted: CommitId::from_hex(noted)?,
             hash: (*hash).to_owned(),
             id: (*id).to_owned(),
+            line: (*line).to_owned(),
         })
     }
 }
 
 /// What the check of a fetched notes commit found.
-pub enum Fetched {
+enum Fetched {
     /// It is in our own history already: it brings nothing new, and was not read.
     Known,
     /// What it brings is a notes store.
@@ -201,18 +211,17 @@ pub enum Fetched {
     Bad(String),
 }
 
-/// Check the notes commit the ref `fetched` points to before it goes near a ref of the
-/// user's: only the notes that differ from the merge base with the local notes ref are
-/// read (issue 36: a fetch costs what it brings).
-pub fn check_fetched(ctx: &Context, fetched: &str) -> Result<Fetched> {
-    let theirs = ctx.repo.notes_commit_of(fetched)?;
+/// Check the notes commit `theirs` the ref `fetched` points to before it goes near a
+/// ref of the user's: only the notes that differ from the merge base with the local
+/// notes ref are read (issue 36: a fetch costs what it brings).
+fn check_fetched(ctx: &Context, fetched: &str, theirs: CommitId) -> Result<Fetched> {
     let ours = ctx.repo.notes_commit_of(&ctx.settings.notes_ref)?;
-    let base = match (theirs, ours) {
-        (Some(t), Some(o)) if t == o => Some(t),
-        (Some(t), Some(o)) => ctx.repo.notes_merge_base(t, o),
-        _ => None,
+    let base = match ours {
+        Some(o) if o == theirs => Some(theirs),
+        Some(o) => ctx.repo.notes_merge_base(theirs, o),
+        None => None,
     };
-    if base.is_some() && base == theirs {
+    if base == Some(theirs) {
         return Ok(Fetched::Known);
     }
     let problem = ctx
@@ -270,4 +279,73 @@ pub fn plain_remote(remote: &str) -> bool {
         && remote
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/'))
+}
+
+/// What one fetch of a remote's notes ref brought (`fetch_round`).
+pub enum Round {
+    /// The remote could not be reached: git's words.
+    Unreachable(String),
+    /// It has no notes ref.
+    NoNotes,
+    /// Its notes commit `at`, checked, is now the tracking ref and merged into the
+    /// local notes ref (`known`: it was in our history already, and was not read).
+    Merged {
+        at: String,
+        merge: crate::git::NotesMerge,
+        known: bool,
+    },
+}
+
+/// One fetch round of `sync` and of a claim decided on `remote`: fetch its notes ref
+/// into `scratch` (a ref of this process's own), check what it brings is a notes store
+/// (only what differs from the merge base with ours: `check_fetched`; a store that is
+/// not one is refused by name and moves no ref of the user's), move it to the tracking
+/// ref `tracking` and merge it into the local notes ref record-wise. `pause` names the
+/// test pause point after the fetch.
+pub fn fetch_round(
+    ctx: &Context,
+    remote: &str,
+    scratch: &str,
+    tracking: &str,
+    pause: &str,
+) -> Result<Round> {
+    use crate::support::error::{Error, msg};
+    let notes_ref = ctx.settings.notes_ref.as_str();
+    let git_dir = ctx.repo.common_dir();
+    let had = match crate::git::subprocess::fetch_notes(&git_dir, remote, notes_ref, scratch) {
+        Ok(had) => had,
+        Err(Error::Git { message, .. }) => return Ok(Round::Unreachable(message)),
+        Err(e) => return Err(e),
+    };
+    crate::support::testing::pause(pause);
+    if !had {
+        return Ok(Round::NoNotes);
+    }
+    // The commit fetched, read once: checked, moved to the tracking ref, decided on.
+    let Some(theirs) = ctx.repo.notes_commit_of(scratch)? else {
+        return Ok(Round::NoNotes);
+    };
+    let known = match check_fetched(ctx, scratch, theirs)? {
+        Fetched::Known => true,
+        Fetched::Sound => false,
+        Fetched::Bad(why) => {
+            ctx.repo.delete_ref(scratch)?;
+            return Err(Error::usage(msg(
+                crate::k!("err.remote_notes_bad"),
+                &[
+                    ("remote", &remote),
+                    ("notes_ref", &notes_ref),
+                    ("why", &why),
+                ],
+            )));
+        }
+    };
+    let at = theirs.to_string();
+    ctx.repo.move_ref(scratch, tracking)?;
+    let merge = (ctx.repo).notes_merge(
+        notes_ref,
+        tracking,
+        &crate::services::record_rules::RecordRules,
+    )?;
+    Ok(Round::Merged { at, merge, known })
 }

@@ -14,7 +14,7 @@
 use std::path::Path;
 
 use crate::claims_remote::{claim_in, two_clones};
-use crate::common::{EventLog, Run, TestEnv};
+use crate::common::{EventLog, Run, TestEnv, state_path};
 
 const AS_DECIDED: &str = "claim_carried_as_decided";
 const ASKED_STORE: &str = "claim_carried_asked_store";
@@ -71,15 +71,13 @@ fn a_claim_pushed_as_it_was_decided_is_confirmed_without_asking_the_store() {
 }
 
 /// The session diverged on the remote (both clones changed it from one state): a
-/// claim written on one side is not known carried by its push alone; the store is
-/// asked, which sees the other side, and the claim is never said confirmed. The run
-/// ends when its rounds run out (exit 4), saying why as it is: its push went through
-/// without the claim as the session's one newest record, the session having diverged
-/// there — not that the remote kept moving.
+/// claim has no one newest record to decide on. It is refused at once (exit 2, the
+/// divergence said with the command that picks a side), nothing written or pushed,
+/// not after its rounds run out.
 #[test]
-fn a_claim_in_a_session_diverged_on_the_remote_asks_the_store() {
+fn a_claim_in_a_session_diverged_on_the_remote_is_refused_at_once() {
     let env = TestEnv::new();
-    let (_remote, a, b, key) = two_clones(&env, &["T1", "T2"]);
+    let (remote, a, b, key) = two_clones(&env, &["T1", "T2"]);
     for (dir, id) in [(&a, "FROM-A"), (&b, "FROM-B")] {
         let run = env.handover(dir, &["task", "--session", &key, "add", id, "a change"]);
         assert_eq!(run.code, 0, "{}", run.snapshot());
@@ -89,28 +87,38 @@ fn a_claim_in_a_session_diverged_on_the_remote_asks_the_store() {
     }
     let status = env.handover(&a, &["status"]);
     assert!(status.stdout.contains("diverged"), "{}", status.stdout);
+    let remote_before = env.git(&remote, &["rev-parse", "refs/notes/handover"]);
+    let file = std::fs::read(state_path(&a, &key));
     let log = env.event_log("claim-in-diverged");
-    let run = claim(&env, &a, &log, "T1", "agent-a", "1h");
-    println!("{}", run.snapshot());
-    assert_eq!(log.count(AS_DECIDED), 0, "{}", run.snapshot());
-    assert!(log.count(ASKED_STORE) >= 1, "{}", run.snapshot());
-    assert_eq!(run.code, 4, "{}", run.snapshot());
-    assert!(
-        run.stderr.contains("or the session has diverged there"),
-        "{}",
-        run.snapshot()
+    for (dir, round) in [(&a, "known"), (&b, "fetched")] {
+        // a decides on what its sync fetched; b fetches first (it never did since).
+        let run = claim(&env, dir, &log, "T1", "agent-a", "1h");
+        assert_eq!(run.code, 2, "{round}: {}", run.snapshot());
+        assert!(
+            run.stderr
+                .contains(&format!("session {key} has diverged on origin")),
+            "{round}: {}",
+            run.snapshot()
+        );
+        assert!(
+            run.stderr
+                .contains(&format!("git handover continue {key} --take HASH")),
+            "{round}: {}",
+            run.snapshot()
+        );
+        assert!(
+            claim_in(dir, &key, "T1").is_null(),
+            "{round}: {}",
+            run.snapshot()
+        );
+    }
+    assert_eq!(log.count(AS_DECIDED) + log.count(ASKED_STORE), 0);
+    assert_eq!(
+        env.git(&remote, &["rev-parse", "refs/notes/handover"]),
+        remote_before
     );
-    assert!(
-        !run.stderr.contains("the remote kept moving"),
-        "{}",
-        run.snapshot()
-    );
-    assert_ne!(
-        claim_in(&a, &key, "T1")["confirmed"],
-        true,
-        "{}",
-        run.snapshot()
-    );
+    let after = std::fs::read(state_path(&a, &key));
+    assert_eq!(file.ok(), after.ok());
 }
 
 /// The remote moved after a's claim (b claimed another task): a's renewal decides first
@@ -143,8 +151,10 @@ fn a_renewal_after_the_remote_moved_reads_the_new_commit_through_the_index() {
     assert_eq!(claim_in(&b, &key, "T2")["holder"], "agent-b");
 }
 
-/// What is kept is a cache: a line that names a state the note does not hold, or one
-/// that is not a line at all, is passed over for the index, and the claim goes on.
+/// What is kept is a cache: a line that names a state it does not hold (its hash
+/// changed, or the record changed under its hash: another holder written in), a line
+/// of the older format (no record kept), or one that is not a line at all, is passed
+/// over for the index, and the claim goes on.
 #[test]
 fn a_kept_line_that_does_not_lead_to_the_record_is_passed_over() {
     let env = TestEnv::new();
@@ -155,9 +165,26 @@ fn a_kept_line_that_does_not_lead_to_the_record_is_passed_over() {
     assert_eq!(run.code, 0, "{}", run.snapshot());
     let kept = std::fs::read_to_string(known_file(&a)).unwrap();
     let fields: Vec<&str> = kept.trim_end().split('\t').collect();
-    assert_eq!(fields.len(), 5, "{kept}");
-    let forged = [fields[0], fields[1], fields[2], &"0".repeat(64), fields[4]].join("\t") + "\n";
-    for (until, text) in [("2h", forged.as_str()), ("3h", "not a line"), ("4h", "")] {
+    assert_eq!(fields.len(), 6, "{kept}");
+    assert!(fields[5].contains("\"agent-a\""), "{kept}");
+    let with = |i: usize, v: &str| {
+        let mut f = fields.clone();
+        f[i] = v;
+        f.join("\t") + "\n"
+    };
+    let zeros = "0".repeat(64);
+    let forged = with(3, &zeros);
+    let other_holder = fields[5].replace("\"agent-a\"", "\"agent-x\"");
+    let tampered = with(5, &other_holder);
+    let older = ["claim-known 1", fields[1], fields[2], fields[3], fields[4]].join("\t") + "\n";
+    let cases = [
+        ("2h", forged.as_str()),
+        ("3h", tampered.as_str()),
+        ("4h", older.as_str()),
+        ("5h", "not a line"),
+        ("6h", ""),
+    ];
+    for (until, text) in cases {
         std::fs::write(known_file(&a), text).unwrap();
         let before = log.count(KNOWN);
         let run = claim(&env, &a, &log, "T1", "agent-a", until);
@@ -167,7 +194,40 @@ fn a_kept_line_that_does_not_lead_to_the_record_is_passed_over() {
     }
     // Each of those pushes left its own line: the next renewal takes it.
     let before = log.count(KNOWN);
-    let run = claim(&env, &a, &log, "T1", "agent-a", "5h");
+    let run = claim(&env, &a, &log, "T1", "agent-a", "7h");
     assert_eq!(run.code, 0, "{}", run.snapshot());
     assert_eq!(log.count(KNOWN), before + 1);
+}
+
+/// A claim killed (`SIGKILL`) once its push was taken and what the push established kept, before
+/// the file says it confirmed (the pause `claim_confirm`): nothing is lost or false (the
+/// file says unconfirmed); the holder's renewal decides on the line kept and is
+/// confirmed; the other clone is refused, told the holder.
+#[test]
+fn a_claim_killed_after_its_push_before_it_said_confirmed_is_renewed_on_what_it_kept() {
+    let env = TestEnv::new();
+    let (_remote, a, b, key) = two_clones(&env, &["T1", "T2"]);
+    env.handover(&a, &["sync"]).assert_ok();
+    let args = [
+        "task", "claim", "T1", "--as", "agent-a", "--for", "1h", "--remote", "origin",
+    ];
+    let mut child = env.spawn_at_pause(&a, &args, "claim_confirm:5000");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(claim_in(&a, &key, "T1")["holder"], "agent-a");
+    assert_eq!(claim_in(&a, &key, "T1")["confirmed"], false);
+    assert!(known_file(&a).is_file());
+    let log = env.event_log("renewal");
+    let run = claim(&env, &a, &log, "T1", "agent-a", "2h");
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert_eq!(log.count(KNOWN), 1, "{}", run.snapshot());
+    assert_eq!(claim_in(&a, &key, "T1")["confirmed"], true);
+    let run = env.handover(
+        &b,
+        &[
+            "task", "claim", "T1", "--as", "agent-b", "--remote", "origin",
+        ],
+    );
+    assert_eq!(run.code, 6, "{}", run.snapshot());
+    assert!(run.stderr.contains("agent-a"), "{}", run.stderr);
 }

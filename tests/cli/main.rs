@@ -17,6 +17,7 @@ mod claims;
 mod claims_carried;
 mod claims_reach;
 mod claims_remote;
+mod claims_same_clone;
 mod claims_tracking;
 mod claims_unpushed;
 mod clean;

@@ -336,3 +336,69 @@ fn a_migrated_legacy_state_is_recorded_too() {
     assert_eq!(log["records"][0]["state"]["version"], 4);
     assert_eq!(log["records"][0]["state"]["active_tasks"][0]["id"], "L1");
 }
+
+/// A notes commit is made as git makes a commit (`git/identity.rs`, without gix's zone
+/// database walk): with `GIT_COMMITTER_DATE` / `GIT_AUTHOR_DATE` set, its author and
+/// committer lines are those of a commit git makes in the same environment, byte for
+/// byte; without them, its offset under `TZ=America/New_York` is the one git writes.
+#[test]
+fn a_notes_commit_has_gits_identity_dates_and_offset() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    enable_store(&env, &repo);
+    let people = |text: &str| -> Vec<String> {
+        (text.lines())
+            .filter(|l| l.starts_with("author ") || l.starts_with("committer "))
+            .map(str::to_owned)
+            .collect()
+    };
+    let git_commit = |dates: &[(&str, &str)]| -> String {
+        let tree = env.git(&repo, &["rev-parse", "HEAD^{tree}"]);
+        let mut cmd = env.command("git");
+        cmd.current_dir(&repo)
+            .args(["commit-tree", tree.trim(), "-m", "x"])
+            .env("TZ", "America/New_York")
+            .env_remove("GIT_COMMITTER_DATE")
+            .env_remove("GIT_AUTHOR_DATE");
+        for (k, v) in dates {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let id = String::from_utf8(out.stdout).unwrap();
+        env.git(&repo, &["cat-file", "commit", id.trim()])
+    };
+    let dates = [
+        ("GIT_COMMITTER_DATE", "2026-07-01T12:00:00+02:00"),
+        ("GIT_AUTHOR_DATE", "1700000000 -0500"),
+    ];
+    for (round, dates) in [&dates[..], &[]].into_iter().enumerate() {
+        let run = env.handover_with(
+            &repo,
+            &["task", "add", &format!("T{round}"), "a task"],
+            |c| {
+                // The harness pins both dates: here they are set or not, as git's.
+                c.env("TZ", "America/New_York")
+                    .env_remove("GIT_COMMITTER_DATE")
+                    .env_remove("GIT_AUTHOR_DATE");
+                for (k, v) in dates {
+                    c.env(k, v);
+                }
+            },
+        );
+        assert_eq!(run.code, 0, "{}", run.snapshot());
+        let ours = people(&env.git(&repo, &["cat-file", "commit", NOTES]));
+        let theirs = people(&git_commit(dates));
+        assert_eq!(ours.len(), 2, "{ours:?}");
+        if dates.is_empty() {
+            // The seconds are each commit's own now; the offset is the zone's.
+            let offset = |l: &String| l.rsplit(' ').next().unwrap().to_owned();
+            let ours: Vec<String> = ours.iter().map(offset).collect();
+            let theirs: Vec<String> = theirs.iter().map(offset).collect();
+            assert_eq!(ours, theirs);
+            assert!(ours[0] == "-0500" || ours[0] == "-0400", "{ours:?}");
+        } else {
+            assert_eq!(ours, theirs);
+        }
+    }
+}

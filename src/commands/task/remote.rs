@@ -12,7 +12,7 @@ use super::verb::{Act, Op};
 use crate::model::claim;
 use crate::model::record::Record;
 use crate::services::context::Context;
-use crate::services::remote_claim::{self, Fetched, MAX_ROUNDS, Push, RemoteClaims, Theirs};
+use crate::services::remote_claim::{self, Fetched, MAX_ROUNDS, Push, RemoteClaims};
 use crate::services::remote_notes::RemoteNotes;
 use crate::services::sessions::{self, Owner, SessionDir, Written};
 use crate::support::error::{Error, Result};
@@ -48,18 +48,10 @@ pub(super) fn decide(
         let stale = known.is_some();
         let fetched = match known {
             Some(notes) => Fetched::Online(notes),
-            None => match rc.fetch() {
-                Ok(fetched) => fetched,
-                // What the fetch brought is refused (a forged record, a note that is
-                // not records): the claim decided on the last fetch never reached
-                // the remote, and the command fails; it leaves nothing written.
-                Err(e) => {
-                    if let Some((w, ..)) = &pending {
-                        take_back(ctx, &rc, session, w)?;
-                    }
-                    return Err(e);
-                }
-            },
+            // What the fetch brought is refused (a forged record, a note that is not
+            // records): the claim decided on the last fetch never reached the remote,
+            // and the command fails; it leaves nothing written.
+            None => refused(&rc, session, pending.as_ref(), rc.fetch())?,
         };
         let notes = match &fetched {
             Fetched::Online(notes) => notes,
@@ -73,19 +65,21 @@ pub(super) fn decide(
                 return Ok((w, task, act, Some(why)));
             }
         };
+        // A record of the remote refused by name (a forged claim): as above.
         let theirs = match &id {
-            Some(id) => match remote_claim::newest_of(notes, id, &op.key, remote) {
-                Ok(theirs) => theirs,
-                // A record of the remote refused by name (a forged claim): as above.
-                Err(e) => {
-                    if let Some((w, ..)) = &pending {
-                        take_back(ctx, &rc, session, w)?;
-                    }
-                    return Err(e);
-                }
-            },
+            Some(id) => refused(
+                &rc,
+                session,
+                pending.as_ref(),
+                remote_claim::newest_of(notes, id, &op.key, remote),
+            )?,
             None => None,
         };
+        // A session diverged there has no one newest record to decide on: said at
+        // once (a write of this run stays, unconfirmed, for `sync` to settle).
+        if theirs.as_ref().is_some_and(|t| t.diverged) {
+            return Err(remote_claim::diverged(&op.key, remote));
+        }
         let their_record = theirs.as_ref().map(|t| &t.record);
         if let Some((w, task, act)) = pending.take() {
             pending = give_way(
@@ -118,7 +112,7 @@ pub(super) fn decide(
             // The remote holds what our ref held; whether that still held our record
             // is asked of the store: another process of this clone (a sync) may have
             // settled our claim lost and taken its record out meanwhile.
-            Push::Done(pushed) if !carried(ctx, &w, pushed, notes, theirs.as_ref())? => {
+            Push::Done(pushed) if !rc.carried(&w, pushed, notes, theirs.as_ref())? => {
                 pending = Some((w, task, act));
                 last = Again::NotCarried;
             }
@@ -131,6 +125,22 @@ pub(super) fn decide(
         }
     }
     Err(last.error(ctx, remote))
+}
+
+/// `result`, or its error once a write of this run that never reached the remote
+/// (`pending`) is taken back.
+fn refused<T>(
+    rc: &RemoteClaims<'_>,
+    session: &SessionDir,
+    pending: Option<&(Written, String, Act)>,
+    result: Result<T>,
+) -> Result<T> {
+    if result.is_err()
+        && let Some((w, ..)) = pending
+    {
+        rc.take_back(session, w)?;
+    }
+    result
 }
 
 /// Why a claim's round was done again.
@@ -191,74 +201,6 @@ fn write(
     })?;
     let (task, act) = done.expect("a write that succeeded ran its change");
     Ok((written, task, act))
-}
-
-/// Whether the local notes ref, which the remote now holds, holds the record of the
-/// write `w` and no other side of its session: another process of this clone may have
-/// merged a winner's record beside ours and pushed both, our claim undecided against
-/// it (a write without a session id or a record is taken as carried). Known without
-/// the store when the push carried the decision as it was made (`as_decided`), else
-/// the local store is asked.
-fn carried(
-    ctx: &Context,
-    w: &Written,
-    pushed: Option<crate::git::CommitId>,
-    notes: &RemoteNotes<'_>,
-    theirs: Option<&Theirs>,
-) -> Result<bool> {
-    let doc = w.state.document();
-    let field = |k: &str| doc.get(k).and_then(serde_json::Value::as_str);
-    let (Some(on), Some(id), Some(hash)) = (w.noted, field("session_id"), field("session_hash"))
-    else {
-        return Ok(true);
-    };
-    if let Some(made) = w.notes.filter(|_| as_decided(w, pushed, notes, theirs)) {
-        crate::support::testing::note("claim_carried_as_decided");
-        // What the remote holds at the commit pushed is known: the next claim decided
-        // on it reads this record alone.
-        notes.remember(&crate::services::remote_notes::Known {
-            at: made.commit,
-            id: id.to_owned(),
-            noted: on,
-            hash: hash.to_owned(),
-        });
-        return Ok(true);
-    }
-    crate::support::testing::note("claim_carried_asked_store");
-    let store = ctx.store();
-    if !store.has_state(id, hash)? {
-        return Ok(false);
-    }
-    let (found, _) = store.newest_where(&|l| l.session_id == Some(id))?;
-    Ok(!(found.iter())
-        .any(|r| r.record.session_id.as_deref() == Some(id) && !r.diverged.is_empty()))
-}
-
-/// Whether the commit the remote took is the very notes commit the record of `w` made,
-/// made on the remote's notes the claim was decided on (`notes`, the lease's commit),
-/// where the session's newest record (`theirs`) had no other side and is the state `w`
-/// was written on (or the remote had no record of the session): the remote then holds
-/// what it held plus this one record, written on its newest, so it holds the record
-/// and the session has no other side there. Decided on commit ids alone, whatever
-/// round wrote `w`; anything else (another process moved our ref before the push, a
-/// write on a state the remote does not hold as newest) is asked of the store.
-fn as_decided(
-    w: &Written,
-    pushed: Option<crate::git::CommitId>,
-    notes: &RemoteNotes<'_>,
-    theirs: Option<&Theirs>,
-) -> bool {
-    let Some(made) = w.notes else {
-        return false;
-    };
-    if pushed != Some(made.commit) || made.parent.map(|p| p.to_string()).as_deref() != notes.at() {
-        return false;
-    }
-    let Some(theirs) = theirs else {
-        return true;
-    };
-    let parent = w.state.document().get("parent_hash");
-    !theirs.diverged && parent.is_some() && theirs.record.state_doc().get("session_hash") == parent
 }
 
 /// The push that carried the write of `task`'s claim succeeded: the claim is said
@@ -379,47 +321,6 @@ fn fast_forward(
         .any(|r| remote_claim::same_write(&r.state_doc(), doc));
     if known {
         sessions::adopt(ctx, session, hash, theirs.state_doc())?;
-    }
-    Ok(())
-}
-
-/// Take back a write that never reached the remote: its record out of the local notes
-/// ref, and the file back to the state it was written on (that state's record, read
-/// from the local store), only while the file still holds this write: a write made on
-/// top of it since is never undone.
-fn take_back(
-    ctx: &Context,
-    rc: &RemoteClaims<'_>,
-    session: &SessionDir,
-    w: &Written,
-) -> Result<()> {
-    let doc = w.state.document();
-    let field = |k: &str| doc.get(k).and_then(serde_json::Value::as_str);
-    let (Some(id), Some(hash), Some(parent)) = (
-        field("session_id"),
-        field("session_hash"),
-        field("parent_hash"),
-    ) else {
-        return Ok(());
-    };
-    let seq = doc
-        .get("seq")
-        .and_then(serde_json::Value::as_u64)
-        .unwrap_or(0);
-    let store = ctx.store();
-    let before = (store.records_at(id, seq.saturating_sub(1))?)
-        .into_iter()
-        .map(|r| r.state_doc())
-        .find(|d| d.get("session_hash").and_then(serde_json::Value::as_str) == Some(parent));
-    let Some(before) = before else {
-        return Ok(());
-    };
-    // What this clone knew of each claim put back stays (`mark_recorded` in the
-    // take would say every one confirmed: this state came from the local store).
-    let mut before = before;
-    crate::model::claim::confirmed_as_in(&mut before, doc);
-    if sessions::adopt(ctx, session, hash, before)? {
-        rc.withdraw(w)?;
     }
     Ok(())
 }

@@ -345,8 +345,9 @@ pub fn parse_record(line: &[u8]) -> Result<Record, String> {
 }
 
 /// `text` with `line` appended as a line of its own.
-pub fn append_line(text: &[u8], line: &str) -> Vec<u8> {
-    let mut out = text.to_vec();
+pub fn append_line(text: Vec<u8>, line: &str) -> Vec<u8> {
+    let mut out = text;
+    out.reserve(line.len() + 2);
     if !out.is_empty() && !out.ends_with(b"\n") {
         out.push(b'\n');
     }

@@ -87,9 +87,9 @@ fn newest_sessions_parse_only_what_wins_and_fall_back_past_a_bad_newest() {
 
 #[test]
 fn append_line_keeps_one_record_per_line() {
-    assert_eq!(append_line(b"", "x"), b"x\n");
-    assert_eq!(append_line(b"a", "x"), b"a\nx\n");
-    assert_eq!(append_line(b"a\n", "x"), b"a\nx\n");
+    assert_eq!(append_line(b"".to_vec(), "x"), b"x\n");
+    assert_eq!(append_line(b"a".to_vec(), "x"), b"a\nx\n");
+    assert_eq!(append_line(b"a\n".to_vec(), "x"), b"a\nx\n");
 }
 
 /// A record of session `id` at `seq`, from `parent`, holding a state hashed `hash`.

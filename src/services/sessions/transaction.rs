@@ -213,8 +213,11 @@ impl<'a> Transaction<'a> {
             Recording::Always(head) => Some(head),
         };
         let made = self.record(written, head)?;
-        written.noted = made.map(|(head, _)| head);
-        written.notes = made.map(|(_, notes)| notes);
+        if let Some((head, notes, line)) = made {
+            written.noted = Some(head);
+            written.notes = Some(notes);
+            written.line = Some(line);
+        }
         Ok(())
     }
 
@@ -223,7 +226,7 @@ impl<'a> Transaction<'a> {
         &self,
         written: &Written,
         head: Option<CommitId>,
-    ) -> Result<Option<(CommitId, crate::git::NotesEdited)>> {
+    ) -> Result<Option<(CommitId, crate::git::NotesEdited, String)>> {
         if head.is_none() {
             return Ok(None);
         }

@@ -60,6 +60,9 @@ pub struct Written {
     pub noted: Option<crate::git::CommitId>,
     /// The notes commit that record made, and the one it was made on.
     pub notes: Option<crate::git::NotesEdited>,
+    /// The record's line as appended to that note (a claim pushed as decided keeps it:
+    /// `remote_notes::Known`).
+    pub line: Option<String>,
     /// Sessions passed over because they could not be read (said as warnings).
     pub skipped: Vec<Problem>,
     /// What was added to `info/exclude` (said once).
@@ -100,6 +103,7 @@ impl Written {
             state,
             noted: None,
             notes: None,
+            line: None,
             skipped: Vec::new(),
             exclusion: crate::services::exclude::Exclusion::default(),
             others: Vec::new(),

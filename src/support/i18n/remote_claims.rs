@@ -19,6 +19,8 @@ pub(super) const REMOTE_CLAIMS: &[Entry] = &[
     e("rclaim.sync_confirmed", "{n} claim(s) confirmed on {remote}", "{remote} で確保 {n} 件を確認しました"),
     e("rclaim.sync_caught_up", "session {key} here was behind the records fetched from {remote} and now holds the newest", "ここのセッション {key} は {remote} から取得したレコードより古かったため、最新の状態にしました"),
     e("rclaim.sync_lost", "lost: the claim of task {id} in session {key} went to {winner}, whose claim reached {remote} first", "喪失: セッション {key} のタスク {id} の確保は、先に {remote} に届いた {winner} のものになりました"),
+    e("rclaim.diverged", "session {key} has diverged on {remote}: it was written on two clones from the same state, and nothing was picked; a claim is decided on the session's one newest record", "セッション {key} は {remote} で分岐しています: 二つのクローンで同じ状態から書かれ、どちらも選ばれていません。確保はセッションの唯一の最新記録の上で決まります"),
+    e("rclaim.diverged_hint", "choose a side (`git handover status` shows both): git handover continue {key} --take HASH, then `git handover sync {remote}` and claim again", "どちらかを選んでください（`git handover status` で両側を表示）: git handover continue {key} --take HASH の後、`git handover sync {remote}` してから再度確保してください"),
     e("race.push_rejected", "the push was rejected: the remote kept moving", "プッシュが拒否されました: リモートが動き続けました"),
     e("race.not_carried", "the push went through, but the records it carried do not show this claim as the session's one newest record (another process of this clone changed them, or the session has diverged there: `git handover status` shows which)", "プッシュは通りましたが、運んだ記録ではこの確保がセッションの唯一の最新記録になっていません（このクローンの別のプロセスが変えたか、そちらでセッションが分岐しています。`git handover status` で確認できます）"),
 ];
