@@ -211,7 +211,7 @@ fn a_claim_killed_after_its_push_before_it_said_confirmed_is_renewed_on_what_it_
     let args = [
         "task", "claim", "T1", "--as", "agent-a", "--for", "1h", "--remote", "origin",
     ];
-    let mut child = env.spawn_at_pause(&a, &args, "claim_confirm:5000");
+    let mut child = env.spawn_at_pause(&a, &args, "claim_confirm:60000");
     child.kill().unwrap();
     child.wait().unwrap();
     assert_eq!(claim_in(&a, &key, "T1")["holder"], "agent-a");
