@@ -8,6 +8,7 @@ mod common;
 mod agent_hooks;
 mod agents;
 mod attacks;
+mod attacks_bad_input;
 mod attacks_continue;
 mod attacks_git;
 mod attacks_hooks;

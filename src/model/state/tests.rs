@@ -293,3 +293,31 @@ fn the_value_count_skips_strings_as_the_bytewise_count_reads_them() {
         }
     }
 }
+
+#[test]
+fn a_key_given_twice_is_refused_by_its_path() {
+    for (text, path) in [
+        (
+            r#"{"version":3,"version":3,"status":"READY","active_tasks":[]}"#,
+            "version",
+        ),
+        (
+            r#"{"version":3,"status":"READY","active_tasks":[{},{"id":"a","x":{"y":1,"y":1}}]}"#,
+            "active_tasks[1].x.y",
+        ),
+    ] {
+        let err = parse(text).unwrap_err().to_string();
+        assert!(err.contains(&format!("duplicate key `{path}`")), "{err}");
+    }
+}
+
+#[test]
+fn the_strict_reader_reads_what_serde_json_reads() {
+    let text = r#"{"a":[1,-2,3.50,1e400,18446744073709551616,0.1000000000000000000001],
+        "b":{"c":null,"d":true,"e":"\u00e9\ud83d\ude00"},"f":[],"g":{},
+        "$serde_json::private::Number":"x"}"#;
+    let strict = strict::from_slice(text.as_bytes()).unwrap();
+    let plain: Value = serde_json::from_str(text).unwrap();
+    assert_eq!(strict, plain);
+    assert_eq!(strict.to_string(), plain.to_string());
+}
