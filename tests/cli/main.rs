@@ -9,6 +9,7 @@ mod agent_hooks;
 mod agents;
 mod attacks;
 mod attacks_bad_input;
+mod attacks_clones;
 mod attacks_continue;
 mod attacks_git;
 mod attacks_hooks;
