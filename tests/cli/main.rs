@@ -14,6 +14,7 @@ mod attacks_continue;
 mod attacks_git;
 mod attacks_hooks;
 mod attacks_sessions;
+mod attacks_worktrees;
 mod briefing;
 mod claims;
 mod claims_carried;
