@@ -204,3 +204,28 @@ fn a_save_input_with_a_key_given_twice_is_refused() {
     );
     assert!(!repo.join(".claude/handover").exists(), "nothing created");
 }
+
+/// The readers that never write (`status`, the session-start hook) take the typed
+/// reading, which skips unknown keys unbuilt: a key given twice there was read (last
+/// copy) instead of refused, so `status` said nothing was wrong with a file every
+/// writer refuses with exit 3. The readers now refuse it as the writers do.
+#[test]
+fn status_refuses_what_the_writers_refuse() {
+    let env = TestEnv::new();
+    let (repo, file) = repo_with(&env, |file| {
+        let text = state_with(
+            r#"{"id":"T1","description":"a","status":"in_progress"}],"x_tool":1,"x_tool":2"#,
+        );
+        std::fs::write(file, text).unwrap();
+    });
+    let write = env.handover(&repo, &["task", "start", "T1"]);
+    assert_eq!(write.code, 3, "{}", write.snapshot());
+    let status = env.handover(&repo, &["status"]);
+    assert_eq!(status.code, 3, "{}", status.snapshot());
+    assert!(
+        status.stderr.contains("duplicate key `x_tool`"),
+        "{}",
+        status.snapshot()
+    );
+    assert!(std::fs::read(&file).unwrap().ends_with(b"\"x_tool\":2}"));
+}

@@ -137,6 +137,11 @@ pub(super) fn read(bytes: &[u8]) -> Option<RawState> {
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
         return None;
     }
+    // A key given twice would be read here (its last copy, or skipped unbuilt) where
+    // every writer refuses it: the document reading names it instead.
+    if super::strict::repeats_a_key(bytes) {
+        return None;
+    }
     let raw: RawState = serde_json::from_slice(bytes).ok()?;
     raw.active_tasks.as_ref()?;
     Some(raw)

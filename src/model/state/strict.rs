@@ -120,3 +120,101 @@ impl<'de> Visitor<'de> for Strict<'_> {
         Ok(Value::Object(out))
     }
 }
+
+/// Whether `bytes` name one key twice in some object (`false` when they stop being
+/// well-formed JSON before: the reading that follows says what is wrong). Builds nothing: the
+/// typed reading, which skips unknown keys unbuilt, asks this first, so a state every
+/// writer refuses is refused by the readers too.
+pub fn repeats_a_key(bytes: &[u8]) -> bool {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    matches!(
+        de::Deserializer::deserialize_any(&mut de, Scan),
+        Err(e) if e.to_string().starts_with(REPEATED)
+    )
+}
+
+const REPEATED: &str = "repeated key";
+
+/// [`repeats_a_key`]'s visitor: every scalar skipped, every key of an object hashed.
+struct Scan;
+
+impl<'de> DeserializeSeed<'de> for Scan {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Scan {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element_seed(Scan)?.is_some() {}
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = std::collections::HashSet::new();
+        while let Some(key) = map.next_key_seed(KeyHash)? {
+            if !seen.insert(key) {
+                return Err(de::Error::custom(REPEATED));
+            }
+            map.next_value_seed(Scan)?;
+        }
+        Ok(())
+    }
+}
+
+/// A key, hashed without being copied. Two keys with one hash are taken for a repeat:
+/// the document reading that follows then decides on the keys themselves.
+struct KeyHash;
+
+impl<'de> DeserializeSeed<'de> for KeyHash {
+    type Value = u64;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<u64, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for KeyHash {
+    type Value = u64;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key")
+    }
+
+    fn visit_str<E>(self, key: &str) -> Result<u64, E> {
+        use std::hash::{BuildHasher as _, BuildHasherDefault, DefaultHasher};
+        Ok(BuildHasherDefault::<DefaultHasher>::default().hash_one(key))
+    }
+}

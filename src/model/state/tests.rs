@@ -321,3 +321,16 @@ fn the_strict_reader_reads_what_serde_json_reads() {
     assert_eq!(strict, plain);
     assert_eq!(strict.to_string(), plain.to_string());
 }
+
+#[test]
+fn a_repeated_key_is_seen_without_building_the_document() {
+    for (text, repeats) in [
+        (r#"{"a":1,"b":{"a":2},"c":[{"a":1},{"a":1}]}"#, false),
+        (r#"{"a":1,"\u0061":2}"#, true),
+        (r#"{"a":[{"n":1.50,"n":2}]}"#, true),
+        (r#"{"a":1e400,"b":18446744073709551616}"#, false),
+        (r#"{"a":1,"b":"#, false),
+    ] {
+        assert_eq!(strict::repeats_a_key(text.as_bytes()), repeats, "{text}");
+    }
+}
