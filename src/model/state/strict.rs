@@ -183,11 +183,23 @@ impl<'de> Visitor<'de> for Scan {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut seen = std::collections::HashSet::new();
+        // The first keys on the stack (an object of the state rarely has more), the
+        // rest in a set: no allocation for the usual object.
+        let mut first = [0u64; 24];
+        let mut count = 0;
+        let mut rest = std::collections::HashSet::new();
         while let Some(key) = map.next_key_seed(KeyHash)? {
-            if !seen.insert(key) {
+            let repeated = if count < first.len() {
+                let seen = first[..count].contains(&key);
+                first[count] = key;
+                seen
+            } else {
+                first.contains(&key) || !rest.insert(key)
+            };
+            if repeated {
                 return Err(de::Error::custom(REPEATED));
             }
+            count += 1;
             map.next_value_seed(Scan)?;
         }
         Ok(())
@@ -214,7 +226,9 @@ impl Visitor<'_> for KeyHash {
     }
 
     fn visit_str<E>(self, key: &str) -> Result<u64, E> {
-        use std::hash::{BuildHasher as _, BuildHasherDefault, DefaultHasher};
-        Ok(BuildHasherDefault::<DefaultHasher>::default().hash_one(key))
+        // FNV-1a: short keys, no seed needed (a collision only costs the full reading).
+        Ok(key.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        }))
     }
 }

@@ -333,4 +333,10 @@ fn a_repeated_key_is_seen_without_building_the_document() {
     ] {
         assert_eq!(strict::repeats_a_key(text.as_bytes()), repeats, "{text}");
     }
+    // Past the keys kept on the stack too.
+    let many: Vec<String> = (0..40).map(|i| format!("\"k{i}\":{i}")).collect();
+    for (extra, repeats) in [("k3", true), ("k30", true), ("k40", false)] {
+        let text = format!("{{{},\"{extra}\":0}}", many.join(","));
+        assert_eq!(strict::repeats_a_key(text.as_bytes()), repeats, "{text}");
+    }
 }
