@@ -63,8 +63,8 @@ impl RawState {
 use super::known::TASK_KEYS;
 
 /// A task's fields the view reads. Read from a JSON object only (a derived struct
-/// would also take an array, field by field); a key given twice keeps its last value,
-/// as the document does.
+/// would also take an array, field by field); a state with a key given twice never
+/// gets here ([`read`] sends it to the document reading, which refuses it).
 pub(super) struct RawTask([Option<Value>; TASK_KEYS.len()]);
 
 impl RawTask {
