@@ -282,3 +282,47 @@ fn log_tells_no_side_removed_what_it_never_had() {
         }
     }
 }
+
+/// `b` holds the shared session; `a` writes it on, and `b`'s copy is made unreadable
+/// (a key given twice by hand, then a link to `/dev/zero`): `b`'s sync takes `a`'s
+/// records into the store but never rewrites the file it cannot read, and `continue
+/// KEY` refuses it by name (exit 3) instead of restoring over it.
+#[test]
+fn sync_and_continue_never_rewrite_a_session_file_they_cannot_read() {
+    let env = TestEnv::new();
+    let (a, b) = two_clones(&env);
+    let key = shared_session(&env, &a, &b);
+    env.handover(&a, &["task", "add", "T2", "from a"])
+        .assert_ok();
+    env.handover(&a, &["sync"]).assert_ok();
+    let file = crate::common::state_path(&b, &key);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let twice = text.replacen('{', "{\"x_tool\": 1, \"x_tool\": 2,", 1);
+    std::fs::write(&file, &twice).unwrap();
+    env.handover(&b, &["sync"]).assert_ok();
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), twice);
+    let continued = env.handover(&b, &["continue", &key]);
+    assert_eq!(continued.code, 3, "{}", continued.snapshot());
+    assert!(
+        continued.stderr.contains("duplicate key `x_tool`"),
+        "{}",
+        continued.snapshot()
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), twice);
+    std::fs::remove_file(&file).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &file).unwrap();
+    env.handover(&a, &["task", "add", "T3", "more from a"])
+        .assert_ok();
+    env.handover(&a, &["sync"]).assert_ok();
+    env.handover(&b, &["sync"]).assert_ok();
+    let continued = env.handover(&b, &["continue", &key]);
+    assert_eq!(continued.code, 3, "{}", continued.snapshot());
+    assert_eq!(std::fs::read_link(&file).unwrap(), Path::new("/dev/zero"));
+    let log = env.json(&b, &["--json", "log", &key]);
+    assert_eq!(
+        log["records"][0]["state"]["active_tasks"]
+            .as_array()
+            .map(Vec::len),
+        Some(3)
+    );
+}
