@@ -41,21 +41,27 @@ fn printed(text: &str, id: &str) -> Vec<String> {
 }
 
 /// The briefing `continue` prints in a subdirectory of another worktree, and the
-/// session-start hook's for an event whose `cwd` is that subdirectory: each command
-/// they print runs there through `sh` and changes the session in the first worktree,
-/// no second session made anywhere.
+/// session-start hook's (Claude Code, Codex, Gemini CLI) for an event whose `cwd` is
+/// that subdirectory: each command they print runs there through `sh` and changes the
+/// session in the first worktree, no second session made anywhere.
 #[test]
 fn briefing_and_hook_commands_run_as_printed_from_another_worktrees_subdirectory() {
     let env = TestEnv::new();
     let (feat, sub, key) = two_worktrees(&env);
     let briefing = env.handover(&sub, &["continue"]);
     briefing.assert_ok();
-    let event = json!({"cwd": sub, "source": "startup", "session_id": "s-1"}).to_string();
-    let hook = env.handover_fed(&sub, &["hook", "session-start"], event.as_bytes(), |_| {});
-    hook.assert_ok();
     let mut commands = printed(&briefing.stdout, "T9");
-    commands.extend(printed(&hook.hook_context(), "T9"));
-    assert!(commands.len() >= 8, "{commands:?}");
+    for agent in ["claude", "codex", "gemini"] {
+        let id = format!("{agent}-1");
+        let event = json!({"cwd": sub, "source": "startup", "session_id": id}).to_string();
+        let args = ["hook", "session-start", "--agent", agent];
+        let hook = env.handover_fed(&sub, &args, event.as_bytes(), |_| {});
+        hook.assert_ok();
+        let context = hook.hook_context();
+        assert!(context.contains(&key), "{agent}: {context}");
+        commands.extend(printed(&context, "T9"));
+    }
+    assert!(commands.len() >= 16, "{commands:?}");
     // `add` first makes T9, so every later command finds the task it names.
     commands.sort_by_key(|c| !c.contains(" task add "));
     for command in commands {
