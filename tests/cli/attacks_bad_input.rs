@@ -229,3 +229,47 @@ fn status_refuses_what_the_writers_refuse() {
     );
     assert!(std::fs::read(&file).unwrap().ends_with(b"\"x_tool\":2}"));
 }
+
+/// A byte that is not UTF-8 in a task's title or reason given on the command line
+/// (not in a file): a usage error (exit 2) before anything is read or written.
+#[test]
+fn a_byte_that_is_not_utf8_in_an_argument_is_a_usage_error() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt as _;
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let key = env.saved(
+        &repo,
+        &serde_json::json!({"active_tasks": [{"id": "T1", "description": "ok"}]}),
+    );
+    let file = crate::common::state_path(&repo, &key);
+    let before = std::fs::read(&file).unwrap();
+    let bad = OsStr::from_bytes(b"bad\xfftext");
+    for args in [
+        vec![OsStr::new("task"), OsStr::new("add"), OsStr::new("T2"), bad],
+        vec![
+            OsStr::new("task"),
+            OsStr::new("block"),
+            OsStr::new("T1"),
+            OsStr::new("--reason"),
+            bad,
+        ],
+        vec![
+            OsStr::new("task"),
+            OsStr::new("edit"),
+            OsStr::new("T1"),
+            OsStr::new("--next"),
+            bad,
+        ],
+    ] {
+        let out = env
+            .command(env!("CARGO_BIN_EXE_git-handover"))
+            .current_dir(&repo)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("invalid UTF-8"));
+        assert_eq!(std::fs::read(&file).unwrap(), before, "{args:?}");
+    }
+}
