@@ -180,3 +180,34 @@ fn clean_from_another_worktree_keeps_a_session_reopened_while_it_decided() {
     assert_eq!(state["status"], "READY");
     assert_eq!(state["active_tasks"].as_array().unwrap().len(), 3);
 }
+
+/// `continue` cleans its worktree's finished sessions past `handover.cleanAfter` as a
+/// side effect; held after choosing one while an agent in another worktree reopens it
+/// by key (`task --session KEY add`), it keeps the session, as `clean` does.
+#[test]
+fn continues_clean_keeps_a_session_another_worktrees_agent_reopens() {
+    let mut env = TestEnv::new();
+    env.now = "2026-11-10T12:00:00Z".into();
+    let repo = env.repo();
+    let other = env.worktree(&repo, "other", "other");
+    let key = env.saved(
+        &repo,
+        &json!({"active_tasks": [{"id": "T1", "description": "old", "status": "done"}]}),
+    );
+    env.now = crate::common::NOW.into();
+    env.saved(
+        &repo,
+        &json!({"active_tasks": [{"id": "M1", "description": "here", "status": "in_progress"}]}),
+    );
+    let cont = env.spawn_at_pause(&repo, &["continue"], "clean:60000");
+    let reopen = env.handover(
+        &other,
+        &["task", "--session", &key, "add", "T2", "new work"],
+    );
+    reopen.assert_ok();
+    let (code, stdout, stderr) = finish(cont);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let state = read_json(&state_path(&repo, &key));
+    assert_eq!(state["status"], "READY", "{stdout}{stderr}");
+    assert_eq!(state["active_tasks"].as_array().unwrap().len(), 2);
+}
