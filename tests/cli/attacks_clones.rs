@@ -326,3 +326,40 @@ fn sync_and_continue_never_rewrite_a_session_file_they_cannot_read() {
         Some(3)
     );
 }
+
+/// After `sync` both ways made the session diverge, `b` writes on its side again (a
+/// higher `seq` on one side only) and both clones sync again: the divergence is still
+/// shown in both, each side's own tasks named, never resolved by the higher `seq`.
+#[test]
+fn a_write_on_one_side_after_divergence_does_not_resolve_it() {
+    let env = TestEnv::new();
+    let (a, b) = two_clones(&env);
+    let key = shared_session(&env, &a, &b);
+    env.handover(&a, &["task", "add", "T2", "from a"])
+        .assert_ok();
+    env.handover(&b, &["task", "add", "T3", "from b"])
+        .assert_ok();
+    env.handover(&a, &["sync"]).assert_ok();
+    env.handover(&b, &["sync"]).assert_ok();
+    env.handover(&b, &["task", "add", "T4", "after"])
+        .assert_ok();
+    env.handover(&b, &["sync"]).assert_ok();
+    env.handover(&a, &["sync"]).assert_ok();
+    for dir in [&a, &b] {
+        let status = env.json(dir, &["--json", "status"]);
+        let diverged = &status["diverged"];
+        assert_eq!(diverged.as_array().map(Vec::len), Some(1), "{status:#}");
+        assert_eq!(diverged[0]["key"], key.as_str());
+        let differs: Vec<String> = diverged[0]["sides"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["differs"].to_string())
+            .collect();
+        assert!(differs.iter().any(|d| d.contains("T2")), "{differs:?}");
+        assert!(
+            differs.iter().any(|d| d.contains("T3") && d.contains("T4")),
+            "{differs:?}"
+        );
+    }
+}
