@@ -123,7 +123,8 @@ fn parse_input(args: &SaveArgs) -> Result<Value> {
     let (bytes, name) = read_input(args.from.as_deref())?;
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     crate::model::state::check_value_count(bytes, &name)?;
-    let input: Value = serde_json::from_slice(bytes).map_err(|e| Error::json(&name, &e))?;
+    let input =
+        crate::model::state::strict::from_slice(bytes).map_err(|e| Error::json(&name, &e))?;
     let incoming =
         session::check_input(&input).map_err(|(field, message)| Error::InvalidField {
             file: name.clone(),

@@ -60,11 +60,17 @@ fn bash_completion_runs_nothing_from_task_ids_or_session_keys() {
         .join(".claude/handover")
         .join(&key)
         .join("project-state.json");
-    let text = std::fs::read_to_string(&state).unwrap().replace(
-        "\"T1\"",
-        "\"T1$(touch${IFS}pwned)\"}, {\"id\": \"T2`touch${IFS}pwned2`\", \"status\": \"pending\", \"description\": \"x\"",
-    );
-    env.write(&state, &text);
+    // Edited as JSON, not as text: a textual splice would leave a key twice in one
+    // task, which the reader refuses (a rewrite would lose one copy).
+    let mut doc = common::read_json(&state);
+    doc["active_tasks"][0]["id"] = "T1$(touch${IFS}pwned)".into();
+    doc["active_tasks"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!(
+            {"id": "T2`touch${IFS}pwned2`", "status": "pending", "description": "x"}
+        ));
+    env.write(&state, &doc.to_string());
     let evil = repo.join(".claude/handover/x$(touch${IFS}pwned3)/1/project-state.json");
     env.write(&evil, ONE_TASK);
     let bin = env.root().join("bin");

@@ -211,7 +211,10 @@ pub(super) fn explicit(
         }
         for root in scan::roots(&ctx.settings.dir) {
             let dir = wt.path.join(&root).join(target);
-            if dir.join(scan::STATE_FILE).is_file() && !dir.is_symlink() {
+            // Anything but a directory where the state belongs is the session named:
+            // a link or a device is then refused by name, never said not to exist.
+            let state = std::fs::symlink_metadata(dir.join(scan::STATE_FILE));
+            if state.is_ok_and(|m| !m.is_dir()) && !dir.is_symlink() {
                 return Ok((
                     wi,
                     Found::Session {

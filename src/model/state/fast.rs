@@ -63,8 +63,8 @@ impl RawState {
 use super::known::TASK_KEYS;
 
 /// A task's fields the view reads. Read from a JSON object only (a derived struct
-/// would also take an array, field by field); a key given twice keeps its last value,
-/// as the document does.
+/// would also take an array, field by field); a state with a key given twice never
+/// gets here ([`read`] sends it to the document reading, which refuses it).
 pub(super) struct RawTask([Option<Value>; TASK_KEYS.len()]);
 
 impl RawTask {
@@ -135,6 +135,11 @@ impl<'de> Deserialize<'de> for RawTask {
 /// task is not an object, the JSON is not well-formed).
 pub(super) fn read(bytes: &[u8]) -> Option<RawState> {
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return None;
+    }
+    // A key given twice would be read here (its last copy, or skipped unbuilt) where
+    // every writer refuses it: the document reading names it instead.
+    if super::strict::repeats_a_key(bytes) {
         return None;
     }
     let raw: RawState = serde_json::from_slice(bytes).ok()?;

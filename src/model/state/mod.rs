@@ -14,6 +14,7 @@ use crate::support::error::{Error, Result};
 
 mod fast;
 pub mod known;
+pub mod strict;
 mod validate;
 
 use validate::{Validator, field_error, top};
@@ -237,7 +238,7 @@ impl State {
     pub fn parse(bytes: &[u8], file: &Path) -> Result<State> {
         let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         check_value_count(bytes, file)?;
-        let value: Value = serde_json::from_slice(bytes).map_err(|e| Error::json(file, &e))?;
+        let value = strict::from_slice(bytes).map_err(|e| Error::json(file, &e))?;
         let Value::Object(doc) = value else {
             return Err(field_error(file, "(root)", "must be a JSON object"));
         };

@@ -293,3 +293,50 @@ fn the_value_count_skips_strings_as_the_bytewise_count_reads_them() {
         }
     }
 }
+
+#[test]
+fn a_key_given_twice_is_refused_by_its_path() {
+    for (text, path) in [
+        (
+            r#"{"version":3,"version":3,"status":"READY","active_tasks":[]}"#,
+            "version",
+        ),
+        (
+            r#"{"version":3,"status":"READY","active_tasks":[{},{"id":"a","x":{"y":1,"y":1}}]}"#,
+            "active_tasks[1].x.y",
+        ),
+    ] {
+        let err = parse(text).unwrap_err().to_string();
+        assert!(err.contains(&format!("duplicate key `{path}`")), "{err}");
+    }
+}
+
+#[test]
+fn the_strict_reader_reads_what_serde_json_reads() {
+    let text = r#"{"a":[1,-2,3.50,1e400,18446744073709551616,0.1000000000000000000001],
+        "b":{"c":null,"d":true,"e":"\u00e9\ud83d\ude00"},"f":[],"g":{},
+        "$serde_json::private::Number":"x"}"#;
+    let strict = strict::from_slice(text.as_bytes()).unwrap();
+    let plain: Value = serde_json::from_str(text).unwrap();
+    assert_eq!(strict, plain);
+    assert_eq!(strict.to_string(), plain.to_string());
+}
+
+#[test]
+fn a_repeated_key_is_seen_without_building_the_document() {
+    for (text, repeats) in [
+        (r#"{"a":1,"b":{"a":2},"c":[{"a":1},{"a":1}]}"#, false),
+        (r#"{"a":1,"\u0061":2}"#, true),
+        (r#"{"a":[{"n":1.50,"n":2}]}"#, true),
+        (r#"{"a":1e400,"b":18446744073709551616}"#, false),
+        (r#"{"a":1,"b":"#, false),
+    ] {
+        assert_eq!(strict::repeats_a_key(text.as_bytes()), repeats, "{text}");
+    }
+    // Past the keys kept on the stack too.
+    let many: Vec<String> = (0..40).map(|i| format!("\"k{i}\":{i}")).collect();
+    for (extra, repeats) in [("k3", true), ("k30", true), ("k40", false)] {
+        let text = format!("{{{},\"{extra}\":0}}", many.join(","));
+        assert_eq!(strict::repeats_a_key(text.as_bytes()), repeats, "{text}");
+    }
+}

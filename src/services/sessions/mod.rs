@@ -56,8 +56,10 @@ impl SessionDir {
         self.dir().join(STATE_FILE)
     }
 
+    /// Anything but a directory where the state belongs: a link or a device too, so that
+    /// reading it refuses it by name instead of the session being said not to exist.
     pub fn exists(&self) -> bool {
-        std::fs::symlink_metadata(self.state_file()).is_ok_and(|m| m.is_file())
+        std::fs::symlink_metadata(self.state_file()).is_ok_and(|m| !m.is_dir())
     }
 }
 
