@@ -102,8 +102,8 @@ impl Repo {
         None
     }
 
-    /// Why the note `blob` of object `full` is not lines of JSON objects under the size
-    /// limit.
+    /// Why the note `blob` of object `full` is over the size limit or holds a line that
+    /// opens a JSON object and is not one (a record cut short or forged).
     fn note_problem(&self, blob: &gix::oid, full: &str, max_note_size: usize) -> Option<String> {
         // The size from the object's header: nothing over the limit is inflated.
         let Ok(header) = self.repo.find_header(blob) else {
@@ -116,7 +116,12 @@ impl Repo {
             return Some(format!("the note of {full} cannot be read"));
         };
         for (i, line) in blob.data.split(|b| *b == b'\n').enumerate() {
-            if line.iter().all(u8::is_ascii_whitespace) {
+            // A line that does not open a JSON object is no record: another tool's
+            // (`git notes --ref=handover add -m …`), skipped by every reader and carried
+            // untouched. Refusing it would let one such line, once pushed, stop every
+            // other clone's sync. A line that opens one must be whole.
+            let first = line.iter().find(|b| !b.is_ascii_whitespace());
+            if first != Some(&b'{') {
                 continue;
             }
             if !matches!(

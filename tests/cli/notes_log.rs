@@ -269,7 +269,8 @@ fn sync_refuses_a_remote_notes_ref_that_is_not_a_notes_store_and_changes_nothing
     let before = env.git(&a, &["rev-parse", NOTES]);
     let refs_before = env.git(&a, &["for-each-ref"]);
 
-    // The remote's notes ref points at a tree, then at a commit whose note is not JSON.
+    // The remote's notes ref points at a tree, then at a commit whose note opens a JSON
+    // object that is not one (a line that opens none is another tool's, and carried).
     let tree = env.git(&remote, &["rev-parse", "HEAD^{tree}"]);
     env.git(&remote, &["update-ref", NOTES, &tree]);
     let run = env.handover(&a, &["sync"]);
@@ -282,7 +283,7 @@ fn sync_refuses_a_remote_notes_ref_that_is_not_a_notes_store_and_changes_nothing
     let junk = env.root().join("junk");
     env.git(env.root(), &["init", "-q", junk.to_str().unwrap()]);
     let head = env.git(&seed, &["rev-parse", "HEAD"]);
-    env.write(&junk.join(&head), "not json\n");
+    env.write(&junk.join(&head), "{not json\n");
     env.git(&junk, &["add", "."]);
     env.git_at(
         &junk,

@@ -266,7 +266,7 @@ fn what_the_remote_brings_since_the_merge_base_is_checked() {
     let first = &commits[0];
     for (i, bad) in [
         (
-            format!("M 100644 inline {first}\ndata 9\nnot json\n"),
+            format!("M 100644 inline {first}\ndata 10\n{{not json\n"),
             "is not a JSON object",
         ),
         (
