@@ -64,20 +64,19 @@ pub(super) fn entry_of(
     notes: &[(CommitId, NoteText)],
     fetch: &mut dyn FnMut(usize, usize) -> Option<Vec<u8>>,
 ) -> GroupEntry {
-    let mut keys: Vec<String> = lines
-        .iter()
+    // Each key once (a set, not a copy per record): the entry is kept to the end of a
+    // build, and a vector of a copy per record deduplicated keeps its capacity (3 KB a
+    // group of 100 records, 30 MB at 1,000,000 records).
+    let keys: BTreeSet<&str> = (lines.iter())
         .filter(|l| l.head.kind == RecordKind::Session && l.head.session_id.is_some())
-        .map(|l| l.head.key.clone())
+        .map(|l| l.head.key.as_str())
         .collect();
-    keys.sort();
-    keys.dedup();
-    let mut other_keys: Vec<String> = (lines.iter())
-        .map(|l| &l.head.key)
-        .filter(|k| keys.binary_search(k).is_err())
-        .cloned()
+    let other_keys: BTreeSet<&str> = (lines.iter())
+        .map(|l| l.head.key.as_str())
+        .filter(|k| !keys.contains(k))
         .collect();
-    other_keys.sort();
-    other_keys.dedup();
+    let keys: Vec<String> = keys.into_iter().map(str::to_owned).collect();
+    let other_keys: Vec<String> = other_keys.into_iter().map(str::to_owned).collect();
     let lines: Vec<HeadLine<'_>> = lines
         .into_iter()
         .filter(|l| l.head.kind == RecordKind::Session)
