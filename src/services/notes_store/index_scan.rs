@@ -206,3 +206,50 @@ pub(super) fn missing(object: &CommitId) -> crate::support::error::Error {
         why: crate::support::error::msg(crate::k!("git.note_object_gone"), &[]),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(note: usize, key: &str, id: Option<&str>, kind: RecordKind) -> HeadLine<'static> {
+        HeadLine {
+            note,
+            line_no: 1,
+            line: None,
+            head: Head {
+                key: key.into(),
+                saved_at: jiff::Timestamp::from_second(i64::try_from(note).unwrap()).unwrap(),
+                kind,
+                session_id: id.map(str::to_owned),
+                seq: None,
+                parent: None,
+                set_aside: Vec::new(),
+                hash: None,
+            },
+        }
+    }
+
+    #[test]
+    fn an_entry_holds_each_key_once_and_no_room_for_every_record() {
+        // Entries are all held to the end of a build: a vector sized for a group's 100
+        // records, deduplicated, was 3 KB a group (30 MB at 1,000,000 records).
+        let notes: Vec<_> = (0..100)
+            .map(|i| {
+                let hex = format!("{i:040x}");
+                (
+                    CommitId::from_hex(&hex).unwrap(),
+                    NoteText::from_hex(&hex).unwrap(),
+                )
+            })
+            .collect();
+        let mut lines: Vec<_> = (0..98)
+            .map(|n| line(n, "w/s", Some("s"), RecordKind::Session))
+            .collect();
+        lines.push(line(98, "w/old", None, RecordKind::Session));
+        lines.push(line(99, "w/here", Some("s"), RecordKind::ContinueHere));
+        let e = entry_of(lines, &notes, &mut |_, _| None);
+        assert_eq!(e.keys, ["w/s"]);
+        assert_eq!(e.other_keys, ["w/here", "w/old"]);
+        assert_eq!((e.keys.capacity(), e.other_keys.capacity()), (1, 2));
+    }
+}
