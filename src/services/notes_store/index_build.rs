@@ -128,7 +128,7 @@ pub(super) fn build(
 
 /// A note's text; `Ok(None)` over the size limit; `Err(())` when its blob is not in
 /// the object database.
-fn text_of(
+pub(super) fn text_of(
     reader: &mut NoteReader<'_>,
     blob: NoteText,
 ) -> std::result::Result<Option<Vec<u8>>, ()> {

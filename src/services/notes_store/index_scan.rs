@@ -64,20 +64,19 @@ pub(super) fn entry_of(
     notes: &[(CommitId, NoteText)],
     fetch: &mut dyn FnMut(usize, usize) -> Option<Vec<u8>>,
 ) -> GroupEntry {
-    let mut keys: Vec<String> = lines
-        .iter()
+    // Each key once (a set, not a copy per record): the entry is kept to the end of a
+    // build, and a vector of a copy per record deduplicated keeps its capacity (3 KB a
+    // group of 100 records, 30 MB at 1,000,000 records).
+    let keys: BTreeSet<&str> = (lines.iter())
         .filter(|l| l.head.kind == RecordKind::Session && l.head.session_id.is_some())
-        .map(|l| l.head.key.clone())
+        .map(|l| l.head.key.as_str())
         .collect();
-    keys.sort();
-    keys.dedup();
-    let mut other_keys: Vec<String> = (lines.iter())
-        .map(|l| &l.head.key)
-        .filter(|k| keys.binary_search(k).is_err())
-        .cloned()
+    let other_keys: BTreeSet<&str> = (lines.iter())
+        .map(|l| l.head.key.as_str())
+        .filter(|k| !keys.contains(k))
         .collect();
-    other_keys.sort();
-    other_keys.dedup();
+    let keys: Vec<String> = keys.into_iter().map(str::to_owned).collect();
+    let other_keys: Vec<String> = other_keys.into_iter().map(str::to_owned).collect();
     let lines: Vec<HeadLine<'_>> = lines
         .into_iter()
         .filter(|l| l.head.kind == RecordKind::Session)
@@ -205,5 +204,52 @@ pub(super) fn missing(object: &CommitId) -> crate::support::error::Error {
     crate::support::error::Error::GitSaid {
         action: crate::support::error::msg(crate::k!("git.read_note_of"), &[("object", object)]),
         why: crate::support::error::msg(crate::k!("git.note_object_gone"), &[]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(note: usize, key: &str, id: Option<&str>, kind: RecordKind) -> HeadLine<'static> {
+        HeadLine {
+            note,
+            line_no: 1,
+            line: None,
+            head: Head {
+                key: key.into(),
+                saved_at: jiff::Timestamp::from_second(i64::try_from(note).unwrap()).unwrap(),
+                kind,
+                session_id: id.map(str::to_owned),
+                seq: None,
+                parent: None,
+                set_aside: Vec::new(),
+                hash: None,
+            },
+        }
+    }
+
+    #[test]
+    fn an_entry_holds_each_key_once_and_no_room_for_every_record() {
+        // Entries are all held to the end of a build: a vector sized for a group's 100
+        // records, deduplicated, was 3 KB a group (30 MB at 1,000,000 records).
+        let notes: Vec<_> = (0..100)
+            .map(|i| {
+                let hex = format!("{i:040x}");
+                (
+                    CommitId::from_hex(&hex).unwrap(),
+                    NoteText::from_hex(&hex).unwrap(),
+                )
+            })
+            .collect();
+        let mut lines: Vec<_> = (0..98)
+            .map(|n| line(n, "w/s", Some("s"), RecordKind::Session))
+            .collect();
+        lines.push(line(98, "w/old", None, RecordKind::Session));
+        lines.push(line(99, "w/here", Some("s"), RecordKind::ContinueHere));
+        let e = entry_of(lines, &notes, &mut |_, _| None);
+        assert_eq!(e.keys, ["w/s"]);
+        assert_eq!(e.other_keys, ["w/here", "w/old"]);
+        assert_eq!((e.keys.capacity(), e.other_keys.capacity()), (1, 2));
     }
 }

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use super::index::{Within, within};
 use super::index_file::{Files, Heads, Located, parse_located};
 use super::open_file::{self as file, Open, OpenEntry, OpenFile, Unheld};
-use crate::git::{NoteText, Repo};
+use crate::git::{NoteReader, NoteText, Repo};
 use crate::model::record::{Group, MAX_NOTE_SIZE, RecordKind};
 use crate::support::error::Result;
 
@@ -186,6 +186,10 @@ pub fn remade(repo: &Repo, notes_ref: &str) -> Result<OpenAt> {
 /// does not read back as one of its group.
 fn made(repo: &Repo, heads: &Heads, mut carry: BTreeMap<String, OpenEntry>) -> Option<Open> {
     let mut texts: Option<(NoteText, Option<Vec<u8>>)> = None;
+    // Through a reader that maps a bounded part of the packs: after a build, every open
+    // group is read (1,000 notes at 1,000,000 records: 11 MB of pack pages kept
+    // resident through the repository's own store).
+    let mut reader = repo.note_reader();
     let mut groups = BTreeMap::new();
     let mut read = 0usize;
     for (g, e) in file::open_groups(heads) {
@@ -198,9 +202,9 @@ fn made(repo: &Repo, heads: &Heads, mut carry: BTreeMap<String, OpenEntry>) -> O
             continue;
         }
         let newest = e.newest.clone()?;
-        let mut lines = vec![line_at(repo, &mut texts, &newest, g)?];
+        let mut lines = vec![line_at(&mut reader, &mut texts, &newest, g)?];
         for side in &e.sides {
-            lines.push(line_at(repo, &mut texts, side, g)?);
+            lines.push(line_at(&mut reader, &mut texts, side, g)?);
         }
         read += 1;
         groups.insert(
@@ -223,14 +227,14 @@ fn made(repo: &Repo, heads: &Heads, mut carry: BTreeMap<String, OpenEntry>) -> O
 
 /// The line `l` locates, when it is a session record of group `group`.
 fn line_at(
-    repo: &Repo,
+    reader: &mut NoteReader<'_>,
     last: &mut Option<(NoteText, Option<Vec<u8>>)>,
     l: &Located,
     group: &str,
 ) -> Option<String> {
     let (_, blob) = parse_located(l)?;
     if last.as_ref().is_none_or(|(b, _)| *b != blob) {
-        *last = Some((blob, repo.note_text(blob, MAX_NOTE_SIZE)));
+        *last = Some((blob, reader.text(blob, MAX_NOTE_SIZE)));
     }
     let text = last.as_ref()?.1.as_deref()?;
     let line = text.split(|b| *b == b'\n').nth(l.line.checked_sub(1)?)?;
