@@ -264,11 +264,9 @@ pub(super) fn update(
     session::seal(&mut doc);
     let state = State::from_doc(doc, &file)?;
     let bytes = readable_back(&file, state.to_json_bytes())?;
-    fsio::write_atomic(&file, &bytes)?;
-    fsio::write_atomic(
-        &session.dir().join(MARKDOWN_FILE),
-        crate::model::markdown::render(&state, session_lang(&state, lang)).as_bytes(),
-    )?;
+    let md = session.dir().join(MARKDOWN_FILE);
+    let rendered = crate::model::markdown::render(&state, session_lang(&state, lang));
+    fsio::write_atomic_pair((&file, &bytes), (&md, rendered.as_bytes()))?;
     let mut written = Written::whole(session.clone(), state, created);
     written.changed = true;
     Ok((written, lock))
@@ -290,11 +288,9 @@ pub(super) fn create(
         return Ok(None);
     }
     let bytes = readable_back(&file, state.to_json_bytes())?;
-    fsio::write_atomic(&file, &bytes)?;
-    fsio::write_atomic(
-        &session.dir().join(MARKDOWN_FILE),
-        crate::model::markdown::render(state, session_lang(state, lang)).as_bytes(),
-    )?;
+    let md = session.dir().join(MARKDOWN_FILE);
+    let rendered = crate::model::markdown::render(state, session_lang(state, lang));
+    fsio::write_atomic_pair((&file, &bytes), (&md, rendered.as_bytes()))?;
     Ok(Some(lock))
 }
 
