@@ -223,8 +223,9 @@ mod tests {
             let tree = gix::objs::Tree { entries };
             repo.repo.write_object(&tree).unwrap().detach()
         };
-        // Not a note's lines: only a base that has it the same lets it pass.
-        let junk = blob("not json\n");
+        // Not a note's lines (a record cut short): only a base that has it the same lets
+        // it pass.
+        let junk = blob("{not json\n");
         let good = blob("{\"key\":\"a\"}\n");
         let names: Vec<String> = (0..N).map(|i| format!("{i:040x}")).collect();
         let base: Vec<(String, gix::ObjectId)> = names.iter().map(|n| (n.clone(), junk)).collect();
@@ -242,7 +243,7 @@ mod tests {
         assert!(whole.is_some_and(|w| w.contains("is not a JSON object")));
         // One of the base's notes changed to junk of another kind: found.
         let mut changed = base.clone();
-        changed[N / 2].1 = blob("[1]\n");
+        changed[N / 2].1 = blob("{1}\n");
         let why = repo.tree_problem(tree(&changed), Some(base_tree), 1 << 20);
         let name = &names[N / 2];
         assert_eq!(
