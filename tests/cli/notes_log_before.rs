@@ -387,10 +387,15 @@ impl Lcg {
     }
 }
 
+/// The states written of each session at each seq: (session, seq) -> hashes.
+type Written = std::collections::BTreeMap<(usize, u64), Vec<String>>;
+
 /// One random record of sessions a, b (key `main/b`) and c (key `main/a`, a's): a
 /// continue-here, a record without an id, or a session write — now and then a second
 /// write from the same state (two sides), or one whose head reads and whole does not.
-fn random_line(rng: &mut Lcg, seqs: &mut [u64; 3]) -> String {
+/// A write's parent is one of the states written at the seq below (so that sides of
+/// one seq may have different parents), now and then one never written.
+fn random_line(rng: &mut Lcg, seqs: &mut [u64; 3], done: &mut Written) -> String {
     let who = usize::try_from(rng.below(3)).unwrap();
     let id = ["a", "b", "c"][who];
     let key = format!("main/{}", ["a", "b", "a"][who]);
@@ -403,10 +408,15 @@ fn random_line(rng: &mut Lcg, seqs: &mut [u64; 3]) -> String {
                 seqs[who] += 1;
             }
             let seq = seqs[who];
-            let parent = (seq > 1).then(|| hash(id, seq - 1));
+            let below = done.get(&(who, seq - 1)).filter(|_| rng.below(4) != 0);
+            let parent = match below {
+                Some(hs) => Some(hs[usize::try_from(rng.below(hs.len() as u64)).unwrap()].clone()),
+                None => (seq > 1).then(|| hash(id, seq - 1)),
+            };
             let status = ["in_progress", "done"][usize::from(kind % 2 == 0)];
             let tasks = [("T1", status), ("T2", "pending")];
             let written = format!("{}{kind}", &hash(id, seq)[1..]);
+            done.entry((who, seq)).or_default().push(written.clone());
             let session = ["READY", "ALL_COMPLETE"][usize::from(kind == 7)];
             let r = rec(
                 &key,
@@ -437,10 +447,11 @@ fn random_stores_answer_every_n_as_the_store_read_whole() {
         let (repo, c) = repo_with(&env, 3);
         let mut rng = Lcg(seed);
         let mut seqs = [0_u64; 3];
+        let mut states = Written::new();
         let mut written = 0;
         for step in 0..3 {
             for _ in 0..6 {
-                let line = random_line(&mut rng, &mut seqs);
+                let line = random_line(&mut rng, &mut seqs, &mut states);
                 let note = usize::try_from(rng.below(3)).unwrap();
                 append(&env, &repo, &c[note], &[line]);
             }
@@ -449,11 +460,19 @@ fn random_stores_answer_every_n_as_the_store_read_whole() {
             // no append: its groups worked out again from their notes).
             if rng.below(2) == 0 {
                 let note = &c[usize::try_from(rng.below(3)).unwrap()];
+                let listed = env.git(&repo, &["notes", "--ref=handover", "list"]);
                 let show = ["notes", "--ref=handover", "show", note.as_str()];
-                let text = env.git(&repo, &show);
+                // A note removed before (and not written since) is not there.
+                let text = if listed.contains(note.as_str()) {
+                    env.git(&repo, &show)
+                } else {
+                    String::new()
+                };
                 let rest: Vec<&str> = text.lines().skip(1).collect();
                 if rest.is_empty() {
-                    env.git(&repo, &["notes", "--ref=handover", "remove", note]);
+                    if !text.is_empty() {
+                        env.git(&repo, &["notes", "--ref=handover", "remove", note]);
+                    }
                 } else {
                     let body = rest.join("\n");
                     let add = ["notes", "--ref=handover", "add", "-f", "-m", &body, note];
