@@ -14,6 +14,9 @@
 //!   newest of them when they all hold one state; several states there (sides) and
 //!   none its parent: no change is told; none at all: it replaced nothing when it has
 //!   no parent, else its replaced state has no record here and no change is told.
+//!   Seq 1 (or none) is told at once: a session is begun once, and nothing lies
+//!   below it (so the stream does not hold a record, and all behind it, until the
+//!   store ends for a write whose parent has no record, as after a `continue`).
 
 use std::cmp::Ordering;
 
@@ -102,6 +105,7 @@ impl<T> Walk<T> {
             return Some(Before::Was(payload()));
         }
         match &self.first {
+            None if t <= 1 => Some(Before::Was(payload())),
             None => {
                 self.first = Some((t, hash.map(str::to_owned), payload()));
                 None
@@ -202,6 +206,9 @@ mod tests {
         // A new session; nothing below and a replaced state not in the store.
         assert_eq!(walk(Some(3), None, &older), Before::New);
         assert_eq!(walk(Some(1), Some("h0"), &older), Before::Untold);
+        // Seq 1 below, its parent unrecorded: told at once by the first.
+        let ones = [(Some(1), "h1a"), (Some(1), "h1b")];
+        assert_eq!(walk(Some(2), Some("hx"), &ones), Before::Was(0));
         // Written before seq existed: the next older one.
         assert_eq!(walk(None, None, &older), Before::Was(0));
     }
