@@ -64,7 +64,7 @@ pub fn run(ctx: &Context, args: &LogArgs) -> Result<Report> {
             }
         }
     }
-    // Each record against the next older one of its session (each shown state is
+    // Each record against the state it replaced (each shown state is
     // parsed only for this comparison: a store holds many; the older one is a summary,
     // often the index's).
     let changes = (history.records.iter().zip(&history.before))
@@ -73,7 +73,9 @@ pub fn run(ctx: &Context, args: &LogArgs) -> Result<Report> {
                 return Vec::new();
             };
             let after = crate::model::changes::Summary::of(&after.doc());
-            crate::model::changes::between(before.as_ref(), &after)
+            // Against the state it replaced, never another side's (none told when
+            // the store cannot say which that was).
+            before.changes(&after)
         })
         .collect::<Vec<_>>();
     let (records, skipped) = (history.records, history.skipped);

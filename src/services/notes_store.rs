@@ -13,6 +13,7 @@ mod index_update;
 mod indexed;
 mod open;
 mod open_file;
+mod replaced;
 mod sides;
 mod stream;
 

@@ -55,6 +55,18 @@ impl StateText {
         let s: Status = serde_json::from_str(self.0.get()).ok()?;
         s.status?.as_str().map(str::to_owned)
     }
+
+    /// The state's own `session_hash` when it is a string, read without parsing the
+    /// rest (what a later record names as its `parent`).
+    pub fn session_hash(&self) -> Option<String> {
+        #[derive(serde::Deserialize)]
+        struct Hash {
+            #[serde(default)]
+            session_hash: Option<Value>,
+        }
+        let s: Hash = serde_json::from_str(self.0.get()).ok()?;
+        s.session_hash?.as_str().map(str::to_owned)
+    }
 }
 
 impl Default for StateText {

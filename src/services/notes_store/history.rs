@@ -23,10 +23,11 @@ use super::index;
 use super::index_file::Times;
 use super::index_kept::{Rank, newer_first, same_session};
 use super::indexed::IndexedAt as Indexed;
+use super::replaced::{Before, Walk};
 use super::{Store, StoredRecord};
 use crate::git::CommitId;
 use crate::model::changes::Summary;
-use crate::model::record::{MAX_NOTE_SIZE, Record, parse_head, parse_record};
+use crate::model::record::{Record, parse_head, parse_record};
 use crate::support::error::Result;
 
 /// What `log` lists.
@@ -34,9 +35,8 @@ use crate::support::error::Result;
 pub struct History {
     /// Newest first.
     pub records: Vec<StoredRecord>,
-    /// For each record, what the next older record of its session that holds a state
-    /// holds.
-    pub before: Vec<Option<Summary>>,
+    /// For each record, what the state it replaced holds (`replaced.rs`).
+    pub before: Vec<Before>,
     /// Lines of notes that are not records, named.
     pub skipped: Vec<String>,
     /// Every key of the store, sorted (for the keys close to one asked for).
@@ -67,23 +67,36 @@ fn sort(records: &mut [Placed]) {
     records.sort_by(|a, b| newer_first(&rank(a), &rank(b)));
 }
 
-/// For each of the first `shown` of `records` (sorted), the next older one of its
-/// session with a state.
-fn befores(records: &[Placed], shown: usize) -> Vec<Option<Summary>> {
+/// A record's state's own `session_hash`.
+fn hash_of(r: &Record) -> Option<String> {
+    r.state.as_ref()?.session_hash()
+}
+
+fn walk<T>(r: &Record) -> Walk<T> {
+    Walk::of(r.seq, r.parent.as_deref())
+}
+
+/// For each of the first `shown` of `records` (sorted), the state it replaced
+/// (`replaced.rs`: its session's older records with a state, walked newest first).
+fn befores(records: &[Placed], shown: usize) -> Vec<Before> {
     (0..shown.min(records.len()))
         .map(|i| {
             let r = &records[i].record;
-            records[i + 1..]
-                .iter()
-                .map(|p| &p.record)
-                .find(|p| {
-                    p.state.is_some()
-                        && same_session(
-                            (p.session_id.as_deref(), &p.key),
-                            (r.session_id.as_deref(), &r.key),
-                        )
-                })
-                .map(|p| Summary::of(&p.state_doc()))
+            let mut w = walk(r);
+            let older = (records[i + 1..].iter().map(|p| &p.record)).filter(|p| {
+                p.state.is_some()
+                    && same_session(
+                        (p.session_id.as_deref(), &p.key),
+                        (r.session_id.as_deref(), &r.key),
+                    )
+            });
+            for p in older {
+                let told = w.step(p.seq, hash_of(p).as_deref(), || Summary::of(&p.state_doc()));
+                if let Some(b) = told {
+                    return b;
+                }
+            }
+            w.decide()
         })
         .collect()
 }
@@ -105,28 +118,6 @@ fn lines_of(
         .enumerate()
         .filter(|(_, l)| !l.iter().all(u8::is_ascii_whitespace))
         .map(|(i, l)| (i + 1, l, parse_head(l)))
-}
-
-/// The note of `note` as of `commit`: `Err(())` when the index named a note the
-/// store does not have (the index is then not used); `Ok(None)` over the size limit.
-fn note_text(
-    store: &Store<'_>,
-    commit: CommitId,
-    note: CommitId,
-) -> Result<std::result::Result<Option<Vec<u8>>, ()>> {
-    let Some(blob) = store.repo.note_text_at(commit, note)? else {
-        return Ok(Err(()));
-    };
-    let size = store.repo.note_size(blob).ok_or(());
-    let Ok(size) = size else { return Ok(Err(())) };
-    if usize::try_from(size).map_or(true, |n| n > MAX_NOTE_SIZE) {
-        return Ok(Ok(None));
-    }
-    Ok(store
-        .repo
-        .note_text(blob, MAX_NOTE_SIZE)
-        .map(Some)
-        .ok_or(()))
 }
 
 impl Store<'_> {
@@ -267,7 +258,7 @@ struct Reading<'a, 'b> {
     texts: std::collections::HashMap<CommitId, std::rc::Rc<Vec<u8>>>,
 }
 
-type Listed = std::result::Result<(Vec<Placed>, Vec<Option<Summary>>), ()>;
+type Listed = std::result::Result<(Vec<Placed>, Vec<Before>), ()>;
 
 /// The notes a listing keeps read (at most 64 notes of 1 MiB: a bound, whatever `-n`).
 const KEPT: usize = 64;
@@ -280,7 +271,7 @@ impl Reading<'_, '_> {
         if let Some(t) = self.texts.get(&note) {
             return Ok(Ok(t.clone()));
         }
-        let Ok(text) = note_text(self.store, self.commit, note)? else {
+        let Ok(text) = index::note_text(self.store, self.commit, note)? else {
             return Ok(Err(()));
         };
         let text = std::rc::Rc::new(text.unwrap_or_default());
@@ -317,7 +308,7 @@ impl Reading<'_, '_> {
         }
         let mut all = Vec::new();
         for note in notes {
-            let Ok(text) = note_text(self.store, self.commit, note)? else {
+            let Ok(text) = index::note_text(self.store, self.commit, note)? else {
                 return Ok(Err(()));
             };
             let text = text.unwrap_or_default();
@@ -410,11 +401,15 @@ impl Reading<'_, '_> {
         Ok(Ok((top, before)))
     }
 
-    /// What the next older record of `r`'s session that holds a state holds: from the
-    /// records the index keeps of the groups it may be in when they tell (the usual
-    /// case), else read from their notes, newest first.
-    fn before(&mut self, r: &Placed) -> Result<std::result::Result<Option<Summary>, ()>> {
+    /// What the state `r` replaced holds (`replaced.rs`): from the records the index
+    /// keeps of the groups it may be in when they tell (the usual case), else read
+    /// from their notes, newest first.
+    fn before(&mut self, r: &Placed) -> Result<std::result::Result<Before, ()>> {
         let (id, key) = (r.record.session_id.as_deref(), r.record.key.as_str());
+        if let Some(b) = walk::<Summary>(&r.record).at_once() {
+            return Ok(Ok(b));
+        }
+
         let groups: Vec<(&String, &super::index_file::GroupEntry)> = (self.groups.iter())
             .filter(|(g, e)| match g.strip_prefix("i:") {
                 Some(gid) => match id {
@@ -433,12 +428,12 @@ impl Reading<'_, '_> {
         }
         let kept: Vec<(&str, &super::index_kept::Kept)> =
             kept.iter().map(|(g, k)| (*g, k)).collect();
-        let told = super::index_kept::before(&rank(r), id, &kept);
+        let told = super::replaced::kept_before(&rank(r), id, walk(&r.record), &kept);
         if let Some((found, passed)) = told {
             crate::support::testing::note("log-before-kept");
             self.skips
                 .extend(passed.into_iter().map(|(n, l, why)| ((n, l), why)));
-            return Ok(Ok(found.and_then(|f| f.read.clone().ok())));
+            return Ok(Ok(found.map(|f| f.read.clone().unwrap_or_default())));
         }
         crate::support::testing::note("log-before-read");
         let mut notes: BTreeSet<CommitId> = BTreeSet::new();
@@ -448,15 +443,10 @@ impl Reading<'_, '_> {
             };
             notes.extend(of);
         }
-        let mut order: Vec<(jiff::Timestamp, CommitId)> = (notes.into_iter())
-            .map(|n| (self.times.get(&n).copied().unwrap_or_default(), n))
-            .collect();
-        order.sort_by(|a, b| b.cmp(a));
-        let mut best: Option<Placed> = None;
-        for (at, note) in order {
-            if best.as_ref().is_some_and(|b| at < b.record.saved_at) {
-                break;
-            }
+        // Every older record of its session, newest first, walked (a fallback: the
+        // kept records tell in the usual case).
+        let mut older: Vec<Placed> = Vec::new();
+        for note in notes {
             let Ok(text) = self.text(note)? else {
                 return Ok(Err(()));
             };
@@ -470,19 +460,13 @@ impl Reading<'_, '_> {
                     line: line_no,
                 };
                 let is_older = newer_first(&rank(r), &place) == Ordering::Less;
-                let better = best
-                    .as_ref()
-                    .is_none_or(|b| newer_first(&place, &rank(b)) == Ordering::Less);
-                if !(is_older
-                    && better
-                    && same_session((h.session_id.as_deref(), &h.key), (id, key)))
-                {
+                if !(is_older && same_session((h.session_id.as_deref(), &h.key), (id, key))) {
                     continue;
                 }
                 if let Some(record) = self.parse(note, line_no, line)
                     && record.state.is_some()
                 {
-                    best = Some(Placed {
+                    older.push(Placed {
                         note,
                         line: line_no,
                         record,
@@ -490,6 +474,16 @@ impl Reading<'_, '_> {
                 }
             }
         }
-        Ok(Ok(best.map(|b| Summary::of(&b.record.state_doc()))))
+        sort(&mut older);
+        let mut w = walk(&r.record);
+        for p in &older {
+            let told = w.step(p.record.seq, hash_of(&p.record).as_deref(), || {
+                Summary::of(&p.record.state_doc())
+            });
+            if let Some(b) = told {
+                return Ok(Ok(b));
+            }
+        }
+        Ok(Ok(w.decide()))
     }
 }

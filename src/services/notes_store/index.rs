@@ -206,3 +206,25 @@ impl Reader {
 pub fn wanted() -> bool {
     crate::support::testing::knob(NO_INDEX).is_none()
 }
+
+/// The note of `note` as of `commit`: `Err(())` when the index named a note the
+/// store does not have (the index is then not used); `Ok(None)` over the size limit.
+pub(super) fn note_text(
+    store: &super::Store<'_>,
+    commit: CommitId,
+    note: CommitId,
+) -> crate::support::error::Result<std::result::Result<Option<Vec<u8>>, ()>> {
+    let Some(blob) = store.repo.note_text_at(commit, note)? else {
+        return Ok(Err(()));
+    };
+    let size = store.repo.note_size(blob).ok_or(());
+    let Ok(size) = size else { return Ok(Err(())) };
+    if usize::try_from(size).map_or(true, |n| n > crate::model::record::MAX_NOTE_SIZE) {
+        return Ok(Ok(None));
+    }
+    Ok(store
+        .repo
+        .note_text(blob, crate::model::record::MAX_NOTE_SIZE)
+        .map(Some)
+        .ok_or(()))
+}

@@ -60,6 +60,8 @@ pub struct KeptRecord {
     pub seq: Option<u64>,
     pub note: CommitId,
     pub line: usize,
+    /// Its state's own `session_hash`, as its head reads it.
+    pub hash: Option<String>,
     /// `Err(why)`: its head reads, the record does not (it holds no state for `log`).
     pub read: Result<Summary, String>,
 }
@@ -129,6 +131,7 @@ fn placeholder() -> KeptRecord {
         seq: None,
         note: CommitId::from_bytes(&[0; 20]).expect("20 bytes"),
         line: 0,
+        hash: None,
         read: Err(String::new()),
     }
 }
@@ -173,43 +176,6 @@ pub(super) fn on_top(kept: &mut Kept, r: KeptRecord) {
         kept.records.truncate(end);
         kept.all = false;
     }
-}
-
-/// What the kept records of the groups `r` may be in say of the next older record of
-/// its session that holds a state: `None` when they cannot tell (a group holds older
-/// records than it kept); else that record, if any, and the records passed over on
-/// the way to it, (note, line, why).
-#[allow(clippy::type_complexity)]
-pub(super) fn before<'k>(
-    r: &Rank<'_>,
-    id: Option<&str>,
-    groups: &[(&str, &'k Kept)],
-) -> Option<(Option<&'k KeptRecord>, Vec<(CommitId, usize, String)>)> {
-    let candidates = || {
-        groups.iter().flat_map(|(g, kept)| {
-            let gid = g.strip_prefix("i:");
-            (kept.records.iter())
-                .filter(move |k| same_session((gid, &k.key), (id, r.key)))
-                .filter(|k| newer_first(r, &k.rank()) == Ordering::Less)
-        })
-    };
-    for (g, kept) in groups {
-        let gid = g.strip_prefix("i:");
-        let found = (kept.records.iter())
-            .filter(|k| same_session((gid, &k.key), (id, r.key)))
-            .any(|k| k.read.is_ok() && newer_first(r, &k.rank()) == Ordering::Less);
-        if !found && !kept.all {
-            return None;
-        }
-    }
-    let best = candidates()
-        .filter(|k| k.read.is_ok())
-        .min_by(|a, b| newer_first(&a.rank(), &b.rank()));
-    let passed = candidates()
-        .filter(|k| best.is_none_or(|b| newer_first(&k.rank(), &b.rank()) == Ordering::Less))
-        .filter_map(|k| Some((k.note, k.line, k.read.as_ref().err()?.clone())))
-        .collect();
-    Some((best, passed))
 }
 
 /// Groups whose newest records' times the first pass follows (about 10 MiB at most):
@@ -270,6 +236,8 @@ pub(super) fn encode(out: &mut Vec<u8>, kept: &Kept) {
         out.extend_from_slice(&k.seq.unwrap_or(0).to_le_bytes());
         out.extend_from_slice(k.note.as_bytes());
         out.extend_from_slice(&u32::try_from(k.line).unwrap_or(u32::MAX).to_le_bytes());
+        out.push(u8::from(k.hash.is_some()));
+        put_str(out, k.hash.as_deref().unwrap_or_default());
         match &k.read {
             Ok(s) => {
                 out.push(0);
@@ -321,6 +289,8 @@ pub(super) fn decode(c: &mut Cursor<'_>) -> Option<Kept> {
         let seq = c.u64()?;
         let note = CommitId::from_bytes(c.take(20)?)?;
         let line = c.u32()?;
+        let has_hash = c.take(1)? == [1];
+        let hash = c.str()?;
         let read = match c.take(1)? {
             [0] => {
                 let status = c.str()?;
@@ -340,6 +310,7 @@ pub(super) fn decode(c: &mut Cursor<'_>) -> Option<Kept> {
             seq: has_seq.then_some(seq),
             note,
             line,
+            hash: has_hash.then_some(hash),
             read,
         });
     }
@@ -349,6 +320,7 @@ pub(super) fn decode(c: &mut Cursor<'_>) -> Option<Kept> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::services::notes_store::replaced::{Before, Walk, kept_before as before};
 
     fn rec(at: &str, seq: u64, read: Result<Summary, String>) -> KeptRecord {
         KeptRecord {
@@ -357,6 +329,7 @@ mod tests {
             seq: Some(seq),
             note: CommitId::from_bytes(&[u8::try_from(seq).unwrap(); 20]).unwrap(),
             line: 1,
+            hash: Some(format!("h{seq}")),
             read,
         }
     }
@@ -432,6 +405,13 @@ mod tests {
         assert!(!cut.all && cut.records.is_empty());
     }
 
+    fn seq_of(b: &Before<&KeptRecord>) -> Option<u64> {
+        match b {
+            Before::Was(k) => k.seq,
+            _ => None,
+        }
+    }
+
     #[test]
     fn on_top_keeps_k_newest_and_before_answers_only_when_sure() {
         let mut kept = Kept {
@@ -448,14 +428,59 @@ mod tests {
         assert_eq!((seqs, kept.all), (vec![4, 3, 2], false));
         let newest = rec("2026-11-30T14:00:00Z", 4, ok("B"));
         let groups = [("i:s", &kept)];
-        let (b, passed) = before(&newest.rank(), Some("s"), &groups).unwrap();
-        assert_eq!((b.unwrap().seq, passed.len()), (Some(3), 0));
+        let (b, passed) = before(
+            &newest.rank(),
+            Some("s"),
+            Walk::of(Some(4), Some("h3")),
+            &groups,
+        )
+        .unwrap();
+        assert_eq!((seq_of(&b), passed.len()), (Some(3), 0));
         // The oldest kept: its previous one is not kept.
         let oldest = rec("2026-11-30T12:00:00Z", 2, ok("B"));
-        assert!(before(&oldest.rank(), Some("s"), &groups).is_none());
+        assert!(
+            before(
+                &oldest.rank(),
+                Some("s"),
+                Walk::of(Some(2), Some("h1")),
+                &groups
+            )
+            .is_none()
+        );
         // Another session's records under the key do not count for an id'd record.
         let other = rec("2026-11-30T14:30:00Z", 9, ok("B"));
-        let (b, _) = before(&other.rank(), Some("t"), &[("k:main/s", &kept)]).unwrap();
-        assert_eq!(b.unwrap().seq, Some(4));
+        let (b, _) = before(
+            &other.rank(),
+            Some("t"),
+            Walk::of(None, None),
+            &[("k:main/s", &kept)],
+        )
+        .unwrap();
+        assert_eq!(seq_of(&b), Some(4));
+        // Two sides of seq 4 (h3's successors): the newer side is told against h3,
+        // not against the other side.
+        let side = rec("2026-11-30T14:10:00Z", 4, ok("B"));
+        let (b, _) = before(
+            &side.rank(),
+            Some("s"),
+            Walk::of(Some(4), Some("h3")),
+            &groups,
+        )
+        .unwrap();
+        assert_eq!(seq_of(&b), Some(3));
+        // Its parent has no record: the one state at the seq below it, told once a
+        // lower seq is reached among those kept.
+        let (b, _) = before(
+            &side.rank(),
+            Some("s"),
+            Walk::of(Some(4), Some("hx")),
+            &groups,
+        )
+        .unwrap();
+        assert_eq!(seq_of(&b), Some(3));
+        // Not so when the walk would need a record older than those kept.
+        let late = rec("2026-11-30T13:30:00Z", 3, ok("B"));
+        let walk = Walk::of(Some(3), Some("hx"));
+        assert!(before(&late.rank(), Some("s"), walk, &groups).is_none());
     }
 }

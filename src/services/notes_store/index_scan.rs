@@ -142,6 +142,7 @@ pub(super) fn kept_of(
             seq: lines[*i].head.seq,
             note: notes[lines[*i].note].0,
             line: lines[*i].line_no,
+            hash: lines[*i].head.hash.clone(),
             read: Err(String::new()),
         })
         .collect();

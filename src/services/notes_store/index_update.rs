@@ -348,6 +348,7 @@ fn on_top_of(
         seq: h.seq,
         note: r.note,
         line: r.line_no,
+        hash: h.hash.clone(),
         read: Ok(crate::model::changes::Summary::of(&record.state_doc())),
     };
     super::index_kept::on_top(&mut m.kept, kept);

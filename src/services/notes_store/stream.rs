@@ -19,9 +19,10 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use super::index;
 use super::indexed::IndexedAt as Indexed;
+use super::replaced::Walk;
 use super::{Store, StoredRecord};
 use crate::git::{CommitId, NoteText};
-use crate::model::changes::{Change, Summary, between};
+use crate::model::changes::{Change, Summary};
 use crate::model::record::{MAX_NOTE_SIZE, Record};
 use crate::support::error::Result;
 
@@ -53,6 +54,8 @@ type Lines = (NoteText, Vec<u8>, Vec<(usize, usize)>);
 struct Slot {
     stored: StoredRecord,
     changes: Option<Vec<Change>>,
+    /// While it waits: the walk to the state it replaced (`replaced.rs`).
+    walk: Option<Walk<Summary>>,
     /// Where to read it again: its note's blob and its line.
     at: (NoteText, usize),
     /// Its state was let go.
@@ -130,13 +133,14 @@ impl LogStream<'_> {
             if let Some(front) = self.queue.front_mut() {
                 let done = self.unread.is_empty() && self.read.is_empty();
                 if front.changes.is_none() && done {
-                    let after = front
-                        .stored
-                        .record
-                        .state
-                        .as_ref()
-                        .map(|s| Summary::of(&s.doc()));
-                    front.changes = Some(after.map(|a| between(None, &a)).unwrap_or_default());
+                    // No older record left: what its walk tells at the end.
+                    let before = front.walk.take().map(|mut w| w.decide());
+                    let after = front.stored.record.state.as_ref();
+                    let after = after.map(|s| Summary::of(&s.doc()));
+                    front.changes = Some(match (before, after) {
+                        (Some(b), Some(a)) => b.changes(&a),
+                        _ => Vec::new(),
+                    });
                 }
                 if front.changes.is_some() {
                     let mut slot = self.queue.pop_front().expect("a front");
@@ -214,66 +218,95 @@ impl LogStream<'_> {
         Ok(())
     }
 
-    /// `stored` at the end of the queue: the previous record of every slot of its
-    /// session that waits for one, when it holds a state.
+    /// `stored` at the end of the queue, a step of the walk of every slot of its
+    /// session that waits (when it holds a state): those it tells get their change.
     fn enqueue(&mut self, stored: StoredRecord, at: (NoteText, usize)) {
         let slot = self.first + self.queue.len();
         let Some(state) = stored.record.state.as_ref() else {
             self.queue.push_back(Slot {
                 stored,
                 changes: Some(Vec::new()),
+                walk: None,
                 at,
                 light: false,
             });
             return;
         };
-        let (id, key) = (stored.record.session_id.clone(), stored.record.key.clone());
-        // Two records are of one session when their ids are equal, or, when either has
-        // none, their keys.
-        let mut waiting: Vec<usize> = Vec::new();
-        if let Some(id) = &id {
-            waiting.extend(self.by_id.remove(id).unwrap_or_default());
-        }
-        if let Some(slots) = self.by_key.get_mut(&key) {
-            let queue = &self.queue;
-            let first = self.first;
-            slots.retain(|s| {
-                let Some(w) = s.checked_sub(first).and_then(|i| queue.get(i)) else {
-                    return false;
-                };
-                let take = id.is_none() || w.stored.record.session_id.is_none();
-                if take {
-                    waiting.push(*s);
-                }
-                !take && w.changes.is_none()
-            });
-        }
-        let before = (!waiting.is_empty()).then(|| Summary::of(&state.doc()));
-        for s in waiting {
+        let r = &stored.record;
+        let (id, key) = (r.session_id.clone(), r.key.clone());
+        let hash = state.session_hash();
+        let mut summary: Option<Summary> = None;
+        for s in self.waiting_of(id.as_deref(), &key) {
             let Some(w) = s
                 .checked_sub(self.first)
                 .and_then(|i| self.queue.get_mut(i))
             else {
                 continue;
             };
-            if w.changes.is_some() {
+            let Some(walk) = w.walk.as_mut() else {
                 continue;
-            }
+            };
+            let told = walk.step(r.seq, hash.as_deref(), || {
+                summary
+                    .get_or_insert_with(|| Summary::of(&state.doc()))
+                    .clone()
+            });
+            let Some(before) = told else { continue };
             let after = w.stored.record.state.take();
             let after = after.as_ref().map(|s| Summary::of(&s.doc()));
-            w.changes = Some(after.map_or_else(Vec::new, |a| between(before.as_ref(), &a)));
+            w.changes = Some(after.map_or_else(Vec::new, |a| before.changes(&a)));
+            w.walk = None;
             w.light = true;
         }
-        if let Some(id) = id {
-            self.by_id.entry(id).or_default().push(slot);
+        let walk = Walk::of(r.seq, r.parent.as_deref());
+        // A new session replaced nothing: told at once, waits for nothing.
+        let changes = walk
+            .at_once()
+            .map(|b| b.changes(&Summary::of(&state.doc())));
+        if changes.is_none() {
+            if let Some(id) = &id {
+                self.by_id.entry(id.clone()).or_default().push(slot);
+            }
+            self.by_key.entry(key).or_default().push(slot);
         }
-        self.by_key.entry(key).or_default().push(slot);
+        let walk = changes.is_none().then_some(walk);
         self.queue.push_back(Slot {
             stored,
-            changes: None,
+            changes,
+            walk,
             at,
             light: false,
         });
+    }
+
+    /// The slots still waiting of the session (`id`, `key`), those told dropped from
+    /// the lists. Two records are of one session when their ids are equal, or, when
+    /// either has none, their keys.
+    fn waiting_of(&mut self, id: Option<&str>, key: &str) -> Vec<usize> {
+        let (queue, first) = (&self.queue, self.first);
+        let slot_of = |s: &usize| s.checked_sub(first).and_then(|i| queue.get(i));
+        let mut waiting: Vec<usize> = Vec::new();
+        if let Some(id) = id
+            && let Some(slots) = self.by_id.get_mut(id)
+        {
+            slots.retain(|s| slot_of(s).is_some_and(|w| w.changes.is_none()));
+            waiting.extend(slots.iter().copied());
+            if slots.is_empty() {
+                self.by_id.remove(id);
+            }
+        }
+        if let Some(slots) = self.by_key.get_mut(key) {
+            slots.retain(|s| slot_of(s).is_some_and(|w| w.changes.is_none()));
+            waiting.extend((slots.iter().copied()).filter(|s| {
+                slot_of(s).is_some_and(|w| id.is_none() || w.stored.record.session_id.is_none())
+            }));
+            if slots.is_empty() {
+                self.by_key.remove(key);
+            }
+        }
+        waiting.sort_unstable();
+        waiting.dedup();
+        waiting
     }
 
     /// The record at `at`, read again from its note (the last note read again is
