@@ -31,7 +31,7 @@ use worktrees::target_commit;
 pub mod subprocess;
 
 pub use notes::NotesEdited;
-pub use notes_diff::{NoteReader, NoteText};
+pub use notes_diff::{NoteChange, NoteReader, NoteText};
 pub use notes_merge::{NoteBlob, NoteChoice, NoteRules, NotesMerge};
 pub use pin::Pinned;
 pub use session::{History, ToolDir};

@@ -400,6 +400,47 @@ fn an_append_is_indexed_from_the_changed_note_and_a_rewritten_ref_afresh() {
 }
 
 #[test]
+fn more_changed_notes_than_an_update_takes_are_indexed_afresh_and_answer_as_the_store() {
+    let env = TestEnv::new();
+    let (repo, c) = populated(&env);
+    let log = env.event_log("index");
+    let status = || {
+        let run = env.handover_with(&repo, &["status"], |cmd| {
+            cmd.env("GIT_HANDOVER_TEST_LOG", log.path());
+            cmd.env("GIT_HANDOVER_TEST_MOST_CHANGED", "1");
+        });
+        assert_eq!(run.code, 0, "{}", run.snapshot());
+    };
+    status();
+    assert_eq!(log.count("notes-index-built"), 1);
+    // One note changed: at the bound, brought up to date.
+    let at = "2026-11-30T12:00:00Z";
+    append(
+        &env,
+        &repo,
+        &c[1],
+        &[record("s1", 3, Some("h12"), "h13", at)],
+    );
+    status();
+    assert_eq!(log.count("notes-index-updated"), 1, "one note: updated");
+    assert_eq!(log.count("notes-index-update-too-large"), 0);
+    // Two notes changed (two commits fetched at once): past it, built afresh.
+    append(
+        &env,
+        &repo,
+        &c[1],
+        &[record("s1", 4, Some("h13"), "h14", at)],
+    );
+    append(&env, &repo, &c[2], &[record("s9", 1, None, "h91", at)]);
+    status();
+    assert_eq!(log.count("notes-index-update-too-large"), 1);
+    assert_eq!(log.count("notes-index-updated"), 1, "not updated");
+    assert_eq!(log.count("notes-index-built"), 2, "built afresh");
+    let answer = same(&env, &repo, "after the build");
+    assert!(answer.contains("s9"), "{answer}");
+}
+
+#[test]
 fn a_forged_torn_or_foreign_open_or_times_file_is_not_believed() {
     let env = TestEnv::new();
     let (repo, _) = populated(&env);

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::index_file::{Files, GroupEntry, Heads, Located, Times};
 use super::index_members::{Parts, seen};
 use super::index_scan::{entries_of, group_name, newest_time, oversize, scan, text_of};
-use crate::git::{CommitId, NoteText, Repo};
+use crate::git::{CommitId, NoteChange, NoteText, Repo};
 use crate::model::record::{Group, Head, MAX_NOTE_SIZE, RecordKind};
 use crate::support::error::Result;
 
@@ -45,13 +45,13 @@ struct Changed {
 /// after a fetch of 2,000 notes commits into a store of 1,000,000 records held 12.9 GB.
 const HELD: usize = 24 << 20;
 
-/// Bring the index of `at` up to `now` (a descendant) by the notes that changed;
-/// `None` when that cannot be done safely (a blob gone, a part that does not hold):
-/// build it afresh.
+/// Bring the index up to `now` by `diff`, the notes that changed since its commit
+/// (an ancestor); `None` when that cannot be done safely (a blob gone, a part that
+/// does not hold): build it afresh.
 pub(super) fn update(
     repo: &Repo,
     files: &Files,
-    (at, now): (CommitId, CommitId),
+    (now, diff): (CommitId, Vec<NoteChange>),
     index: (Heads, Parts, Times),
 ) -> Result<Option<(Heads, Parts, Times)>> {
     let (mut heads, mut members, mut times) = index;
@@ -59,7 +59,7 @@ pub(super) fn update(
     // Through a reader that maps a bounded part of the packs (after a large fetch the
     // changed notes are much of them).
     let mut reader = repo.note_reader();
-    for change in repo.notes_diff(at, now)? {
+    for change in diff {
         let mut read = |b: Option<NoteText>| {
             b.map(|b| super::index_build::text_of(&mut reader, b))
                 .transpose()

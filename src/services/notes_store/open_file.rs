@@ -250,14 +250,34 @@ impl OpenFile {
 
     /// Every group, when the body holds whole (its sum, each line's sum, the count
     /// the head says, each entry well formed).
+    ///
+    /// Read line by line and summed as read: the body is never held whole beside what
+    /// it is parsed into (at 10,000 open groups a 27.7 MB body, which doubled the peak
+    /// of the update that carries from it).
     pub fn groups(&self) -> Option<BTreeMap<String, OpenEntry>> {
-        let body = self.body()?;
+        use std::io::{BufRead, Seek};
+        let mut file = &self.file;
+        file.seek(std::io::SeekFrom::Start(self.body_at)).ok()?;
+        let mut body = std::io::BufReader::with_capacity(64 << 10, file.take(self.body_len));
+        let (mut summed, mut read) = (Sha256::new(), 0u64);
         let mut out = BTreeMap::new();
-        for line in body.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
-            let (g, e) = entry_of(line)?;
-            out.insert(g, e);
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            let n = body.read_until(b'\n', &mut line).ok()?;
+            if n == 0 {
+                break;
+            }
+            summed.update(&line);
+            read += n as u64;
+            let l = line.strip_suffix(b"\n").unwrap_or(&line);
+            if !l.is_empty() {
+                let (g, e) = entry_of(l)?;
+                out.insert(g, e);
+            }
         }
-        (out.len() == self.groups).then_some(out)
+        let holds = read == self.body_len && hex(&summed.finalize()) == self.body_sum;
+        (holds && out.len() == self.groups).then_some(out)
     }
 
     /// Group `group`'s entry when it diverged (`None`: it did not, or is not open);
