@@ -133,7 +133,9 @@ fn a_forged_record_fetched_before_is_refused_again_though_its_note_did_not_chang
 fn a_note_that_is_not_records_is_refused_when_a_fetch_brings_it_not_once_it_is_ours() {
     let env = TestEnv::new();
     let (_remote, a, b, key) = two_clones(&env, &["T1"]);
-    // b puts a note that is not records on a commit of its own and pushes it.
+    // b puts a note that is not records on a commit of its own and pushes it: a line
+    // that opens a JSON object and is not one (a line opening none is another tool's,
+    // carried).
     env.commit(&b, "b", "b\n", "second", "2026-11-30T11:00:00Z");
     env.git(
         &b,
@@ -143,7 +145,7 @@ fn a_note_that_is_not_records_is_refused_when_a_fetch_brings_it_not_once_it_is_o
             "add",
             "-f",
             "-m",
-            "not json",
+            "{not json",
             "HEAD",
         ],
     );
