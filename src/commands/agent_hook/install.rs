@@ -110,7 +110,7 @@ fn read_settings(path: &Path, agent: HookAgent) -> Result<Settings> {
         .map(str::to_owned);
     let bytes = plain.map_or(bytes, String::into_bytes);
     match serde_json::from_slice(&bytes) {
-        Ok(Value::Object(map)) => match super::duplicates::first_duplicate(&bytes) {
+        Ok(Value::Object(map)) => match crate::model::state::strict::first_duplicate(&bytes) {
             None => Ok(Settings { map, commented }),
             Some((key, line)) => Err(Error::Unedited {
                 message: msg(

@@ -4,7 +4,6 @@
 
 mod args;
 mod copilot;
-mod duplicates;
 mod entry;
 mod event;
 mod install;

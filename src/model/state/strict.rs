@@ -20,6 +20,17 @@ pub fn from_slice(bytes: &[u8]) -> serde_json::Result<Value> {
     Ok(value)
 }
 
+/// The first key `bytes` (JSON) names twice in one object, by its field path
+/// (`hooks.SessionStart[0].matcher`), with the line it is named again on; `None` when
+/// no key is repeated or `bytes` is not JSON (its parse says that).
+pub fn first_duplicate(bytes: &[u8]) -> Option<(String, usize)> {
+    let e = from_slice(bytes).err()?;
+    let m = e.to_string();
+    let m = m.rfind(" at line ").map_or(m.as_str(), |i| &m[..i]);
+    let key = m.strip_prefix("duplicate key `")?.strip_suffix('`')?;
+    Some((key.to_owned(), e.line()))
+}
+
 /// Where a value is, formatted only when an error names it.
 enum At<'a> {
     Root,

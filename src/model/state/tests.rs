@@ -340,3 +340,23 @@ fn a_repeated_key_is_seen_without_building_the_document() {
         assert_eq!(strict::repeats_a_key(text.as_bytes()), repeats, "{text}");
     }
 }
+
+#[test]
+fn a_key_given_twice_is_named_by_its_path_and_line() {
+    use super::strict::first_duplicate;
+    assert_eq!(
+        first_duplicate(br#"{"a": 1, "b": {"c": [1, {"d": 2}]}}"#),
+        None
+    );
+    assert_eq!(
+        first_duplicate(b"{\"a\": 1,\n \"a\": 2}"),
+        Some(("a".to_owned(), 2))
+    );
+    assert_eq!(
+        first_duplicate(br#"{"hooks": {"S": [{"m": 1, "m": 2}]}}"#).map(|d| d.0),
+        Some("hooks.S[0].m".to_owned())
+    );
+    // The same key in two objects is no duplicate; a text that is not JSON is none.
+    assert_eq!(first_duplicate(br#"[{"a": 1}, {"a": 2}]"#), None);
+    assert_eq!(first_duplicate(b"{\"a\": "), None);
+}
