@@ -121,6 +121,35 @@ fn a_claim_in_a_session_diverged_on_the_remote_is_refused_at_once() {
     assert_eq!(file.ok(), after.ok());
 }
 
+/// The divergence the last fetch saw is asked of the remote before it is said: another
+/// clone took a side and synced since, so the claim decided on the remote goes ahead
+/// (it was refused at once on the old view, exit 2, "has diverged").
+#[test]
+fn a_divergence_the_last_fetch_saw_and_another_clone_resolved_is_not_said() {
+    let env = TestEnv::new();
+    let (_remote, a, b, key) = two_clones(&env, &["T1", "T2"]);
+    for (dir, id) in [(&a, "FROM-A"), (&b, "FROM-B")] {
+        let run = env.handover(dir, &["task", "--session", &key, "add", id, "a change"]);
+        assert_eq!(run.code, 0, "{}", run.snapshot());
+    }
+    for dir in [&a, &b, &a] {
+        env.handover(dir, &["sync"]).assert_ok();
+    }
+    let status = env.json(&b, &["--json", "status"]);
+    let side = status["diverged"][0]["sides"][0]["hash"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{status}"))[..12]
+        .to_owned();
+    env.handover(&b, &["continue", &key, "--take", &side])
+        .assert_ok();
+    env.handover(&b, &["sync"]).assert_ok();
+    let log = env.event_log("claim-after-resolved");
+    let run = claim(&env, &a, &log, "T1", "agent-a", "1h");
+    assert!(!run.stderr.contains("has diverged"), "{}", run.snapshot());
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert_eq!(claim_in(&a, &key, "T1")["holder"], "agent-a");
+}
+
 /// The remote moved after a's claim (b claimed another task): a's renewal decides first
 /// on the commit its last push left known, its push is refused (the lease), and the
 /// round after reads what the fetch brought through the index: b's claim is kept.

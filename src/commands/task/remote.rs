@@ -76,8 +76,13 @@ pub(super) fn decide(
             None => None,
         };
         // A session diverged there has no one newest record to decide on: said at
-        // once (a write of this run stays, unconfirmed, for `sync` to settle).
+        // once (a write of this run stays, unconfirmed, for `sync` to settle), once
+        // the remote itself says so: on what the last fetch saw, another clone may
+        // have picked a side since.
         if theirs.as_ref().is_some_and(|t| t.diverged) {
+            if stale {
+                continue;
+            }
             return Err(remote_claim::diverged(&op.key, remote));
         }
         let their_record = theirs.as_ref().map(|t| &t.record);
