@@ -5,8 +5,11 @@
 //! `/usr/share/zoneinfo` (about a hundred), once per run; a claim paid it on every write.
 //! Here the time is `GIT_COMMITTER_DATE` / `GIT_AUTHOR_DATE` when set (gix maps them to
 //! `gitoxide.commit.*Date`, git's formats), else now with the local offset of
-//! `support/clock.rs` (`/etc/localtime`'s target read without the walk): the same
-//! seconds and offset git writes.
+//! `support/clock.rs` (`/etc/localtime`'s target read without the walk): the seconds
+//! and offset git writes for now and for a dated value with its offset. Two cases read
+//! as gix reads them, not as git does (gix's own `committer()` does the same): a date
+//! without an offset is taken as UTC (git: the local zone), and one gix cannot read is
+//! now (git stops with "invalid date format").
 
 use gix::bstr::{BString, ByteSlice};
 
