@@ -180,7 +180,7 @@ pub fn run(ctx: &Context, args: &SyncArgs) -> Result<Report> {
     }
     let notes_ref = ctx.settings.notes_ref.clone();
     let name = notes_ref.trim_start_matches("refs/notes/");
-    let tracking = format!("refs/notes/remotes/{remote}/{name}");
+    let tracking = crate::services::remote_claim::tracking_ref(ctx, remote);
     // Each sync fetches into a ref of its own (two at once never take each other's),
     // removed whatever happens.
     let own = crate::support::id::random_uuid();

@@ -237,8 +237,7 @@ fn notes_remote(ctx: &Context) -> Result<Check> {
             ..Check::ok("notes_remote", crate::k!("doctor.notes_no_remote"))
         });
     }
-    let name = notes_ref.strip_prefix("refs/notes/").unwrap_or(notes_ref);
-    let tracking = format!("refs/notes/remotes/origin/{name}");
+    let tracking = crate::services::remote_claim::tracking_ref(ctx, "origin");
     let local = ctx.repo.ref_target(notes_ref)?;
     let remote = ctx.repo.ref_target(&tracking)?;
     let (key, outcome) = match (&local, &remote) {
