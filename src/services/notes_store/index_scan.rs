@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::index_file::{GroupEntry, Located, NoteSkip};
 use super::index_kept::{Kept, KeptRecord, summary_of};
-use crate::git::{CommitId, NoteText, Repo};
+use crate::git::{CommitId, NoteText};
 use crate::model::changes::Summary;
 use crate::model::record::{Group, Head, HeadLine, MAX_NOTE_SIZE, RecordKind};
 
@@ -45,16 +45,6 @@ pub(super) fn oversize(size: u64) -> NoteSkip {
         line: 1,
         why: format!("the note is {size} bytes, over the limit of {MAX_NOTE_SIZE}"),
     }
-}
-
-/// A note's text; `Ok(None)` when it is over the size limit; `Err(())` when its blob
-/// is not in the object database (the index is then built afresh).
-pub(super) fn text_of(repo: &Repo, blob: NoteText) -> std::result::Result<Option<Vec<u8>>, ()> {
-    let size = repo.note_size(blob).ok_or(())?;
-    if usize::try_from(size).map_or(true, |n| n > MAX_NOTE_SIZE) {
-        return Ok(None);
-    }
-    repo.note_text(blob, MAX_NOTE_SIZE).map(Some).ok_or(())
 }
 
 /// One group's entry from its records' lines (in the store's order; `notes` names the

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::index_file::{Files, GroupEntry, Heads, Located, Times};
 use super::index_members::{Parts, seen};
-use super::index_scan::{entries_of, group_name, newest_time, oversize, scan, text_of};
+use super::index_scan::{entries_of, group_name, newest_time, oversize, scan};
 use crate::git::{CommitId, NoteChange, NoteText, Repo};
 use crate::model::record::{Group, Head, MAX_NOTE_SIZE, RecordKind};
 use crate::support::error::Result;
@@ -214,7 +214,7 @@ fn settle(
         on_top,
         moved,
         touched,
-        held: _,
+        held,
     } = changed;
     let mut done: BTreeSet<String> = BTreeSet::new();
     for (g, added) in on_top {
@@ -265,12 +265,16 @@ fn settle(
     notes.dedup();
     let mut listed = Vec::with_capacity(notes.len());
     let mut texts = Vec::with_capacity(notes.len());
-    let mut held = 0;
+    // What the appended lines held counts too: `HELD` bounds the update whole.
+    let mut held = held;
+    // Through a reader that maps a bounded part of the packs, as `update` reads: the
+    // groups worked out again may have their notes all over the store.
+    let mut reader = repo.note_reader();
     for object in notes {
         let Some(blob) = repo.note_text_at(now, object)? else {
             return Ok(None);
         };
-        let Ok(text) = text_of(repo, blob) else {
+        let Ok(text) = super::index_build::text_of(&mut reader, blob) else {
             return Ok(None);
         };
         held += text.as_ref().map_or(0, Vec::len);
