@@ -5,6 +5,7 @@ mod free_key;
 mod history;
 mod index;
 mod index_build;
+mod index_delta;
 mod index_file;
 mod index_kept;
 mod index_members;

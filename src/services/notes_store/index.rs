@@ -9,7 +9,9 @@
 //! group makes the reader answer from the store itself. Up to date is reached by a
 //! diff of the two notes trees (`index_update.rs`): only the changed notes are read,
 //! only the members' parts of their groups, and of those groups only the ones not
-//! simply written on top of are worked out again (from their own notes). Nothing is
+//! simply written on top of are worked out again (from their own notes); what changed
+//! is laid over the files as a delta (`index_delta.rs`) rather than the files written
+//! again whole, until it grows. Nothing is
 //! locked: two readers updating at once each write their files (the last rename of
 //! each wins); a manifest whose parts are then another reader's is not believed and
 //! the index is built again; a writer of the store never waits for either.
@@ -30,11 +32,15 @@ pub const NO_INDEX: &str = "GIT_HANDOVER_TEST_NO_INDEX";
 /// Write the index of `commit`: the members' parts and manifest first, then the other
 /// files (`index_file::write`). Best effort: one not written is built again next time.
 fn save(files: &Files, notes_ref: &str, commit: CommitId, index: (&Heads, Parts, &Times)) {
-    let (heads, members, times) = index;
+    let (heads, mut members, times) = index;
     // A test holds a reader here, its index worked out and none of its files renamed,
     // while another updates the index.
     crate::support::testing::pause("notes-index-save");
-    let kept = members.write(files, notes_ref, commit).is_some()
+    // Written whole: no delta is laid over these files (`.open`'s writer lays a new
+    // one once `.open` is of `commit` too).
+    super::index_delta::remove(files);
+    let kept = members.take_entries(files, heads).is_some()
+        && members.write(files, notes_ref, commit).is_some()
         && file::write(files, notes_ref, commit, (heads, times));
     if !kept && let Some(dir) = files.heads.parent() {
         let mut unkept = UNKEPT
@@ -73,7 +79,7 @@ pub fn cannot_keep(repo: &Repo, notes_ref: &str) -> Option<(std::path::PathBuf, 
 /// built afresh, and then written back, best effort), with that commit; `None` when
 /// the ref does not exist.
 pub fn current(repo: &Repo, notes_ref: &str) -> Result<Option<(CommitId, Heads)>> {
-    match within(repo, notes_ref, None)? {
+    match within(repo, notes_ref, None, true)? {
         Within::NoRef => Ok(None),
         Within::At(now, heads) => Ok(Some((now, heads))),
         Within::OverBudget => unreachable!("no budget was given"),
@@ -88,24 +94,29 @@ pub(super) enum Within {
     OverBudget,
 }
 
-/// [`current`], a build given up when `budget` passes.
+/// [`current`], a build given up when `budget` passes; `by_delta`: first try bringing
+/// it up by a delta (`index_delta.rs`), which reads none of the files whole.
 pub(super) fn within(
     repo: &Repo,
     notes_ref: &str,
     budget: Option<std::time::Instant>,
+    by_delta: bool,
 ) -> Result<Within> {
     let Some(now) = repo.notes_commit_of(notes_ref)? else {
         return Ok(Within::NoRef);
     };
     let files = Files::at(&repo.tool_dir().notes_index(notes_ref));
-    if let Some((at, heads)) = file::read_heads(&files, notes_ref) {
+    if by_delta {
+        super::index_delta::bring_up(repo, &files, notes_ref, now)?;
+    }
+    if let Some((at, heads)) = super::index_delta::heads(&files, notes_ref) {
         if at == now {
             return Ok(Within::At(now, heads));
         }
         if let Some(changes) = repo.notes_descent(at, now)?
             && small(&changes)
             && let Some(members) = Parts::open(&files, notes_ref, at)
-            && let Some(times) = file::read_times(&files, notes_ref, at)
+            && let Some(times) = super::index_delta::times(&files, notes_ref, at)
             && let Some((heads, members, times)) =
                 super::index_update::update(repo, &files, (now, changes), (heads, members, times))?
         {
@@ -124,20 +135,10 @@ pub(super) fn within(
     Ok(Within::At(now, heads))
 }
 
-/// The most notes an update may find changed; past it the index is built afresh, which
-/// is both faster and smaller then: an update reads every changed note and the
-/// members of every group they hold. After a fetch of 2,000 notes commits (2,000 notes
-/// changed, every one of the 10,000 groups gaining records) into a store of 1,000,000
-/// records the update took 50-85 s and 194 MiB, the build 44 s and 37 MiB.
-const MOST_CHANGED: usize = 500;
-
 /// Whether `changes` are few enough to bring the index up to date by (the test knob
 /// `GIT_HANDOVER_TEST_MOST_CHANGED` lowers the bound).
 fn small(changes: &[crate::git::NoteChange]) -> bool {
-    let most = crate::support::testing::knob("GIT_HANDOVER_TEST_MOST_CHANGED")
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(MOST_CHANGED);
-    let small = changes.len() <= most;
+    let small = changes.len() <= super::index_delta::most_changed();
     if !small {
         crate::support::testing::note("notes-index-update-too-large");
     }
@@ -182,7 +183,7 @@ impl MembersOf {
 /// The times of the index of `notes_ref` at `commit`, when its file holds them.
 pub fn times(repo: &Repo, notes_ref: &str, commit: CommitId) -> Option<Times> {
     let files = Files::at(&repo.tool_dir().notes_index(notes_ref));
-    file::read_times(&files, notes_ref, commit)
+    super::index_delta::times(&files, notes_ref, commit)
 }
 
 /// Remove the index of `notes_ref` (one found not to hold): the next reader builds it.
@@ -192,6 +193,7 @@ pub fn forget(repo: &Repo, notes_ref: &str) {
     super::index_members::forget(&files);
     let _ = std::fs::remove_file(&files.times);
     let _ = std::fs::remove_file(&files.open);
+    super::index_delta::remove(&files);
 }
 
 /// Reads located records back, each note's blob once.

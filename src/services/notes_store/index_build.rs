@@ -112,9 +112,9 @@ pub(super) fn build(
             m.seen = super::index_scan::seen_of(lines.iter().map(|l| &l.head));
             m.kept = super::index_scan::kept_of(&lines, &notes, &mut |i| reads[i].take());
             let mut fetch = refetch(&mut reader, &notes);
-            heads
-                .groups
-                .insert(g.clone(), entry_of(lines, &notes, &mut fetch));
+            let entry = entry_of(lines, &notes, &mut fetch);
+            m.entry = Some(entry.clone());
+            heads.groups.insert(g.clone(), entry);
             made.entry(part_of(&g)).or_default().insert(g, m);
         }
         for (p, members) in made {

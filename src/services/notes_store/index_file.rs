@@ -6,6 +6,8 @@
 //! [`super::open_file`]). Each
 //! starts with a header naming the format, the notes ref, the notes commit it reflects
 //! and the SHA-256 of the rest; a file whose header or sum does not hold is not used.
+//! `<name>.delta` (`index_delta.rs`) lays what changed since over the other three: a
+//! reader of each applies it when it was written over that very file.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -18,7 +20,7 @@ use crate::git::{CommitId, NoteText};
 /// The format, and the reader it was built by: an index built by another version of the
 /// tool is built again, since how records are read (a new record kind, claims) may have
 /// changed. A change to how a record line is read within one version bumps the number.
-pub(super) const MAGIC: &str = concat!("git-handover notes-index 7 ", env!("CARGO_PKG_VERSION"));
+pub(super) const MAGIC: &str = concat!("git-handover notes-index 8 ", env!("CARGO_PKG_VERSION"));
 /// Bounds for reading the files back: far beyond any real store's index.
 const HEADS_LIMIT: u64 = 256 << 20;
 const TIMES_LIMIT: u64 = 1 << 30;
@@ -69,6 +71,10 @@ pub struct Heads {
     pub groups: BTreeMap<String, GroupEntry>,
     /// By note (annotated object, hex): its lines that are not records.
     pub notes: BTreeMap<String, Vec<NoteSkip>>,
+    /// Only the groups an update of `index_delta.rs` asked for are here (each taken
+    /// from its members' part as it is asked for), not every group.
+    #[serde(skip)]
+    pub partial: bool,
 }
 
 /// Whether a group is listed: a group of records without an id is not when a group
@@ -114,6 +120,7 @@ pub struct Files {
     pub members: PathBuf,
     pub times: PathBuf,
     pub open: PathBuf,
+    pub delta: PathBuf,
 }
 
 impl Files {
@@ -128,6 +135,7 @@ impl Files {
             members: with(".members"),
             times: with(".times"),
             open: with(".open"),
+            delta: with(".delta"),
         }
     }
 }
@@ -166,18 +174,33 @@ pub(super) fn unwrap(bytes: &[u8], kind: &str, notes_ref: &str) -> Option<(Commi
     (hex(&Sha256::digest(body)) == sum).then(|| (commit, body.to_vec()))
 }
 
-/// The readers' half as of its notes commit, when the file is there and whole.
-pub fn read_heads(files: &Files, notes_ref: &str) -> Option<(CommitId, Heads)> {
+/// The readers' half as of its notes commit, with its fourth header line (its sum),
+/// when the file is there and whole (what a delta was laid over: `index_delta.rs`).
+pub fn read_heads(files: &Files, notes_ref: &str) -> Option<(CommitId, Heads, String)> {
     let bytes = crate::support::read::read_regular(&files.heads, HEADS_LIMIT).ok()?;
     let (commit, body) = unwrap(&bytes, "heads", notes_ref)?;
-    Some((commit, serde_json::from_slice(&body).ok()?))
+    let heads: Heads = serde_json::from_slice(&body).ok()?;
+    Some((commit, heads, header(&bytes)?[3].to_owned()))
 }
 
-/// The times as of `commit`, when the file is there, whole and of that commit.
-pub fn read_times(files: &Files, notes_ref: &str, commit: CommitId) -> Option<Times> {
+/// The first four lines of an index file (format, ref, commit, sum or sizes).
+pub(super) fn header(bytes: &[u8]) -> Option<[&str; 4]> {
+    let mut at = 0;
+    let mut lines = [""; 4];
+    for l in &mut lines {
+        let end = at + bytes.get(at..)?.iter().position(|b| *b == b'\n')?;
+        *l = std::str::from_utf8(&bytes[at..end]).ok()?;
+        at = end + 1;
+    }
+    Some(lines)
+}
+
+/// The times as of their notes commit, with its fourth header line, when the file is
+/// there and whole.
+pub fn read_times(files: &Files, notes_ref: &str) -> Option<(CommitId, Times, String)> {
     let bytes = crate::support::read::read_regular(&files.times, TIMES_LIMIT).ok()?;
     let (of, body) = unwrap(&bytes, "times", notes_ref)?;
-    if of != commit || body.len() % 36 != 0 {
+    if body.len() % 36 != 0 {
         return None;
     }
     // 20-byte id, then the time in nanoseconds (i128 LE).
@@ -187,7 +210,80 @@ pub fn read_times(files: &Files, notes_ref: &str, commit: CommitId) -> Option<Ti
         let at = jiff::Timestamp::from_nanosecond(ns).ok()?;
         out.insert(CommitId::from_bytes(&chunk[..20])?, at);
     }
-    Some(out)
+    Some((of, out, header(&bytes)?[3].to_owned()))
+}
+
+/// `l` naming its note's blob as `moved` says it is now (a note whose lines were only
+/// appended to since holds the record at the same line): what a delta lays over.
+pub fn relocate(moved: &BTreeMap<String, String>, l: &mut Located) {
+    if let Some(b) = moved.get(&l.note) {
+        l.blob.clone_from(b);
+    }
+}
+
+/// An index file's first bytes (a regular file's, a link not followed), enough for its
+/// header, and its size.
+pub(super) fn first_bytes(path: &Path) -> Option<(std::fs::File, Vec<u8>, u64)> {
+    use std::io::Read;
+    let mut f = crate::support::read::open_own(path).ok()?;
+    let meta = f.metadata().ok()?;
+    if !meta.is_file() {
+        return None;
+    }
+    let mut first = Vec::with_capacity(1024);
+    (&mut f).take(1024).read_to_end(&mut first).ok()?;
+    Some((f, first, meta.len()))
+}
+
+/// The `.times` file of `base` whose fourth header line is `line`, its records
+/// (20-byte id, i128 LE ns, sorted) read one at a time, its body not summed (a reader
+/// of the times sums it): what an update laid over the files looks a note's time up in.
+pub(super) struct TimesFile {
+    file: std::fs::File,
+    at: u64,
+    n: u64,
+}
+
+impl TimesFile {
+    pub fn open(files: &Files, notes_ref: &str, base: CommitId, line: &str) -> Option<TimesFile> {
+        let (file, first, size) = first_bytes(&files.times)?;
+        let lines = header(&first)?;
+        if lines[0] != format!("{MAGIC} times")
+            || lines[1] != notes_ref
+            || lines[2] != base.to_string()
+            || lines[3] != line
+        {
+            return None;
+        }
+        let at: u64 = lines.iter().map(|l| l.len() as u64 + 1).sum();
+        let body = size.checked_sub(at)?;
+        (body % 36 == 0).then_some(TimesFile {
+            file,
+            at,
+            n: body / 36,
+        })
+    }
+
+    /// The time of `note` (`Ok(None)`: the file has none); `Err`: the file does not
+    /// read.
+    pub fn find(&self, note: CommitId) -> Result<Option<i128>, ()> {
+        use std::os::unix::fs::FileExt;
+        let (mut lo, mut hi) = (0, self.n);
+        let mut rec = [0u8; 36];
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            (self.file.read_exact_at(&mut rec, self.at + mid * 36)).map_err(drop)?;
+            match rec[..20].cmp(note.as_bytes()) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => {
+                    let ns = rec[20..].try_into().map_err(drop)?;
+                    return Ok(Some(i128::from_le_bytes(ns)));
+                }
+            }
+        }
+        Ok(None)
+    }
 }
 
 /// Write the files for `commit` after its members (`index_members.rs`): the times

@@ -11,7 +11,11 @@
 //! count × u64 LE, sorted — [`seen`] of every record's `session_hash` and of every
 //! name its records give as `parent` or set aside (what lets an update add one record
 //! on top of a group's newest without reading the group's notes, `index_update.rs`;
-//! a name that collides only sends it the long way). A part whose bytes are not the ones its manifest
+//! a name that collides only sends it the long way), the group's kept records, and its
+//! entry of `.heads` (length u32 LE, then JSON; length 0: none), which an update laid
+//! over the files as a delta (`index_delta.rs`) starts from instead of reading `.heads`
+//! whole (an entry whose records' note only had lines appended since may still name
+//! that note's older blob: the same line there). A part whose bytes are not the ones its manifest
 //! names (a half-written update, another process's newer part, a forged file) is not
 //! used: the index is then built afresh. Parts are written before the manifest.
 
@@ -40,6 +44,8 @@ pub struct Member {
     pub notes: Vec<CommitId>,
     pub seen: Vec<u64>,
     pub kept: Kept,
+    /// The group's entry of `.heads`.
+    pub entry: Option<super::index_file::GroupEntry>,
 }
 
 type Part = BTreeMap<String, Member>;
@@ -62,6 +68,8 @@ pub struct Parts {
     changed: std::collections::BTreeSet<usize>,
     /// A part could not be written: no manifest may name the parts.
     broken: bool,
+    /// Every group asked for (what an update touched).
+    asked: std::collections::BTreeSet<String>,
 }
 
 fn dir(files: &Files) -> PathBuf {
@@ -91,6 +99,10 @@ fn decode(body: &[u8], into: &mut Part) -> Option<()> {
             m.seen.push(c.u64()?);
         }
         m.kept = super::index_kept::decode(&mut c)?;
+        let len = c.u32()?;
+        if len > 0 {
+            m.entry = Some(serde_json::from_slice(c.take(len)?).ok()?);
+        }
         into.insert(name, m);
     }
     Some(())
@@ -110,6 +122,12 @@ fn encode(part: &Part) -> Option<Vec<u8>> {
             body.extend_from_slice(&s.to_le_bytes());
         }
         super::index_kept::encode(&mut body, &m.kept);
+        let entry = match &m.entry {
+            Some(e) => serde_json::to_vec(e).ok()?,
+            None => Vec::new(),
+        };
+        body.extend_from_slice(&u32::try_from(entry.len()).ok()?.to_le_bytes());
+        body.extend_from_slice(&entry);
     }
     Some(body)
 }
@@ -131,6 +149,7 @@ impl Parts {
             loaded: BTreeMap::new(),
             changed: std::collections::BTreeSet::new(),
             broken: false,
+            asked: std::collections::BTreeSet::new(),
         })
     }
 
@@ -141,6 +160,7 @@ impl Parts {
             loaded: BTreeMap::new(),
             changed: std::collections::BTreeSet::new(),
             broken: false,
+            asked: std::collections::BTreeSet::new(),
         }
     }
 
@@ -202,7 +222,11 @@ impl Parts {
                 records: Vec::new(),
                 all: true,
             },
+            entry: None,
         };
+        if !self.asked.contains(g) {
+            self.asked.insert(g.to_owned());
+        }
         Some(self.part(files, part_of(g))?.get(g).unwrap_or(&NONE))
     }
 
@@ -210,7 +234,45 @@ impl Parts {
     pub fn get_mut(&mut self, files: &Files, g: &str) -> Option<&mut Member> {
         let part = part_of(g);
         self.changed.insert(part);
+        if !self.asked.contains(g) {
+            self.asked.insert(g.to_owned());
+        }
         Some(self.part(files, part)?.entry(g.to_owned()).or_default())
+    }
+
+    /// The groups an update of a partial `heads` (`index_delta.rs`) asked for, each
+    /// taken from its part (what `index_update.rs` calls before it settles the groups).
+    pub fn fill(&mut self, heads: &mut super::index_file::Heads, files: &Files) {
+        if !heads.partial {
+            return;
+        }
+        let asked: Vec<String> = self.asked.iter().cloned().collect();
+        for g in asked {
+            if heads.groups.contains_key(&g) {
+                continue;
+            }
+            if let Some(e) = self.get(files, &g).and_then(|m| m.entry.clone()) {
+                heads.groups.insert(g, e);
+            }
+        }
+    }
+
+    /// Every group asked for so far.
+    pub fn asked(&self) -> &std::collections::BTreeSet<String> {
+        &self.asked
+    }
+
+    /// Each group asked for takes its entry from `heads` (its `.heads` entry as of the
+    /// commit about to be written; none when it has none), its part rewritten only when
+    /// that changes it. `None`: a part does not hold.
+    pub fn take_entries(&mut self, files: &Files, heads: &super::index_file::Heads) -> Option<()> {
+        for g in std::mem::take(&mut self.asked) {
+            let e = heads.groups.get(&g);
+            if self.get(files, &g)?.entry.as_ref() != e {
+                self.get_mut(files, &g)?.entry = e.cloned();
+            }
+        }
+        Some(())
     }
 
     /// Write the changed parts, then the manifest of `commit`. `None` when a write

@@ -128,6 +128,8 @@ pub(super) fn update(
             };
         }
     }
+    // An update laid over the files as a delta holds only the groups it asks for.
+    members.fill(&mut heads, files);
     let Some(()) = settle(repo, files, now, changed, (&mut heads, &mut members))? else {
         return Ok(None);
     };

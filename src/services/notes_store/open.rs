@@ -9,10 +9,9 @@
 use std::collections::BTreeMap;
 
 use super::index::{Within, within};
-use super::index_file::{Files, Heads, Located, parse_located};
+use super::index_file::{Files, Heads};
 use super::open_file::{self as file, Open, OpenEntry, OpenFile, Unheld};
-use crate::git::{NoteReader, NoteText, Repo};
-use crate::model::record::{Group, MAX_NOTE_SIZE, RecordKind};
+use crate::git::{NoteText, Repo};
 use crate::support::error::Result;
 
 /// The open part, as read from its file (its body read only when asked for), as made
@@ -58,6 +57,7 @@ impl Part {
                     return None;
                 };
                 file::write_open(&p.files, &p.notes_ref, p.commit, &open);
+                super::index_delta::reset(&p.files, &p.notes_ref, p.commit, &p.heads, &open);
                 Some(open.groups)
             }
         }
@@ -111,18 +111,25 @@ pub fn open(repo: &Repo, notes_ref: &str) -> Result<OpenAt> {
         return Ok(OpenAt::NoRef);
     };
     let files = Files::at(&repo.tool_dir().notes_index(notes_ref));
-    let previous = OpenFile::read(&files, notes_ref);
+    let previous = super::index_delta::open_file(&files, notes_ref, now);
     if let Some(f) = previous.as_ref()
         && f.commit == now
     {
         return Ok(OpenAt::At(Part::File(previous.expect("read"))));
+    }
+    // A few records since: laid over the files as a delta, none of them read whole.
+    if super::index_delta::bring_up(repo, &files, notes_ref, now)?
+        && let Some(f) = super::index_delta::open_file(&files, notes_ref, now)
+        && f.commit == now
+    {
+        return Ok(OpenAt::At(Part::File(f)));
     }
     // The hook builds an index only as far as its budget goes (a small store's);
     // otherwise it answers without the store, and the next command builds it.
     let budget = repo
         .has_deadline()
         .then(|| std::time::Instant::now() + build_budget());
-    Ok(match within(repo, notes_ref, budget)? {
+    Ok(match within(repo, notes_ref, budget, false)? {
         Within::NoRef => OpenAt::NoRef,
         Within::At(commit, heads) if budget.is_some() && many_open(&heads) => {
             // The hook, and `.open` would be long to make (reading the older file whole
@@ -149,6 +156,7 @@ pub fn open(repo: &Repo, notes_ref: &str) -> Result<OpenAt> {
             // not, to kill the process mid-update.
             crate::support::testing::pause("notes-index-write-open");
             file::write_open(&files, notes_ref, commit, &open);
+            super::index_delta::reset(&files, notes_ref, commit, &heads, &open);
             OpenAt::At(Part::Made(open))
         }
         Within::OverBudget => {
@@ -202,9 +210,9 @@ fn made(repo: &Repo, heads: &Heads, mut carry: BTreeMap<String, OpenEntry>) -> O
             continue;
         }
         let newest = e.newest.clone()?;
-        let mut lines = vec![line_at(&mut reader, &mut texts, &newest, g)?];
+        let mut lines = vec![file::line_at(&mut reader, &mut texts, &newest, g)?];
         for side in &e.sides {
-            lines.push(line_at(&mut reader, &mut texts, side, g)?);
+            lines.push(file::line_at(&mut reader, &mut texts, side, g)?);
         }
         read += 1;
         groups.insert(
@@ -223,33 +231,6 @@ fn made(repo: &Repo, heads: &Heads, mut carry: BTreeMap<String, OpenEntry>) -> O
         groups,
         said: super::index_file::said(heads),
     })
-}
-
-/// The line `l` locates, when it is a session record of group `group`.
-fn line_at(
-    reader: &mut NoteReader<'_>,
-    last: &mut Option<(NoteText, Option<Vec<u8>>)>,
-    l: &Located,
-    group: &str,
-) -> Option<String> {
-    let (_, blob) = parse_located(l)?;
-    if last.as_ref().is_none_or(|(b, _)| *b != blob) {
-        *last = Some((blob, reader.text(blob, MAX_NOTE_SIZE)));
-    }
-    let text = last.as_ref()?.1.as_deref()?;
-    let line = text.split(|b| *b == b'\n').nth(l.line.checked_sub(1)?)?;
-    of_group(line, group)?;
-    String::from_utf8(line.to_vec()).ok()
-}
-
-/// Whether `line` is a session record of group `group` (its head read, not the rest).
-pub fn of_group(line: &[u8], group: &str) -> Option<()> {
-    let head = crate::model::record::parse_head(line)?;
-    let name = match Group::of(&head) {
-        Group::Id(id) => format!("i:{id}"),
-        Group::Key(key) => format!("k:{key}"),
-    };
-    (name == group && head.kind == RecordKind::Session).then_some(())
 }
 
 /// Set when this run answered without the store for want of an index ([`open`]).

@@ -29,8 +29,9 @@ use std::os::unix::fs::FileExt;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::index_file::{Files, Heads, Located, MAGIC, shown};
-use crate::git::CommitId;
+use super::index_file::{Files, Heads, Located, MAGIC, parse_located, shown};
+use crate::git::{CommitId, NoteText};
+use crate::model::record::{Group, MAX_NOTE_SIZE, RecordKind};
 
 /// Bounds for reading the file back: far beyond any real store's open sessions.
 const HEAD_LIMIT: u64 = 64 << 20;
@@ -159,6 +160,18 @@ pub fn write_open(files: &Files, notes_ref: &str, commit: CommitId, open: &Open)
     let _ = crate::support::fsio::write_cache(&files.open, &bytes);
 }
 
+/// What changed since an `.open` was written, laid over it (`index_delta.rs`): the
+/// notes commit it is then of, what its head would say, the open groups whose entries
+/// changed (none: no longer open), how many are open, the blob of each changed note.
+pub struct Laid {
+    pub commit: CommitId,
+    pub said: Vec<(String, usize, String)>,
+    pub diverged: Vec<String>,
+    pub open: BTreeMap<String, Option<OpenEntry>>,
+    pub count: usize,
+    pub moved: BTreeMap<String, String>,
+}
+
 /// The file's body (or a line of it) did not hold.
 pub struct Unheld;
 
@@ -168,6 +181,10 @@ pub struct OpenFile {
     pub said: Vec<(String, usize, String)>,
     diverged: Vec<String>,
     groups: usize,
+    /// What changed since the file's commit, laid over it (`index_delta.rs`).
+    over: Option<Box<Laid>>,
+    /// The header's fourth line (the lengths and the head's sum).
+    sizes: String,
     body_sum: String,
     file: std::fs::File,
     body_at: u64,
@@ -204,6 +221,7 @@ impl OpenFile {
             return None;
         }
         let commit = CommitId::from_hex(commit)?;
+        let sizes_line = sizes;
         let mut sizes = sizes.split(' ');
         let head_len: u64 = sizes.next()?.parse().ok()?;
         let body_len: u64 = sizes.next()?.parse().ok()?;
@@ -234,11 +252,26 @@ impl OpenFile {
             said: head.said,
             diverged: head.diverged,
             groups: head.groups,
+            over: None,
+            sizes: sizes_line.to_owned(),
             body_sum: head.body,
             file,
             body_at: at + head_len,
             body_len,
         })
+    }
+
+    /// The header's fourth line: what a delta laid over the file names it by.
+    pub fn sizes(&self) -> &str {
+        &self.sizes
+    }
+
+    /// The file as of `laid.commit`: what changed since laid over it.
+    pub fn lay(&mut self, laid: Laid) {
+        self.commit = laid.commit;
+        self.said.clone_from(&laid.said);
+        self.diverged.clone_from(&laid.diverged);
+        self.over = Some(Box::new(laid));
     }
 
     /// The body, when its sum holds.
@@ -277,7 +310,25 @@ impl OpenFile {
             }
         }
         let holds = read == self.body_len && hex(&summed.finalize()) == self.body_sum;
-        (holds && out.len() == self.groups).then_some(out)
+        if !holds || out.len() != self.groups {
+            return None;
+        }
+        let Some(d) = &self.over else {
+            return Some(out);
+        };
+        for e in out.values_mut() {
+            for l in std::iter::once(&mut e.newest).chain(e.sides.iter_mut()) {
+                super::index_file::relocate(&d.moved, l);
+            }
+        }
+        for (g, e) in &d.open {
+            match e {
+                Some(e) if e.well_formed() => drop(out.insert(g.clone(), e.clone())),
+                Some(_) => return None,
+                None => drop(out.remove(g)),
+            }
+        }
+        (out.len() == d.count).then_some(out)
     }
 
     /// Group `group`'s entry when it diverged (`None`: it did not, or is not open);
@@ -287,10 +338,24 @@ impl OpenFile {
         if !self.diverged.iter().any(|g| g == group) {
             return Ok(None);
         }
+        if let Some(d) = &self.over
+            && let Some(e) = d.open.get(group)
+        {
+            return match e {
+                Some(e) if !e.sides.is_empty() && e.well_formed() => Ok(Some(e.clone())),
+                _ => Err(Unheld),
+            };
+        }
         let body = self.body().ok_or(Unheld)?;
         for line in body.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
             let (g, e) = entry_of(line).ok_or(Unheld)?;
             if g == group {
+                let mut e = e;
+                if let Some(d) = &self.over {
+                    for l in std::iter::once(&mut e.newest).chain(e.sides.iter_mut()) {
+                        super::index_file::relocate(&d.moved, l);
+                    }
+                }
                 return if e.sides.is_empty() {
                     Err(Unheld)
                 } else {
@@ -313,4 +378,31 @@ fn entry_of(line: &[u8]) -> Option<(String, OpenEntry)> {
     let group: String = serde_json::from_slice(&rest[..tab]).ok()?;
     let entry: OpenEntry = serde_json::from_slice(&rest[tab + 1..]).ok()?;
     entry.well_formed().then_some((group, entry))
+}
+
+/// The line `l` locates, when it is a session record of group `group`.
+pub(super) fn line_at(
+    reader: &mut crate::git::NoteReader<'_>,
+    last: &mut Option<(NoteText, Option<Vec<u8>>)>,
+    l: &Located,
+    group: &str,
+) -> Option<String> {
+    let (_, blob) = parse_located(l)?;
+    if last.as_ref().is_none_or(|(b, _)| *b != blob) {
+        *last = Some((blob, reader.text(blob, MAX_NOTE_SIZE)));
+    }
+    let text = last.as_ref()?.1.as_deref()?;
+    let line = text.split(|b| *b == b'\n').nth(l.line.checked_sub(1)?)?;
+    of_group(line, group)?;
+    String::from_utf8(line.to_vec()).ok()
+}
+
+/// Whether `line` is a session record of group `group` (its head read, not the rest).
+pub fn of_group(line: &[u8], group: &str) -> Option<()> {
+    let head = crate::model::record::parse_head(line)?;
+    let name = match Group::of(&head) {
+        Group::Id(id) => format!("i:{id}"),
+        Group::Key(key) => format!("k:{key}"),
+    };
+    (name == group && head.kind == RecordKind::Session).then_some(())
 }
