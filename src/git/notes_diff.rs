@@ -63,6 +63,11 @@ pub(super) type Changed = (ObjectId, Option<ObjectId>, Option<ObjectId>);
 /// One tree's entries by name: (is a tree, id).
 type Entries = BTreeMap<Vec<u8>, (bool, ObjectId)>;
 
+/// The trees a notes diff reads through the store it was asked through before it
+/// opens one for each tree: the root and one fan-out subtree on each side (one note
+/// changed) and a level more.
+const NEAR_TREES: usize = 8;
+
 impl Repo {
     /// The commit `notes_ref` points to, `None` when it does not exist.
     pub fn notes_commit_of(&self, notes_ref: &str) -> Result<Option<CommitId>> {
@@ -112,11 +117,14 @@ impl Repo {
             return Ok(None);
         }
         let (old_tree, new_tree) = (by.tree_of(Some(old.0))?, by.tree_of(Some(new.0))?);
+        // Past the first few trees, each tree through a store of its own (a tree is a
+        // delta chain of up to 50 scattered over the packs): the diff after 2,000 notes
+        // commits otherwise kept 51 MB of pack pages resident, more than the build it
+        // may be followed by. The first few (the usual change, a few records on one
+        // note: the root and one subtree on each side) through the walk's store, dropped
+        // after: each store opened costs about what the rest of such an update does.
+        let changes = by.note_changes_by(old_tree, new_tree, true)?;
         drop(own);
-        // Each tree through a store of its own (a tree is a delta chain of up to 50
-        // scattered over the packs): the diff after 2,000 notes commits otherwise kept
-        // 51 MB of pack pages resident, more than the build it may be followed by.
-        let changes = self.note_changes_by(old_tree, new_tree, true)?;
         Ok(Some(changes.into_iter().map(change).collect()))
     }
 
@@ -126,11 +134,13 @@ impl Repo {
         self.note_changes_by(old, new, false)
     }
 
-    /// [`Repo::note_changes`], each tree compared read through an object store opened
-    /// for it when `apart`.
+    /// [`Repo::note_changes`], when `apart` each tree compared past the first
+    /// [`NEAR_TREES`] read through an object store opened for it.
     fn note_changes_by(&self, old: ObjectId, new: ObjectId, apart: bool) -> Result<Vec<Changed>> {
         let mut olds = BTreeMap::new();
         let mut news = BTreeMap::new();
+        let read = std::cell::Cell::new(0);
+        let apart = apart.then_some(&read);
         self.diff_trees((old, new, apart), "", &mut olds, &mut news)?;
         let mut objects: Vec<&ObjectId> = olds.keys().chain(news.keys()).collect();
         objects.sort();
@@ -191,6 +201,7 @@ impl Repo {
     }
 
     fn entries_of(&self, tree: ObjectId, apart: bool) -> Result<Entries> {
+        // (`apart`: through a store opened for this tree alone.)
         let inner = &self.repo;
         let own = apart
             .then(|| gix::open_opts(inner.path(), inner.open_options().clone()).ok())
@@ -217,7 +228,7 @@ impl Repo {
     /// both sides and is compared note by note).
     fn diff_trees(
         &self,
-        (old, new, apart): (ObjectId, ObjectId, bool),
+        (old, new, apart): (ObjectId, ObjectId, Option<&std::cell::Cell<usize>>),
         prefix: &str,
         olds: &mut BTreeMap<ObjectId, ObjectId>,
         news: &mut BTreeMap<ObjectId, ObjectId>,
@@ -225,7 +236,12 @@ impl Repo {
         if old == new {
             return Ok(());
         }
-        let (a, b) = (self.entries_of(old, apart)?, self.entries_of(new, apart)?);
+        // The trees compared so far, counted: past the first few, each apart.
+        let far = apart.is_some_and(|n| {
+            n.set(n.get() + 2);
+            n.get() > NEAR_TREES
+        });
+        let (a, b) = (self.entries_of(old, far)?, self.entries_of(new, far)?);
         let mut names: Vec<&Vec<u8>> = a.keys().chain(b.keys()).collect();
         names.sort();
         names.dedup();

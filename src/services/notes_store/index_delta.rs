@@ -323,7 +323,9 @@ fn next(
         return None;
     }
     let mut d = delta.clone();
-    let mut reader = repo.note_reader();
+    // Through the repository's own store: a few notes (a store opened costs about what
+    // the rest of the update does).
+    let read = &mut |b| repo.note_text(b, crate::model::record::MAX_NOTE_SIZE);
     let mut last: Option<(NoteText, Option<Vec<u8>>)> = None;
     let asked: Vec<String> = members.asked().iter().cloned().collect();
     for g in asked {
@@ -340,14 +342,9 @@ fn next(
         let open = match new.filter(|e| is_open(e)) {
             Some(e) => {
                 let newest = e.newest.clone()?;
-                let mut lines = vec![super::open_file::line_at(
-                    &mut reader,
-                    &mut last,
-                    &newest,
-                    &g,
-                )?];
+                let mut lines = vec![super::open_file::line_at(read, &mut last, &newest, &g)?];
                 for side in &e.sides {
-                    lines.push(super::open_file::line_at(&mut reader, &mut last, side, &g)?);
+                    lines.push(super::open_file::line_at(read, &mut last, side, &g)?);
                 }
                 Some(OpenEntry {
                     newest,

@@ -210,9 +210,10 @@ fn made(repo: &Repo, heads: &Heads, mut carry: BTreeMap<String, OpenEntry>) -> O
             continue;
         }
         let newest = e.newest.clone()?;
-        let mut lines = vec![file::line_at(&mut reader, &mut texts, &newest, g)?];
+        let text = &mut |b| reader.text(b, crate::model::record::MAX_NOTE_SIZE);
+        let mut lines = vec![file::line_at(text, &mut texts, &newest, g)?];
         for side in &e.sides {
-            lines.push(file::line_at(&mut reader, &mut texts, side, g)?);
+            lines.push(file::line_at(text, &mut texts, side, g)?);
         }
         read += 1;
         groups.insert(

@@ -31,7 +31,7 @@ use sha2::{Digest, Sha256};
 
 use super::index_file::{Files, Heads, Located, MAGIC, parse_located, shown};
 use crate::git::{CommitId, NoteText};
-use crate::model::record::{Group, MAX_NOTE_SIZE, RecordKind};
+use crate::model::record::{Group, RecordKind};
 
 /// Bounds for reading the file back: far beyond any real store's open sessions.
 const HEAD_LIMIT: u64 = 64 << 20;
@@ -380,16 +380,17 @@ fn entry_of(line: &[u8]) -> Option<(String, OpenEntry)> {
     entry.well_formed().then_some((group, entry))
 }
 
-/// The line `l` locates, when it is a session record of group `group`.
+/// The line `l` locates (its note's text read by `read`, the last one kept in `last`),
+/// when it is a session record of group `group`.
 pub(super) fn line_at(
-    reader: &mut crate::git::NoteReader<'_>,
+    read: &mut dyn FnMut(NoteText) -> Option<Vec<u8>>,
     last: &mut Option<(NoteText, Option<Vec<u8>>)>,
     l: &Located,
     group: &str,
 ) -> Option<String> {
     let (_, blob) = parse_located(l)?;
     if last.as_ref().is_none_or(|(b, _)| *b != blob) {
-        *last = Some((blob, reader.text(blob, MAX_NOTE_SIZE)));
+        *last = Some((blob, read(blob)));
     }
     let text = last.as_ref()?.1.as_deref()?;
     let line = text.split(|b| *b == b'\n').nth(l.line.checked_sub(1)?)?;
