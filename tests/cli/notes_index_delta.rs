@@ -361,3 +361,37 @@ fn an_updater_killed_between_the_parts_and_the_delta_leaves_an_index_that_answer
     let _ = child.wait();
     readers(&env, &repo, "after the kill");
 }
+
+#[test]
+fn open_made_again_over_a_delta_is_not_a_build() {
+    let env = TestEnv::new();
+    let (repo, c) = store(&env);
+    let log = env.event_log("open");
+    append(
+        &env,
+        &repo,
+        &c[1],
+        &[record("s1", 3, Some("h12"), "h13", "2026-11-30T11:00:00Z")],
+    );
+    status(&env, &repo, &log);
+    assert_eq!(log.count("notes-index-delta-written"), 1);
+    // `.open` gone: made again from `.heads` under the delta, the rest kept.
+    std::fs::remove_file(repo.join(HEADS.replace(".heads", ".open"))).unwrap();
+    status(&env, &repo, &log);
+    // `log` reads `.heads` and the members, `status` made `.open` again.
+    let run = env.handover_with(&repo, &["log", "-n", "20"], |cmd| {
+        cmd.env("GIT_HANDOVER_TEST_LOG", log.path());
+    });
+    assert_eq!(run.code, 0, "{}", run.snapshot());
+    assert_eq!(log.count("notes-index-built"), 0, "not built");
+    readers(&env, &repo, "open made again");
+    append(
+        &env,
+        &repo,
+        &c[2],
+        &[record("s2", 2, Some("h21"), "h22", "2026-11-30T11:01:00Z")],
+    );
+    status(&env, &repo, &log);
+    assert_eq!(log.count("notes-index-built"), 0, "never built");
+    readers(&env, &repo, "then a record");
+}

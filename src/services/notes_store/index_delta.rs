@@ -191,11 +191,13 @@ fn bounds(files: &Files, notes_ref: &str, base: CommitId) -> Option<[String; 3]>
 }
 
 /// After the files were written whole for `commit` (`.open` last): an empty delta over
-/// them, which the next update lays its changes in. Removed when the three files are
-/// not all of `commit`.
+/// them, which the next update lays its changes in. When the three files are not all
+/// of `commit` (`.open` made again over `.heads` and `.times` brought up by the delta
+/// there is), the delta there is left: each reader checks it is laid over its file,
+/// and the next update takes the long way (without it, `.heads` would be of an older
+/// commit than the members: a build).
 pub(super) fn reset(files: &Files, notes_ref: &str, commit: CommitId, heads: &Heads, open: &Open) {
     let Some(bound) = bounds(files, notes_ref, commit) else {
-        remove(files);
         return;
     };
     let d = Delta {
