@@ -67,6 +67,8 @@ type Entries = BTreeMap<Vec<u8>, (bool, ObjectId)>;
 /// opens one for each tree: the root and one fan-out subtree on each side (one note
 /// changed) and a level more.
 const NEAR_TREES: usize = 8;
+/// The first parents a notes descent follows before it asks for the merge base.
+const NEAR_COMMITS: usize = 16;
 
 impl Repo {
     /// The commit `notes_ref` points to, `None` when it does not exist.
@@ -101,6 +103,14 @@ impl Repo {
     /// would keep mapped for the rest of the run. Falls back to that store when another
     /// cannot be opened.
     pub fn notes_descent(&self, old: CommitId, new: CommitId) -> Result<Option<Vec<NoteChange>>> {
+        // A few commits on top by first parents (the usual case: other processes'
+        // writes since): no merge-base walk and no store opened for it (a store's packs
+        // mapped and faulted in again were most of such an update's time).
+        if self.first_parents_reach(old, new, NEAR_COMMITS) {
+            let (old_tree, new_tree) = (self.tree_of(Some(old.0))?, self.tree_of(Some(new.0))?);
+            let changes = self.note_changes_by(old_tree, new_tree, true)?;
+            return Ok(Some(changes.into_iter().map(change).collect()));
+        }
         let inner = &self.repo;
         let own = gix::open_opts(inner.path(), inner.open_options().clone())
             .ok()
@@ -126,6 +136,24 @@ impl Repo {
         let changes = by.note_changes_by(old_tree, new_tree, true)?;
         drop(own);
         Ok(Some(changes.into_iter().map(change).collect()))
+    }
+
+    /// Whether `old` is `new` or reached from it by at most `steps` first parents.
+    fn first_parents_reach(&self, old: CommitId, new: CommitId, steps: usize) -> bool {
+        let mut at = new.0;
+        for _ in 0..=steps {
+            if at == old.0 {
+                return true;
+            }
+            let Ok(commit) = self.repo.find_commit(at) else {
+                return false;
+            };
+            let Some(parent) = commit.parent_ids().next() else {
+                return false;
+            };
+            at = parent.detach();
+        }
+        false
     }
 
     /// The notes that differ between notes trees `old` and `new`: (annotated object,
