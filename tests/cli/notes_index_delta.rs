@@ -198,7 +198,7 @@ fn resealed(bytes: &[u8], forge: impl FnOnce(&mut serde_json::Value)) -> Vec<u8>
 #[test]
 fn a_delta_or_a_part_swapped_deleted_torn_or_forged_is_not_believed() {
     type Attack = fn(&Path, &Saved);
-    let attacks: [(&str, Attack); 7] = [
+    let attacks: [(&str, Attack); 9] = [
         ("the delta of an older commit swapped in", |repo, s| {
             std::fs::write(repo.join(DELTA), &s.delta).unwrap();
         }),
@@ -241,6 +241,35 @@ fn a_delta_or_a_part_swapped_deleted_torn_or_forged_is_not_believed() {
                 std::fs::write(repo.join(HEADS), forged).unwrap();
             },
         ),
+        (
+            "the times another writer wrote of the same commit under the delta",
+            |repo, _| {
+                // The first note's time moved a second on, sums that hold.
+                let path = repo.join(HEADS.replace(".heads", ".times"));
+                let b = std::fs::read(&path).unwrap();
+                let at = b
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| **c == b'\n')
+                    .nth(3)
+                    .unwrap()
+                    .0
+                    + 1;
+                let mut body = b[at..].to_vec();
+                body[20 + 4] ^= 0x3b;
+                let head = String::from_utf8(b[..at].to_vec()).unwrap();
+                let h: Vec<&str> = head.splitn(5, '\n').collect();
+                let sum = sha256_hex(&body);
+                let mut forged = format!("{}\n{}\n{}\n{sum}\n", h[0], h[1], h[2]).into_bytes();
+                forged.extend_from_slice(&body);
+                std::fs::write(&path, forged).unwrap();
+            },
+        ),
+        ("a members' part deleted", |repo, _| {
+            let parts = repo.join(format!("{MEMBERS}.d"));
+            let first = std::fs::read_dir(&parts).unwrap().next().unwrap().unwrap();
+            std::fs::remove_file(first.path()).unwrap();
+        }),
         ("a members' part of another commit", |repo, s| {
             for (name, bytes) in &s.parts {
                 std::fs::write(repo.join(format!("{MEMBERS}.d")).join(name), bytes).unwrap();
