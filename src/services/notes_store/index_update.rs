@@ -272,7 +272,7 @@ fn settle(
     // groups worked out again may have their notes all over the store.
     let mut reader = repo.note_reader();
     for object in notes {
-        let Some(blob) = repo.note_text_at(now, object)? else {
+        let Some(blob) = reader.blob_at(now, object)? else {
             return Ok(None);
         };
         let Ok(text) = super::index_build::text_of(&mut reader, blob) else {
