@@ -54,6 +54,7 @@ mod notes_index_open;
 mod notes_index_open_attacks;
 mod notes_log;
 mod notes_log_before;
+mod notes_log_shown;
 mod notes_merge;
 mod notes_property;
 mod notes_store;
