@@ -31,7 +31,7 @@ fn a_run_of_one_sessions_writes_is_told_by_itself_and_a_record_further_back_read
     // a write of s2 among them.
     for seq in 1..=30u64 {
         let parent = (seq > 1).then(|| hx(seq - 1));
-        let at = format!("2026-11-30T10:{:02}:00Z", seq);
+        let at = format!("2026-11-30T10:{seq:02}:00Z");
         let mut lines = vec![record("s1", seq, parent.as_deref(), &hx(seq), &at)];
         if seq == 12 {
             lines.push(record("s2", 1, None, &hx(1000), "2026-11-30T10:12:30Z"));
