@@ -205,7 +205,7 @@ impl Store<'_> {
             keys.extend(e.keys.iter().chain(&e.other_keys).cloned());
         }
         let mut reading = Reading {
-            store: self,
+            reader: self.repo.note_reader(),
             commit,
             times: &times,
             members,
@@ -254,8 +254,9 @@ impl Store<'_> {
 
 /// A listing read through the index; `Err(())` from a step: the index named a note the
 /// store does not have.
-struct Reading<'a, 'b> {
-    store: &'a Store<'b>,
+struct Reading<'a> {
+    /// The notes are read through it (bounded resident packs).
+    reader: crate::git::NoteReader<'a>,
     commit: CommitId,
     times: &'a Times,
     /// Read as groups are asked for; a group whose members lack the notes its entry
@@ -275,7 +276,7 @@ type Listed = std::result::Result<(Vec<Placed>, Vec<Before>), ()>;
 /// The notes a listing keeps read (at most 64 notes of 1 MiB: a bound, whatever `-n`).
 const KEPT: usize = 64;
 
-impl Reading<'_, '_> {
+impl Reading<'_> {
     /// The text of `note` (empty over the size limit), read once while the last
     /// [`KEPT`] notes are kept; `Err(())`: the index named a note the store does not
     /// have.
@@ -283,7 +284,7 @@ impl Reading<'_, '_> {
         if let Some(t) = self.texts.get(&note) {
             return Ok(Ok(t.clone()));
         }
-        let Ok(text) = index::note_text(self.store, self.commit, note)? else {
+        let Ok(text) = index::note_text(&mut self.reader, self.commit, note)? else {
             return Ok(Err(()));
         };
         let text = std::rc::Rc::new(text.unwrap_or_default());
@@ -320,7 +321,7 @@ impl Reading<'_, '_> {
         }
         let mut all = Vec::new();
         for note in notes {
-            let Ok(text) = index::note_text(self.store, self.commit, note)? else {
+            let Ok(text) = index::note_text(&mut self.reader, self.commit, note)? else {
                 return Ok(Err(()));
             };
             let text = text.unwrap_or_default();
