@@ -49,6 +49,7 @@ mod note_consumption;
 mod notes_index;
 mod notes_index_attacks;
 mod notes_index_chain;
+mod notes_index_corners;
 mod notes_index_log;
 mod notes_index_open;
 mod notes_index_open_attacks;
