@@ -46,6 +46,11 @@ pub fn parse_head(line: &[u8]) -> Option<Head> {
         "continue-here" => RecordKind::ContinueHere,
         _ => return None,
     };
+    // A session record's state must be an object for its head to read (its whole read
+    // refuses any other); a continue-here record's state is not read whole.
+    if kind == RecordKind::Session && raw.state.as_ref().is_some_and(|s| !s.object) {
+        return None;
+    }
     crate::support::paths::check_relative(crate::k!("what.session_key"), &raw.key).ok()?;
     Some(Head {
         key: raw.key,
@@ -64,9 +69,12 @@ pub fn parse_head(line: &[u8]) -> Option<Head> {
 }
 
 /// The state's `session_hash`, read as the whole read reads the state (a map: a field
-/// given twice is its last value), every other field skipped unbuilt.
+/// given twice is its last value), every other field skipped unbuilt; and whether the
+/// state is an object at all (a continue-here record's whole read does not look at
+/// its state, so its head must read whatever the state is).
 struct StateHead {
     session_hash: Option<Value>,
+    object: bool,
 }
 
 impl<'de> serde::Deserialize<'de> for StateHead {
@@ -89,10 +97,39 @@ impl<'de> serde::Deserialize<'de> for StateHead {
                         m.next_value::<serde::de::IgnoredAny>()?;
                     }
                 }
-                Ok(StateHead { session_hash })
+                Ok(StateHead {
+                    session_hash,
+                    object: true,
+                })
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut s: A,
+            ) -> Result<StateHead, A::Error> {
+                while s.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(NOT_AN_OBJECT)
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<StateHead, E> {
+                Ok(NOT_AN_OBJECT)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<StateHead, E> {
+                Ok(NOT_AN_OBJECT)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<StateHead, E> {
+                Ok(NOT_AN_OBJECT)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<StateHead, E> {
+                Ok(NOT_AN_OBJECT)
+            }
+            fn visit_str<E>(self, _: &str) -> Result<StateHead, E> {
+                Ok(NOT_AN_OBJECT)
             }
         }
-        d.deserialize_map(Fields)
+        const NOT_AN_OBJECT: StateHead = StateHead {
+            session_hash: None,
+            object: false,
+        };
+        d.deserialize_any(Fields)
     }
 }
 

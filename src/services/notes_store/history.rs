@@ -4,8 +4,9 @@
 //! From the index, `log -n N` reads the notes in the order of their newest record's
 //! time (the index's `.times`) and stops when no unread note can hold a newer record
 //! than the N it has; what the record each shown one replaced holds is told by the
-//! records the index keeps of its session's groups (`index_kept.rs`, the usual case:
-//! a shown record is its session's newest, or a newer one of it is shown too), else
+//! shown records after it (the newest of the store: a run of one agent's writes tells
+//! itself), else by the records the index keeps of its session's groups
+//! (`index_kept.rs`: a shown record is its session's newest, or nearly), else
 //! looked for in the notes of its session alone (`.members`), newest first, stopping at
 //! the first that cannot hold a newer one. `log KEY` reads the notes of the groups that have that key. Only
 //! the lines that may be shown are parsed whole. Plain `log` is streamed (`stream.rs`);
@@ -80,25 +81,36 @@ fn walk<T>(r: &Record) -> Walk<T> {
 /// (`replaced.rs`: its session's older records with a state, walked newest first).
 fn befores(records: &[Placed], shown: usize) -> Vec<Before> {
     (0..shown.min(records.len()))
-        .map(|i| {
-            let r = &records[i].record;
-            let mut w = walk(r);
-            let older = (records[i + 1..].iter().map(|p| &p.record)).filter(|p| {
-                p.state.is_some()
-                    && same_session(
-                        (p.session_id.as_deref(), &p.key),
-                        (r.session_id.as_deref(), &r.key),
-                    )
-            });
-            for p in older {
-                let told = w.step(p.seq, hash_of(p).as_deref(), || Summary::of(&p.state_doc()));
-                if let Some(b) = told {
-                    return b;
-                }
-            }
-            w.decide()
-        })
+        .map(|i| walk_after(records, i).unwrap_or_else(|mut w| w.decide()))
         .collect()
+}
+
+/// What the records after `records[i]` (sorted, the newest of the store) tell of the
+/// state it replaced, walked as [`befores`] does; `None` when they run out before the
+/// walk tells (an older record, not among them, may).
+fn told_by_shown(records: &[Placed], i: usize) -> Option<Before> {
+    walk_after(records, i).ok()
+}
+
+/// The walk for `records[i]` over the records after it of its session with a state:
+/// what it told, or the walk when they ran out first.
+fn walk_after(records: &[Placed], i: usize) -> std::result::Result<Before, Box<Walk<Summary>>> {
+    let r = &records[i].record;
+    let mut w = walk(r);
+    let older = (records[i + 1..].iter().map(|p| &p.record)).filter(|p| {
+        p.state.is_some()
+            && same_session(
+                (p.session_id.as_deref(), &p.key),
+                (r.session_id.as_deref(), &r.key),
+            )
+    });
+    for p in older {
+        let told = w.step(p.seq, hash_of(p).as_deref(), || Summary::of(&p.state_doc()));
+        if let Some(b) = told {
+            return Ok(b);
+        }
+    }
+    Err(Box::new(w))
 }
 
 fn stored(p: Placed) -> StoredRecord {
@@ -193,7 +205,7 @@ impl Store<'_> {
             keys.extend(e.keys.iter().chain(&e.other_keys).cloned());
         }
         let mut reading = Reading {
-            store: self,
+            reader: self.repo.note_reader(),
             commit,
             times: &times,
             members,
@@ -242,8 +254,9 @@ impl Store<'_> {
 
 /// A listing read through the index; `Err(())` from a step: the index named a note the
 /// store does not have.
-struct Reading<'a, 'b> {
-    store: &'a Store<'b>,
+struct Reading<'a> {
+    /// The notes are read through it (bounded resident packs).
+    reader: crate::git::NoteReader<'a>,
     commit: CommitId,
     times: &'a Times,
     /// Read as groups are asked for; a group whose members lack the notes its entry
@@ -263,7 +276,7 @@ type Listed = std::result::Result<(Vec<Placed>, Vec<Before>), ()>;
 /// The notes a listing keeps read (at most 64 notes of 1 MiB: a bound, whatever `-n`).
 const KEPT: usize = 64;
 
-impl Reading<'_, '_> {
+impl Reading<'_> {
     /// The text of `note` (empty over the size limit), read once while the last
     /// [`KEPT`] notes are kept; `Err(())`: the index named a note the store does not
     /// have.
@@ -271,7 +284,7 @@ impl Reading<'_, '_> {
         if let Some(t) = self.texts.get(&note) {
             return Ok(Ok(t.clone()));
         }
-        let Ok(text) = index::note_text(self.store, self.commit, note)? else {
+        let Ok(text) = index::note_text(&mut self.reader, self.commit, note)? else {
             return Ok(Err(()));
         };
         let text = std::rc::Rc::new(text.unwrap_or_default());
@@ -308,7 +321,7 @@ impl Reading<'_, '_> {
         }
         let mut all = Vec::new();
         for note in notes {
-            let Ok(text) = index::note_text(self.store, self.commit, note)? else {
+            let Ok(text) = index::note_text(&mut self.reader, self.commit, note)? else {
                 return Ok(Err(()));
             };
             let text = text.unwrap_or_default();
@@ -392,7 +405,15 @@ impl Reading<'_, '_> {
             top.truncate(n);
         }
         let mut before = Vec::with_capacity(top.len());
-        for r in &top {
+        for (i, r) in top.iter().enumerate() {
+            // The shown records are the newest of the store, so those of its session
+            // after it are the newest of its older ones: when they tell, nothing is read
+            // (twenty writes of one agent shown: each told by the next).
+            if let Some(b) = told_by_shown(&top, i) {
+                crate::support::testing::note("log-before-shown");
+                before.push(b);
+                continue;
+            }
             match self.before(r)? {
                 Ok(b) => before.push(b),
                 Err(()) => return Ok(Err(())),
@@ -443,36 +464,61 @@ impl Reading<'_, '_> {
             };
             notes.extend(of);
         }
-        // Every older record of its session, newest first, walked (a fallback: the
-        // kept records tell in the usual case).
-        let mut older: Vec<Placed> = Vec::new();
-        for note in notes {
-            let Ok(text) = self.text(note)? else {
-                return Ok(Err(()));
-            };
-            for (line_no, line, head) in lines_of(&text) {
-                let Some(h) = head else { continue };
-                let place = Rank {
-                    saved_at: h.saved_at,
-                    key: &h.key,
-                    seq: h.seq,
-                    note,
-                    line: line_no,
-                };
-                let is_older = newer_first(&rank(r), &place) == Ordering::Less;
-                if !(is_older && same_session((h.session_id.as_deref(), &h.key), (id, key))) {
-                    continue;
-                }
-                if let Some(record) = self.parse(note, line_no, line)
-                    && record.state.is_some()
-                {
-                    older.push(Placed {
-                        note,
-                        line: line_no,
-                        record,
-                    });
+        self.read_back(r, notes)
+    }
+
+    /// Every older record of `r`'s session in `notes`, newest first, walked (a
+    /// fallback: the shown or kept records tell in the usual case). The notes are read
+    /// in the order of their newest record's time (`.times`), and a record is walked
+    /// once no unread note can hold a newer one, so the record `r` names as parent ends
+    /// the reading: a record's previous one costs the notes newer than it, not every
+    /// note of its session (at 1,000,000 records, a hundred notes read for each record
+    /// shown past the kept ones). The walk told any other way (no parent named, sides,
+    /// a parent without a record), and every note is read and the walk made again over
+    /// all of them in order, as before: only the parent's own state is taken on the
+    /// strength of `.times` (any record of that state holds it).
+    fn read_back(
+        &mut self,
+        r: &Placed,
+        notes: BTreeSet<CommitId>,
+    ) -> Result<std::result::Result<Before, ()>> {
+        let time = |n: &CommitId| self.times.get(n).copied().unwrap_or(jiff::Timestamp::MAX);
+        let mut notes: Vec<CommitId> = notes.into_iter().collect();
+        notes.sort_by_key(|n| std::cmp::Reverse((time(n), *n)));
+        let parent = r.record.parent.clone();
+        let mut w = walk(&r.record);
+        let (mut older, mut walked, mut read) = (Vec::new(), 0, 0);
+        'reading: loop {
+            let bar = notes.get(read).map(time);
+            sort(&mut older);
+            let ready = (older.iter())
+                .take_while(|p| bar.is_none_or(|b| p.record.saved_at > b))
+                .count();
+            for p in older.iter().take(ready).skip(walked) {
+                let hash = hash_of(&p.record);
+                let told = w.step(p.record.seq, hash.as_deref(), || {
+                    Summary::of(&p.record.state_doc())
+                });
+                match told {
+                    Some(b) if parent.is_some() && hash == parent => return Ok(Ok(b)),
+                    Some(_) => break 'reading,
+                    None => {}
                 }
             }
+            walked = ready.max(walked);
+            let Some(&note) = notes.get(read) else { break };
+            read += 1;
+            crate::support::testing::note("log-before-note");
+            let Ok(()) = self.older_in(r, note, &mut older)? else {
+                return Ok(Err(()));
+            };
+        }
+        // Told otherwise: every note, the walk again in order.
+        for &note in &notes[read..] {
+            crate::support::testing::note("log-before-note");
+            let Ok(()) = self.older_in(r, note, &mut older)? else {
+                return Ok(Err(()));
+            };
         }
         sort(&mut older);
         let mut w = walk(&r.record);
@@ -485,5 +531,43 @@ impl Reading<'_, '_> {
             }
         }
         Ok(Ok(w.decide()))
+    }
+
+    /// The records of note `note` older than `r`, of its session, with a state, added
+    /// to `out`; `Err(())`: the index named a note the store does not have.
+    fn older_in(
+        &mut self,
+        r: &Placed,
+        note: CommitId,
+        out: &mut Vec<Placed>,
+    ) -> Result<std::result::Result<(), ()>> {
+        let (id, key) = (r.record.session_id.as_deref(), r.record.key.as_str());
+        let Ok(text) = self.text(note)? else {
+            return Ok(Err(()));
+        };
+        for (line_no, line, head) in lines_of(&text) {
+            let Some(h) = head else { continue };
+            let place = Rank {
+                saved_at: h.saved_at,
+                key: &h.key,
+                seq: h.seq,
+                note,
+                line: line_no,
+            };
+            let is_older = newer_first(&rank(r), &place) == Ordering::Less;
+            if !(is_older && same_session((h.session_id.as_deref(), &h.key), (id, key))) {
+                continue;
+            }
+            if let Some(record) = self.parse(note, line_no, line)
+                && record.state.is_some()
+            {
+                out.push(Placed {
+                    note,
+                    line: line_no,
+                    record,
+                });
+            }
+        }
+        Ok(Ok(()))
     }
 }

@@ -174,6 +174,22 @@ pub(super) fn entries_of(
         .collect()
 }
 
+/// `text` with only the lines whose head is of one of `groups`; every other line
+/// blank, so that each kept line keeps its number.
+pub(super) fn lines_of(text: &[u8], groups: &BTreeSet<String>) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (i, line) in text.split(|b| *b == b'\n').enumerate() {
+        if i > 0 {
+            out.push(b'\n');
+        }
+        let of = |h: Head| groups.contains(&group_name(Group::of(&h)));
+        if crate::model::record::parse_head(line).is_some_and(of) {
+            out.extend_from_slice(line);
+        }
+    }
+    out
+}
+
 /// The newest `saved_at` of a note's records.
 pub(super) fn newest_time(heads: &[(usize, &[u8], Head)]) -> Option<jiff::Timestamp> {
     heads.iter().map(|(_, _, h)| h.saved_at).max()
@@ -218,6 +234,26 @@ mod tests {
                 hash: None,
             },
         }
+    }
+
+    #[test]
+    fn a_note_keeps_the_lines_of_its_groups_at_their_numbers() {
+        let rec = |id: &str| {
+            format!(
+                r#"{{"key":"w/{id}","session_id":"{id}","saved_at":"2026-11-30T10:00:00Z","kind":"session","state":{{}}}}"#
+            )
+        };
+        let text = format!("{}\n\nnot a record\n{}\n{}\n", rec("a"), rec("b"), rec("a"));
+        let only: BTreeSet<String> = ["i:a".to_owned()].into();
+        let kept = lines_of(text.as_bytes(), &only);
+        let lines: Vec<&[u8]> = kept.split(|b| *b == b'\n').collect();
+        assert_eq!(lines.len(), text.split('\n').count());
+        assert_eq!(lines[0], rec("a").as_bytes());
+        assert!(lines[1..4].iter().all(|l| l.is_empty()));
+        assert_eq!(lines[4], rec("a").as_bytes());
+        let (heads, skips) = scan(&kept);
+        assert_eq!(heads.iter().map(|(n, _, _)| *n).collect::<Vec<_>>(), [1, 5]);
+        assert!(skips.is_empty());
     }
 
     #[test]

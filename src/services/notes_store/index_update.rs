@@ -4,8 +4,9 @@
 //! parts of the groups whose notes changed (`index_members.rs`), and a group that gained
 //! one record written on top of its newest (the usual write: its parent is the newest's
 //! state, its number higher, its state never seen in the group) takes it as its newest
-//! without its notes being read. Anything else about a group (lines removed or
-//! rewritten, a divergence, several new records, a name the group has seen) has its
+//! without its notes being read, and so do several such records written one on top of
+//! the other. Anything else about a group (lines removed or rewritten, a divergence, a
+//! name the group has seen) has its
 //! entry worked out again from all of its notes, as the store's reader would.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -273,12 +274,16 @@ fn settle(
     // groups worked out again may have their notes all over the store.
     let mut reader = repo.note_reader();
     for object in notes {
-        let Some(blob) = repo.note_text_at(now, object)? else {
+        let Some(blob) = reader.blob_at(now, object)? else {
             return Ok(None);
         };
         let Ok(text) = super::index_build::text_of(&mut reader, blob) else {
             return Ok(None);
         };
+        // Only the lines of the groups worked out again are held, the others blanked
+        // (their numbers kept): a note holds records of many sessions, and at 1,000,000
+        // records the notes of one session's 100 writes are 30 MB.
+        let text = text.map(|t| super::index_scan::lines_of(&t, &again));
         held += text.as_ref().map_or(0, Vec::len);
         if held > HELD {
             crate::support::testing::note("notes-index-update-too-large");
@@ -309,11 +314,14 @@ fn settle(
     Ok(Some(()))
 }
 
-/// Group `g`'s entry with the one record `added` on top of its newest, when the store's
-/// reader is sure to answer so (the record replaces the newest by naming its state as
-/// parent, is numbered after it, sets nothing aside, carries a state the group has
-/// never seen named, and reads whole; the group had no sides and nothing passed over);
-/// its seen names are then added. `None`: work it out from its notes.
+/// Group `g`'s entry with the records `added` written on top of its newest one after
+/// another (each names the one before as parent, the first the newest; each numbered
+/// after the one before), when the store's reader is sure to answer so: none sets
+/// anything aside, each carries a state the group has never seen named and reads whole;
+/// the group had no sides and nothing passed over. Then the last is the newest and no
+/// side appears: every state before it is named as a parent, and every number is above
+/// the old newest's, so none is a rival of a record the group had. Their seen names and
+/// kept records are added. `None`: work it out from its notes.
 fn on_top_of(
     repo: &Repo,
     files: &Files,
@@ -321,59 +329,88 @@ fn on_top_of(
     (g, old): (&str, &GroupEntry),
     added: &[Appended],
 ) -> Option<GroupEntry> {
-    let [r] = added else { return None };
-    let h = &r.head;
-    let hash = h.hash.as_deref()?;
-    let (parent, seq) = (h.parent.as_deref()?, h.seq?);
-    let hex = hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit());
-    if !g.starts_with("i:") || h.kind != RecordKind::Session || !h.set_aside.is_empty() || !hex {
-        return None;
-    }
-    if !old.sides.is_empty() || !old.skipped.is_empty() {
+    if !g.starts_with("i:") || !old.sides.is_empty() || !old.skipped.is_empty() {
         return None;
     }
     let newest = newest_head(repo, old.newest.as_ref()?)?;
-    let replaces = newest.hash.as_deref() == Some(parent) && newest.seq.unwrap_or(0) < seq;
-    if !replaces || group_name(Group::of(&newest)) != g || newest.kind != RecordKind::Session {
+    if group_name(Group::of(&newest)) != g || newest.kind != RecordKind::Session {
         return None;
     }
-    let named = seen(hash);
-    if members.get(files, g)?.seen.binary_search(&named).is_ok() {
-        return None;
+    let chain = chain_on(&newest, added)?;
+    let seen_before = &members.get(files, g)?.seen;
+    let mut named: Vec<u64> = Vec::with_capacity(chain.len());
+    let mut records = Vec::with_capacity(chain.len());
+    for r in &chain {
+        let n = seen(r.head.hash.as_deref()?);
+        if seen_before.binary_search(&n).is_ok() || named.contains(&n) {
+            return None;
+        }
+        named.push(n);
+        records.push(crate::model::record::parse_record(&r.line).ok()?);
     }
-    let record = crate::model::record::parse_record(&r.line).ok()?;
     let m = members.get_mut(files, g)?;
-    for n in [named, seen(parent)] {
+    let parent = seen(newest.hash.as_deref()?);
+    for n in named.iter().copied().chain([parent]) {
         if let Err(i) = m.seen.binary_search(&n) {
             m.seen.insert(i, n);
         }
     }
-    let kept = super::index_kept::KeptRecord {
-        saved_at: h.saved_at,
-        key: h.key.clone(),
-        seq: h.seq,
-        note: r.note,
-        line: r.line_no,
-        hash: h.hash.clone(),
-        read: Ok(crate::model::changes::Summary::of(&record.state_doc())),
-    };
-    super::index_kept::on_top(&mut m.kept, kept);
     let mut entry = old.clone();
-    if let Err(i) = entry.keys.binary_search(&h.key) {
-        entry.keys.insert(i, h.key.clone());
+    for (r, record) in chain.iter().zip(&records) {
+        let h = &r.head;
+        let kept = super::index_kept::KeptRecord {
+            saved_at: h.saved_at,
+            key: h.key.clone(),
+            seq: h.seq,
+            note: r.note,
+            line: r.line_no,
+            hash: h.hash.clone(),
+            read: Ok(crate::model::changes::Summary::of(&record.state_doc())),
+        };
+        super::index_kept::on_top(&mut m.kept, kept);
+        if let Err(i) = entry.keys.binary_search(&h.key) {
+            entry.keys.insert(i, h.key.clone());
+        }
+        entry.other_keys.retain(|k| *k != h.key);
     }
-    entry.other_keys.retain(|k| *k != h.key);
+    let (top, record) = (chain.last()?, records.last()?);
     entry.key.clone_from(&record.key);
     entry.finished = (record.state.as_ref())
         .and_then(crate::model::record::StateText::status)
         .as_deref()
         == Some(crate::model::state::ALL_COMPLETE);
     entry.newest = Some(Located {
-        note: r.note.to_string(),
-        blob: r.blob.to_hex(),
-        line: r.line_no,
+        note: top.note.to_string(),
+        blob: top.blob.to_hex(),
+        line: top.line_no,
     });
     Some(entry)
+}
+
+/// `added` in the order they were written on top of `newest`: each a session record
+/// with a state hash of 64 hex digits, setting nothing aside, naming the one before it
+/// (the first: `newest`) as parent and numbered after it; `None` when they are not one
+/// such line (two on one state, one on a state not among them, a number not above).
+fn chain_on<'a>(newest: &Head, added: &'a [Appended]) -> Option<Vec<&'a Appended>> {
+    let mut chain: Vec<&Appended> = Vec::with_capacity(added.len());
+    let (mut hash, mut seq) = (newest.hash.as_deref()?, newest.seq.unwrap_or(0));
+    while chain.len() < added.len() {
+        let mut next = added
+            .iter()
+            .filter(|r| r.head.parent.as_deref() == Some(hash));
+        let (r, None) = (next.next()?, next.next()) else {
+            return None;
+        };
+        let h = &r.head;
+        let own = h.hash.as_deref()?;
+        let hex = own.len() == 64 && own.bytes().all(|b| b.is_ascii_hexdigit());
+        if h.kind != RecordKind::Session || !h.set_aside.is_empty() || !hex || h.seq? <= seq {
+            return None;
+        }
+        chain.push(r);
+        (hash, seq) = (own, h.seq?);
+    }
+    Some(chain)
 }
 
 /// The head of the record at `l`.
