@@ -66,33 +66,4 @@ python3 "$here/ab.py" "$dir/repo" "$rounds" \
 # push, outside the timing), pushed as a fast-forward; in the same rounds, alternating,
 # the remote claim (its note grows by one record a round too), so that the machine's
 # load falls on both alike. The ratio of the medians is the issue's figure.
-python3 - "$dir/repo" "$rounds" "$bin" <<'PY'
-import os, statistics, subprocess, sys, time
-d, rounds, binary = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-env.update(GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL="/dev/null", LC_ALL="C")
-git = lambda *a, **k: subprocess.run(["git", *a], cwd=d, env=env, check=True, **k)
-def timed(argv):
-    start = time.perf_counter_ns()
-    p = subprocess.Popen(argv, cwd=d, env=env, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(p.pid, 0)
-    assert status == 0, argv
-    return (time.perf_counter_ns() - start) / 1e6, (usage.ru_utime + usage.ru_stime) * 1e3
-git("update-ref", "refs/notes/bench-push", "refs/notes/handover")
-git("push", "-q", "origin", "refs/notes/bench-push")
-note = git("notes", "--ref=handover", "show", "HEAD", capture_output=True, text=True)
-line = note.stdout.splitlines()[-1]
-push, claim = [], []
-for i in range(rounds):
-    git("notes", "--ref=bench-push", "append", "-m", line.replace('"seq"', '"x%d"' % i, 1), "HEAD")
-    push.append(timed(["git", "push", "-q", "origin", "refs/notes/bench-push"]))
-    claim.append(timed([binary, "task", "next", "--claim", "--as", "bench", "--for", "%dh" % (1 + i % 2), "--remote", "origin"]))
-for name, runs in [("git push origin (a new notes commit, one record more)", push),
-                   ("task next --claim --remote origin (same rounds)", claim)]:
-    print("%-60s median %8.1f ms  min %8.1f ms  cpu %8.1f ms"
-          % (name, statistics.median(r[0] for r in runs), min(r[0] for r in runs),
-             statistics.median(r[1] for r in runs)))
-med = lambda runs, k: statistics.median(r[k] for r in runs)
-print("remote claim / push of a new notes commit: %.2fx (median wall), %.2fx (median cpu)"
-      % (med(claim, 0) / med(push, 0), med(claim, 1) / med(push, 1)))
-PY
+python3 "$here/claims-ab.py" "$dir" "$bin" "$rounds"

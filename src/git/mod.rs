@@ -237,14 +237,7 @@ pub fn discover_with(dir: &Path, overrides: &[String]) -> Result<Repo> {
             git_dir: crate::support::paths::lexical(repo.common_dir()),
         });
     }
-    Ok(Repo {
-        repo,
-        deadline: None,
-        no_refresh: std::cell::OnceCell::new(),
-        packs: std::cell::OnceCell::new(),
-        shallow: std::cell::OnceCell::new(),
-        pins: std::cell::RefCell::default(),
-    })
+    Ok(Repo::with(repo, None))
 }
 
 /// The git directory `dir` belongs to, found the plain way (`GIT_DIR`, or a `.git`
@@ -341,6 +334,27 @@ pub fn normalize(path: &Path) -> PathBuf {
 }
 
 impl Repo {
+    /// `repo` with no run state yet but `deadline`: the one place a [`Repo`] is made.
+    fn with(repo: gix::Repository, deadline: Option<std::time::Instant>) -> Repo {
+        Repo {
+            repo,
+            deadline,
+            no_refresh: std::cell::OnceCell::new(),
+            packs: std::cell::OnceCell::new(),
+            shallow: std::cell::OnceCell::new(),
+            pins: std::cell::RefCell::default(),
+        }
+    }
+
+    /// The repository opened again, as it was opened (its options, `-c` overrides
+    /// included), with an object store of its own: what that store maps of the packs
+    /// is let go when it is dropped, not kept for the run as the repository's own
+    /// store keeps it. `None` when it cannot be opened (the callers then read through
+    /// the repository's own store).
+    fn fresh_store(&self) -> Option<gix::Repository> {
+        gix::open_opts(self.repo.path(), self.repo.open_options().clone()).ok()
+    }
+
     /// The worktree the repository was discovered from, if it has one.
     pub fn current_worktree(&self) -> Option<PathBuf> {
         self.repo.workdir().map(normalize)
@@ -421,43 +435,6 @@ impl Repo {
     /// Whether the repository is a shallow clone (`.git/shallow` lists commits).
     pub fn is_shallow(&self) -> bool {
         self.repo.is_shallow().unwrap_or(false)
-    }
-
-    /// The commit-graph files as they are on disk (name, size, modification time), or
-    /// `None` when they cannot be looked at.
-    pub(super) fn graph_stamp(&self) -> Option<String> {
-        use std::fmt::Write as _;
-        use std::os::unix::fs::MetadataExt as _;
-        let info = self.repo.objects.store_ref().path().join("info");
-        let mut files = vec![info.join("commit-graph")];
-        if let Ok(entries) = std::fs::read_dir(info.join("commit-graphs")) {
-            let mut chain: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-            chain.sort();
-            files.extend(chain);
-        }
-        let mut stamp = String::new();
-        for f in files {
-            let Ok(meta) = std::fs::metadata(&f) else {
-                continue;
-            };
-            let modified = meta
-                .modified()
-                .ok()?
-                .duration_since(std::time::UNIX_EPOCH)
-                .ok()?
-                .as_nanos();
-            // Named from the objects directory: gix spells it differently from each
-            // worktree (`<admin>/../../objects`), and a stamp spelled per worktree had
-            // runs in two worktrees verify the graph by turns.
-            let _ = writeln!(
-                stamp,
-                "{} {} {} {modified}",
-                f.strip_prefix(&info).unwrap_or(&f).display(),
-                meta.ino(),
-                meta.len()
-            );
-        }
-        (!stamp.is_empty()).then_some(stamp)
     }
 
     /// The commit a local branch points to, if the branch exists.

@@ -63,13 +63,6 @@ pub(super) type Changed = (ObjectId, Option<ObjectId>, Option<ObjectId>);
 /// One tree's entries by name: (is a tree, id).
 type Entries = BTreeMap<Vec<u8>, (bool, ObjectId)>;
 
-/// The trees a notes diff reads through the store it was asked through before it
-/// opens one for each tree: the root and one fan-out subtree on each side (one note
-/// changed) and a level more.
-const NEAR_TREES: usize = 8;
-/// The first parents a notes descent follows before it asks for the merge base.
-const NEAR_COMMITS: usize = 16;
-
 impl Repo {
     /// The commit `notes_ref` points to, `None` when it does not exist.
     pub fn notes_commit_of(&self, notes_ref: &str) -> Result<Option<CommitId>> {
@@ -96,45 +89,43 @@ impl Repo {
     }
 
     /// Whether `old` is `new` or one of its ancestors and, when it is, the notes that
-    /// differ between them ([`Repo::notes_descends`], [`Repo::notes_diff`]), both read
-    /// through an object store opened for them and dropped after: the walk and the tree
-    /// diff touch pack pages all over the packs after a large fetch (2,000 notes
-    /// commits at 1,000,000 records: 68 MB resident), which the repository's own store
-    /// would keep mapped for the rest of the run. Falls back to that store when another
-    /// cannot be opened.
+    /// differ between them ([`Repo::notes_descends`], [`Repo::notes_diff`]), read
+    /// through an object store opened for them and dropped after
+    /// ([`Repo::fresh_store`]): the walk and the tree diff touch pack pages all over the
+    /// packs after a large fetch (2,000 notes commits at 1,000,000 records), which the
+    /// repository's own store would keep mapped for the rest of the run. One store
+    /// serves the walk and a usual diff; a diff of more trees reads each of the rest
+    /// through a store of its own ([`DiffTrees`]). Falls back to the repository's own
+    /// store when another cannot be opened.
     pub fn notes_descent(&self, old: CommitId, new: CommitId) -> Result<Option<Vec<NoteChange>>> {
         // A few commits on top by first parents (the usual case: other processes'
         // writes since): no merge-base walk and no store opened for it (a store's packs
-        // mapped and faulted in again were most of such an update's time).
+        // mapped and faulted in again were most of such an update's time); the first
+        // trees through the repository's own store, as a usual diff's.
         if self.first_parents_reach(old, new, NEAR_COMMITS) {
             let (old_tree, new_tree) = (self.tree_of(Some(old.0))?, self.tree_of(Some(new.0))?);
-            let changes = self.note_changes_by(old_tree, new_tree, true)?;
+            let mut trees = DiffTrees {
+                repo: self,
+                own: None,
+                read: Some(0),
+            };
+            let changes = self.note_changes_by(&mut trees, old_tree, new_tree)?;
             return Ok(Some(changes.into_iter().map(change).collect()));
         }
-        let inner = &self.repo;
-        let own = gix::open_opts(inner.path(), inner.open_options().clone())
-            .ok()
-            .map(|repo| Repo {
-                repo,
-                deadline: self.deadline,
-                no_refresh: std::cell::OnceCell::new(),
-                packs: std::cell::OnceCell::new(),
-                shallow: std::cell::OnceCell::new(),
-                pins: std::cell::RefCell::default(),
-            });
+        let own = self
+            .fresh_store()
+            .map(|repo| Repo::with(repo, self.deadline));
         let by = own.as_ref().unwrap_or(self);
         if !by.notes_descends(old, new) {
             return Ok(None);
         }
         let (old_tree, new_tree) = (by.tree_of(Some(old.0))?, by.tree_of(Some(new.0))?);
-        // Past the first few trees, each tree through a store of its own (a tree is a
-        // delta chain of up to 50 scattered over the packs): the diff after 2,000 notes
-        // commits otherwise kept 51 MB of pack pages resident, more than the build it
-        // may be followed by. The first few (the usual change, a few records on one
-        // note: the root and one subtree on each side) through the walk's store, dropped
-        // after: each store opened costs about what the rest of such an update does.
-        let changes = by.note_changes_by(old_tree, new_tree, true)?;
-        drop(own);
+        let mut trees = DiffTrees {
+            repo: self,
+            own: own.map(|by| by.repo),
+            read: Some(0),
+        };
+        let changes = self.note_changes_by(&mut trees, old_tree, new_tree)?;
         Ok(Some(changes.into_iter().map(change).collect()))
     }
 
@@ -159,17 +150,24 @@ impl Repo {
     /// The notes that differ between notes trees `old` and `new`: (annotated object,
     /// blob in `old`, blob in `new`), in object order.
     pub(super) fn note_changes(&self, old: ObjectId, new: ObjectId) -> Result<Vec<Changed>> {
-        self.note_changes_by(old, new, false)
+        let mut trees = DiffTrees {
+            repo: self,
+            own: None,
+            read: None,
+        };
+        self.note_changes_by(&mut trees, old, new)
     }
 
-    /// [`Repo::note_changes`], when `apart` each tree compared past the first
-    /// [`NEAR_TREES`] read through an object store opened for it.
-    fn note_changes_by(&self, old: ObjectId, new: ObjectId, apart: bool) -> Result<Vec<Changed>> {
+    /// [`Repo::note_changes`], the compared trees read by `trees`.
+    fn note_changes_by(
+        &self,
+        trees: &mut DiffTrees<'_>,
+        old: ObjectId,
+        new: ObjectId,
+    ) -> Result<Vec<Changed>> {
         let mut olds = BTreeMap::new();
         let mut news = BTreeMap::new();
-        let read = std::cell::Cell::new(0);
-        let apart = apart.then_some(&read);
-        self.diff_trees((old, new, apart), "", &mut olds, &mut news)?;
+        self.diff_trees(trees, (old, new), "", &mut olds, &mut news)?;
         let mut objects: Vec<&ObjectId> = olds.keys().chain(news.keys()).collect();
         objects.sort();
         objects.dedup();
@@ -228,35 +226,14 @@ impl Repo {
         Ok(out)
     }
 
-    fn entries_of(&self, tree: ObjectId, apart: bool) -> Result<Entries> {
-        // (`apart`: through a store opened for this tree alone.)
-        let inner = &self.repo;
-        let own = apart
-            .then(|| gix::open_opts(inner.path(), inner.open_options().clone()).ok())
-            .flatten();
-        let tree = own
-            .as_ref()
-            .unwrap_or(inner)
-            .find_tree(tree)
-            .map_err(|e| Error::git(msg(crate::k!("git.read_notes_tree"), &[]), e))?;
-        let decoded = tree
-            .decode()
-            .map_err(|e| Error::git(msg(crate::k!("git.read_notes_tree"), &[]), e))?;
-        Ok(decoded
-            .entries
-            .iter()
-            .filter(|e| e.mode.is_tree() || e.mode.is_blob())
-            .map(|e| (e.filename.to_vec(), (e.mode.is_tree(), e.oid.to_owned())))
-            .collect())
-    }
-
     /// Compare two notes (sub)trees at `prefix`: entries equal on both sides are passed
     /// over; subtrees of one name on both sides are compared in turn; anything else is
     /// read whole into `olds` / `news` (a fan-out that changed shape lands there from
     /// both sides and is compared note by note).
     fn diff_trees(
         &self,
-        (old, new, apart): (ObjectId, ObjectId, Option<&std::cell::Cell<usize>>),
+        trees: &mut DiffTrees<'_>,
+        (old, new): (ObjectId, ObjectId),
         prefix: &str,
         olds: &mut BTreeMap<ObjectId, ObjectId>,
         news: &mut BTreeMap<ObjectId, ObjectId>,
@@ -264,12 +241,7 @@ impl Repo {
         if old == new {
             return Ok(());
         }
-        // The trees compared so far, counted: past the first few, each apart.
-        let far = apart.is_some_and(|n| {
-            n.set(n.get() + 2);
-            n.get() > NEAR_TREES
-        });
-        let (a, b) = (self.entries_of(old, far)?, self.entries_of(new, far)?);
+        let (a, b) = (trees.entries(old)?, trees.entries(new)?);
         let mut names: Vec<&Vec<u8>> = a.keys().chain(b.keys()).collect();
         names.sort();
         names.dedup();
@@ -283,7 +255,7 @@ impl Repo {
             };
             let full = format!("{prefix}{text}");
             if let (Some((true, x)), Some((true, y))) = (x, y) {
-                self.diff_trees((*x, *y, apart), &full, olds, news)?;
+                self.diff_trees(trees, (*x, *y), &full, olds, news)?;
                 continue;
             }
             for (side, out) in [(x, &mut *olds), (y, &mut *news)] {
@@ -299,6 +271,50 @@ impl Repo {
             }
         }
         Ok(())
+    }
+}
+
+/// How many trees a notes diff reads through the store its walk was read through
+/// before it reads each further tree through a store of its own: a usual diff (one
+/// claim, one save: the two roots and a fan-out subtree on each side) opens one store,
+/// not one per tree; the diff after a large fetch (every one of the 256 subtrees
+/// changed, a tree a delta chain of up to 50 scattered over the packs) does not keep
+/// them all mapped at once (through one store: 80,560 KB peak against 58,016 KB, `status
+/// --json` after 2,000 notes commits at 1,000,000 records).
+const TREES_PER_DIFF_STORE: usize = 8;
+
+/// The first parents a notes descent follows before it asks for the merge base.
+const NEAR_COMMITS: usize = 16;
+
+/// The trees a notes diff compares, read through an object store opened for the diff
+/// and, past [`TREES_PER_DIFF_STORE`] trees, through one opened for each (`read` is
+/// `None`: every tree through the repository's own store, `sync`'s merge).
+struct DiffTrees<'r> {
+    repo: &'r Repo,
+    own: Option<gix::Repository>,
+    read: Option<usize>,
+}
+
+impl DiffTrees<'_> {
+    fn entries(&mut self, tree: ObjectId) -> Result<Entries> {
+        if let Some(read) = &mut self.read {
+            if *read >= TREES_PER_DIFF_STORE {
+                self.own = self.repo.fresh_store();
+            }
+            *read += 1;
+        }
+        let tree = (self.own.as_ref().unwrap_or(&self.repo.repo))
+            .find_tree(tree)
+            .map_err(|e| Error::git(msg(crate::k!("git.read_notes_tree"), &[]), e))?;
+        let decoded = tree
+            .decode()
+            .map_err(|e| Error::git(msg(crate::k!("git.read_notes_tree"), &[]), e))?;
+        Ok(decoded
+            .entries
+            .iter()
+            .filter(|e| e.mode.is_tree() || e.mode.is_blob())
+            .map(|e| (e.filename.to_vec(), (e.mode.is_tree(), e.oid.to_owned())))
+            .collect())
     }
 }
 
@@ -321,8 +337,7 @@ pub struct NoteReader<'a> {
 impl NoteReader<'_> {
     fn store(&mut self) -> &gix::Repository {
         if self.reads.is_multiple_of(READS_PER_STORE) {
-            let inner = &self.repo.repo;
-            self.own = gix::open_opts(inner.path(), inner.open_options().clone()).ok();
+            self.own = self.repo.fresh_store();
         }
         self.reads += 1;
         self.own.as_ref().unwrap_or(&self.repo.repo)

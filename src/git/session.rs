@@ -88,6 +88,43 @@ impl Repo {
     pub fn tool_dir(&self) -> ToolDir {
         ToolDir(crate::support::paths::lexical(self.repo.common_dir()).join("git-handover"))
     }
+
+    /// The commit-graph files as they are on disk (name, size, modification time), or
+    /// `None` when they cannot be looked at.
+    fn graph_stamp(&self) -> Option<String> {
+        use std::fmt::Write as _;
+        use std::os::unix::fs::MetadataExt as _;
+        let info = self.repo.objects.store_ref().path().join("info");
+        let mut files = vec![info.join("commit-graph")];
+        if let Ok(entries) = std::fs::read_dir(info.join("commit-graphs")) {
+            let mut chain: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+            chain.sort();
+            files.extend(chain);
+        }
+        let mut stamp = String::new();
+        for f in files {
+            let Ok(meta) = std::fs::metadata(&f) else {
+                continue;
+            };
+            let modified = meta
+                .modified()
+                .ok()?
+                .duration_since(std::time::UNIX_EPOCH)
+                .ok()?
+                .as_nanos();
+            // Named from the objects directory: gix spells it differently from each
+            // worktree (`<admin>/../../objects`), and a stamp spelled per worktree had
+            // runs in two worktrees verify the graph by turns.
+            let _ = writeln!(
+                stamp,
+                "{} {} {} {modified}",
+                f.strip_prefix(&info).unwrap_or(&f).display(),
+                meta.ino(),
+                meta.len()
+            );
+        }
+        (!stamp.is_empty()).then_some(stamp)
+    }
 }
 
 impl<'r> History<'r> {

@@ -96,13 +96,6 @@ fn sync(env: &TestEnv, dir: &Path) {
     env.handover(dir, &["sync"]).assert_ok();
 }
 
-fn clone(env: &TestEnv, remote: &Path, name: &str) -> PathBuf {
-    env.git(env.root(), &["clone", "-q", remote.to_str().unwrap(), name]);
-    let dir = env.root().join(name);
-    env.git(&dir, &["config", "handover.store", "notes"]);
-    dir
-}
-
 fn diverged_sides(env: &TestEnv, dir: &Path) -> Vec<Value> {
     env.json(dir, &["--json", "status"])["diverged"]
         .as_array()
@@ -111,15 +104,9 @@ fn diverged_sides(env: &TestEnv, dir: &Path) -> Vec<Value> {
 }
 
 fn diverged(env: &TestEnv) -> Diverged {
-    let seed = env.init("seed");
-    env.commit(&seed, "a", "a\n", "first", "2026-11-30T10:00:00Z");
-    let remote = env.root().join("remote.git");
-    env.git(
-        env.root(),
-        &["clone", "-q", "--bare", "seed", remote.to_str().unwrap()],
-    );
-    let a = clone(env, &remote, "a");
-    let b = clone(env, &remote, "b");
+    let remote = env.bare_remote();
+    let a = env.store_clone(&remote, "a");
+    let b = env.store_clone(&remote, "b");
     let state =
         json!({"active_tasks": [{"id": "A1", "description": "work", "status": "in_progress"}]});
     let run = env.save_with(&a, &state, &[], at("2026-11-30T12:00:00Z"));
@@ -251,7 +238,7 @@ fn taking_your_own_side_settles_and_a_write_on_the_side_set_aside_diverges_again
             dir.display()
         );
     }
-    let c = clone(&env, &d.remote, "c");
+    let c = env.store_clone(&d.remote, "c");
     sync(&env, &c);
     let run = env.handover(&c, &["continue", &d.key]);
     assert_eq!(run.code, 2, "{}", run.snapshot());

@@ -150,6 +150,30 @@ fn a_settings_file_with_a_duplicate_key_is_refused_by_name() {
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), text);
 }
 
+/// The settings file is parsed once, strictly; a key given twice in a file that is also
+/// broken further on, or whose root is not an object, is told that first, as the
+/// plain parse tells it, and nothing is written.
+#[test]
+fn a_repeated_key_in_a_broken_file_is_told_the_file_is_broken() {
+    let env = TestEnv::new();
+    let repo = ready(&env);
+    let settings = repo.join(".claude/settings.json");
+    for (text, said) in [
+        ("{\"a\": 1,\n \"a\": 2,\n \"b\": }\n", "line 3"),
+        ("[{\"a\": 1, \"a\": 2}]\n", "JSON object"),
+    ] {
+        env.write(&settings, text);
+        let run = env.handover(&repo, &["hook", "install"]);
+        assert_ne!(run.code, 0, "{}", run.snapshot());
+        assert!(
+            run.stderr.contains(said) && !run.stderr.contains("twice"),
+            "{text}: {}",
+            run.snapshot()
+        );
+        assert_eq!(std::fs::read_to_string(&settings).unwrap(), text);
+    }
+}
+
 /// A post-commit hook of the user's in `repo`, holding `text`, with `mode`.
 fn hook_file(repo: &Path, text: &[u8], mode: u32) -> std::path::PathBuf {
     use std::os::unix::fs::PermissionsExt as _;

@@ -9,28 +9,10 @@
 use std::path::{Path, PathBuf};
 
 use crate::common::{TestEnv, finish, read_json, state_path};
-use crate::notes_store::{enable_store, save};
+use crate::notes_store::save;
 use serde_json::{Value, json};
 
 pub(crate) const NOW: &str = "2026-11-30T12:00:00Z";
-
-pub(crate) fn bare_remote(env: &TestEnv) -> PathBuf {
-    let seed = env.init("seed");
-    env.commit(&seed, "a", "a\n", "first", "2026-11-30T10:00:00Z");
-    let remote = env.root().join("remote.git");
-    env.git(
-        env.root(),
-        &["clone", "-q", "--bare", "seed", remote.to_str().unwrap()],
-    );
-    remote
-}
-
-pub(crate) fn clone(env: &TestEnv, remote: &Path, name: &str) -> PathBuf {
-    env.git(env.root(), &["clone", "-q", remote.to_str().unwrap(), name]);
-    let dir = env.root().join(name);
-    enable_store(env, &dir);
-    dir
-}
 
 pub(crate) fn pending(ids: &[&str]) -> Value {
     json!({"active_tasks": ids.iter().map(|id| json!({"id": id, "description": format!("work on {id}"), "status": "pending"})).collect::<Vec<_>>()})
@@ -39,9 +21,9 @@ pub(crate) fn pending(ids: &[&str]) -> Value {
 /// A remote, clone `a` with a session of `ids` synced to it, clone `b` with the same
 /// session restored from the store: (remote, a, b, key).
 pub(crate) fn two_clones(env: &TestEnv, ids: &[&str]) -> (PathBuf, PathBuf, PathBuf, String) {
-    let remote = bare_remote(env);
-    let a = clone(env, &remote, "a");
-    let b = clone(env, &remote, "b");
+    let remote = env.bare_remote();
+    let a = env.store_clone(&remote, "a");
+    let b = env.store_clone(&remote, "b");
     let key = save(env, &a, NOW, &pending(ids));
     env.handover(&a, &["sync"]).assert_ok();
     env.handover(&b, &["sync"]).assert_ok();

@@ -111,20 +111,8 @@ fn log_n_reads_only_the_newest_notes() {
 #[test]
 fn sync_with_nothing_to_exchange_does_not_read_the_remote_store_again() {
     let env = TestEnv::new();
-    let seed = env.init("seed");
-    env.commit(&seed, "a", "a\n", "first", "2026-11-30T10:00:00Z");
-    let remote = env.root().join("remote.git");
-    env.git(
-        env.root(),
-        &["clone", "-q", "--bare", "seed", remote.to_str().unwrap()],
-    );
-    let clone = |name: &str| {
-        env.git(env.root(), &["clone", "-q", remote.to_str().unwrap(), name]);
-        let dir = env.root().join(name);
-        crate::notes_store::enable_store(&env, &dir);
-        dir
-    };
-    let (a, b) = (clone("a"), clone("b"));
+    let remote = env.bare_remote();
+    let (a, b) = (env.store_clone(&remote, "a"), env.store_clone(&remote, "b"));
     append(
         &env,
         &a,

@@ -6,27 +6,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::common::TestEnv;
-use crate::notes_store::{NOTES, enable_store, notes_by_git, save, tasks};
+use crate::notes_store::{NOTES, notes_by_git, save, tasks};
 use serde_json::{Value, json};
 
 /// `<root>/remote.git`: a bare repository with one commit, its reflog kept.
 fn bare_remote(env: &TestEnv) -> PathBuf {
-    let seed = env.init("seed");
-    env.commit(&seed, "a", "a\n", "first", "2026-11-30T10:00:00Z");
-    let remote = env.root().join("remote.git");
-    env.git(
-        env.root(),
-        &["clone", "-q", "--bare", "seed", remote.to_str().unwrap()],
-    );
+    let remote = env.bare_remote();
     env.git(&remote, &["config", "core.logAllRefUpdates", "true"]);
     remote
-}
-
-fn clone(env: &TestEnv, remote: &Path, name: &str) -> PathBuf {
-    env.git(env.root(), &["clone", "-q", remote.to_str().unwrap(), name]);
-    let dir = env.root().join(name);
-    enable_store(env, &dir);
-    dir
 }
 
 fn sync(env: &TestEnv, dir: &Path) -> Value {
@@ -51,8 +38,8 @@ fn read_state(dir: &Path) -> Value {
 fn two_clones_sync_through_a_bare_remote_and_a_session_both_wrote_diverges() {
     let env = TestEnv::new();
     let remote = bare_remote(&env);
-    let a = clone(&env, &remote, "a");
-    let b = clone(&env, &remote, "b");
+    let a = env.store_clone(&remote, "a");
+    let b = env.store_clone(&remote, "b");
 
     let key_a = save(&env, &a, "2026-11-30T12:00:00Z", &tasks(&["A1"]));
     let key_b = save(&env, &b, "2026-11-30T12:05:00Z", &tasks(&["B1"]));
@@ -286,8 +273,8 @@ fn only_fast_forwards(env: &TestEnv, remote: &Path) {
 fn a_rejected_push_is_fetched_merged_and_pushed_again() {
     let env = TestEnv::new();
     let remote = bare_remote(&env);
-    let a = clone(&env, &remote, "a");
-    let b = clone(&env, &remote, "b");
+    let a = env.store_clone(&remote, "a");
+    let b = env.store_clone(&remote, "b");
     save(&env, &a, "2026-11-30T12:00:00Z", &tasks(&["A1"]));
     save(&env, &b, "2026-11-30T12:05:00Z", &tasks(&["B1"]));
     sync(&env, &a);
@@ -332,7 +319,7 @@ fn a_rejected_push_is_fetched_merged_and_pushed_again() {
 fn sync_can_make_notes_follow_rewritten_commits() {
     let env = TestEnv::new();
     let remote = bare_remote(&env);
-    let a = clone(&env, &remote, "a");
+    let a = env.store_clone(&remote, "a");
     save(&env, &a, crate::common::NOW, &tasks(&["T1"]));
     let run = env.handover(&a, &["sync", "--rewrite-ref"]);
     assert_eq!(run.code, 0, "{}", run.snapshot());
@@ -369,8 +356,8 @@ fn sync_can_make_notes_follow_rewritten_commits() {
 fn a_sync_whose_remote_moves_in_every_round_gives_up_and_loses_nothing() {
     let env = TestEnv::new();
     let remote = bare_remote(&env);
-    let a = clone(&env, &remote, "a");
-    let b = clone(&env, &remote, "b");
+    let a = env.store_clone(&remote, "a");
+    let b = env.store_clone(&remote, "b");
     save(&env, &a, "2026-11-30T12:00:00Z", &tasks(&["A1"]));
     sync(&env, &a);
     save(&env, &b, "2026-11-30T12:05:00Z", &tasks(&["B1"]));

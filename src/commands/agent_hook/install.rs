@@ -6,6 +6,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use crate::cli::shared::{HookAgent, HookInstallArgs, HookScope};
+use crate::model::state::strict;
 use crate::support::error::{Error, Result, msg};
 use crate::support::fsio;
 
@@ -109,8 +110,16 @@ fn read_settings(path: &Path, agent: HookAgent) -> Result<Settings> {
         .filter(|t| plain.as_deref() != Some(*t))
         .map(str::to_owned);
     let bytes = plain.map_or(bytes, String::into_bytes);
-    match serde_json::from_slice(&bytes) {
-        Ok(Value::Object(map)) => match crate::model::state::strict::first_duplicate(&bytes) {
+    // One strict parse. Only a file that names a key twice is parsed again, plainly, so
+    // that one that is also not JSON (further on) or not an object is told that first.
+    let parsed = strict::from_slice(&bytes);
+    let duplicate = parsed.as_ref().err().and_then(strict::duplicate_named);
+    let parsed = match duplicate {
+        Some(_) => serde_json::from_slice(&bytes),
+        None => parsed,
+    };
+    match parsed {
+        Ok(Value::Object(map)) => match duplicate {
             None => Ok(Settings { map, commented }),
             Some((key, line)) => Err(Error::Unedited {
                 message: msg(

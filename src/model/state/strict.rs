@@ -23,8 +23,14 @@ pub fn from_slice(bytes: &[u8]) -> serde_json::Result<Value> {
 /// The first key `bytes` (JSON) names twice in one object, by its field path
 /// (`hooks.SessionStart[0].matcher`), with the line it is named again on; `None` when
 /// no key is repeated or `bytes` is not JSON (its parse says that).
+#[cfg(test)]
 pub fn first_duplicate(bytes: &[u8]) -> Option<(String, usize)> {
-    let e = from_slice(bytes).err()?;
+    duplicate_named(&from_slice(bytes).err()?)
+}
+
+/// The key (field path) and line a [`from_slice`] error names as given twice; `None`
+/// for any other error.
+pub fn duplicate_named(e: &serde_json::Error) -> Option<(String, usize)> {
     let m = e.to_string();
     let m = m.rfind(" at line ").map_or(m.as_str(), |i| &m[..i]);
     let key = m.strip_prefix("duplicate key `")?.strip_suffix('`')?;

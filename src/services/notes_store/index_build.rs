@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::io::{BufWriter, Read, Seek, Write};
 
 use super::index_file::{Files, Heads, Times};
-use super::index_kept::{Tops, put_str as put_kept_str, put_summary, summary_of};
+use super::index_kept::{Tops, summary_of};
 use super::index_members::{Member, PARTS, Parts, part_of};
 use super::index_scan::{entry_of, group_name, newest_time, oversize, scan};
 use crate::git::{CommitId, NoteReader, NoteText, Repo};
@@ -220,22 +220,11 @@ impl Back<'_> {
     }
     /// [`put_read`] read back; `None`: the bytes do not hold it.
     fn read(&mut self) -> Option<WholeRead> {
-        let tag = self.take(1)?[0];
-        if tag == 0 {
+        if self.take(1)? == [0] {
             return Some(None);
         }
         let mut c = super::index_kept::Cursor(self.0);
-        let read = if tag == 1 {
-            let status = c.str()?;
-            let n = c.u32()?;
-            let mut tasks = Vec::with_capacity(n.min(1 << 10));
-            for _ in 0..n {
-                tasks.push((c.str()?, c.str()?));
-            }
-            Ok(Summary { status, tasks })
-        } else {
-            Err(c.str()?)
-        };
+        let read = super::index_kept::take_read(&mut c)?;
         self.0 = c.0;
         Some(Some(read))
     }
@@ -334,16 +323,9 @@ type WholeRead = Option<std::result::Result<Summary, String>>;
 
 /// What the first pass read of a record whole, after its head.
 fn put_read(out: &mut Vec<u8>, read: Option<&std::result::Result<Summary, String>>) {
-    match read {
-        None => out.push(0),
-        Some(Ok(s)) => {
-            out.push(1);
-            put_summary(out, s);
-        }
-        Some(Err(why)) => {
-            out.push(2);
-            put_kept_str(out, why);
-        }
+    out.push(u8::from(read.is_some()));
+    if let Some(read) = read {
+        super::index_kept::put_read(out, read);
     }
 }
 

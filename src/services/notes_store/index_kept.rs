@@ -214,7 +214,7 @@ pub(super) fn put_str(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(&s.as_bytes()[..len as usize]);
 }
 
-pub(super) fn put_summary(out: &mut Vec<u8>, s: &Summary) {
+fn put_summary(out: &mut Vec<u8>, s: &Summary) {
     put_str(out, &s.status);
     let n = u32::try_from(s.tasks.len()).unwrap_or(0);
     out.extend_from_slice(&n.to_le_bytes());
@@ -222,6 +222,38 @@ pub(super) fn put_summary(out: &mut Vec<u8>, s: &Summary) {
         put_str(out, id);
         put_str(out, status);
     }
+}
+
+/// What a record's whole read said (its summary, or why it does not read), as a
+/// members' part and the build's scratch files hold it.
+pub(super) fn put_read(out: &mut Vec<u8>, read: &Result<Summary, String>) {
+    match read {
+        Ok(s) => {
+            out.push(0);
+            put_summary(out, s);
+        }
+        Err(why) => {
+            out.push(1);
+            put_str(out, why);
+        }
+    }
+}
+
+/// [`put_read`] read back; `None` when the bytes do not hold it.
+pub(super) fn take_read(c: &mut Cursor<'_>) -> Option<Result<Summary, String>> {
+    Some(match c.take(1)? {
+        [0] => {
+            let status = c.str()?;
+            let count = c.u32()?;
+            let mut tasks = Vec::with_capacity(count.min(1 << 10));
+            for _ in 0..count {
+                tasks.push((c.str()?, c.str()?));
+            }
+            Ok(Summary { status, tasks })
+        }
+        [1] => Err(c.str()?),
+        _ => return None,
+    })
 }
 
 /// `kept` as a members' part holds it.
@@ -238,16 +270,7 @@ pub(super) fn encode(out: &mut Vec<u8>, kept: &Kept) {
         out.extend_from_slice(&u32::try_from(k.line).unwrap_or(u32::MAX).to_le_bytes());
         out.push(u8::from(k.hash.is_some()));
         put_str(out, k.hash.as_deref().unwrap_or_default());
-        match &k.read {
-            Ok(s) => {
-                out.push(0);
-                put_summary(out, s);
-            }
-            Err(why) => {
-                out.push(1);
-                put_str(out, why);
-            }
-        }
+        put_read(out, &k.read);
     }
 }
 
@@ -291,19 +314,7 @@ pub(super) fn decode(c: &mut Cursor<'_>) -> Option<Kept> {
         let line = c.u32()?;
         let has_hash = c.take(1)? == [1];
         let hash = c.str()?;
-        let read = match c.take(1)? {
-            [0] => {
-                let status = c.str()?;
-                let count = c.u32()?;
-                let mut tasks = Vec::with_capacity(count.min(1 << 10));
-                for _ in 0..count {
-                    tasks.push((c.str()?, c.str()?));
-                }
-                Ok(Summary { status, tasks })
-            }
-            [1] => Err(c.str()?),
-            _ => return None,
-        };
+        let read = take_read(c)?;
         records.push(KeptRecord {
             saved_at,
             key,

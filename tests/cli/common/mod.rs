@@ -4,6 +4,7 @@
 
 pub mod fixture;
 mod paused;
+mod remote;
 pub mod schema;
 
 pub use paused::Finish;
