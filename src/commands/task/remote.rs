@@ -119,6 +119,7 @@ pub(super) fn decide(
         let pushing = (started.as_ref().ok()).and_then(remote_notes::PushStarted::pushing);
         let kept = RemoteClaims::keep_decided(&w, pushing, notes, theirs.as_ref());
         let ready = pushing.and_then(|_| prepare(ctx, session, &w, &task));
+        crate::support::testing::pause("remote_claim_pushing");
         let pushed = rc.finish_push(started, notes)?;
         match pushed {
             // The remote holds what our ref held; whether that still held our record
