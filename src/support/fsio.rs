@@ -37,14 +37,26 @@ pub fn write_atomic_unsynced_name(path: &Path, bytes: &[u8]) -> Result<()> {
 /// [`write_atomic`] does, with one sync of the directory for both renames (after the
 /// second; also when the second fails, so the first's rename is on disk whenever this
 /// returns). A crash before it returns leaves each file whole, old or new: a session's
-/// state and the `handover.md` rendered from it, one fsync fewer on every write.
+/// state and the `handover.md` rendered from it, one fsync fewer on every write. The
+/// two temporary files are written and synced at once, the second on a thread of its
+/// own (two fsyncs waited for together), then renamed in order.
 pub fn write_atomic_pair(first: (&Path, &[u8]), second: (&Path, &[u8])) -> Result<()> {
     if first.0.parent() != second.0.parent() {
         write_atomic(first.0, first.1)?;
         return write_atomic(second.0, second.1);
     }
-    replace(first.0, first.1, false)?;
-    let done = replace(second.0, second.1, true);
+    let (one, two) = std::thread::scope(|s| {
+        let two = std::thread::Builder::new().spawn_scoped(s, || Prepared::new(second.0, second.1));
+        let one = Prepared::new(first.0, first.1);
+        let two = match two {
+            Ok(two) => two.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            // No thread to be had: one after the other, as before.
+            Err(_) => Prepared::new(second.0, second.1),
+        };
+        (one, two)
+    });
+    one?.rename(false)?;
+    let done = two.and_then(|two| two.rename(true));
     if done.is_err() {
         sync_dir_of(first.0);
     }
