@@ -210,7 +210,7 @@ impl<'a> Transaction<'a> {
         pending: Option<&mut crate::support::fsio::PairWrite>,
     ) -> Result<()> {
         if written.changed && self.exclude {
-            // The state is written: a problem with `info/exclude` is said as a warning
+            // The state is being written: a problem with `info/exclude` is a warning
             // and never keeps the write from being recorded.
             match crate::services::exclude::ensure(self.ctx, self.wt) {
                 Ok(exclusion) => written.exclusion = exclusion,
