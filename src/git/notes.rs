@@ -253,13 +253,16 @@ impl Repo {
 
     /// Change the note of `commit` in `notes_ref` to what `edit` makes of its text
     /// (empty when there is none): read, edit, write, and swap the ref only if nobody
-    /// moved it meanwhile; else start again, until `timeout` has passed. Returns the
-    /// notes commit made, the one it was made on, and the number of attempts.
+    /// moved it meanwhile; else start again, until `timeout` has passed. The ref is
+    /// swapped only once `ready` succeeded (asked before each swap; its error is
+    /// returned as it is). Returns the notes commit made, the one it was made on, and
+    /// the number of attempts.
     pub fn notes_edit(
         &self,
         notes_ref: &str,
         commit: CommitId,
         edit: &dyn Fn(Vec<u8>) -> Vec<u8>,
+        ready: &mut dyn FnMut() -> Result<()>,
         timeout: Duration,
     ) -> Result<NotesEdited> {
         let started = Instant::now();
@@ -300,6 +303,7 @@ impl Repo {
                 .map_err(|e| Error::git(msg(crate::k!("git.write"), &[("what", &notes_ref)]), e))?;
             let parents: Vec<ObjectId> = current.into_iter().collect();
             let new = self.notes_commit(MESSAGE, edit.tree, &parents)?;
+            ready()?;
             match self.swap_ref(notes_ref, current, new, MESSAGE) {
                 Ok(()) => {
                     return Ok(NotesEdited {

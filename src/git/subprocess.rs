@@ -258,15 +258,23 @@ pub enum Pushed {
     Rejected,
 }
 
-/// Push `source` (a commit id, or `notes_ref` itself) to `notes_ref` on `remote`, only
-/// while the remote's ref is still `expect` (the caller checked ours descends from it: a
-/// fast-forward, never forced).
-pub fn push_notes(
+/// A push of the notes ref under way (`start_push_notes`): git runs on its own while
+/// the caller prepares what does not depend on its answer; [`PushChild::finish`] waits
+/// for it and says how it went.
+pub struct PushChild {
+    child: std::process::Child,
+    what: String,
+}
+
+/// Start pushing `source` (a commit id, or `notes_ref` itself) to `notes_ref` on
+/// `remote`, only while the remote's ref is still `expect` (the caller checked ours
+/// descends from it: a fast-forward, never forced); git is running when this returns.
+pub fn start_push_notes(
     git_dir: &Path,
     remote: &str,
     (notes_ref, source): (&str, &str),
     expect: Option<&str>,
-) -> Result<Pushed> {
+) -> Result<PushChild> {
     let mut cmd = git_in(git_dir);
     // The lease: the remote's ref must still be the commit the decision was made on
     // (`expect`; none: it must have no such ref), not merely an ancestor of ours. Our
@@ -278,9 +286,26 @@ pub fn push_notes(
             expect.unwrap_or("")
         ))
         .args(["--", remote])
-        .arg(format!("{source}:{notes_ref}"));
+        .arg(format!("{source}:{notes_ref}"))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
     let what = format!("git push {remote} {notes_ref}");
-    let out = cmd.output().map_err(|e| Error::git(run_msg(&what), e))?;
+    let child = cmd.spawn().map_err(|e| Error::git(run_msg(&what), e))?;
+    Ok(PushChild { child, what })
+}
+
+impl PushChild {
+    /// Wait for the push: done, rejected (the remote moved), or git's error.
+    pub fn finish(self) -> Result<Pushed> {
+        let what = self.what;
+        let out = (self.child.wait_with_output()).map_err(|e| Error::git(run_msg(&what), e))?;
+        pushed(&what, &out)
+    }
+}
+
+/// How a push ended, from git's exit status and porcelain output.
+fn pushed(what: &str, out: &std::process::Output) -> Result<Pushed> {
     if out.status.success() {
         return Ok(Pushed::Done);
     }
@@ -305,7 +330,7 @@ pub fn push_notes(
         return Ok(Pushed::Rejected);
     }
     Err(Error::git(
-        run_msg(&what),
+        run_msg(what),
         format!("{} {}", stdout.trim(), stderr.trim()).trim(),
     ))
 }

@@ -93,34 +93,35 @@ impl<'a> Store<'a> {
         head: Option<crate::git::CommitId>,
         record: &crate::model::record::Record,
     ) -> Result<Option<crate::git::CommitId>> {
-        Ok(self.record_made(head, record)?.map(|(head, ..)| head))
+        Ok(self
+            .record_made(head, record, &mut || Ok(()))?
+            .map(|(head, ..)| head))
     }
 
-    /// [`Store::record_at`], saying too which notes commit the record made, and on
-    /// which, and the record's line as appended.
+    /// [`Store::record_at`], saying too the notes commit made, the one it was made on and
+    /// the line appended; the ref moves only once `ready` (the write's files) succeeded.
     pub fn record_made(
         &self,
         head: Option<crate::git::CommitId>,
         record: &crate::model::record::Record,
+        ready: &mut dyn FnMut() -> Result<()>,
     ) -> Result<Option<(crate::git::CommitId, crate::git::NotesEdited, String)>> {
         let Some(head) = head else {
-            return Ok(None);
+            return ready().map(|()| None);
         };
         crate::support::testing::pause("record");
         let line = record.to_line();
-        let made = self
-            .repo
-            .notes_edit(
-                &self.settings.notes_ref,
-                head,
-                &|old| crate::model::record::append_line(old, &line),
-                self.settings.lock_timeout,
-            )
-            .map_err(|e| Error::NotRecorded {
-                notes_ref: self.settings.notes_ref.clone(),
-                key: record.key.clone(),
-                why: Box::new(e),
-            })?;
+        let (unready, timeout) = (std::cell::Cell::new(false), self.settings.lock_timeout);
+        let edit = |old| crate::model::record::append_line(old, &line);
+        let mut ready = || ready().inspect_err(|_| unready.set(true));
+        let made =
+            (self.repo).notes_edit(&self.settings.notes_ref, head, &edit, &mut ready, timeout);
+        let not_recorded = |why| Error::NotRecorded {
+            notes_ref: self.settings.notes_ref.clone(),
+            key: record.key.clone(),
+            why: Box::new(why),
+        };
+        let made = made.map_err(|e| if unready.get() { e } else { not_recorded(e) })?;
         Ok(Some((head, made, line)))
     }
 

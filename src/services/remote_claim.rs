@@ -33,6 +33,9 @@ pub enum Fetched<'a> {
     Offline(String),
 }
 
+/// A push begun (`RemoteClaims::start_push`), or git's words when it could not be.
+pub type Started = std::result::Result<remote_notes::PushStarted, String>;
+
 /// How a push went.
 pub enum Push {
     /// The remote took it: the notes commit pushed (`None`: the local ref had none).
@@ -137,13 +140,28 @@ impl<'a> RemoteClaims<'a> {
         Ok(Some(RemoteNotes::tracking(self.ctx, &self.tracking, at)))
     }
 
-    /// Push the local notes ref to the remote, never forced, only while the remote's
-    /// ref is still what the claim was decided on (`notes`): another process of this
-    /// clone may have merged more of the remote into ours since, which a plain push
-    /// would carry as though it had been decided on.
-    pub fn push(&self, notes: &RemoteNotes<'_>) -> Result<Push> {
+    /// Start pushing the local notes ref to the remote, never forced, only while the
+    /// remote's ref is still what the claim was decided on (`notes`): another process of
+    /// this clone may have merged more of the remote into ours since, which a plain push
+    /// would carry as though it had been decided on. git runs on its own until
+    /// [`RemoteClaims::finish_push`]: what does not depend on its answer is done
+    /// meanwhile.
+    pub fn start_push(&self, notes: &RemoteNotes<'_>) -> Result<Started> {
         crate::support::testing::pause("remote_claim_push");
-        match remote_notes::push(self.ctx, &self.remote, notes.at(), &self.tracking) {
+        match remote_notes::start_push(self.ctx, &self.remote, notes.at()) {
+            Ok(started) => Ok(Ok(started)),
+            Err(Error::Git { message, .. }) => Ok(Err(first_line(&message))),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Wait for the push `started` on `notes`: how it went.
+    pub fn finish_push(&self, started: Started, notes: &RemoteNotes<'_>) -> Result<Push> {
+        let started = match started {
+            Ok(started) => started,
+            Err(why) => return Ok(Push::Offline(why)),
+        };
+        match started.finish(self.ctx, notes.at(), &self.tracking) {
             Ok((Pushed::Done, pushed)) => Ok(Push::Done(pushed)),
             Ok((Pushed::Rejected, _)) => Ok(Push::Rejected),
             Err(Error::Git { message, .. }) => Ok(Push::Offline(first_line(&message))),
@@ -151,44 +169,49 @@ impl<'a> RemoteClaims<'a> {
         }
     }
 
+    /// What the push of `w` under way (`pushing`) establishes once the remote takes it
+    /// (`as_decided`), kept while it runs: a fact of the commit pushed, whatever becomes
+    /// of the push, read only once the remote holds that commit. Whether it was kept.
+    pub fn keep_decided(
+        w: &Written,
+        pushing: Option<crate::git::CommitId>,
+        notes: &RemoteNotes<'_>,
+        theirs: Option<&Theirs>,
+    ) -> bool {
+        as_decided(w, pushing, notes, theirs) && remember(w, notes)
+    }
+
     /// Whether the local notes ref, which the remote now holds, holds the record of the
     /// write `w` and no other side of its session: another process of this clone may have
     /// merged a winner's record beside ours and pushed both, our claim undecided against
     /// it (a write without a session id or a record is taken as carried). Known without
-    /// the store when the push carried the decision as it was made (`as_decided`), else
-    /// the local store is asked.
+    /// the store when the push carried the decision as it was made (`as_decided`; what
+    /// it establishes is kept then, unless `kept` while it ran), else the store is asked.
     pub fn carried(
         &self,
         w: &Written,
         pushed: Option<crate::git::CommitId>,
         notes: &RemoteNotes<'_>,
-        theirs: Option<&Theirs>,
+        (theirs, kept): (Option<&Theirs>, bool),
     ) -> Result<bool> {
-        let ctx = self.ctx;
         let doc = w.state.document();
         let field = |k: &str| doc.get(k).and_then(serde_json::Value::as_str);
-        let (Some(on), Some(id), Some(hash)) =
-            (w.noted, field("session_id"), field("session_hash"))
-        else {
+        let (Some(id), Some(hash)) = (field("session_id"), field("session_hash")) else {
             return Ok(true);
         };
-        if let Some(made) = w.notes.filter(|_| as_decided(w, pushed, notes, theirs)) {
+        if w.noted.is_none() {
+            return Ok(true);
+        }
+        if as_decided(w, pushed, notes, theirs) {
             crate::support::testing::note("claim_carried_as_decided");
-            // What the remote holds at the commit pushed is known: the next claim decided
-            // on it takes this record as kept.
-            if let Some(line) = &w.line {
-                notes.remember(&crate::services::remote_notes::Known {
-                    at: made.commit,
-                    id: id.to_owned(),
-                    noted: on,
-                    hash: hash.to_owned(),
-                    line: line.clone(),
-                });
+            // The next claim decided on the commit pushed takes this record as kept.
+            if !kept {
+                remember(w, notes);
             }
             return Ok(true);
         }
         crate::support::testing::note("claim_carried_asked_store");
-        let store = ctx.store();
+        let store = self.ctx.store();
         if !store.has_state(id, hash)? {
             return Ok(false);
         }
@@ -268,6 +291,7 @@ fn withdraw_at(ctx: &Context, commit: crate::git::CommitId, id: &str, hash: &str
             }
             out
         },
+        &mut || Ok(()),
         ctx.settings.lock_timeout,
     )?;
     Ok(())
@@ -298,6 +322,30 @@ pub fn withdraw_state(ctx: &Context, id: &str, hash: &str) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Keep what a push of `w` as decided establishes of the commit its record made (the
+/// remote's newest record of the session at that commit, `remote_notes::Known`).
+fn remember(w: &Written, notes: &RemoteNotes<'_>) -> bool {
+    let doc = w.state.document();
+    let field = |k: &str| doc.get(k).and_then(serde_json::Value::as_str);
+    let (Some(on), Some(made), Some(id), Some(hash), Some(line)) = (
+        w.noted,
+        w.notes,
+        field("session_id"),
+        field("session_hash"),
+        &w.line,
+    ) else {
+        return false;
+    };
+    notes.remember(&crate::services::remote_notes::Known {
+        at: made.commit,
+        id: id.to_owned(),
+        noted: on,
+        hash: hash.to_owned(),
+        line: line.clone(),
+    });
+    true
 }
 
 /// Whether the commit the remote took is the very notes commit the record of `w` made,

@@ -244,7 +244,23 @@ pub fn push(
     notes: Option<&str>,
     tracking: &str,
 ) -> Result<(crate::git::subprocess::Pushed, Option<crate::git::CommitId>)> {
-    use crate::git::subprocess::{self as git_cli, Pushed};
+    start_push(ctx, remote, notes)?.finish(ctx, notes, tracking)
+}
+
+/// A [`push`] under way, or refused before it began.
+pub enum PushStarted {
+    /// Ours does not descend from what was decided on: fetch and decide again.
+    Refused(Option<CommitId>),
+    /// git is pushing `ours` (the local ref's commit when it started).
+    Running {
+        child: crate::git::subprocess::PushChild,
+        ours: Option<CommitId>,
+    },
+}
+
+/// Start [`push`]: the check that ours descends from `notes`, then git running on its
+/// own; [`PushStarted::finish`] waits for it.
+pub fn start_push(ctx: &Context, remote: &str, notes: Option<&str>) -> Result<PushStarted> {
     let notes_ref = &ctx.settings.notes_ref;
     let ours = ctx.repo.notes_commit_of(notes_ref)?;
     if let Some(at) = notes {
@@ -254,20 +270,47 @@ pub fn push(
             _ => false,
         };
         if !descends {
-            return Ok((Pushed::Rejected, ours));
+            return Ok(PushStarted::Refused(ours));
         }
     }
     let source = ours.map(|o| o.to_string());
-    let pushed = git_cli::push_notes(
+    let child = crate::git::subprocess::start_push_notes(
         &ctx.repo.common_dir(),
         remote,
         (notes_ref, source.as_deref().unwrap_or(notes_ref)),
         notes,
     )?;
-    if let (Pushed::Done, Some(ours)) = (&pushed, &source) {
-        ctx.repo.advance_ref(tracking, notes, ours)?;
+    Ok(PushStarted::Running { child, ours })
+}
+
+impl PushStarted {
+    /// The notes commit pushed (`None`: refused, or the local ref had none).
+    pub fn pushing(&self) -> Option<CommitId> {
+        match self {
+            PushStarted::Refused(_) => None,
+            PushStarted::Running { ours, .. } => *ours,
+        }
     }
-    Ok((pushed, ours))
+
+    /// Wait for the push; once the remote took it, the tracking ref `tracking` moves to
+    /// the commit pushed (only from `notes`). How it went, and the commit pushed.
+    pub fn finish(
+        self,
+        ctx: &Context,
+        notes: Option<&str>,
+        tracking: &str,
+    ) -> Result<(crate::git::subprocess::Pushed, Option<CommitId>)> {
+        use crate::git::subprocess::Pushed;
+        let (child, ours) = match self {
+            PushStarted::Refused(ours) => return Ok((Pushed::Rejected, ours)),
+            PushStarted::Running { child, ours } => (child, ours),
+        };
+        let pushed = child.finish()?;
+        if let (Pushed::Done, Some(ours)) = (&pushed, &ours) {
+            ctx.repo.advance_ref(tracking, notes, &ours.to_string())?;
+        }
+        Ok((pushed, ours))
+    }
 }
 
 /// Whether `remote` is a name whose tracking ref `refs/notes/remotes/<remote>/…` is a

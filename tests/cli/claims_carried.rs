@@ -260,3 +260,69 @@ fn a_claim_killed_after_its_push_before_it_said_confirmed_is_renewed_on_what_it_
     assert_eq!(run.code, 6, "{}", run.snapshot());
     assert!(run.stderr.contains("agent-a"), "{}", run.stderr);
 }
+
+/// The temporary files in the directory of session `key` of `dir`.
+fn temps(dir: &Path, key: &str) -> Vec<String> {
+    let session = state_path(dir, key).parent().unwrap().to_owned();
+    std::fs::read_dir(session)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".git-handover-tmp-"))
+        .collect()
+}
+
+/// While the claim's push runs (the pause `remote_claim_pushing`: git started, the
+/// confirmation made ready beside the file), nothing is said confirmed yet; once the
+/// remote took it, the file says so and nothing made ready is left behind.
+#[test]
+fn a_claims_confirmation_is_made_ready_while_its_push_runs_and_said_only_after_it() {
+    let env = TestEnv::new();
+    let (_remote, a, _b, key) = two_clones(&env, &["T1", "T2"]);
+    env.handover(&a, &["sync"]).assert_ok();
+    let args = [
+        "task", "claim", "T1", "--as", "agent-a", "--remote", "origin",
+    ];
+    let child = env.spawn_at_pause(&a, &args, "remote_claim_pushing:60000");
+    assert_eq!(claim_in(&a, &key, "T1")["holder"], "agent-a");
+    assert_eq!(claim_in(&a, &key, "T1")["confirmed"], false);
+    assert_eq!(temps(&a, &key).len(), 1, "{:?}", temps(&a, &key));
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(claim_in(&a, &key, "T1")["confirmed"], true);
+    assert!(temps(&a, &key).is_empty(), "{:?}", temps(&a, &key));
+}
+
+/// A write made to the session while the claim's push runs (`--session`, as from any
+/// worktree; its stray temporary files removed, the confirmation made ready among
+/// them) is kept: the claim is said
+/// confirmed on what the file holds then, never by putting back the state it wrote.
+/// Its sibling, a write that changes nothing, leaves the file as the claim wrote it:
+/// the ready confirmation, gone with the strays, is made again.
+#[test]
+fn a_write_while_a_claims_push_runs_is_kept_and_the_claim_still_said_confirmed() {
+    let env = TestEnv::new();
+    let (_remote, a, _b, key) = two_clones(&env, &["T1", "T2", "T3"]);
+    env.handover(&a, &["sync"]).assert_ok();
+    // The second `start` of T2 changes nothing: the file stays as the claim wrote it.
+    for task in ["T1", "T3"] {
+        let args = [
+            "task", "claim", task, "--as", "agent-a", "--remote", "origin",
+        ];
+        let child = env.spawn_at_pause(&a, &args, "remote_claim_pushing:60000");
+        assert_eq!(claim_in(&a, &key, task)["confirmed"], false);
+        let run = env.handover(&a, &["task", "--session", &key, "start", "T2"]);
+        assert_eq!(run.code, 0, "{}", run.snapshot());
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let doc = crate::common::read_json(&state_path(&a, &key));
+        let t2 = doc["active_tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["id"] == "T2");
+        assert_eq!(t2.unwrap()["status"], "in_progress", "{doc}");
+        assert_eq!(claim_in(&a, &key, task)["holder"], "agent-a");
+        assert_eq!(claim_in(&a, &key, task)["confirmed"], true, "{doc}");
+        assert!(temps(&a, &key).is_empty(), "{:?}", temps(&a, &key));
+    }
+}

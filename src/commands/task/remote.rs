@@ -13,7 +13,7 @@ use crate::model::claim;
 use crate::model::record::Record;
 use crate::services::context::Context;
 use crate::services::remote_claim::{self, Fetched, MAX_ROUNDS, Push, RemoteClaims};
-use crate::services::remote_notes::RemoteNotes;
+use crate::services::remote_notes::{self, RemoteNotes};
 use crate::services::sessions::{self, Owner, SessionDir, Written};
 use crate::support::error::{Error, Result};
 
@@ -113,15 +113,26 @@ pub(super) fn decide(
                 }
             }
         };
-        match rc.push(notes)? {
+        let started = rc.start_push(notes)?;
+        // While git pushes: what the remote taking it establishes, kept, and the
+        // confirmation made ready (said only once the push succeeded).
+        let pushing = (started.as_ref().ok()).and_then(remote_notes::PushStarted::pushing);
+        let kept = RemoteClaims::keep_decided(&w, pushing, notes, theirs.as_ref());
+        let ready = pushing.and_then(|_| prepare(ctx, session, &w, &task));
+        crate::support::testing::pause("remote_claim_pushing");
+        let pushed = rc.finish_push(started, notes)?;
+        match pushed {
             // The remote holds what our ref held; whether that still held our record
             // is asked of the store: another process of this clone (a sync) may have
             // settled our claim lost and taken its record out meanwhile.
-            Push::Done(pushed) if !rc.carried(&w, pushed, notes, theirs.as_ref())? => {
+            Push::Done(pushed) if !rc.carried(&w, pushed, notes, (theirs.as_ref(), kept))? => {
                 pending = Some((w, task, act));
                 last = Again::NotCarried;
             }
-            Push::Done(_) => return Ok((confirm(ctx, session, w, &task)?, task, act, None)),
+            Push::Done(_) => {
+                let c = confirm(ctx, session, w, &task, ready)?;
+                return Ok((c, task, act, None));
+            }
             Push::Rejected => {
                 pending = Some((w, task, act));
                 last = Again::Rejected;
@@ -209,15 +220,38 @@ fn write(
 }
 
 /// The push that carried the write of `task`'s claim succeeded: the claim is said
-/// confirmed where the file still holds it as written (a write of the file alone).
-fn confirm(ctx: &Context, session: &SessionDir, mut w: Written, task: &str) -> Result<Written> {
+/// confirmed where the file still holds it as written (a write of the file alone), by
+/// the confirmation made ready while the push ran when there is one.
+fn confirm(
+    ctx: &Context,
+    session: &SessionDir,
+    mut w: Written,
+    task: &str,
+    ready: Option<sessions::ConfirmReady>,
+) -> Result<Written> {
     let Some(mine) = claim::claim_on(w.state.document(), task).filter(|c| !c.confirmed) else {
         return Ok(w);
     };
-    if let Some(state) = sessions::confirm(ctx, session, &[(task.to_owned(), mine)])? {
+    let state = match ready {
+        Some(ready) => sessions::confirm_ready(ctx, session, ready)?,
+        None => sessions::confirm(ctx, session, &[(task.to_owned(), mine)])?,
+    };
+    if let Some(state) = state {
         w.state = state;
     }
     Ok(w)
+}
+
+/// The confirmation of `task`'s claim as the write `w` left it, made ready while its
+/// push runs (`None`: nothing to confirm, or `confirm` does it all after the push).
+fn prepare(
+    ctx: &Context,
+    session: &SessionDir,
+    w: &Written,
+    task: &str,
+) -> Option<sessions::ConfirmReady> {
+    let mine = claim::claim_on(w.state.document(), task).filter(|c| !c.confirmed)?;
+    sessions::prepare_confirm(ctx, session, &w.state, &[(task.to_owned(), mine)])
 }
 
 /// The remote moved after our record was made. When its newest record of the session

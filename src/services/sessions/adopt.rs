@@ -91,26 +91,13 @@ pub fn confirm(
     session: &SessionDir,
     claims: &[(String, crate::model::claim::Claim)],
 ) -> Result<Option<State>> {
-    use crate::model::claim;
     let file = session.state_file();
     let _lock = Lock::acquire(&file, ctx.settings.lock_timeout)?;
     let Ok(current) = State::read(&file) else {
         return Ok(None);
     };
     let mut doc = current.into_document();
-    let mut changed = false;
-    for (task, written) in claims {
-        let same = claim::claim_on(&doc, task).is_some_and(|c| {
-            !c.confirmed
-                && c.holder == written.holder
-                && c.since == written.since
-                && c.expires == written.expires
-        });
-        if same {
-            changed |= claim::set_confirmed(&mut doc, task, &written.holder, true);
-        }
-    }
-    if !changed {
+    if !say_confirmed(&mut doc, claims) {
         return Ok(None);
     }
     crate::support::testing::pause("claim_confirm");
@@ -118,6 +105,102 @@ pub fn confirm(
     // (durably) before its push: nothing lost, nothing false, and `sync` confirms it
     // again. So its new name is not synced to disk (one fsync less on every claim).
     put(ctx, session, doc, false).map(Some)
+}
+
+/// A confirmation made ready while the push that decides it runs (`prepare_confirm`):
+/// the state a claim's write left, its claims said confirmed, on disk beside the file.
+pub struct ConfirmReady {
+    file: fsio::Prepared,
+    /// What the file must hold for it to be renamed in: the bytes the write left.
+    written: Vec<u8>,
+    state: State,
+    markdown: String,
+    claims: Vec<(String, crate::model::claim::Claim)>,
+}
+
+/// Make ready, without the lock, the confirmation of `claims` on the state `written`
+/// (as `confirm` would write it on a file that still holds that state): `None` when
+/// there is nothing to say or it could not be made ready (then `confirm` does it all).
+pub fn prepare_confirm(
+    ctx: &Context,
+    session: &SessionDir,
+    written: &State,
+    claims: &[(String, crate::model::claim::Claim)],
+) -> Option<ConfirmReady> {
+    let mut doc = written.document().clone();
+    if !say_confirmed(&mut doc, claims) {
+        return None;
+    }
+    let file = session.state_file();
+    crate::model::session::seal(&mut doc);
+    let state = State::from_doc(doc, &file).ok()?;
+    let ready = fsio::Prepared::new(&file, &state.to_json_bytes()).ok()?;
+    let markdown =
+        crate::model::markdown::render(&state, super::write::session_lang(&state, ctx.lang));
+    Some(ConfirmReady {
+        file: ready,
+        written: written.to_json_bytes(),
+        state,
+        markdown,
+        claims: claims.to_vec(),
+    })
+}
+
+/// [`confirm`] with the confirmation made ready: under the lock, renamed in only while
+/// the file holds exactly the write it was made from (no one wrote since); else
+/// [`confirm`] decides on what the file holds now.
+pub fn confirm_ready(
+    ctx: &Context,
+    session: &SessionDir,
+    ready: ConfirmReady,
+) -> Result<Option<State>> {
+    let file = session.state_file();
+    let ConfirmReady {
+        file: prepared,
+        written,
+        state,
+        markdown,
+        claims,
+    } = ready;
+    {
+        let _lock = Lock::acquire(&file, ctx.settings.lock_timeout)?;
+        if fsio::read_if_exists(&file, fsio::MAX_FILE_SIZE)?.as_deref() == Some(&written[..]) {
+            crate::support::testing::pause("claim_confirm");
+            // Its new name is not synced, as `confirm`'s (see there). A replacement a
+            // writer since took away (its stray temporary files removed) is done again.
+            if prepared.replace(false).is_ok() {
+                let md = session.dir().join(super::MARKDOWN_FILE);
+                if fsio::read_if_exists(&md, fsio::MAX_FILE_SIZE)?.as_deref()
+                    != Some(markdown.as_bytes())
+                {
+                    fsio::write_atomic(&md, markdown.as_bytes())?;
+                }
+                return Ok(Some(state));
+            }
+        }
+    }
+    confirm(ctx, session, &claims)
+}
+
+/// Say confirmed each of `claims` that `doc` holds as written, unconfirmed. Whether one was.
+fn say_confirmed(
+    doc: &mut serde_json::Map<String, Value>,
+    claims: &[(String, crate::model::claim::Claim)],
+) -> bool {
+    use crate::model::claim;
+    let mut changed = false;
+    for (task, written) in claims {
+        let same = claim::claim_on(doc, task).is_some_and(|c| {
+            !c.confirmed
+                && c.holder == written.holder
+                && c.since == written.since
+                && c.expires == written.expires
+        });
+        if same {
+            changed |= claim::set_confirmed(doc, task, &written.holder, true);
+        }
+    }
+    changed
 }
 
 /// Write `doc` as `session`'s state and its `handover.md` (the lock held by the caller).

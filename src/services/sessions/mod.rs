@@ -22,7 +22,7 @@ mod team;
 mod transaction;
 mod write;
 
-pub use adopt::{adopt, catch_up, confirm};
+pub use adopt::{ConfirmReady, adopt, catch_up, confirm, confirm_ready, prepare_confirm};
 pub use remove::{Removal, entries as session_entries, remove_session};
 pub use team::{Owner, TeamChoice, owner};
 pub use transaction::Transaction;

@@ -139,7 +139,7 @@ impl<'a> Transaction<'a> {
             };
             &tried
         };
-        let (mut written, lock) = write::update(
+        let (mut written, lock, mut pending) = write::update(
             session,
             settings,
             ctx.lang,
@@ -148,7 +148,13 @@ impl<'a> Transaction<'a> {
             &self.author,
             change,
         )?;
-        self.finish(&mut written)?;
+        // The files' own failure comes first: a record that failed before it waited
+        // for them must not say they were written.
+        let finished = self.finish(&mut written, pending.as_mut());
+        if let Some(files) = &mut pending {
+            files.wait()?;
+        }
+        finished?;
         drop(lock);
         Ok(written)
     }
@@ -168,7 +174,7 @@ impl<'a> Transaction<'a> {
             return Ok(None);
         };
         let mut written = Written::whole(session.clone(), then(state)?, true);
-        self.finish(&mut written)?;
+        self.finish(&mut written, None)?;
         drop(lock);
         Ok(Some(written))
     }
@@ -191,16 +197,20 @@ impl<'a> Transaction<'a> {
             Recording::Changes(head) => head,
             Recording::Always(head) => Some(head),
         };
-        self.record(&written, head)?;
+        self.record(&written, head, None)?;
         drop(lock);
         Ok(true)
     }
 
     /// What follows a write while its lock is still held: `info/exclude`, then the
-    /// record.
-    fn finish(&self, written: &mut Written) -> Result<()> {
+    /// record, which takes its place only once the files (`pending`) are written.
+    fn finish(
+        &self,
+        written: &mut Written,
+        pending: Option<&mut crate::support::fsio::PairWrite>,
+    ) -> Result<()> {
         if written.changed && self.exclude {
-            // The state is written: a problem with `info/exclude` is said as a warning
+            // The state is being written: a problem with `info/exclude` is a warning
             // and never keeps the write from being recorded.
             match crate::services::exclude::ensure(self.ctx, self.wt) {
                 Ok(exclusion) => written.exclusion = exclusion,
@@ -212,7 +222,7 @@ impl<'a> Transaction<'a> {
             Recording::Changes(head) => head.filter(|_| written.changed),
             Recording::Always(head) => Some(head),
         };
-        let made = self.record(written, head)?;
+        let made = self.record(written, head, pending)?;
         if let Some((head, notes, line)) = made {
             written.noted = Some(head);
             written.notes = Some(notes);
@@ -221,13 +231,18 @@ impl<'a> Transaction<'a> {
         Ok(())
     }
 
-    /// Append the record of `written` on `head`; nothing when there is none.
+    /// Append the record of `written` on `head`; nothing when there is none. The
+    /// notes ref is moved to it only once the files (`pending`) are written: the
+    /// record's objects are made meanwhile.
     fn record(
         &self,
         written: &Written,
         head: Option<CommitId>,
+        mut pending: Option<&mut crate::support::fsio::PairWrite>,
     ) -> Result<Option<(CommitId, crate::git::NotesEdited, String)>> {
+        let mut files = || pending.as_mut().map_or(Ok(()), |p| p.wait());
         if head.is_none() {
+            files()?;
             return Ok(None);
         }
         let mut record = session_record(written, self.wt);
@@ -235,7 +250,7 @@ impl<'a> Transaction<'a> {
             record.parent = Some(parent.clone());
             record.set_aside.clone_from(set_aside);
         }
-        self.ctx.store().record_made(head, &record)
+        self.ctx.store().record_made(head, &record, &mut files)
     }
 }
 

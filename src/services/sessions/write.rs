@@ -139,7 +139,9 @@ impl Current {
 /// divergence comes after every side's count, and is made even when the state is the
 /// file's: the settle is a write of its own), the result is validated, and the files
 /// are replaced atomically, unless nothing changed. A file that cannot be read is an
-/// error and is left untouched. The lock is returned still held.
+/// error and is left untouched. The lock is returned still held, with the replacement
+/// of the files under way on a thread of its own (waited for before the write's record
+/// takes its place: the caller builds the record meanwhile).
 pub(super) fn update(
     session: &SessionDir,
     settings: &Settings,
@@ -148,7 +150,7 @@ pub(super) fn update(
     floor: Option<u64>,
     author: &crate::model::agent_session::Author,
     change: impl FnOnce(Current) -> Result<Map<String, Value>>,
-) -> Result<(Written, Lock)> {
+) -> Result<(Written, Lock, Option<fsio::PairWrite>)> {
     let settles = floor.is_some();
     let floor = floor.unwrap_or(0);
     let file = session.state_file();
@@ -211,7 +213,7 @@ pub(super) fn update(
         }
         let mut written = Written::whole(session.clone(), state, created);
         written.changed = false;
-        return Ok((written, lock));
+        return Ok((written, lock, None));
     }
     // Who made this write, now that it is known to change something (issue 34).
     crate::model::agent_session::stamp(&mut doc, author, &session::format_time(now));
@@ -266,10 +268,10 @@ pub(super) fn update(
     let bytes = readable_back(&file, state.to_json_bytes())?;
     let md = session.dir().join(MARKDOWN_FILE);
     let rendered = crate::model::markdown::render(&state, session_lang(&state, lang));
-    fsio::write_atomic_pair((&file, &bytes), (&md, rendered.as_bytes()))?;
+    let pending = fsio::PairWrite::start((file, bytes), (md, rendered.into_bytes()));
     let mut written = Written::whole(session.clone(), state, created);
     written.changed = true;
-    Ok((written, lock))
+    Ok((written, lock, Some(pending)))
 }
 
 /// Write a new session whole, as given (the time it was written kept): its state and
