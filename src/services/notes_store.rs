@@ -186,9 +186,8 @@ impl<'a> Store<'a> {
         })
     }
 
-    /// The readable records of session `id` written with `seq` (more than one: the
-    /// session diverged there). Only that session's notes are read, where the index
-    /// knows them.
+    /// The readable records of session `id` written with `seq` (more than one: it
+    /// diverged there); only its notes are read, where the index knows them.
     pub fn records_at(&self, id: &str, seq: u64) -> Result<Vec<crate::model::record::Record>> {
         let texts = self.session_texts(id)?;
         Ok(crate::model::record::records_at(&texts, id, seq))
