@@ -23,6 +23,8 @@ process to process (fork/exec, reaped by wait4: wall time and the child's peak R
       store with `git notes append` on HEAD; the hook timed is the one that brings the
       index up to date by that one record (issue 36: an update costs the change).
       update_usual_7: the same after seven records appended one after another.
+      log_n_20_usual: log -n 20 in DIR/usual, whose newest records are (after the
+      update runs) one session's run of writes, each told by the one shown after it.
       Every hook event's session id is new (this invocation's process id, the round):
       a second start of one id takes a short path and pays no update.
       The table gives the median, mean and slowest run of each command.
@@ -200,6 +202,7 @@ def run(d, rounds, names):
         "continue_usual": [binary, "continue", "--json"],
         "update_usual": [binary, "hook", "session-start"],
         "update_usual_7": [binary, "hook", "session-start"],
+        "log_n_20_usual": [binary, "log", "-n", "20"],
     }
     names = names or [n for n in commands if not n.endswith("_usual")]
     here = {n: repo for n in commands}

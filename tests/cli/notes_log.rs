@@ -69,15 +69,19 @@ fn a_record_is_appended_before_the_session_lock_is_released() {
     let env = TestEnv::new();
     let repo = store_repo(&env, "repo");
     ok(&env, &repo, &["task", "add", "T0", "first"]);
-    // A inside its pause, its files written, its record not yet appended.
+    // A inside its pause, its record not yet appended; its files are written on a
+    // thread of their own meanwhile (the record takes its place only after them), so
+    // they are waited for here, A still paused and holding its lock.
     let a = env.spawn_at_pause(&repo, &["task", "add", "TA", "from a"], "record:60000");
     let dir = session_dir(&repo);
-    assert!(
-        std::fs::read_to_string(dir.join("project-state.json"))
-            .unwrap()
-            .contains("\"TA\""),
-        "A wrote its file before its record"
-    );
+    let written = || {
+        std::fs::read_to_string(dir.join("project-state.json")).is_ok_and(|s| s.contains("\"TA\""))
+    };
+    let since = std::time::Instant::now();
+    while !written() && since.elapsed() < std::time::Duration::from_secs(30) {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(written(), "A wrote its file before its record");
     let b_log = env.event_log("b");
     let mut b = env.spawn_logged(&repo, &["task", "add", "TB", "from b"], &b_log);
     // A is let go only once B is seen waiting for its lock.
