@@ -204,7 +204,7 @@ def run(d, rounds, names):
         "update_usual_7": [binary, "hook", "session-start"],
         "log_n_20_usual": [binary, "log", "-n", "20"],
     }
-    names = names or [n for n in commands if not n.endswith("_usual")]
+    names = names or [n for n in commands if "_usual" not in n]
     here = {n: repo for n in commands}
     appended = [0]
     # The newest record of session 1 in DIR/usual's store (the usual write goes on top
@@ -240,7 +240,7 @@ def run(d, rounds, names):
         top[:] = [seq, doc["session_hash"]]
 
     for n in names:
-        if n.endswith("_usual"):
+        if "_usual" in n:
             here[n] = usual(d, binary)
     if "rev_parse_head" not in names:
         names.append("rev_parse_head")
