@@ -26,8 +26,14 @@ use crate::git::ToolDir;
 use crate::model::agent_session::AgentSession;
 use crate::services::agent_session::{file_word, own_dir};
 
-/// The most a receipts file is read; past it, it is cut down to the newest state's.
+/// The most a receipts file is read (its tail, the newest); past it, it is cut down to
+/// the newest state's receipts, the newest [`KEPT`] bytes of them.
 const LIMIT: u64 = 256 * 1024;
+/// What a cut keeps: every agent start briefed on one state appends a receipt of that
+/// state, so keeping all of the newest state's let the file grow past what is read
+/// (2,650 starts: 420 KB, parsed and rewritten at every start; past 512 KiB it read as
+/// no receipt at all, and `status` said nobody had picked the state up).
+const KEPT: usize = 64 * 1024;
 
 /// One receipt: who was briefed on which state, when.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,8 +112,8 @@ pub fn read(tool: &ToolDir, session_id: &str) -> Vec<Receipt> {
     let Some(path) = file(tool, session_id) else {
         return Vec::new();
     };
-    // A file over the bound is read up to it (its tail is the newest).
-    let Ok(bytes) = crate::support::read::read_regular(&path, LIMIT * 2) else {
+    // A file over the bound is read from its tail (the newest).
+    let Some(bytes) = tail(&path) else {
         return Vec::new();
     };
     bytes
@@ -144,9 +150,38 @@ pub fn picked_up(
         .max_by_key(|r| r.at)
 }
 
-/// Keep only the receipts of `state` (the others are of states a newer save replaced).
+/// The last [`LIMIT`] bytes of the regular file at `path` (not through a link, never
+/// waiting on a FIFO), from the first whole line; `None` when it cannot be read.
+fn tail(path: &std::path::Path) -> Option<Vec<u8>> {
+    use std::io::{Read as _, Seek as _, SeekFrom};
+    let mut f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+        .ok()?;
+    let meta = f.metadata().ok()?;
+    if !meta.is_file() {
+        return None;
+    }
+    let start = meta.len().saturating_sub(LIMIT);
+    f.seek(SeekFrom::Start(start)).ok()?;
+    let mut bytes = Vec::new();
+    f.take(LIMIT).read_to_end(&mut bytes).ok()?;
+    if start > 0 {
+        // Begun inside a line: from the next one.
+        let first = bytes
+            .iter()
+            .position(|b| *b == b'\n')
+            .map_or(bytes.len(), |i| i + 1);
+        bytes.drain(..first);
+    }
+    Some(bytes)
+}
+
+/// Keep only the receipts of `state` (the others are of states a newer save replaced),
+/// the newest [`KEPT`] bytes of them.
 fn cut_down(path: &std::path::Path, state: &str) {
-    let Ok(bytes) = crate::support::read::read_regular(path, LIMIT * 2) else {
+    let Some(bytes) = tail(path) else {
         return;
     };
     let needle = format!("\"state\":{}", Value::from(state));
@@ -154,7 +189,15 @@ fn cut_down(path: &std::path::Path, state: &str) {
         .split(|b| *b == b'\n')
         .filter(|l| String::from_utf8_lossy(l).contains(&needle))
         .collect();
-    let mut out = kept.join(&b'\n');
+    let mut size = 0;
+    let from = kept
+        .iter()
+        .rposition(|l| {
+            size += l.len() + 1;
+            size > KEPT
+        })
+        .map_or(0, |i| i + 1);
+    let mut out = kept[from..].join(&b'\n');
     if !out.is_empty() {
         out.push(b'\n');
     }

@@ -377,3 +377,64 @@ fn a_user_scope_hook_leaves_nothing_where_the_repository_did_not_opt_in() {
     .assert_ok();
     assert!(!repo.join(".git/git-handover/agent-sessions").exists());
 }
+
+/// A receipts file grown by many agent starts on one state (every receipt of the
+/// newest state, so a cut by state keeps them all): past the bound it is read from its
+/// tail and cut to its newest receipts, and `status` still names the newest pick-up.
+/// Before, past 512 KiB it read as no receipt (status: "not picked up") and was never
+/// cut again.
+#[test]
+fn a_receipts_file_of_many_starts_on_one_state_stays_bounded_and_is_read() {
+    let env = TestEnv::new();
+    let repo = env.repo();
+    let key = save_as_claude(&env, &repo, &task("T1"));
+    hook(&env, &repo, "9e8d7c6b-first", "2026-11-30T12:00:00Z").assert_ok();
+    let file = receipts(&repo).pop().expect("a receipt");
+    let line = std::fs::read_to_string(&file).unwrap();
+    let old = line
+        .replace("9e8d7c6b-first", "0ld-start")
+        .replace("12:00:00", "11:00:00");
+    // 600 KB of receipts of the same state, then the newest pick-up.
+    let mut big = old.repeat(600 * 1024 / old.len() + 1);
+    big.push_str(&line);
+    std::fs::write(&file, &big).unwrap();
+    let later = |c: &mut std::process::Command| {
+        c.env("GIT_HANDOVER_NOW", "2026-11-30T12:05:00Z");
+    };
+    let status = env.handover_with(&repo, &["status"], later);
+    assert!(
+        status
+            .stdout
+            .contains("picked up by claude 9e8d7c6b-first 5m ago"),
+        "{}",
+        status.stdout
+    );
+    // The next start cuts it to the newest receipts, its own appended after them.
+    hook(&env, &repo, "9e8d7c6b-second", "2026-11-30T12:06:00Z").assert_ok();
+    let kept = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        kept.len() <= 64 * 1024 + 2 * line.len(),
+        "{} bytes",
+        kept.len()
+    );
+    let last: Vec<&str> = kept.lines().rev().take(2).collect();
+    assert!(
+        last[0].contains("9e8d7c6b-second") && last[1].contains("9e8d7c6b-first"),
+        "{last:?}"
+    );
+    assert!(
+        kept.lines()
+            .all(|l| serde_json::from_str::<Value>(l).is_ok())
+    );
+    let status = env.handover_with(&repo, &["status"], |c| {
+        c.env("GIT_HANDOVER_NOW", "2026-11-30T12:07:00Z");
+    });
+    assert!(
+        status
+            .stdout
+            .contains("picked up by claude 9e8d7c6b-second 1m ago"),
+        "{}",
+        status.stdout
+    );
+    let _ = key;
+}
