@@ -187,6 +187,13 @@ fn chains_in_corners_answer_as_the_store() {
         ],
     );
     check("chains");
+    // Each of a, b, c, d and f took its line on top (what this test attacks); a record
+    // that falls back would answer the same and leave the path untried.
+    assert_eq!(
+        events.count("notes-index-on-top"),
+        5,
+        "the chains taken on top"
+    );
     // A chain split over two notes, the second note's line before the first in order.
     append(
         &env,

@@ -4,20 +4,9 @@
 //! notes newest first, stopping at the first that tells, not in all of them (issue 36:
 //! at 1,000,000 records, 1.5 s for `log -n 20`). The same answer as the store read whole.
 
-use std::path::Path;
-
-use crate::common::{EventLog, TestEnv};
+use crate::common::TestEnv;
 use crate::notes_index::{append, record, repo_with};
-
-fn log(env: &TestEnv, repo: &Path, args: &[&str], index: Option<&EventLog>) -> String {
-    let mut all = vec!["log"];
-    all.extend_from_slice(args);
-    let run = env.handover_with(repo, &all, |c| match index {
-        Some(events) => drop(c.env("GIT_HANDOVER_TEST_LOG", events.path())),
-        None => drop(c.env("GIT_HANDOVER_TEST_NO_INDEX", "1")),
-    });
-    format!("{}\n{}\n{}", run.code, run.stdout, run.stderr)
-}
+use crate::notes_log_before::log;
 
 fn hx(n: u64) -> String {
     format!("{n:064x}")
