@@ -38,12 +38,23 @@ impl StoredNote {
 pub(super) const MESSAGE: &str = "Notes added by 'git handover'";
 
 /// What [`Repo::notes_edit`] made: the notes commit, the one it was made on (`None`:
-/// the ref had none), and how many attempts it took.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// the ref had none), how many attempts it took, and the note it edited.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotesEdited {
     pub commit: CommitId,
     pub parent: Option<CommitId>,
     pub attempts: usize,
+    pub note: EditedNote,
+}
+
+/// The note an edit made: its blob before (none: there was no note) and after, its text
+/// now, and the length of its text before (for the notes index, `index::after_write`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EditedNote {
+    pub was: Option<super::NoteText>,
+    pub now: super::NoteText,
+    pub text: Vec<u8>,
+    pub before: usize,
 }
 
 impl Repo {
@@ -292,6 +303,7 @@ impl Repo {
                     .take_data(),
                 None => Vec::new(),
             };
+            let before = old_text.len();
             let text = edit(old_text);
             let blob = self
                 .repo
@@ -310,6 +322,12 @@ impl Repo {
                         commit: CommitId(new),
                         parent: current.map(CommitId),
                         attempts,
+                        note: EditedNote {
+                            was: old.map(super::NoteText),
+                            now: super::NoteText(blob),
+                            text,
+                            before,
+                        },
                     });
                 }
                 Err(last) => {

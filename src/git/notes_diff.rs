@@ -20,7 +20,7 @@ pub struct NoteChange {
 
 /// A note's blob: two are equal when their texts are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct NoteText(ObjectId);
+pub struct NoteText(pub(super) ObjectId);
 
 impl NoteText {
     pub fn to_hex(self) -> String {
@@ -210,6 +210,17 @@ impl Repo {
         }
     }
 
+    /// A [`NoteReader`] whose first [`READS_PER_STORE`] blobs are read through the
+    /// repository's own store: for a reader of a few notes (an update after a write or
+    /// two), to which opening a store of its own costs as much as the rest of its work.
+    pub fn note_reader_here(&self) -> NoteReader<'_> {
+        NoteReader {
+            repo: self,
+            own: None,
+            reads: 1,
+        }
+    }
+
     /// The size of a note's blob, from its object's header.
     pub fn note_size(&self, blob: NoteText) -> Option<u64> {
         self.repo.find_header(blob.0).ok().map(|h| h.size())
@@ -346,12 +357,22 @@ impl NoteReader<'_> {
     /// A note's text; `None` when it is over `limit` bytes or not in the object
     /// database.
     pub fn text(&mut self, blob: NoteText, limit: usize) -> Option<Vec<u8>> {
+        self.text_or_size(blob, limit)?.ok()
+    }
+
+    /// A note's text, or its size when that is over `limit` bytes (not inflated: from
+    /// the object's header); `None` when it is not in the object database.
+    pub fn text_or_size(
+        &mut self,
+        blob: NoteText,
+        limit: usize,
+    ) -> Option<std::result::Result<Vec<u8>, u64>> {
         let store = self.store();
         let size = store.find_header(blob.0).ok()?.size();
         if usize::try_from(size).map_or(true, |n| n > limit) {
-            return None;
+            return Some(Err(size));
         }
-        Some(store.find_blob(blob.0).ok()?.take_data())
+        Some(Ok(store.find_blob(blob.0).ok()?.take_data()))
     }
 
     /// [`Repo::notes_listing`], its trees read through the reader's stores (at

@@ -12,15 +12,15 @@ mod index_members;
 mod index_scan;
 mod index_update;
 mod indexed;
+mod note_texts;
 mod open;
 mod open_file;
 mod replaced;
 mod sides;
 mod stream;
 
-pub use index::unkept as index_unkept;
-pub use sides::facts;
-pub use stream::LogStream;
+pub use self::{sides::facts, stream::LogStream};
+pub use index::{after_write as bring_index_along, unkept as index_unkept};
 
 use indexed::Listed;
 

@@ -331,7 +331,7 @@ fn remember(w: &Written, notes: &RemoteNotes<'_>) -> bool {
     let field = |k: &str| doc.get(k).and_then(serde_json::Value::as_str);
     let (Some(on), Some(made), Some(id), Some(hash), Some(line)) = (
         w.noted,
-        w.notes,
+        w.notes.as_ref(),
         field("session_id"),
         field("session_hash"),
         &w.line,
@@ -362,7 +362,7 @@ fn as_decided(
     notes: &RemoteNotes<'_>,
     theirs: Option<&Theirs>,
 ) -> bool {
-    let Some(made) = w.notes else {
+    let Some(made) = w.notes.as_ref() else {
         return false;
     };
     if pushed != Some(made.commit) || made.parent.map(|p| p.to_string()).as_deref() != notes.at() {

@@ -23,7 +23,7 @@ fn finished(sid: &str, seq: u64, parent: &str, hash: &str, at: &str) -> String {
 
 /// Four sessions with ids over four commits, none written before ids, no line that
 /// is no record (what a delta is laid over), the index built by `status`.
-fn store(env: &TestEnv) -> (PathBuf, Vec<String>) {
+pub(crate) fn store(env: &TestEnv) -> (PathBuf, Vec<String>) {
     let (repo, c) = repo_with(env, 4);
     append(
         env,
@@ -56,7 +56,7 @@ fn store(env: &TestEnv) -> (PathBuf, Vec<String>) {
 /// Every reader answers as the store: `status`, `continue` and the hook (`.open`),
 /// `log` (`.heads`, `.times`, the members).
 #[track_caller]
-fn readers(env: &TestEnv, repo: &Path, why: &str) {
+pub(crate) fn readers(env: &TestEnv, repo: &Path, why: &str) {
     same(env, repo, why);
     crate::notes_index_open::same(env, repo, why);
     same_logs(env, repo, why);
@@ -64,7 +64,7 @@ fn readers(env: &TestEnv, repo: &Path, why: &str) {
 
 /// `status` run with the event log `log`.
 #[track_caller]
-fn status(env: &TestEnv, repo: &Path, log: &crate::common::EventLog) {
+pub(crate) fn status(env: &TestEnv, repo: &Path, log: &crate::common::EventLog) {
     let run = env.handover_with(repo, &["status"], |cmd| {
         cmd.env("GIT_HANDOVER_TEST_LOG", log.path());
     });

@@ -21,6 +21,7 @@ use std::collections::HashMap;
 use super::index_file::{self as file, Files, GroupEntry, Heads, Located, Times};
 use super::index_members::Parts;
 use super::index_scan::group_name;
+use super::note_texts::Texts;
 use crate::git::{CommitId, NoteText, Repo};
 use crate::model::record::{Group, MAX_NOTE_SIZE, RecordKind};
 use crate::support::error::Result;
@@ -107,7 +108,7 @@ pub(super) fn within(
     };
     let files = Files::at(&repo.tool_dir().notes_index(notes_ref));
     if by_delta {
-        super::index_delta::bring_up(repo, &files, notes_ref, now)?;
+        super::index_delta::bring_up(repo, &files, notes_ref, (None, now), Texts::default())?;
     }
     if let Some((at, heads)) = super::index_delta::heads(&files, notes_ref) {
         if at == now {
@@ -117,8 +118,12 @@ pub(super) fn within(
             && small(&changes)
             && let Some(members) = Parts::open(&files, notes_ref, at)
             && let Some(times) = super::index_delta::times(&files, notes_ref, at)
-            && let Some((heads, members, times)) =
-                super::index_update::update(repo, &files, (now, changes), (heads, members, times))?
+            && let Some((heads, members, times)) = super::index_update::update(
+                repo,
+                &files,
+                (now, changes),
+                ((heads, members, times), &mut Texts::default()),
+            )?
         {
             crate::support::testing::note("notes-index-updated");
             save(&files, notes_ref, now, (&heads, members, &times));
@@ -143,6 +148,25 @@ fn small(changes: &[crate::git::NoteChange]) -> bool {
         crate::support::testing::note("notes-index-update-too-large");
     }
     small
+}
+
+/// After this tool's write `made` moved `notes_ref` (a record appended to a note): the
+/// index, when it was of the commit the write was made on, brought along by a delta
+/// from the texts the write made (no note read again), so that the next reader (an
+/// agent's start) finds it current and the write pays for its own record: about 2 ms
+/// at 1,000,000 records, against 3 ms for the reader after it. Anything else (no index,
+/// one of another commit, a change a delta does not lay over) is left to the next
+/// reader, as a write by another tool is; so is an error: it is not the write's.
+pub fn after_write(repo: &Repo, notes_ref: &str, made: &mut crate::git::NotesEdited) {
+    // The note's text is taken whatever happens: the write does not hold it longer.
+    let n = &mut made.note;
+    let texts = Texts::given(n.was, (n.now, std::mem::take(&mut n.text)), n.before);
+    let Some(parent) = made.parent else {
+        return;
+    };
+    let files = Files::at(&repo.tool_dir().notes_index(notes_ref));
+    let _ =
+        super::index_delta::bring_up(repo, &files, notes_ref, (Some(parent), made.commit), texts);
 }
 
 /// The members of the index of `notes_ref` at one commit, read part by part as groups
@@ -216,7 +240,7 @@ impl Reader {
             .entry(blob)
             .or_insert_with(|| repo.note_text(blob, MAX_NOTE_SIZE))
             .as_deref()?;
-        let line = text.split(|b| *b == b'\n').nth(l.line.checked_sub(1)?)?;
+        let line = super::index_scan::nth_line(text, l.line)?;
         let head = crate::model::record::parse_head(line)?;
         if group_name(Group::of(&head)) != group || head.kind != RecordKind::Session {
             return None;

@@ -132,11 +132,11 @@ pub(super) fn text_of(
     reader: &mut NoteReader<'_>,
     blob: NoteText,
 ) -> std::result::Result<Option<Vec<u8>>, ()> {
-    let size = reader.size(blob).ok_or(())?;
-    if usize::try_from(size).map_or(true, |n| n > MAX_NOTE_SIZE) {
-        return Ok(None);
+    match reader.text_or_size(blob, MAX_NOTE_SIZE) {
+        Some(Ok(text)) => Ok(Some(text)),
+        Some(Err(_)) => Ok(None),
+        None => Err(()),
     }
-    reader.text(blob, MAX_NOTE_SIZE).map(Some).ok_or(())
 }
 
 /// The line `line_no` of note `ni` of `notes`, read again (the build keeps heads

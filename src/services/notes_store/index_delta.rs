@@ -29,6 +29,7 @@ use super::index_file::{
     self as file, Files, GroupEntry, Heads, MAGIC, NoteSkip, Times, TimesFile,
 };
 use super::index_members::Parts;
+use super::note_texts::Texts;
 use super::open_file::{Laid, Open, OpenEntry, OpenFile};
 use crate::git::{CommitId, NoteChange, NoteText, Repo};
 use crate::support::error::Result;
@@ -222,12 +223,23 @@ pub(super) fn reset(files: &Files, notes_ref: &str, commit: CommitId, heads: &He
 /// older commit by a delta and the change is one it can lay over (see the module's
 /// doc); `false`: it could not (the caller takes the long way). Only the changed notes,
 /// the members' parts of their groups and the delta are read and written.
-pub(super) fn bring_up(repo: &Repo, files: &Files, notes_ref: &str, now: CommitId) -> Result<bool> {
+/// Only from `from`, when it is given (a write's own record: `index::after_write`,
+/// with the texts it made).
+pub(super) fn bring_up(
+    repo: &Repo,
+    files: &Files,
+    notes_ref: &str,
+    (from, now): (Option<CommitId>, CommitId),
+    mut texts: Texts,
+) -> Result<bool> {
     let Some((at, delta, size)) = read(files, notes_ref) else {
         return Ok(false);
     };
     if at == now {
         return Ok(true);
+    }
+    if from.is_some_and(|f| f != at) {
+        return Ok(false);
     }
     let Some(base) = CommitId::from_hex(&delta.base) else {
         return Ok(false);
@@ -258,12 +270,12 @@ pub(super) fn bring_up(repo: &Repo, files: &Files, notes_ref: &str, now: CommitI
     };
     let index = (heads, members, times);
     let Some((heads, mut members, times)) =
-        super::index_update::update(repo, files, (now, changes.clone()), index)?
+        super::index_update::update(repo, files, (now, changes.clone()), (index, &mut texts))?
     else {
         return Ok(false);
     };
     let Some(next) = next(
-        repo,
+        (repo, &texts),
         files,
         (&delta, &heads, &mut members, &times),
         &changes,
@@ -316,7 +328,7 @@ fn is_open(e: &GroupEntry) -> bool {
 /// (the changed notes'): `None` when it cannot be laid over (see the module's doc) or
 /// a located record does not read back as one of its group.
 fn next(
-    repo: &Repo,
+    (repo, texts): (&Repo, &Texts),
     files: &Files,
     (delta, heads, members, times): (&Delta, &Heads, &mut Parts, &Times),
     changes: &[NoteChange],
@@ -325,10 +337,16 @@ fn next(
         return None;
     }
     let mut d = delta.clone();
-    // Through the repository's own store: a few notes (a store opened costs about what
-    // the rest of the update does).
+    // From the notes the update read, else through the repository's own store: a few
+    // notes (a store opened costs about what the rest of the update does).
     let read = &mut |b| repo.note_text(b, crate::model::record::MAX_NOTE_SIZE);
     let mut last: Option<(NoteText, Option<Vec<u8>>)> = None;
+    let mut line_at = |l: &file::Located, g: &str| match file::parse_located(l)
+        .and_then(|(_, b)| texts.text(b))
+    {
+        Some(text) => super::open_file::line_in(text, l, g),
+        None => super::open_file::line_at(read, &mut last, l, g),
+    };
     let asked: Vec<String> = members.asked().iter().cloned().collect();
     for g in asked {
         let old = members.get(files, &g)?.entry.clone();
@@ -344,9 +362,9 @@ fn next(
         let open = match new.filter(|e| is_open(e)) {
             Some(e) => {
                 let newest = e.newest.clone()?;
-                let mut lines = vec![super::open_file::line_at(read, &mut last, &newest, &g)?];
+                let mut lines = vec![line_at(&newest, &g)?];
                 for side in &e.sides {
-                    lines.push(super::open_file::line_at(read, &mut last, side, &g)?);
+                    lines.push(line_at(side, &g)?);
                 }
                 Some(OpenEntry {
                     newest,

@@ -20,7 +20,7 @@ use crate::git::{CommitId, NoteText};
 /// The format, and the reader it was built by: an index built by another version of the
 /// tool is built again, since how records are read (a new record kind, claims) may have
 /// changed. A change to how a record line is read within one version bumps the number.
-pub(super) const MAGIC: &str = concat!("git-handover notes-index 8 ", env!("CARGO_PKG_VERSION"));
+pub(super) const MAGIC: &str = concat!("git-handover notes-index 9 ", env!("CARGO_PKG_VERSION"));
 /// Bounds for reading the files back: far beyond any real store's index.
 const HEADS_LIMIT: u64 = 256 << 20;
 const TIMES_LIMIT: u64 = 1 << 30;

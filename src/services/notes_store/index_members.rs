@@ -6,7 +6,9 @@
 //! A group's part is fixed by its name (FNV-1a, [`PARTS`] parts). `<name>.members` is the
 //! manifest: the usual header (format, ref, commit, sum of the body) and a body of the
 //! SHA-256 of each part's file, all zeros for a part with no group (no file). A part is
-//! `<name>.members.d/<xx>`, its groups in name order: name length (u32 LE), name, count
+//! `<name>.members.d/<xx>`, its groups in name order: name length (u32 LE), name, the
+//! length of the group's body (u32 LE), then the body (decoded only when the group is
+//! asked for: a part holds about 40 groups, an update asks for one): count
 //! (u32 LE), count × 20-byte note ids, then the group's seen names: count (u32 LE),
 //! count × u64 LE, sorted — [`seen`] of every record's `session_hash` and of every
 //! name its records give as `parent` or set aside (what lets an update add one record
@@ -48,7 +50,18 @@ pub struct Member {
     pub entry: Option<super::index_file::GroupEntry>,
 }
 
-type Part = BTreeMap<String, Member>;
+/// A part's groups: each as read (its body's place in the part's bytes, decoded when
+/// first asked for) or decoded.
+#[derive(Default)]
+struct Part {
+    bytes: Vec<u8>,
+    groups: BTreeMap<String, Slot>,
+}
+
+enum Slot {
+    Read(std::ops::Range<usize>),
+    Decoded(Box<Member>),
+}
 
 /// A name's 64-bit FNV-1a (for [`Member::seen`]).
 pub fn seen(name: &str) -> u64 {
@@ -82,54 +95,115 @@ fn part_path(files: &Files, part: usize) -> PathBuf {
     dir(files).join(format!("{part:02x}"))
 }
 
-fn decode(body: &[u8], into: &mut Part) -> Option<()> {
-    let mut c = Cursor(body);
+/// The groups of part `part` read from its bytes, their bodies not decoded; `None` when
+/// the bytes do not hold them or a group is not of this part.
+fn read_part(bytes: Vec<u8>, part: usize) -> Option<Part> {
+    let mut groups = BTreeMap::new();
+    let mut c = Cursor(&bytes);
     while !c.0.is_empty() {
         let len = c.u32()?;
         let name = String::from_utf8(c.take(len)?.to_vec()).ok()?;
-        let count = c.u32()?;
-        let mut m = Member::default();
-        m.notes.reserve(count.min(1 << 16));
-        for _ in 0..count {
-            m.notes.push(CommitId::from_bytes(c.take(20)?)?);
-        }
-        let count = c.u32()?;
-        m.seen.reserve(count.min(1 << 16));
-        for _ in 0..count {
-            m.seen.push(c.u64()?);
-        }
-        m.kept = super::index_kept::decode(&mut c)?;
         let len = c.u32()?;
-        if len > 0 {
-            m.entry = Some(serde_json::from_slice(c.take(len)?).ok()?);
+        let start = bytes.len() - c.0.len();
+        c.take(len)?;
+        if part_of(&name) != part {
+            return None;
         }
-        into.insert(name, m);
+        groups.insert(name, Slot::Read(start..start + len));
     }
+    Some(Part { bytes, groups })
+}
+
+/// A group's body read back; `None` when the bytes do not hold one.
+fn decode(body: &[u8]) -> Option<Member> {
+    let mut c = Cursor(body);
+    let count = c.u32()?;
+    let mut m = Member::default();
+    m.notes.reserve(count.min(1 << 16));
+    for _ in 0..count {
+        m.notes.push(CommitId::from_bytes(c.take(20)?)?);
+    }
+    let count = c.u32()?;
+    m.seen.reserve(count.min(1 << 16));
+    for _ in 0..count {
+        m.seen.push(c.u64()?);
+    }
+    m.kept = super::index_kept::decode(&mut c)?;
+    let len = c.u32()?;
+    if len > 0 {
+        m.entry = Some(serde_json::from_slice(c.take(len)?).ok()?);
+    }
+    c.0.is_empty().then_some(m)
+}
+
+/// Group `name` with body `body` appended to a part's bytes.
+fn put_group(out: &mut Vec<u8>, name: &str, body: &[u8]) -> Option<()> {
+    out.extend_from_slice(&u32::try_from(name.len()).ok()?.to_le_bytes());
+    out.extend_from_slice(name.as_bytes());
+    out.extend_from_slice(&u32::try_from(body.len()).ok()?.to_le_bytes());
+    out.extend_from_slice(body);
     Some(())
 }
 
-fn encode(part: &Part) -> Option<Vec<u8>> {
+/// A group's body.
+fn encode_member(m: &Member) -> Option<Vec<u8>> {
     let mut body = Vec::new();
-    for (name, m) in part.iter().filter(|(_, m)| !m.notes.is_empty()) {
-        body.extend_from_slice(&u32::try_from(name.len()).ok()?.to_le_bytes());
-        body.extend_from_slice(name.as_bytes());
-        body.extend_from_slice(&u32::try_from(m.notes.len()).ok()?.to_le_bytes());
-        for n in &m.notes {
-            body.extend_from_slice(n.as_bytes());
-        }
-        body.extend_from_slice(&u32::try_from(m.seen.len()).ok()?.to_le_bytes());
-        for s in &m.seen {
-            body.extend_from_slice(&s.to_le_bytes());
-        }
-        super::index_kept::encode(&mut body, &m.kept);
-        let entry = match &m.entry {
-            Some(e) => serde_json::to_vec(e).ok()?,
-            None => Vec::new(),
-        };
-        body.extend_from_slice(&u32::try_from(entry.len()).ok()?.to_le_bytes());
-        body.extend_from_slice(&entry);
+    body.extend_from_slice(&u32::try_from(m.notes.len()).ok()?.to_le_bytes());
+    for n in &m.notes {
+        body.extend_from_slice(n.as_bytes());
     }
+    body.extend_from_slice(&u32::try_from(m.seen.len()).ok()?.to_le_bytes());
+    for s in &m.seen {
+        body.extend_from_slice(&s.to_le_bytes());
+    }
+    super::index_kept::encode(&mut body, &m.kept);
+    let entry = match &m.entry {
+        Some(e) => serde_json::to_vec(e).ok()?,
+        None => Vec::new(),
+    };
+    body.extend_from_slice(&u32::try_from(entry.len()).ok()?.to_le_bytes());
+    body.extend_from_slice(&entry);
     Some(body)
+}
+
+/// A build's part (every group decoded): a group without notes is left out.
+fn encode(members: &BTreeMap<String, Member>) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    for (name, m) in members.iter().filter(|(_, m)| !m.notes.is_empty()) {
+        put_group(&mut out, name, &encode_member(m)?)?;
+    }
+    Some(out)
+}
+
+impl Part {
+    /// Its bytes again, the groups not decoded copied as read; a group without notes
+    /// is left out.
+    fn encode(&self) -> Option<Vec<u8>> {
+        let mut out = Vec::with_capacity(self.bytes.len() + 4096);
+        for (name, slot) in &self.groups {
+            match slot {
+                Slot::Read(r) => put_group(&mut out, name, self.bytes.get(r.clone())?)?,
+                Slot::Decoded(m) if m.notes.is_empty() => {}
+                Slot::Decoded(m) => put_group(&mut out, name, &encode_member(m)?)?,
+            }
+        }
+        Some(out)
+    }
+
+    /// Group `g`, decoded (an empty one when the part has none); `None` when its body
+    /// does not hold one.
+    fn member(&mut self, g: &str) -> Option<&mut Member> {
+        let slot = (self.groups)
+            .entry(g.to_owned())
+            .or_insert_with(|| Slot::Decoded(Box::default()));
+        if let Slot::Read(r) = slot {
+            *slot = Slot::Decoded(Box::new(decode(self.bytes.get(r.clone())?)?));
+        }
+        match slot {
+            Slot::Decoded(m) => Some(m),
+            Slot::Read(_) => None,
+        }
+    }
 }
 
 impl Parts {
@@ -194,19 +268,17 @@ impl Parts {
     /// its file is not the one the manifest names.
     fn part(&mut self, files: &Files, part: usize) -> Option<&mut Part> {
         if !self.loaded.contains_key(&part) {
-            let mut m = Part::new();
             let sum = *self.sums.get(part)?;
-            if sum != EMPTY {
+            let m = if sum == EMPTY {
+                Part::default()
+            } else {
                 let bytes =
                     crate::support::read::read_regular(&part_path(files, part), PART_LIMIT).ok()?;
                 if <[u8; 32]>::from(Sha256::digest(&bytes)) != sum {
                     return None;
                 }
-                decode(&bytes, &mut m)?;
-                if m.keys().any(|g| part_of(g) != part) {
-                    return None;
-                }
-            }
+                read_part(bytes, part)?
+            };
             self.loaded.insert(part, m);
         }
         self.loaded.get_mut(&part)
@@ -227,7 +299,11 @@ impl Parts {
         if !self.asked.contains(g) {
             self.asked.insert(g.to_owned());
         }
-        Some(self.part(files, part_of(g))?.get(g).unwrap_or(&NONE))
+        let part = self.part(files, part_of(g))?;
+        if !part.groups.contains_key(g) {
+            return Some(&NONE);
+        }
+        part.member(g).map(|m| &*m)
     }
 
     /// Group `g`'s notes and seen names, to change; `None`: its part does not hold.
@@ -237,7 +313,7 @@ impl Parts {
         if !self.asked.contains(g) {
             self.asked.insert(g.to_owned());
         }
-        Some(self.part(files, part)?.entry(g.to_owned()).or_default())
+        self.part(files, part)?.member(g)
     }
 
     /// The groups an update of a partial `heads` (`index_delta.rs`) asked for, each
@@ -285,7 +361,7 @@ impl Parts {
         std::fs::create_dir_all(dir(files)).ok()?;
         for part in std::mem::take(&mut self.changed) {
             let body = match self.loaded.get(&part) {
-                Some(members) => encode(members)?,
+                Some(p) => p.encode()?,
                 None => Vec::new(),
             };
             let path = part_path(files, part);

@@ -19,6 +19,16 @@ pub(super) fn group_name(g: Group<'_>) -> String {
 }
 
 /// A note's lines that are records (line number, line, head) and those that are not.
+/// Line `n` of `text`, counted from 1 (found by `memchr`: a note is up to 64 MiB).
+pub(super) fn nth_line(text: &[u8], n: usize) -> Option<&[u8]> {
+    let start = match n.checked_sub(1)? {
+        0 => 0,
+        k => memchr::memchr_iter(b'\n', text).nth(k - 1)? + 1,
+    };
+    let rest = &text[start..];
+    Some(&rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())])
+}
+
 pub(super) type Scanned<'a> = (Vec<(usize, &'a [u8], Head)>, Vec<NoteSkip>);
 
 pub(super) fn scan(text: &[u8]) -> Scanned<'_> {

@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::index_file::{Files, GroupEntry, Heads, Located, Times};
 use super::index_members::{Parts, seen};
 use super::index_scan::{entries_of, group_name, newest_time, oversize, scan};
+use super::note_texts::Texts;
 use crate::git::{CommitId, NoteChange, NoteText, Repo};
 use crate::model::record::{Group, Head, MAX_NOTE_SIZE, RecordKind};
 use crate::support::error::Result;
@@ -53,29 +54,31 @@ pub(super) fn update(
     repo: &Repo,
     files: &Files,
     (now, diff): (CommitId, Vec<NoteChange>),
-    index: (Heads, Parts, Times),
+    (index, texts): ((Heads, Parts, Times), &mut Texts),
 ) -> Result<Option<(Heads, Parts, Times)>> {
     let (mut heads, mut members, mut times) = index;
     let mut changed = Changed::default();
     // Through a reader that maps a bounded part of the packs (after a large fetch the
-    // changed notes are much of them).
-    let mut reader = repo.note_reader();
+    // changed notes are much of them), its first notes through the repository's own
+    // store (the usual update reads two: a store opened costs what they do).
+    let mut reader = repo.note_reader_here();
     for change in diff {
-        let mut read = |b: Option<NoteText>| {
-            b.map(|b| super::index_build::text_of(&mut reader, b))
-                .transpose()
-        };
-        let (Ok(old), Ok(new)) = (read(change.old), read(change.new)) else {
+        texts.trim();
+        let (Ok(()), Ok(())) = (
+            texts.load(&mut reader, change.old),
+            texts.load(&mut reader, change.new),
+        ) else {
             return Ok(None);
         };
-        let (old, new) = (old.flatten(), new.flatten());
+        let old = change.old.and_then(|b| texts.text(b));
+        let new = change.new.and_then(|b| texts.text(b));
         let note = change.object.to_string();
         changed.touched.insert(note.clone());
         // Lines appended to a note (the usual write), or a new note: no other line
         // moved, so only the appended lines are read; what the old lines said is in the
         // index already, and only the appended records' groups change.
-        let appended = match (change.old, &old, change.new, &new) {
-            (None, _, Some(blob), Some(n)) => Some((blob, 0, n.as_slice())),
+        let appended = match (change.old, old, change.new, new) {
+            (None, _, Some(blob), Some(n)) => Some((blob, 0, n)),
             (Some(_), Some(o), Some(blob), Some(n))
                 if n.starts_with(o) && (o.is_empty() || o.ends_with(b"\n")) =>
             {
@@ -102,9 +105,9 @@ pub(super) fn update(
             continue;
         }
         heads.notes.remove(&note);
-        let (old_heads, _) = scan(old.as_deref().unwrap_or_default());
-        let (new_heads, skips) = scan(new.as_deref().unwrap_or_default());
-        let skips = match (&new, change.new) {
+        let (old_heads, _) = scan(old.unwrap_or_default());
+        let (new_heads, skips) = scan(new.unwrap_or_default());
+        let skips = match (new, change.new) {
             (None, Some(b)) => vec![oversize(repo.note_size(b).unwrap_or_default())],
             _ => skips,
         };
@@ -131,7 +134,14 @@ pub(super) fn update(
     }
     // An update laid over the files as a delta holds only the groups it asks for.
     members.fill(&mut heads, files);
-    let Some(()) = settle(repo, files, now, changed, (&mut heads, &mut members))? else {
+    let Some(()) = settle(
+        repo,
+        files,
+        (now, texts),
+        changed,
+        (&mut heads, &mut members),
+    )?
+    else {
         return Ok(None);
     };
     Ok(Some((heads, members, times)))
@@ -208,7 +218,7 @@ fn appended_only(
 fn settle(
     repo: &Repo,
     files: &Files,
-    now: CommitId,
+    (now, texts): (CommitId, &Texts),
     changed: Changed,
     (heads, members): (&mut Heads, &mut Parts),
 ) -> Result<Option<()>> {
@@ -228,7 +238,7 @@ fn settle(
             again.insert(g);
             continue;
         };
-        match on_top_of(repo, files, members, (&g, old), &added) {
+        match on_top_of((repo, texts), files, members, (&g, old), &added) {
             Some(entry) => {
                 crate::support::testing::note("notes-index-on-top");
                 heads.groups.insert(g.clone(), entry);
@@ -323,7 +333,7 @@ fn settle(
 /// the old newest's, so none is a rival of a record the group had. Their seen names and
 /// kept records are added. `None`: work it out from its notes.
 fn on_top_of(
-    repo: &Repo,
+    (repo, texts): (&Repo, &Texts),
     files: &Files,
     members: &mut Parts,
     (g, old): (&str, &GroupEntry),
@@ -332,7 +342,7 @@ fn on_top_of(
     if !g.starts_with("i:") || !old.sides.is_empty() || !old.skipped.is_empty() {
         return None;
     }
-    let newest = newest_head(repo, old.newest.as_ref()?)?;
+    let newest = newest_head(repo, texts, old.newest.as_ref()?)?;
     if group_name(Group::of(&newest)) != g || newest.kind != RecordKind::Session {
         return None;
     }
@@ -413,10 +423,16 @@ fn chain_on<'a>(newest: &Head, added: &'a [Appended]) -> Option<Vec<&'a Appended
     Some(chain)
 }
 
-/// The head of the record at `l`.
-fn newest_head(repo: &Repo, l: &Located) -> Option<Head> {
+/// The head of the record at `l` (its note's text from `texts` when the update read it).
+fn newest_head(repo: &Repo, texts: &Texts, l: &Located) -> Option<Head> {
     let (_, blob) = super::index_file::parse_located(l)?;
-    let text = repo.note_text(blob, MAX_NOTE_SIZE)?;
-    let line = text.split(|b| *b == b'\n').nth(l.line.checked_sub(1)?)?;
-    crate::model::record::parse_head(line)
+    let read;
+    let text = match texts.text(blob) {
+        Some(t) => t,
+        None => {
+            read = repo.note_text(blob, MAX_NOTE_SIZE)?;
+            &read
+        }
+    };
+    crate::model::record::parse_head(super::index_scan::nth_line(text, l.line)?)
 }

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use super::index::{Within, within};
 use super::index_file::{Files, Heads};
+use super::note_texts::Texts;
 use super::open_file::{self as file, Open, OpenEntry, OpenFile, Unheld};
 use crate::git::{NoteText, Repo};
 use crate::support::error::Result;
@@ -118,7 +119,7 @@ pub fn open(repo: &Repo, notes_ref: &str) -> Result<OpenAt> {
         return Ok(OpenAt::At(Part::File(previous.expect("read"))));
     }
     // A few records since: laid over the files as a delta, none of them read whole.
-    if super::index_delta::bring_up(repo, &files, notes_ref, now)?
+    if super::index_delta::bring_up(repo, &files, notes_ref, (None, now), Texts::default())?
         && let Some(f) = super::index_delta::open_file(&files, notes_ref, now)
         && f.commit == now
     {

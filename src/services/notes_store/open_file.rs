@@ -392,8 +392,13 @@ pub(super) fn line_at(
     if last.as_ref().is_none_or(|(b, _)| *b != blob) {
         *last = Some((blob, read(blob)));
     }
-    let text = last.as_ref()?.1.as_deref()?;
-    let line = text.split(|b| *b == b'\n').nth(l.line.checked_sub(1)?)?;
+    line_in(last.as_ref()?.1.as_deref()?, l, group)
+}
+
+/// The line `l` locates in `text` (its note's), when it is a session record of group
+/// `group`.
+pub(super) fn line_in(text: &[u8], l: &Located, group: &str) -> Option<String> {
+    let line = super::index_scan::nth_line(text, l.line)?;
     of_group(line, group)?;
     String::from_utf8(line.to_vec()).ok()
 }

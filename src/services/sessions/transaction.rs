@@ -156,6 +156,7 @@ impl<'a> Transaction<'a> {
         }
         finished?;
         drop(lock);
+        self.bring_index_along(&mut written.notes);
         Ok(written)
     }
 
@@ -176,6 +177,7 @@ impl<'a> Transaction<'a> {
         let mut written = Written::whole(session.clone(), then(state)?, true);
         self.finish(&mut written, None)?;
         drop(lock);
+        self.bring_index_along(&mut written.notes);
         Ok(Some(written))
     }
 
@@ -197,9 +199,20 @@ impl<'a> Transaction<'a> {
             Recording::Changes(head) => head,
             Recording::Always(head) => Some(head),
         };
-        self.record(&written, head, None)?;
+        let mut made = self.record(&written, head, None)?.map(|(_, made, _)| made);
         drop(lock);
+        self.bring_index_along(&mut made);
         Ok(true)
+    }
+
+    /// Once the session's lock is let go (a reader waits for no index work), the notes
+    /// index brought along by the record the write made, if any
+    /// ([`crate::services::notes_store::bring_index_along`]).
+    fn bring_index_along(&self, made: &mut Option<crate::git::NotesEdited>) {
+        if let Some(made) = made {
+            let notes_ref = &self.ctx.settings.notes_ref;
+            crate::services::notes_store::bring_index_along(&self.ctx.repo, notes_ref, made);
+        }
     }
 
     /// What follows a write while its lock is still held: `info/exclude`, then the
