@@ -23,6 +23,9 @@ process to process (fork/exec, reaped by wait4: wall time and the child's peak R
       store with `git notes append` on HEAD; the hook timed is the one that brings the
       index up to date by that one record (issue 36: an update costs the change).
       update_usual_7: the same after seven records appended one after another.
+      update_own: the hook in DIR/usual after this tool wrote one record from another
+      worktree (DIR/usual-w2, made on first use, `-c handover.store=both task edit`):
+      the usual write of another agent, which brings the index along itself.
       log_n_20_usual: log -n 20 in DIR/usual, whose newest records are (after the
       update runs) one session's run of writes, each told by the one shown after it.
       Every hook event's session id is new (this invocation's process id, the round):
@@ -185,6 +188,22 @@ def usual(d, binary):
     return u
 
 
+def own_writer(d, binary):
+    """DIR/usual-w2: a linked worktree of DIR/usual (HEAD detached on the same commit)
+    with a session of its own, whose writes record into the store (`update_own`)."""
+    u, w = os.path.join(d, "usual"), os.path.join(d, "usual-w2")
+    if not os.path.isdir(w):
+        subprocess.run(["git", "-C", u, "worktree", "add", "-q", "--detach", w], check=True,
+                       env=ENV)
+        doc = state("bench-own", PER_SESSION, False)
+        doc["workspace"]["root"] = w
+        doc.pop("seq")
+        doc["session_hash"] = canonical_hash(doc)
+        subprocess.run([binary, "save"], cwd=w, env=ENV, input=json.dumps(doc).encode(),
+                       check=True, stdout=subprocess.DEVNULL)
+    return w
+
+
 def run(d, rounds, names):
     binary = os.path.abspath(os.environ.get("GIT_HANDOVER", "target/release/git-handover"))
     repo = os.path.join(d, "repo")
@@ -202,6 +221,7 @@ def run(d, rounds, names):
         "continue_usual": [binary, "continue", "--json"],
         "update_usual": [binary, "hook", "session-start"],
         "update_usual_7": [binary, "hook", "session-start"],
+        "update_own": [binary, "hook", "session-start"],
         "log_n_20_usual": [binary, "log", "-n", "20"],
     }
     names = names or [n for n in commands if "_usual" not in n]
@@ -240,8 +260,9 @@ def run(d, rounds, names):
         top[:] = [seq, doc["session_hash"]]
 
     for n in names:
-        if "_usual" in n:
+        if "_usual" in n or n == "update_own":
             here[n] = usual(d, binary)
+    writer = own_writer(d, binary) if "update_own" in names else None
     if "rev_parse_head" not in names:
         names.append("rev_parse_head")
     times = {n: [] for n in names}
@@ -252,9 +273,13 @@ def run(d, rounds, names):
             # A new agent session each run, across invocations too.
             sid_run = '"bench-%d-%d-%s"' % (os.getpid(), r, n)
             stdin = (event(here[n]).replace('"bench"', sid_run)).encode() \
-                if n.startswith("hook_") or n.startswith("update_usual") else None
+                if n.startswith("hook_") or n.startswith("update_") else None
             for _ in range({"update_usual": 1, "update_usual_7": 7}.get(n, 0)):
                 append_one(here[n])
+            if n == "update_own":
+                subprocess.run([binary, "-c", "handover.store=both", "task", "edit", "T1",
+                                "--next", "step %d-%d" % (os.getpid(), r)], cwd=writer,
+                               env=ENV, check=True, stdout=subprocess.DEVNULL)
             start = time.perf_counter_ns()
             p = subprocess.Popen(commands[n], cwd=here[n], env=ENV,
                                  stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
