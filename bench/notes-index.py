@@ -178,14 +178,19 @@ def usual(d, binary):
     for args in (["fetch", "-q", "origin", "refs/notes/handover:refs/notes/handover"],
                  ["config", "user.name", "bench"], ["config", "user.email", "bench@example.com"]):
         subprocess.run(["git", "-C", u] + args, check=True, env=ENV)
-    doc = state("bench-000000", PER_SESSION, False)
-    doc["workspace"]["root"] = u
-    doc.pop("seq")
-    doc["session_hash"] = canonical_hash(doc)
-    subprocess.run([binary, "save"], cwd=u, env=ENV, input=json.dumps(doc).encode(),
-                   check=True, stdout=subprocess.DEVNULL)
+    save_unfinished(binary, u, "bench-000000")
     subprocess.run([binary, "status"], cwd=u, env=ENV, check=True, stdout=subprocess.DEVNULL)
     return u
+
+
+def save_unfinished(binary, where, sid):
+    """Save an unfinished session `sid` in worktree `where` (on disk, not recorded)."""
+    doc = state(sid, PER_SESSION, False)
+    doc["workspace"]["root"] = where
+    doc.pop("seq")
+    doc["session_hash"] = canonical_hash(doc)
+    subprocess.run([binary, "save"], cwd=where, env=ENV, input=json.dumps(doc).encode(),
+                   check=True, stdout=subprocess.DEVNULL)
 
 
 def own_writer(d, binary):
@@ -195,12 +200,7 @@ def own_writer(d, binary):
     if not os.path.isdir(w):
         subprocess.run(["git", "-C", u, "worktree", "add", "-q", "--detach", w], check=True,
                        env=ENV)
-        doc = state("bench-own", PER_SESSION, False)
-        doc["workspace"]["root"] = w
-        doc.pop("seq")
-        doc["session_hash"] = canonical_hash(doc)
-        subprocess.run([binary, "save"], cwd=w, env=ENV, input=json.dumps(doc).encode(),
-                       check=True, stdout=subprocess.DEVNULL)
+        save_unfinished(binary, w, "bench-own")
     return w
 
 
