@@ -14,7 +14,7 @@ pub use crate::support::read::{
 };
 
 /// The prefix of temporary files, so a later writer can remove what a killed one left.
-const TEMP_PREFIX: &str = ".git-handover-tmp-";
+pub const TEMP_PREFIX: &str = ".git-handover-tmp-";
 
 /// Replace `path` with `bytes` atomically: write a temporary file in the same
 /// directory, flush it to disk, rename it over `path`, then sync the directory.

@@ -412,3 +412,38 @@ fn the_unindexed_store_is_not_promised_an_index_that_cannot_be_written() {
     assert!(text.contains("no index of it can be kept in"), "{text}");
     assert_eq!(std::fs::read(&dir).unwrap(), b"not a directory");
 }
+
+#[test]
+fn a_build_removes_the_parts_of_another_format_and_keeps_its_own_and_temporary_files() {
+    let env = TestEnv::new();
+    let (repo, _) = populated(&env);
+    same(&env, &repo, "built afresh");
+    let parts = repo.join(format!("{MEMBERS}.d"));
+    let names = |dir: &std::path::Path| -> Vec<String> {
+        let mut n: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        n.sort();
+        n
+    };
+    let own = names(&parts);
+    assert!(own.iter().all(|n| n.len() == 3), "{own:?}");
+    // Another format's parts (two hex digits) and another process's temporary file.
+    for stray in ["00", "ab", "part", ".git-handover-tmp-x"] {
+        std::fs::write(parts.join(stray), b"old").unwrap();
+    }
+    // The index's files gone (not its parts): the next reader builds it again, which
+    // leaves its own parts and the temporary file only.
+    for f in std::fs::read_dir(repo.join(HEADS).parent().unwrap()).unwrap() {
+        let f = f.unwrap().path();
+        if f.is_file() {
+            std::fs::remove_file(f).unwrap();
+        }
+    }
+    same(&env, &repo, "built again");
+    let mut kept = own.clone();
+    kept.push(".git-handover-tmp-x".to_owned());
+    kept.sort();
+    assert_eq!(names(&parts), kept);
+}
