@@ -96,6 +96,9 @@ pub fn main() -> ExitCode {
             ExitCode::from(err.exit_code())
         }
     };
+    // The notes index brought along by the run's writes, now that its output is given
+    // and it holds no lock.
+    crate::services::notes_store::bring_writes_along();
     // The memory tests read the process's peak here, when all its work is done.
     crate::support::testing::pause("exit");
     code

@@ -333,6 +333,18 @@ pub fn normalize(path: &Path) -> PathBuf {
     out
 }
 
+/// A repository to open again ([`Repo::reopen_later`]).
+pub struct Reopen(PathBuf, gix::open::Options);
+
+impl Reopen {
+    /// The repository, opened again; `None` when it cannot be.
+    pub fn open(self) -> Option<Repo> {
+        gix::open_opts(self.0, self.1)
+            .ok()
+            .map(|r| Repo::with(r, None))
+    }
+}
+
 impl Repo {
     /// `repo` with no run state yet but `deadline`: the one place a [`Repo`] is made.
     fn with(repo: gix::Repository, deadline: Option<std::time::Instant>) -> Repo {
@@ -353,6 +365,15 @@ impl Repo {
     /// the repository's own store).
     fn fresh_store(&self) -> Option<gix::Repository> {
         gix::open_opts(self.repo.path(), self.repo.open_options().clone()).ok()
+    }
+
+    /// What opens this repository again, as it was opened, once this handle is gone
+    /// (work left for the end of the run, [`Reopen::open`]).
+    pub fn reopen_later(&self) -> Reopen {
+        Reopen(
+            self.repo.path().to_owned(),
+            self.repo.open_options().clone(),
+        )
     }
 
     /// The worktree the repository was discovered from, if it has one.

@@ -20,7 +20,7 @@ mod sides;
 mod stream;
 
 pub use self::{sides::facts, stream::LogStream};
-pub use index::{after_write as bring_index_along, unkept as index_unkept};
+pub use index::{after_write, bring_writes_along, unkept as index_unkept};
 
 use indexed::Listed;
 

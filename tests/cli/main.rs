@@ -56,6 +56,7 @@ mod notes_index_log;
 mod notes_index_open;
 mod notes_index_open_attacks;
 mod notes_index_writer;
+mod notes_index_writer_attacks;
 mod notes_log;
 mod notes_log_before;
 mod notes_log_random;

@@ -6,6 +6,7 @@
 //! (`index::after_write`): the update after it then reads no note at all.
 
 use crate::git::{NoteReader, NoteText};
+use crate::model::record::MAX_NOTE_SIZE;
 
 /// The texts read so far: each blob's place in one of the texts (a note's text before
 /// an append is the start of its text after), or none when it is over the size limit.
@@ -22,13 +23,17 @@ const KEPT: usize = 4 << 20;
 
 impl Texts {
     /// A write's note: its text `text` now (blob `now`), of which the first `before`
-    /// bytes were its text as blob `was`.
+    /// bytes were its text as blob `was`. Nothing when it is over the size limit: the
+    /// update then reads both as every reader does (the note passed over whole).
     pub(super) fn given(
         was: Option<NoteText>,
         (now, text): (NoteText, Vec<u8>),
         before: usize,
     ) -> Texts {
         let mut t = Texts::default();
+        if text.len() > MAX_NOTE_SIZE {
+            return t;
+        }
         if let Some(was) = was.filter(|_| before <= text.len()) {
             t.blobs.push((was, Some((0, before))));
         }

@@ -205,13 +205,12 @@ impl<'a> Transaction<'a> {
         Ok(true)
     }
 
-    /// Once the session's lock is let go (a reader waits for no index work), the notes
-    /// index brought along by the record the write made, if any
-    /// ([`crate::services::notes_store::bring_index_along`]).
+    /// The notes index brought along by the record the write made, if any, at the end
+    /// of the run, when no lock is held ([`crate::services::notes_store::after_write`]).
     fn bring_index_along(&self, made: &mut Option<crate::git::NotesEdited>) {
         if let Some(made) = made {
             let notes_ref = &self.ctx.settings.notes_ref;
-            crate::services::notes_store::bring_index_along(&self.ctx.repo, notes_ref, made);
+            crate::services::notes_store::after_write(&self.ctx.repo, notes_ref, made);
         }
     }
 
