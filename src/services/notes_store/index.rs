@@ -14,7 +14,9 @@
 //! again whole, until it grows. Nothing is
 //! locked: two readers updating at once each write their files (the last rename of
 //! each wins); a manifest whose parts are then another reader's is not believed and
-//! the index is built again; a writer of the store never waits for either.
+//! the index is built again; a writer of the store never waits for either. A write of
+//! this tool brings the index along itself at the end of its run (`after_write`), so
+//! the next reader usually finds it current.
 
 use std::collections::HashMap;
 
