@@ -210,9 +210,10 @@ impl Repo {
         }
     }
 
-    /// A [`NoteReader`] whose first [`READS_PER_STORE`] blobs are read through the
-    /// repository's own store: for a reader of a few notes (an update after a write or
-    /// two), to which opening a store of its own costs as much as the rest of its work.
+    /// A [`NoteReader`] whose first blobs (one fewer than [`READS_PER_STORE`]) are read
+    /// through the repository's own store: for a reader of a few notes (an update after
+    /// a write or two), to which opening a store of its own costs as much as the rest of
+    /// its work.
     pub fn note_reader_here(&self) -> NoteReader<'_> {
         NoteReader {
             repo: self,

@@ -222,9 +222,9 @@ pub(super) fn reset(files: &Files, notes_ref: &str, commit: CommitId, heads: &He
 /// Bring the index up to `now` by a delta laid over its files, when the index is of an
 /// older commit by a delta and the change is one it can lay over (see the module's
 /// doc); `false`: it could not (the caller takes the long way). Only the changed notes,
-/// the members' parts of their groups and the delta are read and written.
-/// Only from `from`, when it is given (a write's own record: `index::after_write`,
-/// with the texts it made).
+/// the members' parts of their groups and the delta are read and written. With `from`
+/// (a write's own record, `index::after_write`), only when the index is of that very
+/// commit; `texts`: the note texts already in hand (the write's), not read again.
 pub(super) fn bring_up(
     repo: &Repo,
     files: &Files,

@@ -419,3 +419,50 @@ pub fn forget(files: &Files) {
     let _ = std::fs::remove_file(&files.members);
     let _ = std::fs::remove_dir_all(dir(files));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn member(n: u8) -> Member {
+        Member {
+            notes: vec![CommitId::from_bytes(&[n; 20]).unwrap()],
+            seen: vec![u64::from(n), 7],
+            ..Member::default()
+        }
+    }
+
+    #[test]
+    fn a_part_read_lazily_writes_back_what_it_read_and_what_changed() {
+        // Three groups of one part, as a build writes them.
+        let names: Vec<String> = (0..5000)
+            .map(|i| format!("i:s{i}"))
+            .filter(|g| part_of(g) == 3)
+            .take(3)
+            .collect();
+        let built: BTreeMap<String, Member> = names
+            .iter()
+            .zip(1..)
+            .map(|(g, n)| (g.clone(), member(n)))
+            .collect();
+        let bytes = encode(&built).unwrap();
+        // Nothing asked: written back byte for byte.
+        let mut part = read_part(bytes.clone(), 3).unwrap();
+        assert_eq!(part.encode().unwrap(), bytes);
+        // One asked and changed, one emptied: the third copied as read.
+        part.member(&names[0]).unwrap().seen.push(9);
+        part.member(&names[1]).unwrap().notes.clear();
+        let mut want = built.clone();
+        want.get_mut(&names[0]).unwrap().seen.push(9);
+        want.get_mut(&names[1]).unwrap().notes.clear();
+        assert_eq!(part.encode().unwrap(), encode(&want).unwrap());
+        // Not of this part: not read; a body that does not read as one: not decoded.
+        assert!(read_part(bytes.clone(), 4).is_none());
+        let mut longer = read_part(bytes, 3).unwrap();
+        let Some(Slot::Read(r)) = longer.groups.get_mut(&names[2]) else {
+            panic!("read lazily");
+        };
+        r.start -= 1;
+        assert!(longer.member(&names[2]).is_none());
+    }
+}

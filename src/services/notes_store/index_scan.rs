@@ -247,6 +247,18 @@ mod tests {
     }
 
     #[test]
+    fn nth_line_is_the_line_a_split_on_newlines_gives() {
+        for text in ["", "a", "a\n", "a\nb", "a\n\nc\n", "\n\n"] {
+            for n in 0..6_usize {
+                let split = n
+                    .checked_sub(1)
+                    .and_then(|k| text.as_bytes().split(|b| *b == b'\n').nth(k));
+                assert_eq!(nth_line(text.as_bytes(), n), split, "{text:?} line {n}");
+            }
+        }
+    }
+
+    #[test]
     fn a_note_keeps_the_lines_of_its_groups_at_their_numbers() {
         let rec = |id: &str| {
             format!(
