@@ -156,27 +156,44 @@ fn small(changes: &[crate::git::NoteChange]) -> bool {
 /// index brought along, at the end of the run ([`bring_writes_along`]), when it was of
 /// the commit the write was made on, by a delta from the texts the write made (no note
 /// read again); so the next reader (an agent's start) finds it current, and the write
-/// pays for its own record: about 0.5 ms at 1,000,000 records, against 2 ms for the
-/// reader after it. Anything else (no index, one of another commit, a change a delta
-/// does not lay over) is left to the next reader, as a write by another tool is; so
-/// is an error: it is not the write's.
+/// pays for its own record: about 0.5 ms at 1,000,000 records and the repository
+/// opened again, against 2 ms for the reader after it. Anything else (no index, one of
+/// another commit, a change a delta does not lay over) is left to the next reader, as a
+/// write by another tool is; so is an error: it is not the write's. Only the run's
+/// last write keeps its note's text (a run of many writes would hold every one): the
+/// ones before read what they need, one after the other, each from the index the one
+/// before left.
 pub fn after_write(repo: &Repo, notes_ref: &str, made: &mut crate::git::NotesEdited) {
     // The note's text is taken from the write whatever happens.
     let text = std::mem::take(&mut made.note.text);
     if made.parent.is_none() {
         return;
     }
-    let mut made = made.clone();
-    made.note.text = text;
-    let pending = (repo.reopen_later(), notes_ref.to_owned(), made);
-    WRITTEN
+    let n = &made.note;
+    let given = ((n.was, n.now, n.before), text);
+    let mut pending = WRITTEN
         .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .push(pending);
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    for before in pending.iter_mut() {
+        before.3 = None;
+    }
+    let write = (
+        repo.reopen_later(),
+        notes_ref.to_owned(),
+        made.clone(),
+        Some(given),
+    );
+    pending.push(write);
 }
 
-/// The writes of the run whose index is still to be brought along.
-type Pending = (crate::git::Reopen, String, crate::git::NotesEdited);
+/// A write whose index is still to be brought along: the repository, the notes ref,
+/// the write, and its note's texts while it is the run's last.
+type Pending = (
+    crate::git::Reopen,
+    String,
+    crate::git::NotesEdited,
+    Option<((Option<NoteText>, NoteText, usize), Vec<u8>)>,
+);
 static WRITTEN: std::sync::Mutex<Vec<Pending>> = std::sync::Mutex::new(Vec::new());
 
 /// Bring the index along for the writes of the run ([`after_write`]): called once the
@@ -186,13 +203,14 @@ pub fn bring_writes_along() {
     let mut pending = WRITTEN
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    for (reopen, notes_ref, mut made) in std::mem::take(&mut *pending) {
+    for (reopen, notes_ref, made, text) in std::mem::take(&mut *pending) {
         let (Some(repo), Some(parent)) = (reopen.open(), made.parent) else {
             continue;
         };
         let files = Files::at(&repo.tool_dir().notes_index(&notes_ref));
-        let n = &mut made.note;
-        let texts = Texts::given(n.was, (n.now, std::mem::take(&mut n.text)), n.before);
+        let texts = text.map_or_else(Texts::default, |((was, now, before), text)| {
+            Texts::given(was, (now, text), before)
+        });
         let at = (Some(parent), made.commit);
         let _ = super::index_delta::bring_up(&repo, &files, &notes_ref, at, texts);
     }
